@@ -1,0 +1,43 @@
+/**
+ * Runs a command's main function: a known input error prints one line and exits 2, anything
+ * else prints its message and exits 1. Stack traces are not printed (they can carry values).
+ *
+ * @module
+ */
+import { ZodError } from "zod";
+import { DataError } from "../data/data_error.ts";
+
+/** An invalid command-line option, named in the message. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Formats a zod error as `--field: message` lines. */
+export function formatZodError(error: ZodError): string {
+  return error.issues.map((issue) => {
+    const field = issue.path.length === 0 ? "options" : `--${issue.path.join(".")}`;
+    return `${field}: ${issue.message}`;
+  }).join("; ");
+}
+
+/**
+ * Runs `main`, mapping errors to exit codes: 2 for bad input (usage, data), 1 otherwise.
+ *
+ * @param name The command's name, printed before the message.
+ * @param main The command body.
+ */
+export async function runCommand(name: string, main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    const bad = error instanceof UsageError || error instanceof DataError ||
+      error instanceof ZodError || error instanceof RangeError;
+    const message = error instanceof ZodError
+      ? formatZodError(error)
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    console.error(`${name}: ${bad ? "" : "error: "}${message}`);
+    Deno.exit(bad ? 2 : 1);
+  }
+}

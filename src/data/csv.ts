@@ -1,0 +1,97 @@
+/**
+ * CSV in and out, through the `csv-parse` and `csv-stringify` packages.
+ *
+ * @module
+ */
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { DataError } from "./data_error.ts";
+import { type Column, columnFromCells, type Dataset } from "./dataset.ts";
+
+/**
+ * Parses CSV text with a header row into a columnar {@linkcode Dataset}.
+ *
+ * @param text The whole file.
+ * @param source The file name used in error messages.
+ * @returns The dataset; throws {@linkcode DataError} for an empty file, a header-only file,
+ * duplicate or blank header names, or rows with the wrong number of cells.
+ */
+export function parseCsv(text: string, source: string): Dataset {
+  if (text.trim() === "") throw new DataError({ file: source }, "the file is empty");
+  let rows: string[][];
+  try {
+    rows = parse(text, { bom: true, skip_empty_lines: true, trim: true }) as string[][];
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    const row = typeof line === "number" && line > 1 ? line - 1 : undefined;
+    const reason = (error as { code?: string }).code === "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH"
+      ? "the row has a different number of cells from the header"
+      : "the file is not valid CSV";
+    throw new DataError({ file: source, row }, reason);
+  }
+  const [header, ...body] = rows;
+  if (body.length === 0) {
+    throw new DataError({ file: source }, "the file has a header but no data rows");
+  }
+  const seen = new Set<string>();
+  header.forEach((name, j) => {
+    if (name === "") throw new DataError({ file: source }, `header cell ${j + 1} is blank`);
+    if (seen.has(name)) throw new DataError({ file: source, column: name }, "duplicate column");
+    seen.add(name);
+  });
+  const columns = new Map<string, Column>();
+  header.forEach((name, j) => columns.set(name, columnFromCells(body.map((row) => row[j]))));
+  return { source, n: body.length, names: header, columns };
+}
+
+/** Reads a CSV file into a {@linkcode Dataset} (see {@linkcode parseCsv}). */
+export async function readCsv(path: string): Promise<Dataset> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new DataError({ file: path }, "no such file");
+    }
+    throw error;
+  }
+  return parseCsv(text, path);
+}
+
+/** Cells of one output column: numbers are written in shortest round-trip form. */
+export type OutputColumn = Float64Array | readonly (string | number)[];
+
+/**
+ * Formats named columns of equal length as CSV text with a header row.
+ *
+ * @param columns Column name → values, in output order.
+ */
+export function formatCsv(columns: ReadonlyMap<string, OutputColumn>): string {
+  const names = [...columns.keys()];
+  const n = names.length === 0 ? 0 : columns.get(names[0])!.length;
+  for (const name of names) {
+    if (columns.get(name)!.length !== n) {
+      throw new RangeError(
+        `column "${name}" has ${columns.get(name)!.length} values, expected ${n}`,
+      );
+    }
+  }
+  const rows: (string | number)[][] = [names];
+  for (let i = 0; i < n; i++) rows.push(names.map((name) => columns.get(name)![i]));
+  return stringify(rows);
+}
+
+/** Writes a dataset's columns back to CSV text in their original order and coding. */
+export function datasetColumns(data: Dataset): Map<string, OutputColumn> {
+  const out = new Map<string, OutputColumn>();
+  for (const name of data.names) {
+    const column = data.columns.get(name)!;
+    out.set(
+      name,
+      column.kind === "numeric"
+        ? column.values
+        : Array.from(column.codes, (code) => column.levels[code]),
+    );
+  }
+  return out;
+}
