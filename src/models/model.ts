@@ -24,7 +24,9 @@ export type OutcomeKind = "count" | "unit-interval" | "positive" | "real";
  * `alpha === null` means every α_i = 1.
  */
 export interface Weighting {
+  /** α_i ∈ [0, 1] per record, or null for all 1. */
   readonly alpha: Float64Array | null;
+  /** The censoring bound C > 0 of SPEC §3 (ε/2), or absent for none. */
   readonly censor?: number;
 }
 
@@ -47,7 +49,9 @@ export interface Design {
 
 /** A model bound to one dataset. */
 export interface Model {
+  /** The model's name, e.g. "negbin". */
   readonly name: string;
+  /** The data the model is bound to. */
   readonly design: Design;
   /** Length of θ and of u. */
   readonly dim: number;

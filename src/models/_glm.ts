@@ -1,0 +1,195 @@
+/**
+ * The parameter layout and checks shared by the regression models of SPEC §5.
+ *
+ * θ = (β_1..β_K, σ_β,1..σ_β,K, [one model-specific positive parameter]) and
+ * u = (β_1..β_K, log σ_β,1..log σ_β,K, [± log of the positive parameter]).
+ *
+ * @module
+ */
+import type { Rng } from "../random/rng.ts";
+import { coefficientPriorLogDensity, type HalfStudentT } from "./glm_prior.ts";
+import type { Design, Model, Weighting } from "./model.ts";
+
+/**
+ * The model-specific positive parameter: θ = exp(sign·u), with `prior` placed on e^u (so for
+ * sign = −1 the prior is on 1/θ, as for the negative binomial's 1/φ).
+ */
+export interface ExtraParameter {
+  readonly name: string;
+  readonly sign: 1 | -1;
+  readonly prior: HalfStudentT;
+}
+
+/**
+ * Checks a design's shapes and that its column 0 is the intercept (all ones), which the models'
+ * loops rely on.
+ */
+function validateDesign(design: Design): void {
+  const { n, k, y, x, coefficientNames } = design;
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError(`Invalid design: n must be a non-negative integer: n=${n}`);
+  }
+  if (!Number.isSafeInteger(k) || k < 1) {
+    throw new RangeError(`Invalid design: k must be a positive integer: k=${k}`);
+  }
+  if (y.length !== n) {
+    throw new RangeError(`Invalid design: y must have length n: y.length=${y.length}, n=${n}`);
+  }
+  if (x.length !== n * k) {
+    throw new RangeError(
+      `Invalid design: x must have length n·k: x.length=${x.length}, n·k=${n * k}`,
+    );
+  }
+  if (coefficientNames.length !== k) {
+    throw new RangeError(
+      `Invalid design: coefficientNames must have length k: length=${coefficientNames.length}, k=${k}`,
+    );
+  }
+  for (let i = 0; i < n; i++) {
+    if (x[i * k] !== 1) {
+      throw new RangeError(
+        `Invalid design: column 0 must be the intercept: x[${i}, 0]=${x[i * k]}`,
+      );
+    }
+  }
+}
+
+/**
+ * The censoring bound C of a weighting (+∞ when it has none), after checking that α has one
+ * entry per record and that C is positive.
+ */
+export function censorBound(weighting: Weighting, n: number): number {
+  const { alpha, censor } = weighting;
+  if (alpha !== null && alpha.length !== n) {
+    throw new RangeError(
+      `Invalid weighting: alpha must have length n: length=${alpha.length}, n=${n}`,
+    );
+  }
+  if (censor === undefined) return Infinity;
+  if (!(censor > 0)) {
+    throw new RangeError(`Invalid weighting: censor must be positive: censor=${censor}`);
+  }
+  return censor;
+}
+
+/** Mean and variance (divisor m − 1) of the entries of v that pass `keep`; NaN when none do. */
+export function meanVariance(
+  v: Float64Array,
+  keep: (value: number) => boolean,
+): { mean: number; variance: number } {
+  let m = 0;
+  let mean = 0;
+  let m2 = 0;
+  for (const value of v) {
+    if (!keep(value)) continue;
+    m++;
+    const d = value - mean;
+    mean += d / m;
+    m2 += d * (value - mean);
+  }
+  return { mean: m > 0 ? mean : NaN, variance: m > 1 ? m2 / (m - 1) : NaN };
+}
+
+/**
+ * Base of the regression models: parameter layout, transforms, the prior and argument checks.
+ * Subclasses supply the likelihood loop, simulation and the starting point.
+ */
+export abstract class GlmModel implements Model {
+  readonly name: string;
+  readonly design: Design;
+  readonly dim: number;
+  readonly paramNames: readonly string[];
+  /** Number of records n. */
+  protected readonly n: number;
+  /** Number of coefficients K. */
+  protected readonly k: number;
+  readonly #extra: ExtraParameter | null;
+
+  constructor(name: string, design: Design, extra: ExtraParameter | null) {
+    validateDesign(design);
+    this.name = name;
+    this.design = design;
+    this.n = design.n;
+    this.k = design.k;
+    this.#extra = extra;
+    this.dim = 2 * design.k + (extra === null ? 0 : 1);
+    const names = [...design.coefficientNames];
+    for (const c of design.coefficientNames) names.push(`sigma_beta_${c}`);
+    if (extra !== null) names.push(extra.name);
+    this.paramNames = Object.freeze(names);
+  }
+
+  /** θ_j = u_j for the coefficients, exp(u_j) for their scales, exp(±u) for the extra one. */
+  constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+    this.checkLength("u", u);
+    this.checkLength("out", out);
+    const k = this.k;
+    for (let j = 0; j < k; j++) out[j] = u[j];
+    for (let j = k; j < 2 * k; j++) out[j] = Math.exp(u[j]);
+    if (this.#extra !== null) out[2 * k] = Math.exp(this.#extra.sign * u[2 * k]);
+    return out;
+  }
+
+  /** The inverse of {@link GlmModel.constrain}; positive entries must be positive. */
+  unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+    this.checkLength("theta", theta);
+    this.checkLength("out", out);
+    const k = this.k;
+    for (let j = 0; j < k; j++) out[j] = theta[j];
+    for (let j = k; j < this.dim; j++) {
+      if (!(theta[j] > 0)) {
+        throw new RangeError(
+          `Invalid ${this.paramNames[j]}: must be positive: ${this.paramNames[j]}=${theta[j]}`,
+        );
+      }
+      out[j] = Math.log(theta[j]);
+    }
+    if (this.#extra !== null) out[2 * k] *= this.#extra.sign;
+    return out;
+  }
+
+  abstract initialPoint(): Float64Array;
+  abstract logLik(theta: Float64Array, out: Float64Array): Float64Array;
+  abstract logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number;
+  abstract simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array;
+
+  /**
+   * The log prior with its log-Jacobian at u; writes (not adds) the gradient into `grad`.
+   */
+  protected logPrior(u: Float64Array, grad: Float64Array | null): number {
+    const k = this.k;
+    let total = coefficientPriorLogDensity(u, k, grad);
+    const extra = this.#extra;
+    if (extra !== null) {
+      total += extra.prior.logDensity(u[2 * k]);
+      if (grad !== null) grad[2 * k] = extra.prior.gradient(u[2 * k]);
+    }
+    return total;
+  }
+
+  /** A starting u: intercept β_1, other coefficients 0, σ_β = 1 and the extra parameter θ. */
+  protected startAt(intercept: number, extraTheta: number): Float64Array {
+    const u = new Float64Array(this.dim);
+    u[0] = Number.isFinite(intercept) ? intercept : 0;
+    if (this.#extra !== null) {
+      u[2 * this.k] = Number.isFinite(extraTheta) && extraTheta > 0
+        ? this.#extra.sign * Math.log(extraTheta)
+        : 0;
+    }
+    return u;
+  }
+
+  /** Throws unless a parameter-length vector has length dim. */
+  protected checkLength(what: string, v: Float64Array): void {
+    if (v.length !== this.dim) {
+      throw new RangeError(`Invalid ${what}: must have length ${this.dim}: length=${v.length}`);
+    }
+  }
+
+  /** Throws unless a record-length vector has length n. */
+  protected checkRecords(what: string, v: Float64Array): void {
+    if (v.length !== this.n) {
+      throw new RangeError(`Invalid ${what}: must have length n=${this.n}: length=${v.length}`);
+    }
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Negative binomial regression (SPEC §5), Stan's neg_binomial_2_log(y | η, φ) with mean e^η and
+ * variance e^η + e^{2η}/φ, and the priors of the vector-weighted paper's Stan script (Supp 2):
+ * the coefficient prior of `glm_prior.ts` and 1/φ ~ half-Cauchy(0, 5), sampled on u = log(1/φ).
+ *
+ * In log space, with d = η − log φ and L = log(1 + e^d) = log((e^η + φ)/φ):
+ *
+ *     ℓ = log Γ(y+φ) − log Γ(φ) − log Γ(y+1) − (φ + y)·L + y·d,
+ *     ∂ℓ/∂η = y − (y + φ)·s,            s = logit⁻¹(d) = e^η/(e^η + φ),
+ *     ∂ℓ/∂u = −φ·∂ℓ/∂φ = −φ·[ψ(y+φ) − ψ(φ)] + φ·(L − s) + y·(1 − s).
+ *
+ * The terms that depend on y and φ only (log Γ(y+φ) − log Γ(φ) − log Γ(y+1) and
+ * φ·[ψ(y+φ) − ψ(φ)]) are computed once per distinct outcome value per φ.
+ *
+ * @module
+ */
+import type { Rng } from "../random/rng.ts";
+import { sampleNegBinomial } from "../random/distributions.ts";
+import { censorBound, GlmModel, meanVariance } from "./_glm.ts";
+import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
+import type { Design, Weighting } from "./model.ts";
+import { digammaDiff, lgamma, log1pExp, logPochhammer } from "./special.ts";
+
+/**
+ * The negative binomial regression model; θ = (β, σ_β, φ), u = (β, log σ_β, log(1/φ)).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NegBinModel } from "./negbin.ts";
+ * const m = new NegBinModel({
+ *   n: 1, k: 1, y: new Float64Array([0]), x: new Float64Array([1]), coefficientNames: ["intercept"],
+ * });
+ * // P(y = 0) = (φ/(μ+φ))^φ; at μ = 1, φ = 2: (2/3)².
+ * const l = m.logLik(new Float64Array([0, 1, 2]), new Float64Array(1));
+ * assert.ok(Math.abs(l[0] - 2 * Math.log(2 / 3)) < 1e-15);
+ * ```
+ */
+export class NegBinModel extends GlmModel {
+  readonly #y: Float64Array;
+  readonly #x: Float64Array;
+  /** Index of each record's outcome in the distinct values. */
+  readonly #ids: Int32Array;
+  /** Distinct outcome values. */
+  readonly #values: Float64Array;
+  /** log Γ(v + 1) per distinct value v. */
+  readonly #lgv1: Float64Array;
+  /** log Γ(v+φ) − log Γ(φ) − log Γ(v+1) per distinct value, valid for φ = #constPhi. */
+  readonly #const: Float64Array;
+  #constPhi = NaN;
+  /** φ·[ψ(v+φ) − ψ(φ)] per distinct value, valid for φ = #psiPhi. */
+  readonly #psi: Float64Array;
+  #psiPhi = NaN;
+
+  /**
+   * Binds the model to a dataset, indexing the distinct outcome values.
+   * @param design outcome (counts) and covariates.
+   */
+  constructor(design: Design) {
+    super("negbin", design, { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR });
+    this.#y = design.y;
+    this.#x = design.x;
+    const index = new Map<number, number>();
+    const values: number[] = [];
+    this.#ids = new Int32Array(design.n);
+    for (let i = 0; i < design.n; i++) {
+      const v = design.y[i];
+      let t = index.get(v);
+      if (t === undefined) {
+        t = values.length;
+        index.set(v, t);
+        values.push(v);
+      }
+      this.#ids[i] = t;
+    }
+    this.#values = Float64Array.from(values);
+    this.#lgv1 = this.#values.map((v) => lgamma(v + 1));
+    this.#const = new Float64Array(values.length);
+    this.#psi = new Float64Array(values.length);
+  }
+
+  /** β_1 = log(mean), σ_β = 1, φ = mean²/(variance − mean) (the moment estimate; 1e3 if none). */
+  initialPoint(): Float64Array {
+    const { mean, variance } = meanVariance(this.#y, (v) => v >= 0 && Number.isFinite(v));
+    const phi = variance > mean ? (mean * mean) / (variance - mean) : 1e3;
+    return this.startAt(Math.log(mean), phi);
+  }
+
+  /** Fills the per-distinct-outcome constants for φ (and the digamma terms when `withPsi`). */
+  #tables(phi: number, withPsi: boolean): void {
+    const values = this.#values;
+    if (phi !== this.#constPhi) {
+      const c = this.#const;
+      const lgv1 = this.#lgv1;
+      for (let t = 0; t < values.length; t++) c[t] = logPochhammer(phi, values[t]) - lgv1[t];
+      this.#constPhi = phi;
+    }
+    if (withPsi && phi !== this.#psiPhi) {
+      const p = this.#psi;
+      for (let t = 0; t < values.length; t++) p[t] = phi * digammaDiff(phi, values[t]);
+      this.#psiPhi = phi;
+    }
+  }
+
+  /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
+  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
+    this.checkLength("u", u);
+    if (grad !== null) this.checkLength("grad", grad);
+    const n = this.n;
+    const k = this.k;
+    const censor = censorBound(weighting, n);
+    const alpha = weighting.alpha;
+    const x = this.#x;
+    const y = this.#y;
+    const ids = this.#ids;
+    let total = this.logPrior(u, grad);
+    const logPhi = -u[2 * k];
+    const phi = Math.exp(logPhi);
+    this.#tables(phi, grad !== null);
+    const cst = this.#const;
+    const psi = this.#psi;
+    const b0 = u[0];
+    let g0 = 0;
+    let gPhi = 0;
+    let lastEta = NaN;
+    let d = NaN;
+    let logOnePlus = NaN;
+    let s = NaN;
+    let oneMinusS = NaN;
+    for (let i = 0, off = 0; i < n; i++, off += k) {
+      const a = alpha === null ? 1 : alpha[i];
+      if (a === 0) continue;
+      let eta = b0;
+      for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
+      if (eta !== lastEta) {
+        lastEta = eta;
+        d = eta - logPhi;
+        // log1pExp(d) and logit⁻¹(±d), sharing one exponential.
+        const e = Math.exp(-Math.abs(d));
+        const inv = 1 / (1 + e);
+        logOnePlus = (d > 0 ? d : 0) + Math.log1p(e);
+        s = d >= 0 ? inv : e * inv;
+        oneMinusS = d >= 0 ? e * inv : inv;
+      }
+      const yi = y[i];
+      const t = ids[i];
+      const c = a * (cst[t] - (phi + yi) * logOnePlus + yi * d);
+      if (c > censor) {
+        total += censor;
+      } else if (c < -censor) {
+        total -= censor;
+      } else {
+        total += c;
+        if (grad !== null) {
+          const g = a * (yi - (yi + phi) * s);
+          g0 += g;
+          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+          gPhi += a * (phi * (logOnePlus - s) + yi * oneMinusS - psi[t]);
+        }
+      }
+    }
+    if (grad !== null) {
+      grad[0] += g0;
+      grad[2 * k] += gPhi;
+    }
+    return total;
+  }
+
+  /** ℓ_i = log Γ(y+φ) − log Γ(φ) − log Γ(y+1) − (φ + y)·log(1 + e^{η−log φ}) + y·(η − log φ). */
+  logLik(theta: Float64Array, out: Float64Array): Float64Array {
+    this.checkLength("theta", theta);
+    this.checkRecords("out", out);
+    const n = this.n;
+    const k = this.k;
+    const x = this.#x;
+    const y = this.#y;
+    const ids = this.#ids;
+    const phi = theta[2 * k];
+    const logPhi = Math.log(phi);
+    this.#tables(phi, false);
+    const cst = this.#const;
+    let lastEta = NaN;
+    let d = NaN;
+    let logOnePlus = NaN;
+    for (let i = 0, off = 0; i < n; i++, off += k) {
+      let eta = theta[0];
+      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+      if (eta !== lastEta) {
+        lastEta = eta;
+        d = eta - logPhi;
+        logOnePlus = log1pExp(d);
+      }
+      const yi = y[i];
+      out[i] = cst[ids[i]] - (phi + yi) * logOnePlus + yi * d;
+    }
+    return out;
+  }
+
+  /** y*_i ~ NB2(mean e^{η_i}, dispersion φ). */
+  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
+    this.checkLength("theta", theta);
+    this.checkRecords("out", out);
+    const k = this.k;
+    const x = this.#x;
+    const phi = theta[2 * k];
+    for (let i = 0, off = 0; i < this.n; i++, off += k) {
+      let eta = theta[0];
+      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+      out[i] = sampleNegBinomial(rng, Math.exp(eta), phi);
+    }
+    return out;
+  }
+}

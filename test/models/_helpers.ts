@@ -1,0 +1,287 @@
+/**
+ * Shared fixtures for the model tests: seeded designs, finite-difference gradients, a censoring
+ * bound away from every kink, and the checks every model gets.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { Rng } from "../../src/random/rng.ts";
+import type { Design, Model, Weighting } from "../../src/models/model.ts";
+
+/** A design with an intercept and k − 1 standard normal covariates (seeded). */
+export function makeDesign(y: Float64Array, k: number, seed: number): Design {
+  const n = y.length;
+  const rng = new Rng(seed, 7);
+  const x = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) {
+    x[i * k] = 1;
+    for (let j = 1; j < k; j++) x[i * k + j] = rng.normal();
+  }
+  const names = ["intercept"];
+  for (let j = 1; j < k; j++) names.push(`x${j}`);
+  return { n, k, y, x, coefficientNames: names };
+}
+
+/**
+ * Data simulated from the model itself: builds a model on placeholder outcomes, draws y at θ,
+ * and returns a model bound to the draws.
+ */
+export function simulatedModel(
+  build: (design: Design) => Model,
+  placeholder: number,
+  n: number,
+  k: number,
+  theta: (dim: number) => Float64Array,
+  seed: number,
+): Model {
+  const design = makeDesign(new Float64Array(n).fill(placeholder), k, seed);
+  const scaffold = build(design);
+  const y = scaffold.simulate(theta(scaffold.dim), new Rng(seed, 11), new Float64Array(n));
+  return build({ ...design, y });
+}
+
+/**
+ * Central finite-difference gradient with one Richardson step:
+ * (4·D(h/2) − D(h))/3, D(h) = (f(u + h e_j) − f(u − h e_j))/(2h), error O(h⁴).
+ */
+export function finiteDifferenceGradient(
+  f: (u: Float64Array) => number,
+  u: Float64Array,
+  h = 1e-4,
+): Float64Array {
+  const g = new Float64Array(u.length);
+  const v = Float64Array.from(u);
+  const central = (j: number, step: number): number => {
+    v[j] = u[j] + step;
+    const up = f(v);
+    v[j] = u[j] - step;
+    const down = f(v);
+    v[j] = u[j];
+    return (up - down) / (2 * step);
+  };
+  for (let j = 0; j < u.length; j++) {
+    const step = h * Math.max(1, Math.abs(u[j]));
+    g[j] = (4 * central(j, step / 2) - central(j, step)) / 3;
+  }
+  return g;
+}
+
+/** Asserts |actual − expected| ≤ rtol·max(1, |expected|) entry by entry. */
+export function assertAllClose(
+  actual: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  rtol: number,
+  what: string,
+): void {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  for (let j = 0; j < actual.length; j++) {
+    const tol = rtol * Math.max(1, Math.abs(expected[j]));
+    assert.ok(
+      Math.abs(actual[j] - expected[j]) <= tol,
+      `${what}[${j}]: actual=${actual[j]}, expected=${expected[j]}, tol=${tol}`,
+    );
+  }
+}
+
+/** Asserts |actual − expected| ≤ atol + rtol·|expected|. */
+export function assertClose(
+  actual: number,
+  expected: number,
+  rtol: number,
+  atol: number,
+  what: string,
+): void {
+  const tol = atol + rtol * Math.abs(expected);
+  assert.ok(
+    Math.abs(actual - expected) <= tol,
+    `${what}: actual=${actual}, expected=${expected}, diff=${actual - expected}, tol=${tol}`,
+  );
+}
+
+/** n uniform draws in [lo, hi) from a seeded stream. */
+export function uniforms(n: number, lo: number, hi: number, seed: number): Float64Array {
+  const rng = new Rng(seed, 3);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = lo + (hi - lo) * rng.uniform();
+  return out;
+}
+
+/**
+ * A censoring bound C in the middle of the widest gap between consecutive sorted |α_i·ℓ_i| in
+ * their middle half, so some records are clamped, some are not, and none sits near a kink.
+ */
+export function censorAwayFromKinks(model: Model, u: Float64Array, alpha: Float64Array): number {
+  const l = model.logLik(model.constrain(u), new Float64Array(model.design.n));
+  const c = Array.from(l, (v, i) => Math.abs(alpha[i] * v)).sort((a, b) => a - b);
+  let best = -1;
+  let at = 0;
+  for (let i = Math.floor(c.length / 4); i < Math.floor((3 * c.length) / 4); i++) {
+    if (c[i + 1] - c[i] > best) {
+      best = c[i + 1] - c[i];
+      at = 0.5 * (c[i] + c[i + 1]);
+    }
+  }
+  assert.ok(best > 1e-2, `no usable gap for the censoring bound: widest=${best}`);
+  return at;
+}
+
+/**
+ * Checks logDensity's gradient against finite differences at u for one weighting, that the
+ * value does not depend on whether a gradient is asked for, and that stale gradient entries are
+ * overwritten.
+ */
+export function checkGradient(model: Model, u: Float64Array, weighting: Weighting, rtol = 1e-6) {
+  const grad = new Float64Array(model.dim).fill(123.456);
+  const value = model.logDensity(u, grad, weighting);
+  assert.ok(Number.isFinite(value), `logDensity is not finite: ${value}`);
+  assert.equal(model.logDensity(u, null, weighting), value);
+  const fd = finiteDifferenceGradient((v) => model.logDensity(v, null, weighting), u);
+  assertAllClose(grad, fd, rtol, `${model.name} gradient (K=${model.design.k})`);
+}
+
+/** Draws a random u around a centre: coefficients ±spread, log-scales in [−1, 1]. */
+export function randomU(model: Model, centre: Float64Array, spread: number, seed: number) {
+  const rng = new Rng(seed, 5);
+  const u = Float64Array.from(centre);
+  const k = model.design.k;
+  for (let j = 0; j < k; j++) u[j] += spread * (2 * rng.uniform() - 1);
+  for (let j = k; j < model.dim; j++) u[j] = 2 * rng.uniform() - 1;
+  return u;
+}
+
+/**
+ * The gradient checks every model gets: several random points, random α ∈ [0, 1], with and
+ * without censoring (bound placed away from kinks).
+ */
+export function checkGradients(model: Model, centre: Float64Array, spread: number, seed: number) {
+  for (let r = 0; r < 3; r++) {
+    const u = randomU(model, centre, spread, seed + r);
+    const alpha = uniforms(model.design.n, 0, 1, seed + 100 + r);
+    checkGradient(model, u, { alpha: null });
+    checkGradient(model, u, { alpha });
+    checkGradient(model, u, { alpha, censor: censorAwayFromKinks(model, u, alpha) });
+  }
+}
+
+/** constrain ∘ unconstrain is the identity, and the names are the documented ones. */
+export function checkRoundTrip(model: Model, theta: Float64Array, extraName: string | null) {
+  const u = model.unconstrain(theta);
+  assertAllClose(model.constrain(u), theta, 1e-14, `${model.name} round trip`);
+  assertAllClose(model.unconstrain(model.constrain(u)), u, 1e-14, `${model.name} round trip u`);
+  const names = [...model.design.coefficientNames];
+  for (const c of model.design.coefficientNames) names.push(`sigma_beta_${c}`);
+  if (extraName !== null) names.push(extraName);
+  assert.deepEqual(model.paramNames, names);
+  assert.equal(model.dim, names.length);
+  const bad = Float64Array.from(theta);
+  bad[model.design.k] = 0;
+  assert.throws(() => model.unconstrain(bad), RangeError);
+}
+
+/**
+ * Mean of `reps` simulated datasets' record means against the model mean, within 5 standard
+ * errors computed from the model variance.
+ */
+export function checkSimulatedMean(
+  model: Model,
+  theta: Float64Array,
+  mean: (i: number) => number,
+  variance: (i: number) => number,
+  reps: number,
+  seed: number,
+) {
+  const n = model.design.n;
+  const out = new Float64Array(n);
+  const rng = new Rng(seed, 13);
+  let sum = 0;
+  for (let r = 0; r < reps; r++) {
+    model.simulate(theta, rng, out);
+    for (let i = 0; i < n; i++) sum += out[i];
+  }
+  let mu = 0;
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    mu += mean(i);
+    v += variance(i);
+  }
+  const total = n * reps;
+  const se = Math.sqrt((v / n) / total);
+  const got = sum / total;
+  assert.ok(
+    Math.abs(got - mu / n) < 5 * se,
+    `${model.name} simulated mean ${got} vs model mean ${mu / n} (se ${se})`,
+  );
+}
+
+/**
+ * A record whose ℓ is not finite, given α = 0, leaves the target and gradient exactly as
+ * without it.
+ */
+export function checkZeroWeightRecord(
+  build: (design: Design) => Model,
+  y: Float64Array,
+  badY: number,
+  u: Float64Array,
+) {
+  const base = makeDesign(y, 2, 99);
+  const n = base.n + 1;
+  const x = new Float64Array(n * 2);
+  x.set(base.x);
+  x[2 * base.n] = 1;
+  x[2 * base.n + 1] = 0.3;
+  const yy = new Float64Array(n);
+  yy.set(y);
+  yy[base.n] = badY;
+  const withBad = build({ ...base, n, x, y: yy });
+  const without = build(base);
+  const theta = withBad.constrain(u);
+  const l = withBad.logLik(theta, new Float64Array(n));
+  assert.ok(!Number.isFinite(l[base.n]), `ℓ of the bad record is finite: ${l[base.n]}`);
+  const alpha = new Float64Array(n).fill(1);
+  alpha[base.n] = 0;
+  for (const censor of [undefined, 1]) {
+    const g1 = new Float64Array(withBad.dim);
+    const g2 = new Float64Array(without.dim);
+    const v1 = withBad.logDensity(u, g1, { alpha, censor });
+    const v2 = without.logDensity(u, g2, { alpha: alpha.subarray(0, base.n), censor });
+    assert.ok(Number.isFinite(v1));
+    assert.equal(v1, v2);
+    assert.deepEqual(g1, g2);
+  }
+}
+
+/**
+ * logDensity(u, α) − logDensity(u, α = 0) equals Σ_i clamp(α_i·ℓ_i, ±C) computed from logLik:
+ * the target is the prior plus the weighted (and censored) record log-likelihoods.
+ */
+export function checkTargetIsWeightedSum(
+  model: Model,
+  u: Float64Array,
+  alpha: Float64Array,
+  censor?: number,
+) {
+  const n = model.design.n;
+  const l = model.logLik(model.constrain(u), new Float64Array(n));
+  const c = censor ?? Infinity;
+  let want = 0;
+  for (let i = 0; i < n; i++) want += Math.min(c, Math.max(-c, alpha[i] * l[i]));
+  const prior = model.logDensity(u, null, { alpha: new Float64Array(n) });
+  const got = model.logDensity(u, null, { alpha, censor }) - prior;
+  assertClose(got, want, 1e-12, 1e-12 * Math.abs(prior), `${model.name} weighted sum`);
+}
+
+/** A design with K = 2 whose covariate is η itself, so θ = (0, 1, …) puts record i at η_i. */
+export function designAtEta(y: number[], eta: number[]): Design {
+  const x = new Float64Array(2 * y.length);
+  for (let i = 0; i < y.length; i++) {
+    x[2 * i] = 1;
+    x[2 * i + 1] = eta[i];
+  }
+  return {
+    n: y.length,
+    k: 2,
+    y: Float64Array.from(y),
+    x,
+    coefficientNames: ["intercept", "eta"],
+  };
+}

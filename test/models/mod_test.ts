@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import {
+  BetaModel,
+  createModel,
+  LognormalModel,
+  NegBinModel,
+  NormalModel,
+  outcomeKind,
+  PoissonModel,
+} from "../../src/models/mod.ts";
+import type { ModelName } from "../../src/models/model.ts";
+import { makeDesign } from "./_helpers.ts";
+
+Deno.test("`createModel()` builds each model of SPEC §5 and `outcomeKind()` names its outcome", () => {
+  const cases: [ModelName, unknown, string, string | null][] = [
+    ["poisson", PoissonModel, "count", null],
+    ["negbin", NegBinModel, "count", "phi"],
+    ["beta", BetaModel, "unit-interval", "phi"],
+    ["normal", NormalModel, "real", "sigma"],
+    ["lognormal", LognormalModel, "positive", "sigma"],
+  ];
+  const design = makeDesign(Float64Array.from([0.2, 0.5, 0.7]), 2, 1);
+  for (const [name, cls, kind, extra] of cases) {
+    const model = createModel(name, design);
+    assert.ok(model instanceof (cls as typeof PoissonModel), name);
+    assert.equal(model.name, name);
+    assert.equal(outcomeKind(name), kind);
+    assert.equal(model.dim, 4 + (extra === null ? 0 : 1));
+    assert.equal(model.paramNames.at(-1), extra ?? "sigma_beta_x1");
+  }
+  assert.throws(() => createModel("gamma" as ModelName, design), RangeError);
+  assert.throws(() => outcomeKind("gamma" as ModelName), RangeError);
+});
+
+Deno.test("`createModel()` rejects a malformed design", () => {
+  const good = makeDesign(Float64Array.from([1, 2, 3]), 2, 1);
+  const noIntercept = { ...good, x: good.x.map((v, i) => (i === 2 ? 0.5 : v)) };
+  assert.throws(() => createModel("poisson", noIntercept), /column 0 must be the intercept/);
+  assert.throws(() => createModel("poisson", { ...good, n: 4 }), RangeError);
+  assert.throws(() => createModel("poisson", { ...good, k: 3 }), RangeError);
+  assert.throws(() => createModel("poisson", { ...good, coefficientNames: ["a"] }), RangeError);
+});
+
+Deno.test("`logDensity()` rejects an α of the wrong length or a non-positive censor", () => {
+  const model = createModel("poisson", makeDesign(Float64Array.from([1, 2, 3]), 1, 1));
+  const u = model.initialPoint();
+  assert.throws(() => model.logDensity(u, null, { alpha: new Float64Array(2) }), RangeError);
+  assert.throws(() => model.logDensity(u, null, { alpha: null, censor: 0 }), RangeError);
+  assert.throws(() => model.logDensity(u, new Float64Array(1), { alpha: null }), RangeError);
+});
