@@ -9,7 +9,7 @@
  */
 import { formatCsv } from "../data/csv.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
-import { fitModel } from "../mcmc/fit.ts";
+import { fitModelParallel } from "../mcmc/parallel_fit.ts";
 import { lipschitz } from "../mechanisms/lipschitz.ts";
 import { createModel } from "../models/mod.ts";
 import { Rng } from "../random/rng.ts";
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   console.log("fitting the unweighted negative binomial model: 4 chains × (1000 + 1000) NUTS");
   const model = createModel("negbin", design);
   const started = performance.now();
-  const fit = fitModel(model, { alpha: null }, {
+  const fit = await fitModelParallel(model, { alpha: null }, {
     chains: 4,
     warmup: 1000,
     draws: 1000,

@@ -2,7 +2,9 @@
  * `deno task fit`: fits a model of SPEC §5 to a CSV file with NUTS and writes its draws.
  *
  *     deno task fit --data FILE.csv --y COL [--x COL,COL] --model poisson|negbin|beta|normal|lognormal
- *       [--alpha COL] [--chains K] [--warmup W] [--draws S] [--seed N] --out DIR
+ *       [--alpha COL] [--chains K] [--warmup W] [--draws S] [--seed N] [--threads T] --out DIR
+ *
+ * Chains run in T worker threads (default: one per core); the draws do not depend on T.
  *
  * Writes DIR/draws.csv (one column per parameter, chains stacked) and DIR/fit.json (the
  * posterior summary and sampler diagnostics). Both are derived from the confidential data and
@@ -14,7 +16,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { buildDesign, formatCsv, numericColumn, readCsv } from "../data/mod.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
-import { fitModel } from "../mcmc/fit.ts";
+import { fitModelParallel } from "../mcmc/parallel_fit.ts";
 import { createModel, MODEL_NAMES, outcomeKind } from "../models/mod.ts";
 import { drawColumns } from "./draw_columns.ts";
 import { progressLine } from "./progress.ts";
@@ -33,6 +35,7 @@ export const FitOptions = z.object({
   warmup: positiveInt.max(100_000).default(1000),
   draws: positiveInt.max(100_000).default(1000),
   seed: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).default(1),
+  threads: positiveInt.max(256).optional(),
   out: z.string().min(1),
 }).strict();
 
@@ -42,9 +45,10 @@ async function main(): Promise<void> {
     values = parseArgs({
       args: Deno.args,
       options: Object.fromEntries(
-        ["data", "y", "x", "model", "alpha", "chains", "warmup", "draws", "seed", "out"].map(
-          (name) => [name, { type: "string" as const }],
-        ),
+        ["data", "y", "x", "model", "alpha", "chains", "warmup", "draws", "seed", "threads", "out"]
+          .map(
+            (name) => [name, { type: "string" as const }],
+          ),
       ),
     }).values;
   } catch (error) {
@@ -61,11 +65,12 @@ async function main(): Promise<void> {
   });
   const model = createModel(options.model, design);
   const started = performance.now();
-  const fit = fitModel(model, { alpha }, {
+  const fit = await fitModelParallel(model, { alpha }, {
     chains: options.chains,
     warmup: options.warmup,
     draws: options.draws,
     seed: options.seed,
+    threads: options.threads,
     onProgress: progressLine("fit"),
   });
   const samplingSeconds = (performance.now() - started) / 1000;

@@ -10,7 +10,7 @@
  */
 import type { Model, Weighting } from "../models/model.ts";
 import { essBulk, essTail, quantile, splitRhat } from "./diagnostics.ts";
-import { sample, type SampleOptions } from "./sample.ts";
+import { sample, type SampleOptions, type SampleResult } from "./sample.ts";
 
 /** Options of `fitModel`: those of `sample` except the starting point, which the model gives. */
 export type FitOptions = Omit<SampleOptions, "init">;
@@ -77,9 +77,21 @@ export const ESS_BULK_THRESHOLD = 400;
  * ```
  */
 export function fitModel(model: Model, weighting: Weighting, options: FitOptions): Fit {
-  const dim = model.dim;
   const logDensity = (u: Float64Array, grad: Float64Array) => model.logDensity(u, grad, weighting);
-  const result = sample(logDensity, dim, { ...options, init: model.initialPoint() });
+  return summarizeFit(
+    model,
+    sample(logDensity, model.dim, { ...options, init: model.initialPoint() }),
+  );
+}
+
+/**
+ * Maps a sampler's unconstrained draws to θ and summarises each parameter.
+ *
+ * @param model The model whose posterior was sampled.
+ * @param result The sampler's draws and diagnostics.
+ */
+export function summarizeFit(model: Model, result: SampleResult): Fit {
+  const dim = model.dim;
   const { chains, drawsPerChain } = result;
   const S = chains * drawsPerChain;
 

@@ -111,8 +111,150 @@ function startingState(
   );
 }
 
+/** One chain's post-warmup draws (drawsPerChain × dim, unconstrained) and what it did. */
+export interface ChainResult {
+  readonly draws: Float64Array;
+  readonly info: ChainInfo;
+}
+
+/** Settings of `sample` with every default filled in and checked. */
+export type ResolvedSampleOptions = Required<Omit<SampleOptions, "onProgress">>;
+
 /**
- * Runs K NUTS chains with Stan's windowed warmup and returns the post-warmup draws.
+ * Fills in `sample`'s defaults and checks every setting.
+ *
+ * @param dim Dimension of the target.
+ * @param options The caller's options.
+ */
+export function resolveSampleOptions(dim: number, options: SampleOptions): ResolvedSampleOptions {
+  const {
+    seed,
+    init,
+    chains = 4,
+    warmup = 1000,
+    draws = 1000,
+    initJitter = 1,
+    maxTreeDepth = DEFAULT_MAX_TREE_DEPTH,
+    adaptation = {},
+  } = options;
+  checkInteger("dim", dim, 1);
+  checkInteger("chains", chains, 1);
+  checkInteger("warmup", warmup, 0);
+  checkInteger("draws", draws, 1);
+  checkInteger("maxTreeDepth", maxTreeDepth, 1);
+  if (init.length !== dim) {
+    throw new RangeError(`Invalid init: length must equal dim=${dim}: length=${init.length}`);
+  }
+  if (!(initJitter >= 0 && Number.isFinite(initJitter))) {
+    throw new RangeError(`Invalid initJitter: must be finite and ≥ 0: initJitter=${initJitter}`);
+  }
+  return { seed, init, chains, warmup, draws, initJitter, maxTreeDepth, adaptation };
+}
+
+/**
+ * Runs chain `chain` (warmup, then draws) on its own stream `new Rng(seed).split(chain)`.
+ *
+ * @param logDensity The target on the unconstrained scale.
+ * @param chain The chain's index, which picks its random stream.
+ * @param options Resolved settings (see {@linkcode resolveSampleOptions}).
+ * @param tick Called once per iteration (warmup and draws).
+ */
+export function runChain(
+  logDensity: LogDensityFn,
+  chain: number,
+  options: ResolvedSampleOptions,
+  tick: () => void = () => {},
+): ChainResult {
+  const { seed, init, warmup, draws, initJitter, maxTreeDepth, adaptation } = options;
+  const dim = init.length;
+  const rng = new Rng(seed).split(chain);
+  const out = new Float64Array(draws * dim);
+  let evaluations = 0;
+  const counted: LogDensityFn = (u, g) => {
+    evaluations++;
+    return logDensity(u, g);
+  };
+
+  let state = startingState(rng, init, initJitter, counted);
+  const adapt = warmupInit(rng, state, warmup, counted, adaptation);
+  let warmupDivergences = 0;
+  for (let i = 0; i < warmup; i++) {
+    const step = nutsStep(rng, state, warmupParams(adapt, maxTreeDepth), counted);
+    state = step.state;
+    if (step.info.divergent) warmupDivergences++;
+    warmupUpdate(adapt, rng, state, step.info, counted);
+    tick();
+  }
+
+  const params = warmupFinal(adapt, maxTreeDepth);
+  let divergences = 0;
+  let treeDepthHits = 0;
+  let acceptance = 0;
+  for (let s = 0; s < draws; s++) {
+    const step = nutsStep(rng, state, params, counted);
+    state = step.state;
+    out.set(state.position, s * dim);
+    if (step.info.divergent) divergences++;
+    if (step.info.hitMaxDepth) treeDepthHits++;
+    acceptance += step.info.acceptanceRate;
+    tick();
+  }
+  return {
+    draws: out,
+    info: {
+      stepSize: params.stepSize,
+      inverseMassDiag: [...params.inverseMassDiag],
+      divergences,
+      warmupDivergences,
+      treeDepthHits,
+      meanAcceptance: acceptance / draws,
+      gradientEvaluations: evaluations,
+    },
+  };
+}
+
+/**
+ * Stacks per-chain results (in chain order) into one {@linkcode SampleResult}.
+ *
+ * @param chains The chains' results, chain 0 first.
+ * @param dim Dimension of the target.
+ */
+export function combineChains(chains: readonly ChainResult[], dim: number): SampleResult {
+  const drawsPerChain = chains[0].draws.length / dim;
+  const draws = new Float64Array(chains.length * drawsPerChain * dim);
+  chains.forEach((chain, c) => draws.set(chain.draws, c * drawsPerChain * dim));
+  const chainInfo = chains.map((chain) => chain.info);
+  return {
+    draws,
+    dim,
+    chains: chains.length,
+    drawsPerChain,
+    stepSizes: chainInfo.map((info) => info.stepSize),
+    divergences: chainInfo.reduce((sum, info) => sum + info.divergences, 0),
+    treeDepthHits: chainInfo.reduce((sum, info) => sum + info.treeDepthHits, 0),
+    gradientEvaluations: chainInfo.reduce((sum, info) => sum + info.gradientEvaluations, 0),
+    chainInfo,
+  };
+}
+
+/** A progress counter over `total` iterations that calls `onProgress` about 100 times. */
+export function progressCounter(
+  total: number,
+  onProgress?: (done: number, total: number) => void,
+): () => void {
+  const every = Math.max(1, Math.ceil(total / 100));
+  let done = 0;
+  return () => {
+    done++;
+    if (onProgress !== undefined && (done % every === 0 || done === total)) {
+      onProgress(done, total);
+    }
+  };
+}
+
+/**
+ * Runs K NUTS chains with Stan's windowed warmup, one after another, and returns the
+ * post-warmup draws.
  *
  * @param logDensity The target on the unconstrained scale.
  * @param dim Its dimension.
@@ -134,94 +276,14 @@ export function sample(
   dim: number,
   options: SampleOptions,
 ): SampleResult {
-  const {
-    seed,
-    init,
-    chains = 4,
-    warmup = 1000,
-    draws = 1000,
-    initJitter = 1,
-    maxTreeDepth = DEFAULT_MAX_TREE_DEPTH,
-    adaptation = {},
-    onProgress,
-  } = options;
-  checkInteger("dim", dim, 1);
-  checkInteger("chains", chains, 1);
-  checkInteger("warmup", warmup, 0);
-  checkInteger("draws", draws, 1);
-  checkInteger("maxTreeDepth", maxTreeDepth, 1);
-  if (init.length !== dim) {
-    throw new RangeError(`Invalid init: length must equal dim=${dim}: length=${init.length}`);
-  }
-  if (!(initJitter >= 0 && Number.isFinite(initJitter))) {
-    throw new RangeError(`Invalid initJitter: must be finite and ≥ 0: initJitter=${initJitter}`);
-  }
-
-  const out = new Float64Array(chains * draws * dim);
-  const chainInfo: ChainInfo[] = [];
-  const total = chains * (warmup + draws);
-  const progressEvery = Math.max(1, Math.ceil(total / 100));
-  let done = 0;
-  const tick = () => {
-    done++;
-    if (onProgress !== undefined && (done % progressEvery === 0 || done === total)) {
-      onProgress(done, total);
-    }
-  };
-
-  const root = new Rng(seed);
-  for (let c = 0; c < chains; c++) {
-    const rng = root.split(c);
-    let evaluations = 0;
-    const counted: LogDensityFn = (u, g) => {
-      evaluations++;
-      return logDensity(u, g);
-    };
-
-    let state = startingState(rng, init, initJitter, counted);
-    const adapt = warmupInit(rng, state, warmup, counted, adaptation);
-    let warmupDivergences = 0;
-    for (let i = 0; i < warmup; i++) {
-      const step = nutsStep(rng, state, warmupParams(adapt, maxTreeDepth), counted);
-      state = step.state;
-      if (step.info.divergent) warmupDivergences++;
-      warmupUpdate(adapt, rng, state, step.info, counted);
-      tick();
-    }
-
-    const params = warmupFinal(adapt, maxTreeDepth);
-    let divergences = 0;
-    let treeDepthHits = 0;
-    let acceptance = 0;
-    for (let s = 0; s < draws; s++) {
-      const step = nutsStep(rng, state, params, counted);
-      state = step.state;
-      out.set(state.position, (c * draws + s) * dim);
-      if (step.info.divergent) divergences++;
-      if (step.info.hitMaxDepth) treeDepthHits++;
-      acceptance += step.info.acceptanceRate;
-      tick();
-    }
-    chainInfo.push({
-      stepSize: params.stepSize,
-      inverseMassDiag: [...params.inverseMassDiag],
-      divergences,
-      warmupDivergences,
-      treeDepthHits,
-      meanAcceptance: acceptance / draws,
-      gradientEvaluations: evaluations,
-    });
-  }
-
-  return {
-    draws: out,
-    dim,
-    chains,
-    drawsPerChain: draws,
-    stepSizes: chainInfo.map((info) => info.stepSize),
-    divergences: chainInfo.reduce((sum, info) => sum + info.divergences, 0),
-    treeDepthHits: chainInfo.reduce((sum, info) => sum + info.treeDepthHits, 0),
-    gradientEvaluations: chainInfo.reduce((sum, info) => sum + info.gradientEvaluations, 0),
-    chainInfo,
-  };
+  const resolved = resolveSampleOptions(dim, options);
+  const tick = progressCounter(
+    resolved.chains * (resolved.warmup + resolved.draws),
+    options.onProgress,
+  );
+  const chains = Array.from(
+    { length: resolved.chains },
+    (_, c) => runChain(logDensity, c, resolved, tick),
+  );
+  return combineChains(chains, dim);
 }

@@ -1,0 +1,48 @@
+/**
+ * Worker entry for {@linkcode fitModelParallel}: rebuilds the model from its name and design,
+ * runs the chains it is given with {@linkcode runChain}, and posts each chain's draws back.
+ *
+ * Messages in: {@linkcode ChainJob}. Messages out: `{type: "progress", iterations}`,
+ * `{type: "chain", chain, result}` per chain, or `{type: "error", message}`.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import { createModel } from "../models/mod.ts";
+import type { Design, ModelName, Weighting } from "../models/model.ts";
+import { type ResolvedSampleOptions, runChain } from "./sample.ts";
+
+/** What a worker is asked to run. */
+export interface ChainJob {
+  readonly model: ModelName;
+  readonly design: Design;
+  readonly weighting: Weighting;
+  readonly options: ResolvedSampleOptions;
+  readonly chains: readonly number[];
+}
+
+/** Iterations between two progress messages. */
+const PROGRESS_EVERY = 50;
+
+self.onmessage = (event: MessageEvent<ChainJob>) => {
+  const { model: name, design, weighting, options, chains } = event.data;
+  try {
+    const model = createModel(name, design);
+    const logDensity = (u: Float64Array, grad: Float64Array) =>
+      model.logDensity(u, grad, weighting);
+    let pending = 0;
+    const tick = () => {
+      if (++pending === PROGRESS_EVERY) {
+        self.postMessage({ type: "progress", iterations: pending });
+        pending = 0;
+      }
+    };
+    for (const chain of chains) {
+      const result = runChain(logDensity, chain, options, tick);
+      self.postMessage({ type: "chain", chain, result }, [result.draws.buffer as ArrayBuffer]);
+    }
+    if (pending > 0) self.postMessage({ type: "progress", iterations: pending });
+  } catch (error) {
+    self.postMessage({ type: "error", message: (error as Error).message });
+  }
+};

@@ -1,0 +1,92 @@
+/**
+ * {@linkcode fitModel} with the chains spread over worker threads.
+ *
+ * Chain c still draws from `new Rng(seed).split(c)`, so the result is identical, bit for bit,
+ * to the single-threaded fit with the same seed; only the wall time changes.
+ *
+ * @module
+ */
+import type { Model, ModelName, Weighting } from "../models/model.ts";
+import { MODEL_NAMES } from "../models/mod.ts";
+import type { ChainJob } from "./chain_worker.ts";
+import { type Fit, type FitOptions, summarizeFit } from "./fit.ts";
+import { type ChainResult, combineChains, resolveSampleOptions } from "./sample.ts";
+
+/** Options of {@linkcode fitModelParallel}: those of `fitModel` and the number of threads. */
+export interface ParallelFitOptions extends FitOptions {
+  /** Worker threads (default: the number of logical cores, at most the number of chains). */
+  readonly threads?: number;
+}
+
+type WorkerMessage =
+  | { type: "progress"; iterations: number }
+  | { type: "chain"; chain: number; result: ChainResult }
+  | { type: "error"; message: string };
+
+/**
+ * Fits `model` under `weighting` with its chains run in parallel worker threads.
+ *
+ * @param model A model made by `createModel` (its name and design are sent to the workers).
+ * @param weighting Record weights and optional censoring.
+ * @param options Seed, chains, warmup, draws, sampler settings and threads.
+ * @returns The same {@linkcode Fit} as `fitModel(model, weighting, options)`.
+ */
+export async function fitModelParallel(
+  model: Model,
+  weighting: Weighting,
+  options: ParallelFitOptions,
+): Promise<Fit> {
+  if (!(MODEL_NAMES as readonly string[]).includes(model.name)) {
+    throw new RangeError(
+      `Cannot fit in parallel a model createModel cannot rebuild: ${model.name}`,
+    );
+  }
+  const resolved = resolveSampleOptions(model.dim, { ...options, init: model.initialPoint() });
+  const threads = Math.max(
+    1,
+    Math.min(options.threads ?? navigator.hardwareConcurrency, resolved.chains),
+  );
+  const total = resolved.chains * (resolved.warmup + resolved.draws);
+  let done = 0;
+  const results: ChainResult[] = new Array(resolved.chains);
+  const workers = Array.from(
+    { length: threads },
+    () => new Worker(new URL("./chain_worker.ts", import.meta.url).href, { type: "module" }),
+  );
+  try {
+    await Promise.all(workers.map((worker, w) =>
+      new Promise<void>((resolve, reject) => {
+        const chains = Array.from({ length: resolved.chains }, (_, c) => c)
+          .filter((c) => c % threads === w);
+        let remaining = chains.length;
+        worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
+          const message = event.data;
+          if (message.type === "progress") {
+            done += message.iterations;
+            options.onProgress?.(done, total);
+          } else if (message.type === "chain") {
+            results[message.chain] = message.result;
+            if (--remaining === 0) resolve();
+          } else {
+            reject(new Error(message.message));
+          }
+        };
+        worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new Error(`chain worker failed: ${event.message}`));
+        };
+        const job: ChainJob = {
+          model: model.name as ModelName,
+          design: model.design,
+          weighting,
+          options: resolved,
+          chains,
+        };
+        worker.postMessage(job);
+      })
+    ));
+  } finally {
+    workers.forEach((worker) => worker.terminate());
+  }
+  return summarizeFit(model, combineChains(results, model.dim));
+}
