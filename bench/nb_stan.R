@@ -1,6 +1,7 @@
 # Peer side of the negative binomial benchmark (bench/nb_vs_stan.ts): rstan fits the unweighted
-# NB model of the vector-weighted paper (test/reference/nb_weighted.stan with all weights 1,
-# intercept only) to the y column of a CSV file and prints one JSON line.
+# NB model of the vector-weighted paper (bench/nb.stan: the paper's program with the likelihood
+# vectorised and no generated quantities, intercept only) to the y column of a CSV file and
+# prints one JSON line.
 #
 #   Rscript bench/nb_stan.R <data.csv> [seed]
 #
@@ -10,8 +11,7 @@
 #   elapsedWarmupSeconds, elapsedSamplingSeconds  Stan's own per-chain times, summed over chains
 #   totalSeconds     wall time from the start of this script (after R and the packages loaded)
 # gradientEvaluations is the sum of n_leapfrog__ over every iteration of every chain, warmup
-# included. The model's generated quantities (log_lik, n values per draw) are computed by Stan
-# but not stored. ESS and R-hat come from the posterior package, the algorithms of
+# included. ESS and R-hat come from the posterior package, the algorithms of
 # src/mcmc/diagnostics.ts.
 suppressPackageStartupMessages({
   library(rstan)
@@ -34,10 +34,10 @@ cores <- 2
 data <- read.csv(csv)
 if (!("y" %in% names(data))) stop(sprintf("%s has no column y", csv))
 n <- nrow(data)
-stan_data <- list(n = n, K = 1L, y = as.integer(data$y), weights = rep(1, n), X = matrix(1, n, 1))
+stan_data <- list(n = n, K = 1L, y = as.integer(data$y), X = matrix(1, n, 1))
 
 compile_started <- proc.time()[["elapsed"]]
-model <- stan_model("test/reference/nb_weighted.stan", model_name = "nb_weighted")
+model <- stan_model("bench/nb.stan", model_name = "nb")
 compile_seconds <- proc.time()[["elapsed"]] - compile_started
 
 sampling_started <- proc.time()[["elapsed"]]

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { quantile } from "../mcmc/diagnostics.ts";
 
 /** Mean, median and the 15th and 90th percentiles (type-7 quantiles) of one sample. */
 export interface SampleSummary {
@@ -32,35 +33,6 @@ export interface Utility {
   readonly ecdfMeanSquared: number;
 }
 
-/**
- * The type-7 sample quantile (Hyndman & Fan 1996; R's default `quantile(type = 7)`), computed as
- * R does: with index = 1 + (n − 1)·p, lo = ⌊index⌋ and h = index − lo (1-based),
- * Q(p) = (1 − h)·x_(lo) + h·x_(lo+1), and Q(p) = x_(lo) when h = 0 or the two are equal.
- *
- * @param sorted The sample in ascending order (at least one value).
- * @param p The probability, in [0, 1].
- * @returns Q(p).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { quantile7 } from "./utility.ts";
- * assert.equal(quantile7(new Float64Array([1, 2, 3, 4]), 0.5), 2.5);
- * ```
- */
-export function quantile7(sorted: Float64Array, p: number): number {
-  const n = sorted.length;
-  if (n === 0) throw new RangeError("Invalid sorted: must not be empty");
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`Invalid p: must lie in [0, 1]: p=${p}`);
-  const index = 1 + (n - 1) * p;
-  const lo = Math.floor(index);
-  const h = index - lo;
-  const low = sorted[lo - 1];
-  if (h === 0 || lo >= n) return low;
-  const high = sorted[lo];
-  return high === low ? low : (1 - h) * low + h * high;
-}
-
 function sortedCopy(name: string, values: Float64Array): Float64Array {
   if (values.length === 0) throw new RangeError(`Invalid ${name}: must not be empty`);
   for (let i = 0; i < values.length; i++) {
@@ -76,9 +48,9 @@ function summarise(sorted: Float64Array): SampleSummary {
   for (let i = 0; i < sorted.length; i++) sum += sorted[i];
   return {
     mean: sum / sorted.length,
-    median: quantile7(sorted, 0.5),
-    q15: quantile7(sorted, 0.15),
-    q90: quantile7(sorted, 0.9),
+    median: quantile(sorted, 0.5),
+    q15: quantile(sorted, 0.15),
+    q90: quantile(sorted, 0.9),
   };
 }
 

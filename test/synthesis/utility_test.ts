@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { quantile7, utilityOf } from "../../src/synthesis/utility.ts";
+import { utilityOf } from "../../src/synthesis/utility.ts";
 import { Rng } from "../../src/random/rng.ts";
 
 function close(actual: number, expected: number, tolerance: number, message = ""): void {
@@ -87,14 +87,4 @@ Deno.test("`utilityOf()` is zero for identical samples and rejects bad input nam
     message: /Invalid y/,
   });
   assert.throws(() => utilityOf(y, new Float64Array([1, Infinity])), /ystar: entry 1/);
-  assert.throws(() => quantile7(new Float64Array([1]), 1.5), /p=1.5/);
-  assert.throws(() => quantile7(new Float64Array(0), 0.5), /sorted/);
-});
-
-Deno.test("`quantile7()` returns the extremes at p = 0 and 1 and handles n = 1", () => {
-  const sorted = new Float64Array([1, 4, 9]);
-  assert.equal(quantile7(sorted, 0), 1);
-  assert.equal(quantile7(sorted, 1), 9);
-  assert.equal(quantile7(sorted, 0.75), 6.5);
-  assert.equal(quantile7(new Float64Array([7]), 0.3), 7);
 });
