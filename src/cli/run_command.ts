@@ -1,11 +1,12 @@
 /**
- * Runs a command's main function: a known input error prints one line and exits 2, anything
- * else prints its message and exits 1. Stack traces are not printed (they can carry values).
+ * Runs a command's main function: a known input error prints one line and exits 2, a target ε
+ * that cannot be met exits 3, anything else prints its message and exits 1. Stack traces are not printed (they can carry values).
  *
  * @module
  */
 import { ZodError } from "zod";
 import { DataError } from "../data/data_error.ts";
+import { CalibrationError } from "../mechanisms/calibrate.ts";
 
 /** An invalid command-line option, named in the message. */
 export class UsageError extends Error {
@@ -21,7 +22,8 @@ export function formatZodError(error: ZodError): string {
 }
 
 /**
- * Runs `main`, mapping errors to exit codes: 2 for bad input (usage, data), 1 otherwise.
+ * Runs `main`, mapping errors to exit codes: 2 for bad input (usage, data), 3 for an
+ * unreachable ε, 1 otherwise.
  *
  * @param name The command's name, printed before the message.
  * @param main The command body.
@@ -38,6 +40,6 @@ export async function runCommand(name: string, main: () => Promise<void>): Promi
       ? error.message
       : String(error);
     console.error(`${name}: ${bad ? "" : "error: "}${message}`);
-    Deno.exit(bad ? 2 : 1);
+    Deno.exit(error instanceof CalibrationError ? 3 : bad ? 2 : 1);
   }
 }

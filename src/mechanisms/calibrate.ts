@@ -1,0 +1,145 @@
+/**
+ * Calibration of the risk weights to a target ε (SPEC §2, "Targeting ε").
+ *
+ * The papers tune (c, g) by hand until 2·Δ_{α,x}·m meets a target. Here the shift g is searched
+ * automatically with c fixed: α(g) = clamp(c·(1 − risk) + g, 0, 1) rises with g, from all 0 to
+ * all 1, and Δ_{α(g),x} rises with it. We look for the largest g (the least down-weighting)
+ * whose fit has Δ ≤ Δ* = ε/(2m), by regula falsi (Illinois variant) on log Δ(g) between a
+ * floor and g = 1, every step a full refit with the same seed. The root aimed at is
+ * (1 − closeness/2)·Δ*, just inside the target, because Δ(g) is a Monte Carlo maximum and
+ * wobbles by a fraction of a percent between neighbouring g. The result is always a fitted candidate: the
+ * reported ε comes from the draws that generate the data, never from an interpolation.
+ *
+ * The floor is the g at which the weights sum to max(1, n/100): a pseudo posterior that keeps
+ * about 1% of the data's information. If even its fit exceeds the target, the target cannot be
+ * met and a {@linkcode CalibrationError} gives the smallest ε reached.
+ *
+ * @module
+ */
+
+/** A target ε that no weights in the searched family reach. */
+export class CalibrationError extends Error {
+  override name = "CalibrationError";
+  /** The smallest ε any fit reached. */
+  readonly reached: number;
+
+  /**
+   * @param target The requested ε.
+   * @param reached The smallest ε reached.
+   * @param detail What was searched.
+   */
+  constructor(target: number, reached: number, detail: string) {
+    super(
+      `Cannot calibrate weights as the target is below the smallest reachable epsilon: ` +
+        `target=${target}, reached=${reached} (${detail})`,
+    );
+    this.reached = reached;
+  }
+}
+
+/** A fitted point of the search. */
+export interface Candidate {
+  readonly g: number;
+  readonly lipschitz: number;
+}
+
+/** The largest Δ allowed by a total ε over m datasets, rounded down so 2Δm never exceeds ε. */
+export function lipschitzTarget(epsilon: number, m: number): number {
+  return (epsilon / (2 * m)) * (1 - 4 * Number.EPSILON);
+}
+
+/** Options of {@linkcode calibrateShift}. */
+export interface CalibrateOptions {
+  /** The target total ε of the m datasets; Δ* = ε/(2m) is the largest acceptable Δ. */
+  readonly epsilon: number;
+  /** Number of datasets m. */
+  readonly m: number;
+  /** The lowest g searched. */
+  readonly floor: number;
+  /** The highest g searched (where the weights are all 1). */
+  readonly ceiling: number;
+  /** Stop once a feasible fit has Δ ≥ (1 − closeness)·Δ* (default 0.03). */
+  readonly closeness?: number;
+  /** Most refits inside the bracket (default 6). */
+  readonly maxSteps?: number;
+}
+
+/**
+ * Finds the largest g in [floor, ceiling] whose fit has Δ ≤ target, evaluating fits on demand.
+ *
+ * @param evaluate Fits the model with α(g) and returns the candidate (with anything else the
+ *   caller needs in `T`).
+ * @param options The target, the bracket and the stopping rule.
+ * @returns The feasible candidate with the largest g found.
+ */
+export async function calibrateShift<T extends Candidate>(
+  evaluate: (g: number) => Promise<T>,
+  options: CalibrateOptions,
+): Promise<T> {
+  const { epsilon, m, floor, ceiling, closeness = 0.03, maxSteps = 6 } = options;
+  if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
+    throw new RangeError(`Invalid epsilon: must be positive and finite: epsilon=${epsilon}`);
+  }
+  const target = lipschitzTarget(epsilon, m);
+  if (!(floor < ceiling)) {
+    throw new RangeError(`Invalid bracket: floor=${floor} must be below ceiling=${ceiling}`);
+  }
+  const high = await evaluate(ceiling);
+  if (high.lipschitz <= target) return high;
+  const low = await evaluate(floor);
+  if (!(low.lipschitz <= target)) {
+    throw new CalibrationError(
+      epsilon,
+      2 * low.lipschitz * m,
+      `m=${m}; weights searched down to g=${floor}, where they sum to 1% of n`,
+    );
+  }
+  const aim = Math.log((1 - closeness / 2) * target);
+  const distance = (candidate: Candidate) =>
+    candidate.lipschitz > 0 ? Math.log(candidate.lipschitz) - aim : -Infinity;
+  let best = low;
+  let [a, fa] = [low.g, Math.max(distance(low), -50)];
+  let [b, fb] = [high.g, distance(high)];
+  let side = 0;
+  for (let step = 0; step < maxSteps; step++) {
+    if (best.lipschitz >= (1 - closeness) * target) break;
+    const g = (a * fb - b * fa) / (fb - fa);
+    const next = await evaluate(Math.min(Math.max(g, a), b));
+    const fn = Math.max(distance(next), -50);
+    if (next.lipschitz <= target && next.g > best.g) best = next;
+    if (fn <= 0) {
+      [a, fa] = [next.g, fn];
+      if (side === -1) fb /= 2;
+      side = -1;
+    } else {
+      [b, fb] = [next.g, fn];
+      if (side === 1) fa /= 2;
+      side = 1;
+    }
+  }
+  return best;
+}
+
+/**
+ * The g at which the weights α(g) sum to `total` (bisection over [−c − 1, 1]; the sum rises
+ * with g).
+ *
+ * @param weightsFor α(g) = clamp(c·(1 − risk) + g, 0, 1) for the records.
+ * @param c The scale c (the weights are all 0 at g = −c − 1 and all 1 at g = 1).
+ * @param total The weight sum wanted, in (0, n].
+ */
+export function shiftForWeightSum(
+  weightsFor: (g: number) => Float64Array,
+  c: number,
+  total: number,
+): number {
+  const sum = (g: number) => weightsFor(g).reduce((s, a) => s + a, 0);
+  let lo = -c - 1;
+  let hi = 1;
+  for (let iteration = 0; iteration < 60; iteration++) {
+    const mid = (lo + hi) / 2;
+    if (sum(mid) < total) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}

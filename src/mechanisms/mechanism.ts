@@ -1,0 +1,102 @@
+/**
+ * The mechanisms' names, their settings and what running one produces.
+ *
+ * @module
+ */
+import type { Fit } from "../mcmc/fit.ts";
+import type { Model, Weighting } from "../models/model.ts";
+import type { NoisyHistogram } from "./histogram.ts";
+import type { LipschitzBackend } from "./lipschitz_backend.ts";
+import type { LipschitzResult } from "./lipschitz.ts";
+import type { PrivacyLoss } from "./privacy.ts";
+
+/** Every mechanism of the papers, by its command-line name. */
+export const MECHANISM_NAMES = [
+  "unweighted",
+  "lw",
+  "cw",
+  "sw",
+  "lw-final",
+  "cw-final",
+  "weighted-e",
+  "censored",
+  "censored-w",
+  "histogram",
+] as const;
+
+/** One of {@linkcode MECHANISM_NAMES}. */
+export type MechanismName = typeof MECHANISM_NAMES[number];
+
+/** What a mechanism is asked to do. */
+export interface MechanismSettings {
+  readonly mechanism: MechanismName;
+  /** Number of synthetic datasets m. */
+  readonly m: number;
+  /** Target total ε for the m datasets (calibrates, truncates or censors; never exceeded). */
+  readonly epsilon?: number;
+  /** Scale c of the LW/CW weights (default 1). */
+  readonly c?: number;
+  /** Shift g of the LW/CW weights; calibrated to ε when absent and ε is given, else 0. */
+  readonly g?: number;
+  /** CW and risk ball radius: ρ (relative, r_i = ρ|y_i|) or r (absolute). */
+  readonly radius: number;
+  /** Whether `radius` is relative (the authors' convention, default) or absolute. */
+  readonly relativeRadius: boolean;
+  /** SW only: match this Lipschitz bound instead of hitting ε. */
+  readonly matchLipschitz?: number;
+  /** Re-weighting acceptance: Δ_new ≤ Δ_old·(1 + tolerance) (default 0.01). */
+  readonly reweightTolerance?: number;
+  /** Histogram only: public bounds and bin count. */
+  readonly lower?: number;
+  readonly upper?: number;
+  readonly bins?: number;
+}
+
+/** One fit made on the way, with the Lipschitz bound of its draws. */
+export interface Refit {
+  /** What the fit was for, e.g. "unweighted", "calibration g=-0.31", "reweight k=0.95". */
+  readonly label: string;
+  /** Δ_{α,x} of its draws. */
+  readonly lipschitz: number;
+  /** Σ α_i of its weights (n when unweighted). */
+  readonly alphaSum: number;
+}
+
+/** What a mechanism needs from the pipeline: the model, a sampler and a Lipschitz backend. */
+export interface MechanismContext {
+  readonly model: Model;
+  /** Fits the model's pseudo posterior under `weighting` (the same seed every time). */
+  readonly fit: (weighting: Weighting, label: string) => Promise<Fit>;
+  readonly lipschitz: LipschitzBackend;
+  /** Draws Laplace(0, scale) noise (histogram): seeded in studies, secure in releases. */
+  readonly laplace: (scale: number) => number;
+}
+
+/** The result of running a mechanism on the confidential data. */
+export interface MechanismOutcome {
+  readonly mechanism: MechanismName;
+  /** The privacy loss of releasing m datasets. */
+  readonly privacy: PrivacyLoss;
+  /** The Lipschitz bound behind `privacy` (for censoring, the censoring level C). */
+  readonly lipschitz: number;
+  /** The final record weights (confidential; null when all 1). */
+  readonly alpha: Float64Array | null;
+  /** The final fit, whose draws generate the data (null for the histogram). */
+  readonly fit: Fit | null;
+  /** The Lipschitz bounds of the final fit's draws (confidential; null for the histogram). */
+  readonly bound: LipschitzResult | null;
+  /** Δ_x of the unweighted fit, when one was made. */
+  readonly unweightedLipschitz: number | null;
+  /** Every fit made, in order. */
+  readonly refits: readonly Refit[];
+  /** The label of the fit whose draws generate the data (null for the histogram). */
+  readonly finalFit: string | null;
+  /** The shift g used (calibrated or given), for LW/CW-based mechanisms. */
+  readonly g?: number;
+  /** The accepted re-weighting constant k (null when no k kept Δ). */
+  readonly k?: number | null;
+  /** The censoring level C = ε/(2m). */
+  readonly censor?: number;
+  /** The noisy histogram (the histogram mechanism's whole output). */
+  readonly histogram?: NoisyHistogram;
+}

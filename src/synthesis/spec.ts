@@ -1,0 +1,63 @@
+/**
+ * The synthesis request: the `synth` command's options, validated once with zod and shared by
+ * the command line and the HTTP functions.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
+import { MODEL_NAMES } from "../models/mod.ts";
+
+const finite = z.number().finite();
+
+/** Options of one synthesis (everything but the data). */
+export const SynthesisSpec = z.object({
+  /** Outcome column. */
+  y: z.string().min(1),
+  /** Public covariate columns (kept as they are in the synthetic data). */
+  x: z.array(z.string().min(1)).default([]),
+  model: z.enum(MODEL_NAMES),
+  mechanism: z.enum(MECHANISM_NAMES),
+  /** Target total ε for the m datasets. */
+  epsilon: finite.positive().optional(),
+  /** Number of synthetic datasets. */
+  m: z.number().int().min(1).max(1000).default(1),
+  /** LW/CW weight scale c. */
+  c: finite.nonnegative().optional(),
+  /** LW/CW weight shift g (calibrated to ε when absent). */
+  g: finite.optional(),
+  /** CW and risk radius: ρ (relative) or r (absolute). */
+  radius: finite.nonnegative().default(0.1),
+  radiusMode: z.enum(["relative", "absolute"]).default("relative"),
+  /** SW: match this Lipschitz bound instead of hitting ε. */
+  matchLipschitz: finite.positive().optional(),
+  /** Histogram: public bounds and bins. */
+  lower: finite.optional(),
+  upper: finite.optional(),
+  bins: z.number().int().min(1).max(100_000).optional(),
+  /** Total posterior draws S (split over the chains). */
+  draws: z.number().int().min(4).max(1_000_000).default(4000),
+  chains: z.number().int().min(1).max(64).default(4),
+  warmup: z.number().int().min(10).max(100_000).default(1000),
+  /** Seed; absent: a fresh secret seed from the operating system's CSPRNG. */
+  seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  backend: z.enum(["auto", "cpu", "gpu"]).default("auto"),
+}).strict().superRefine((spec, context) => {
+  if (spec.m > spec.draws) {
+    context.addIssue({
+      code: "custom",
+      path: ["m"],
+      message:
+        `m=${spec.m} exceeds the number of draws ${spec.draws}: each dataset needs its own draw`,
+    });
+  }
+  if (spec.x.includes(spec.y)) {
+    context.addIssue({ code: "custom", path: ["x"], message: "the outcome cannot be a covariate" });
+  }
+  if (spec.lower !== undefined && spec.upper !== undefined && !(spec.lower < spec.upper)) {
+    context.addIssue({ code: "custom", path: ["upper"], message: "upper must exceed lower" });
+  }
+});
+
+/** A validated synthesis request. */
+export type SynthesisSpec = z.infer<typeof SynthesisSpec>;

@@ -1,0 +1,244 @@
+/**
+ * The synthesis pipeline (SPEC §7): data → model → mechanism → m synthetic datasets, with the
+ * public release manifest and the owner's confidential diagnostics. The command line, the
+ * HTTP functions and the studies all call this one function.
+ *
+ * @module
+ */
+import config from "../../deno.json" with { type: "json" };
+import { datasetColumns, type OutputColumn } from "../data/csv.ts";
+import type { Dataset } from "../data/dataset.ts";
+import { buildDesign } from "../data/design.ts";
+import { fitModelParallel } from "../mcmc/parallel_fit.ts";
+import { CalibrationError } from "../mechanisms/calibrate.ts";
+import { sampleFromHistogram } from "../mechanisms/histogram.ts";
+import { cpuLipschitz } from "../mechanisms/lipschitz_backend.ts";
+import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
+import type { Guarantee } from "../mechanisms/privacy.ts";
+import { runMechanism } from "../mechanisms/run_mechanism.ts";
+import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
+import { createModel, outcomeKind } from "../models/mod.ts";
+import { sampleLaplace } from "../random/distributions.ts";
+import { Rng } from "../random/rng.ts";
+import { type IdentificationRisk, identificationRisk } from "./risk.ts";
+import type { SynthesisSpec } from "./spec.ts";
+import { type Utility, utilityOf } from "./utility.ts";
+
+/** Streams of a seed: chains use 0..K−1; these stay clear of them. */
+const SYNTHESIS_STREAM = 2 ** 40;
+const NOISE_STREAM = 2 ** 41;
+
+/** The public release manifest (`report.json`): only what may be released with the data. */
+export interface ReleaseReport {
+  readonly mechanism: string;
+  readonly model: string;
+  readonly n: number;
+  readonly m: number;
+  /** Δ_{α,x} (censoring: the level C; histogram: null). */
+  readonly lipschitz: number | null;
+  /** Lipschitz bound over draws: "max" (the maximum over all S draws, no relaxation). */
+  readonly lipschitzOverDraws: "max";
+  readonly epsilonPerDataset: number;
+  readonly epsilon: number;
+  readonly guarantee: Guarantee;
+  /** Which backend computed the bound ("cpu" or "gpu"). */
+  readonly backend: string;
+  /** Columns of each synthetic file: the synthetic outcome and the public covariates. */
+  readonly columns: readonly string[];
+  readonly software: { readonly name: "ppsynth"; readonly version: string };
+  readonly seedPolicy: string;
+}
+
+/** The data owner's confidential evaluation (`diagnostics.json`). */
+export interface SynthesisDiagnostics {
+  /** Final α_i per record (null: all 1). */
+  readonly alpha: number[] | null;
+  /** Δ_{α,x_i} per record of the final fit. */
+  readonly recordLipschitz: number[] | null;
+  /** Where Δ_{α,x} was attained (0-based record and draw). */
+  readonly argmax: { readonly record: number; readonly draw: number } | null;
+  readonly unweightedLipschitz: number | null;
+  /** For censoring: the largest unclamped |α_i·ℓ_i| over the draws (the clamp's work). */
+  readonly uncensoredLipschitz: number | null;
+  readonly refits: readonly Refit[];
+  readonly finalFit: string | null;
+  readonly g: number | null;
+  readonly k: number | null;
+  readonly fit: {
+    readonly rhatMax: number;
+    readonly essBulkMin: number;
+    readonly divergences: number;
+    readonly treeDepthHits: number;
+    readonly flagged: boolean;
+    readonly summary: Record<string, unknown>;
+  } | null;
+  /** 0-based indices of the posterior draws behind the m datasets. */
+  readonly drawIndices: number[];
+  readonly utility: Utility[];
+  readonly risk: (IdentificationRisk & { readonly radius: number; readonly relative: boolean })[];
+  readonly seed: number;
+}
+
+/** A finished synthesis. */
+export interface SynthesisResult {
+  readonly report: ReleaseReport;
+  readonly diagnostics: SynthesisDiagnostics;
+  /** The m synthetic datasets, as CSV columns. */
+  readonly datasets: Map<string, OutputColumn>[];
+}
+
+/** Progress: a stage label and the fraction of its fit done. */
+export type SynthesisProgress = (stage: string, done: number, total: number) => void;
+
+/** Options of {@linkcode synthesize}. */
+export interface SynthesizeOptions {
+  readonly onProgress?: SynthesisProgress;
+}
+
+/**
+ * The m posterior draws that generate the datasets: distinct and evenly spaced over the S
+ * draws, s_j = ⌊(j + 1)·S/(m + 1)⌋ for j = 0..m−1.
+ */
+export function datasetDrawIndices(S: number, m: number): number[] {
+  if (!(m >= 1 && m <= S)) throw new RangeError(`Invalid m: must lie in [1, S=${S}]: m=${m}`);
+  return Array.from({ length: m }, (_, j) => Math.floor(((j + 1) * S) / (m + 1)));
+}
+
+function freshSeed(): number {
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
+}
+
+/**
+ * Runs a synthesis on the confidential `data`.
+ *
+ * @param data The confidential dataset.
+ * @param spec The validated request.
+ * @returns The public report, the confidential diagnostics and the synthetic datasets; throws
+ * a `DataError` for bad data, a `RangeError` for settings that do not fit the mechanism, and a
+ * `CalibrationError` when the target ε cannot be met.
+ */
+export async function synthesize(
+  data: Dataset,
+  spec: SynthesisSpec,
+  options: SynthesizeOptions = {},
+): Promise<SynthesisResult> {
+  const design = buildDesign(data, { y: spec.y, x: spec.x }, outcomeKind(spec.model));
+  const model = createModel(spec.model, design);
+  if (spec.backend === "gpu") {
+    throw new RangeError("Invalid backend: the GPU backend is not available in this version");
+  }
+  const seeded = spec.seed !== undefined;
+  const seed = spec.seed ?? freshSeed();
+  const noiseRng = new Rng(seed).split(NOISE_STREAM);
+  const drawsPerChain = Math.ceil(spec.draws / spec.chains);
+  const unitInterval = spec.model === "beta";
+
+  const outcome: MechanismOutcome = await runMechanism({
+    mechanism: spec.mechanism,
+    m: spec.m,
+    epsilon: spec.epsilon,
+    c: spec.c,
+    g: spec.g,
+    radius: spec.radius,
+    relativeRadius: spec.radiusMode === "relative",
+    matchLipschitz: spec.matchLipschitz,
+    lower: spec.lower ?? (unitInterval ? 0 : undefined),
+    upper: spec.upper ?? (unitInterval ? 1 : undefined),
+    bins: spec.bins,
+  }, {
+    model,
+    lipschitz: cpuLipschitz,
+    laplace: seeded
+      ? (scale) => sampleLaplace(noiseRng, 0, scale)
+      : (scale) => secureLaplaceNoise(scale),
+    fit: (weighting, label) =>
+      fitModelParallel(model, weighting, {
+        seed,
+        chains: spec.chains,
+        warmup: spec.warmup,
+        draws: drawsPerChain,
+        onProgress: (done, total) => options.onProgress?.(label, done, total),
+      }),
+  });
+
+  if (spec.epsilon !== undefined && !(outcome.privacy.epsilon <= spec.epsilon)) {
+    throw new CalibrationError(
+      spec.epsilon,
+      outcome.privacy.epsilon,
+      `${spec.mechanism} could not bring epsilon under the target`,
+    );
+  }
+
+  const S = outcome.fit?.S ?? spec.m;
+  const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(S, spec.m);
+  const original = datasetColumns(data);
+  const ball = { radius: spec.radius, relative: spec.radiusMode === "relative" };
+  const datasets: Map<string, OutputColumn>[] = [];
+  const utility: Utility[] = [];
+  const risk: SynthesisDiagnostics["risk"] = [];
+  for (let j = 0; j < spec.m; j++) {
+    const rng = new Rng(seed).split(SYNTHESIS_STREAM + j);
+    const ystar = outcome.fit === null
+      ? sampleFromHistogram(outcome.histogram!, design.n, rng)
+      : model.simulate(
+        outcome.fit.draws.subarray(drawIndices[j] * model.dim, (drawIndices[j] + 1) * model.dim),
+        rng,
+        new Float64Array(design.n),
+      );
+    const columns = new Map<string, OutputColumn>();
+    for (const name of data.names) {
+      if (name === spec.y) columns.set(name, ystar);
+      else if (spec.x.includes(name)) columns.set(name, original.get(name)!);
+    }
+    datasets.push(columns);
+    utility.push(utilityOf(design.y, ystar));
+    risk.push({ ...identificationRisk(design.y, ystar, ball), ...ball });
+  }
+
+  const fit = outcome.fit;
+  const censored = outcome.censor !== undefined;
+  return {
+    report: {
+      mechanism: spec.mechanism,
+      model: spec.model,
+      n: design.n,
+      m: spec.m,
+      lipschitz: Number.isNaN(outcome.lipschitz) ? null : outcome.lipschitz,
+      lipschitzOverDraws: "max",
+      epsilonPerDataset: outcome.privacy.epsilonPerDataset,
+      epsilon: outcome.privacy.epsilon,
+      guarantee: outcome.privacy.guarantee,
+      backend: cpuLipschitz.name,
+      columns: [...datasets[0].keys()],
+      software: { name: "ppsynth", version: config.version },
+      seedPolicy: seeded
+        ? "seeded: the output is reproducible from the seed, which must stay secret"
+        : "fresh: a secret seed drawn from the operating system's CSPRNG, not released",
+    },
+    diagnostics: {
+      alpha: outcome.alpha === null ? null : [...outcome.alpha],
+      recordLipschitz: outcome.bound === null ? null : [...outcome.bound.perRecord],
+      argmax: outcome.bound?.argmax ?? null,
+      unweightedLipschitz: outcome.unweightedLipschitz,
+      uncensoredLipschitz: censored ? outcome.bound!.overall : null,
+      refits: outcome.refits,
+      finalFit: outcome.finalFit,
+      g: outcome.g ?? null,
+      k: outcome.k ?? null,
+      fit: fit === null ? null : {
+        rhatMax: fit.rhatMax,
+        essBulkMin: fit.essBulkMin,
+        divergences: fit.divergences,
+        treeDepthHits: fit.treeDepthHits,
+        flagged: fit.flagged,
+        summary: fit.summary,
+      },
+      drawIndices,
+      utility,
+      risk,
+      seed,
+    },
+    datasets,
+  };
+}

@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+
+const EXAMPLE = new URL("../../examples/skewed_counts.csv", import.meta.url).pathname;
+const QUICK = ["--draws=200", "--chains=2", "--warmup=100"];
+
+async function synthCli(args: string[]): Promise<{ code: number; stderr: string }> {
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-write", "--allow-sys", "src/cli/synth.ts", ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: result.code, stderr: new TextDecoder().decode(result.stderr) };
+}
+
+async function listing(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for await (const entry of Deno.readDir(dir)) {
+    files.set(entry.name, await Deno.readTextFile(`${dir}/${entry.name}`));
+  }
+  return files;
+}
+
+Deno.test("`deno task synth` writes the m datasets, the public report and the diagnostics", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/in.csv`,
+    "y,z,secret\n" + Array.from({ length: 60 }, (_, i) => `${i % 7},${i / 10},${i}`).join("\n"),
+  );
+  const args = [
+    `--data=${dir}/in.csv`,
+    "--y=y",
+    "--x=z",
+    "--model=poisson",
+    "--mechanism=lw",
+    "--c=1",
+    "--g=0.2",
+    "--m=2",
+    "--seed=5",
+    ...QUICK,
+  ];
+  const first = await synthCli([...args, `--out=${dir}/a`]);
+  assert.equal(first.code, 0, first.stderr);
+  const files = await listing(`${dir}/a`);
+  assert.deepEqual([...files.keys()].sort(), [
+    "diagnostics.json",
+    "report.json",
+    "synthetic-1.csv",
+    "synthetic-2.csv",
+  ]);
+  const report = JSON.parse(files.get("report.json")!);
+  assert.deepEqual(Object.keys(report).sort(), [
+    "backend",
+    "columns",
+    "epsilon",
+    "epsilonPerDataset",
+    "guarantee",
+    "lipschitz",
+    "lipschitzOverDraws",
+    "m",
+    "mechanism",
+    "model",
+    "n",
+    "seedPolicy",
+    "software",
+  ]);
+  assert.equal(report.epsilon, 2 * report.lipschitz * 2);
+  assert.deepEqual(report.columns, ["y", "z"]);
+  const synthetic = files.get("synthetic-1.csv")!.trim().split("\n");
+  assert.equal(synthetic[0], "y,z");
+  assert.equal(synthetic.length, 61);
+  assert.equal(synthetic[5].split(",")[1], "0.4");
+  const diagnostics = JSON.parse(files.get("diagnostics.json")!);
+  assert.equal(diagnostics.alpha.length, 60);
+  assert.equal(diagnostics.recordLipschitz.length, 60);
+  assert.ok(diagnostics.fit.summary.intercept && diagnostics.fit.summary.z);
+  assert.equal(diagnostics.utility.length, 2);
+  assert.ok("expectedMatchRisk" in diagnostics.risk[0]);
+  assert.equal(Math.max(...diagnostics.recordLipschitz), report.lipschitz);
+
+  const second = await synthCli([...args, `--out=${dir}/b`]);
+  assert.equal(second.code, 0, second.stderr);
+  assert.deepEqual(await listing(`${dir}/b`), files, "same seed, same bytes");
+  await Deno.remove(dir, { recursive: true });
+});
+
+const BAD: [string, string[], RegExp, string?][] = [
+  ["unknown model", ["--model=gamma"], /--model: /],
+  ["ε ≤ 0", ["--epsilon=0"], /--epsilon: /],
+  ["negative ε", ["--epsilon=-2"], /--epsilon: /],
+  ["m < 1", ["--m=0"], /--m: /],
+  ["unknown mechanism", ["--mechanism=magic"], /--mechanism: /],
+  ["missing column", ["--y=count"], /column "count": missing column/],
+  ["beta outside (0,1)", ["--model=beta"], /row 1 .*inside \(0, 1\)/],
+  ["no --out", ["--out="], /--out: required/],
+  ["ε unreachable", ["--mechanism=lw", "--epsilon=0.0001"], /target=0\.0001, reached=/],
+  ["censoring without ε", ["--mechanism=censored"], /needs --epsilon/],
+];
+
+for (const [label, extra, pattern] of BAD) {
+  Deno.test(`\`deno task synth\` exits non-zero, names the problem, writes nothing: ${label}`, async () => {
+    const dir = await Deno.makeTempDir();
+    const base = [
+      `--data=${EXAMPLE}`,
+      "--y=y",
+      "--model=negbin",
+      "--mechanism=unweighted",
+      `--out=${dir}/out`,
+      ...QUICK,
+    ];
+    const keys = new Set(extra.map((a) => a.split("=")[0]));
+    const { code, stderr } = await synthCli([
+      ...base.filter((a) => !keys.has(a.split("=")[0])),
+      ...extra,
+    ]);
+    assert.notEqual(code, 0, stderr);
+    assert.match(stderr, pattern);
+    await assert.rejects(Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+    await Deno.remove(dir, { recursive: true });
+  });
+}

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { readCsv } from "../../src/data/csv.ts";
+import { buildDesign } from "../../src/data/design.ts";
+import { fitModel } from "../../src/mcmc/fit.ts";
+import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
+import { cpuLipschitz } from "../../src/mechanisms/lipschitz_backend.ts";
+import type { MechanismName, MechanismSettings } from "../../src/mechanisms/mechanism.ts";
+import { runMechanism } from "../../src/mechanisms/run_mechanism.ts";
+import { createModel } from "../../src/models/mod.ts";
+
+const DATA = await readCsv(new URL("../../examples/skewed_counts.csv", import.meta.url).pathname);
+const MODEL = createModel("negbin", buildDesign(DATA, { y: "y" }, "count"));
+const FIT_OPTIONS = { seed: 3, chains: 2, warmup: 200, draws: 200 };
+
+function run(mechanism: MechanismName, extra: Partial<MechanismSettings> = {}) {
+  return runMechanism({ mechanism, m: 3, radius: 0.1, relativeRadius: true, ...extra }, {
+    model: MODEL,
+    lipschitz: cpuLipschitz,
+    laplace: () => 0,
+    fit: (weighting) => Promise.resolve(fitModel(MODEL, weighting, FIT_OPTIONS)),
+  });
+}
+
+Deno.test("LW calibration meets ε = 8 with m = 3 on the demo data, close to the target", async () => {
+  const outcome = await run("lw", { epsilon: 8 });
+  assert.ok(outcome.privacy.epsilon <= 8, `ε = ${outcome.privacy.epsilon}`);
+  assert.ok(outcome.privacy.epsilon >= 0.9 * 8, `ε = ${outcome.privacy.epsilon}, too cautious`);
+  assert.equal(outcome.privacy.guarantee, "aDP");
+  assert.equal(outcome.lipschitz, outcome.bound!.overall);
+  assert.equal(outcome.privacy.epsilon, 2 * outcome.lipschitz * 3);
+  assert.ok(outcome.g! > -1 && outcome.g! < 1);
+  assert.ok(outcome.unweightedLipschitz! > outcome.lipschitz);
+});
+
+Deno.test("re-weighting never raises Δ above the bound it accepted (LW_final at ε = 8)", async () => {
+  const outcome = await run("lw-final", { epsilon: 8 });
+  const base = outcome.refits.findLast((r) => r.label.startsWith("lw"))!;
+  assert.ok(outcome.k !== null, "no k accepted");
+  assert.ok(outcome.lipschitz <= base.lipschitz * 1.01);
+  assert.ok(outcome.privacy.epsilon <= 8);
+  assert.match(outcome.finalFit!, /^reweight k=/);
+  assert.ok(outcome.alpha!.every((a) => a >= 0 && a <= 1));
+});
+
+Deno.test("censoring bounds every record's contribution by C = ε/(2m) at every draw (DP)", async () => {
+  const outcome = await run("censored", { epsilon: 3 });
+  const censor = 3 / 6;
+  assert.ok(outcome.censor! <= censor && outcome.censor! > censor * (1 - 1e-12));
+  assert.equal(outcome.lipschitz, outcome.censor);
+  assert.equal(outcome.privacy.guarantee, "DP");
+  assert.ok(outcome.privacy.epsilon <= 3);
+  // The sampler really used the clamped target: its log density equals prior + Σ clamp(ℓ, ±C),
+  // and the unclamped |ℓ| exceeds C somewhere, so the clamp did work.
+  assert.ok(outcome.bound!.overall > outcome.censor!);
+  const fit = outcome.fit!;
+  const ll = new Float64Array(MODEL.design.n);
+  for (let s = 0; s < fit.S; s += 37) {
+    MODEL.logLik(fit.draws.subarray(s * MODEL.dim, (s + 1) * MODEL.dim), ll);
+    for (const l of ll) assert.ok(Math.abs(Math.min(Math.max(l, -censor), censor)) <= censor);
+  }
+});
+
+Deno.test("Weighted-e truncation brings Δ under ε/(2m) and zeroes the records above it", async () => {
+  const outcome = await run("weighted-e", { epsilon: 12, g: 0.5 });
+  assert.ok(outcome.lipschitz <= 12 / 6, `Δ = ${outcome.lipschitz}`);
+  assert.ok(outcome.alpha!.some((a) => a === 0));
+  assert.ok(outcome.refits.length >= 3);
+});
+
+Deno.test("SW matching a Δ gives one weight for every record and does not exceed it", async () => {
+  const outcome = await run("sw", { matchLipschitz: 2 });
+  const first = outcome.alpha![0];
+  assert.ok(outcome.alpha!.every((a) => a === first));
+  assert.ok(outcome.lipschitz <= 2);
+});
+
+Deno.test("CW uses isolation-risk weights and reports the unweighted bound", async () => {
+  const outcome = await run("cw", { c: 1, g: 0.2 });
+  assert.ok(outcome.lipschitz < outcome.unweightedLipschitz!);
+  assert.equal(outcome.g, 0.2);
+  assert.equal(outcome.refits.length, 2);
+});
+
+Deno.test("an unreachable ε fails with the smallest ε reached", async () => {
+  await assert.rejects(run("lw", { epsilon: 1e-4 }), (error: unknown) => {
+    assert.ok(error instanceof CalibrationError);
+    assert.match(error.message, /target=0\.0001, reached=/);
+    assert.ok(error.reached > 1e-4);
+    return true;
+  });
+});
+
+Deno.test("the histogram mechanism needs public bounds and charges ε once", async () => {
+  await assert.rejects(run("histogram", { epsilon: 1 }), /--lower and --upper/);
+  const outcome = await run("histogram", { epsilon: 1, lower: 0, upper: 400, bins: 20 });
+  assert.deepEqual(outcome.privacy, { guarantee: "DP", epsilonPerDataset: 1, epsilon: 1 });
+  assert.equal(outcome.fit, null);
+  assert.equal(outcome.histogram!.counts.reduce((s, c) => s + c, 0), MODEL.design.n);
+});
