@@ -6,12 +6,14 @@
  */
 import type { Design, OutcomeKind } from "../models/model.ts";
 import { DataError } from "./data_error.ts";
-import { type Dataset, numericColumn } from "./dataset.ts";
+import { type Dataset, getColumn, numericColumn } from "./dataset.ts";
 
-/** Which columns hold the outcome and the public covariates. */
+/** Which columns hold the outcome, the public covariates and (survey models) the weights. */
 export interface DesignColumns {
   readonly y: string;
   readonly x?: readonly string[];
+  /** A column of positive survey weights, for the survey models. */
+  readonly weight?: string;
 }
 
 const OUTCOME_RULES: Record<OutcomeKind, { ok: (v: number) => boolean; need: string }> = {
@@ -55,18 +57,62 @@ export function buildDesign(
       throw new DataError({ file: data.source, row: i + 1, column: columns.y }, rule.need);
     }
   }
-  const k = covariates.length + 1;
+  const blocks = covariates.map((name) => covariateBlock(data, name));
+  const k = 1 + blocks.reduce((sum, block) => sum + block.names.length, 0);
   const x = new Float64Array(data.n * k);
   for (let i = 0; i < data.n; i++) x[i * k] = 1;
-  covariates.forEach((name, j) => {
-    const values = numericColumn(data, name);
-    for (let i = 0; i < data.n; i++) x[i * k + j + 1] = values[i];
-  });
+  let column = 1;
+  for (const block of blocks) {
+    block.names.forEach((_, j) => {
+      for (let i = 0; i < data.n; i++) x[i * k + column] = block.values(i, j);
+      column++;
+    });
+  }
+  const weight = columns.weight === undefined ? undefined : positiveWeights(data, columns.weight);
   return {
     n: data.n,
     k,
     y: Float64Array.from(y),
     x,
-    coefficientNames: ["intercept", ...covariates],
+    coefficientNames: ["intercept", ...blocks.flatMap((block) => block.names)],
+    ...(weight === undefined ? {} : { weight }),
   };
+}
+
+/** A covariate's columns in X: the values of a numeric column, or treatment dummies. */
+interface CovariateBlock {
+  readonly names: readonly string[];
+  readonly values: (row: number, j: number) => number;
+}
+
+/**
+ * A numeric covariate enters X as it is; a categorical one (any non-numeric cell) as one 0/1
+ * dummy per level except the first in order of appearance (treatment coding), named
+ * `column=level`.
+ */
+function covariateBlock(data: Dataset, name: string): CovariateBlock {
+  const column = getColumn(data, name);
+  if (column.kind === "numeric") {
+    return { names: [name], values: (i) => column.values[i] };
+  }
+  if (column.levels.length < 2) {
+    throw new DataError({ file: data.source, column: name }, "a covariate with one level");
+  }
+  return {
+    names: column.levels.slice(1).map((level) => `${name}=${level}`),
+    values: (i, j) => column.codes[i] === j + 1 ? 1 : 0,
+  };
+}
+
+function positiveWeights(data: Dataset, name: string): Float64Array {
+  const values = numericColumn(data, name);
+  for (let i = 0; i < values.length; i++) {
+    if (!(values[i] > 0)) {
+      throw new DataError(
+        { file: data.source, row: i + 1, column: name },
+        "survey weights must be strictly positive",
+      );
+    }
+  }
+  return Float64Array.from(values);
 }

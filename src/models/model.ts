@@ -43,8 +43,13 @@ export interface Design {
   readonly y: Float64Array;
   /** Covariates, n×K row-major; column 0 is all ones. */
   readonly x: Float64Array;
-  /** Coefficient names, length K: "intercept" then the covariates' column names. */
+  /**
+   * Coefficient names, length K: "intercept" then the covariates' column names (a categorical
+   * covariate contributes one dummy per level but the first, named `column=level`).
+   */
   readonly coefficientNames: readonly string[];
+  /** Survey weights w_i > 0, length n, for the survey models (FBS, FBP); absent otherwise. */
+  readonly weight?: Float64Array;
 }
 
 /** A model bound to one dataset. */

@@ -89,3 +89,25 @@ Deno.test("`buildDesign()` puts an intercept column first, row-major", () => {
   assert.deepEqual(design.x, Float64Array.of(1, 3, 2, 1, 6, 5));
   assert.deepEqual(design.y, Float64Array.of(1, 4));
 });
+
+Deno.test("`buildDesign()` dummy-codes a categorical covariate (treatment coding, first level out)", () => {
+  const data = parseCsv("y,g,z\n1,a,0.5\n2,b,1\n3,c,2\n4,a,3\n", "g.csv");
+  const design = buildDesign(data, { y: "y", x: ["g", "z"] }, "count");
+  assert.deepEqual(design.coefficientNames, ["intercept", "g=b", "g=c", "z"]);
+  assert.deepEqual(
+    design.x,
+    Float64Array.of(1, 0, 0, 0.5, 1, 1, 0, 1, 1, 0, 1, 2, 1, 0, 0, 3),
+  );
+  const single = parseCsv("y,g\n1,a\n2,a\n", "s.csv");
+  dataError(() => buildDesign(single, { y: "y", x: ["g"] }, "count"), /column "g": .*one level/);
+});
+
+Deno.test("`buildDesign()` reads positive survey weights and names a bad one", () => {
+  const data = parseCsv("y,w\n1,10.5\n2,0\n", "w.csv");
+  dataError(
+    () => buildDesign(data, { y: "y", weight: "w" }, "positive"),
+    /w\.csv, row 2 \(line 3\), column "w": survey weights must be strictly positive/,
+  );
+  const ok = buildDesign(parseCsv("y,w\n1,10.5\n", "w.csv"), { y: "y", weight: "w" }, "positive");
+  assert.deepEqual(ok.weight, Float64Array.of(10.5));
+});
