@@ -4,6 +4,8 @@
  * @module
  */
 import { BetaModel } from "./beta.ts";
+import { FbpModel } from "./fbp.ts";
+import { FbsModel } from "./fbs.ts";
 import { LognormalModel } from "./lognormal.ts";
 import type { Design, Model, ModelName, OutcomeKind } from "./model.ts";
 import { NegBinModel } from "./negbin.ts";
@@ -19,9 +21,25 @@ export { BetaModel } from "./beta.ts";
 export { GaussianRegression, NormalModel } from "./normal.ts";
 export { LognormalModel } from "./lognormal.ts";
 export { logLikMatrix } from "./log_lik_matrix.ts";
+export { FbsModel, lkj2LogDensity, LKJ_ETA } from "./fbs.ts";
+export { FBP_COEFFICIENT_SD, FBP_SCALE_PRIOR, FbpModel, normaliseWithinStrata } from "./fbp.ts";
+export {
+  isSurveyModel,
+  type SurveyDraw,
+  type SurveyModel,
+  type SurveyStrata,
+} from "./survey_model.ts";
 
 /** The model names `createModel` accepts, in the order the CLI lists them. */
-export const MODEL_NAMES = ["poisson", "negbin", "beta", "normal", "lognormal"] as const;
+export const MODEL_NAMES = [
+  "poisson",
+  "negbin",
+  "beta",
+  "normal",
+  "lognormal",
+  "fbs",
+  "fbp",
+] as const;
 
 const OUTCOME_KINDS: Readonly<Record<ModelName, OutcomeKind>> = Object.freeze({
   poisson: "count",
@@ -29,11 +47,14 @@ const OUTCOME_KINDS: Readonly<Record<ModelName, OutcomeKind>> = Object.freeze({
   beta: "unit-interval",
   normal: "real",
   lognormal: "positive",
+  fbs: "positive",
+  fbp: "positive",
 });
 
 /**
  * What a model's outcome column must hold: counts for poisson and negbin, values in (0, 1) for
- * beta, positive values for lognormal, any real for normal.
+ * beta, positive values for lognormal, fbs and fbp (which also need `design.weight`), any real
+ * for normal.
  *
  * @param name the model.
  * @returns the outcome kind the data reader checks.
@@ -78,6 +99,10 @@ export function createModel(name: ModelName, design: Design): Model {
       return new NormalModel(design);
     case "lognormal":
       return new LognormalModel(design);
+    case "fbs":
+      return new FbsModel(design);
+    case "fbp":
+      return new FbpModel(design);
     default:
       throw new RangeError(`Unknown model: name=${name}`);
   }

@@ -11,7 +11,7 @@
 import type { Rng } from "../random/rng.ts";
 
 /** Names of the models of SPEC §5 that take public covariates. */
-export type ModelName = "poisson" | "negbin" | "beta" | "normal" | "lognormal";
+export type ModelName = "poisson" | "negbin" | "beta" | "normal" | "lognormal" | "fbs" | "fbp";
 
 /** What the outcome column must hold for a model, checked when data are read. */
 export type OutcomeKind = "count" | "unit-interval" | "positive" | "real";

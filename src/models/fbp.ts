@@ -1,0 +1,395 @@
+/**
+ * FBP, the fully Bayes model for the population (survey paper §2.2, eq. 4–6, Appendix D; Leon-Novelo
+ * & Savitsky 2019; SPEC §5). With ỹ = log y and inclusion probability π = 1/w, the population
+ * model is ỹ | x ~ N(xβ, σ_y²) and π | ỹ, x ~ LogNormal(κ_y ỹ + xκ_x, σ_π²); the likelihood of
+ * the observed sample (eq. 6), with η = xβ, ξ = xκ_x, r_y = ỹ − η, r_π = log π − κ_y ỹ − ξ, is
+ *
+ *     ℓ_i = log N(log π_i | κ_y ỹ_i + ξ_i, σ_π²) − (ξ_i + σ_π²/2 + κ_y η_i + κ_y²σ_y²/2)
+ *           + log N(ỹ_i | η_i, σ_y²),
+ *     ∂ℓ/∂η = r_y/σ_y² − κ_y,    ∂ℓ/∂ξ = r_π/σ_π² − 1,    ∂ℓ/∂κ_y = r_π ỹ/σ_π² − η − κ_y σ_y²,
+ *     ∂ℓ/∂log σ_y = r_y²/σ_y² − 1 − κ_y²σ_y²,    ∂ℓ/∂log σ_π = r_π²/σ_π² − 1 − σ_π².
+ *
+ * ℓ_i is the sample density of (log y_i, π_i): in (ỹ, log π) it is the population's bivariate
+ * normal tilted by e^{log π}, i.e. ỹ ~ N(η + κ_yσ_y², σ_y²), log π | ỹ ~ N(κ_y ỹ + ξ + σ_π², σ_π²).
+ *
+ * Priors (Appendix D): β ~ N(0, 100 I), (κ_y, κ_x) ~ N(0, 100 I), σ_y, σ_π ~ half-Cauchy(0, 1),
+ * the scales sampled on the log scale.
+ *
+ * @module
+ */
+import type { Rng } from "../random/rng.ts";
+import { censorBound } from "./_glm.ts";
+import { HalfStudentT } from "./glm_prior.ts";
+import type { Design, Weighting } from "./model.ts";
+import { HALF_LOG_2PI } from "./special.ts";
+import {
+  leastSquares,
+  residualSd,
+  type SurveyDraw,
+  surveyLogs,
+  type SurveyModel,
+  type SurveyStrata,
+} from "./survey_model.ts";
+
+/** The prior standard deviation 10 of β, κ_y and κ_x (Appendix D: N(0, 100 I)). */
+export const FBP_COEFFICIENT_SD = 10;
+
+/** The prior σ_y, σ_π ~ half-Cauchy(0, 1) (Appendix D, eq. 19). */
+export const FBP_SCALE_PRIOR: HalfStudentT = new HalfStudentT(1, 1);
+
+const COEF_LOG_NORM = -HALF_LOG_2PI - Math.log(FBP_COEFFICIENT_SD);
+const COEF_INV_VAR = 1 / (FBP_COEFFICIENT_SD * FBP_COEFFICIENT_SD);
+
+/**
+ * Scales the weights e^{a_i} within each stratum so they sum to the stratum's size:
+ *
+ *     w_i = N_h · e^{a_i − m_h} / Σ_{j∈h} e^{a_j − m_h},   m_h = max_{j∈h} a_j.
+ *
+ * @param logWeight a_i, length n (may be `out` itself).
+ * @param strata the stratum h ∈ {0, …, H−1} of each record, length n.
+ * @param sizes N_h per stratum, length H; positive for every stratum that holds a record.
+ * @param out where w goes, length n.
+ * @returns `out`.
+ * @example Two records of one stratum with a = (0, log 3) and N = 8: w = (2, 6)
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normaliseWithinStrata } from "./fbp.ts";
+ * const w = normaliseWithinStrata(
+ *   Float64Array.of(0, Math.log(3)), new Int32Array(2), Float64Array.of(8), new Float64Array(2),
+ * );
+ * assert.ok(Math.abs(w[0] - 2) < 1e-15 && Math.abs(w[1] - 6) < 1e-14);
+ * ```
+ */
+export function normaliseWithinStrata(
+  logWeight: Float64Array,
+  strata: Int32Array,
+  sizes: Float64Array,
+  out: Float64Array,
+): Float64Array {
+  const n = logWeight.length;
+  const h = sizes.length;
+  if (strata.length !== n || out.length !== n) {
+    throw new RangeError(
+      `Invalid strata: must have length n=${n}: strata.length=${strata.length}, out.length=${out.length}`,
+    );
+  }
+  const max = new Float64Array(h).fill(-Infinity);
+  for (let i = 0; i < n; i++) {
+    const s = strata[i];
+    if (!(s >= 0 && s < h)) {
+      throw new RangeError(`Invalid strata: must lie in [0, ${h}): strata[${i}]=${s}`);
+    }
+    if (!(sizes[s] > 0) || !Number.isFinite(sizes[s])) {
+      throw new RangeError(
+        `Invalid stratumSizes: must be positive: stratumSizes[${s}]=${sizes[s]}`,
+      );
+    }
+    if (logWeight[i] > max[s]) max[s] = logWeight[i];
+  }
+  const sum = new Float64Array(h);
+  for (let i = 0; i < n; i++) {
+    const e = Math.exp(logWeight[i] - max[strata[i]]);
+    out[i] = e;
+    sum[strata[i]] += e;
+  }
+  for (let i = 0; i < n; i++) out[i] *= sizes[strata[i]] / sum[strata[i]];
+  return out;
+}
+
+/**
+ * The FBP model; with K coefficients, dim = 2K + 3:
+ *
+ *     θ = (β[K], κ_y, κ_x[K], σ_y, σ_π),   u = (β, κ_y, κ_x, log σ_y, log σ_π).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FbpModel } from "./fbp.ts";
+ * const m = new FbpModel({
+ *   n: 1, k: 1, y: new Float64Array([1]), x: new Float64Array([1]),
+ *   coefficientNames: ["intercept"], weight: new Float64Array([1]),
+ * });
+ * // ỹ = log π = 0 at β = κ = 0, σ_y = σ_π = 1: ℓ = −log 2π − ½.
+ * const l = m.logLik(new Float64Array([0, 0, 0, 1, 1]), new Float64Array(1));
+ * assert.ok(Math.abs(l[0] + Math.log(2 * Math.PI) + 0.5) < 1e-15);
+ * ```
+ */
+export class FbpModel implements SurveyModel {
+  readonly name = "fbp";
+  readonly design: Design;
+  readonly dim: number;
+  readonly paramNames: readonly string[];
+  readonly #n: number;
+  readonly #k: number;
+  readonly #x: Float64Array;
+  readonly #logY: Float64Array;
+  /** log π_i = −log w_i. */
+  readonly #logPi: Float64Array;
+  readonly #weight: Float64Array;
+
+  /**
+   * Binds the model to a dataset with survey weights, precomputing log y and log π = −log w.
+   * @param design outcome (positive), covariates and `weight` (positive).
+   */
+  constructor(design: Design) {
+    const { logY, logW, weight } = surveyLogs("fbp", design);
+    this.design = design;
+    this.#n = design.n;
+    this.#k = design.k;
+    this.#x = design.x;
+    this.#logY = logY;
+    this.#logPi = logW.map((v) => -v);
+    this.#weight = weight;
+    this.dim = 2 * design.k + 3;
+    const c = design.coefficientNames;
+    this.paramNames = Object.freeze([
+      ...c.map((name) => `beta_${name}`),
+      "kappa_y",
+      ...c.map((name) => `kappa_x_${name}`),
+      "sigma_y",
+      "sigma_pi",
+    ]);
+  }
+
+  /** θ_j = u_j for β and κ, exp(u_j) for σ_y and σ_π. */
+  constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+    this.#checkLength("u", u);
+    this.#checkLength("out", out);
+    const scales = this.dim - 2;
+    for (let j = 0; j < scales; j++) out[j] = u[j];
+    out[scales] = Math.exp(u[scales]);
+    out[scales + 1] = Math.exp(u[scales + 1]);
+    return out;
+  }
+
+  /** The inverse of {@link FbpModel.constrain}; σ_y and σ_π must be positive. */
+  unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+    this.#checkLength("theta", theta);
+    this.#checkLength("out", out);
+    const scales = this.dim - 2;
+    for (let j = 0; j < scales; j++) out[j] = theta[j];
+    for (let j = scales; j < this.dim; j++) {
+      if (!(theta[j] > 0)) {
+        throw new RangeError(
+          `Invalid ${this.paramNames[j]}: must be positive: ${this.paramNames[j]}=${theta[j]}`,
+        );
+      }
+      out[j] = Math.log(theta[j]);
+    }
+    return out;
+  }
+
+  /**
+   * Moment estimates under the tilted sample model of the module doc: least squares of ỹ on x
+   * gives β (its intercept minus κ_y σ_y²) and σ_y; least squares of log π on (ỹ, x) gives κ_y,
+   * κ_x (its intercept minus σ_π²) and σ_π.
+   */
+  initialPoint(): Float64Array {
+    const n = this.#n;
+    const k = this.#k;
+    const fy = leastSquares(this.#x, k, this.#logY);
+    const sy = residualSd(fy.residual, k, 1);
+    const a = new Float64Array(n * (k + 1));
+    for (let i = 0; i < n; i++) {
+      a[i * (k + 1)] = this.#logY[i];
+      for (let j = 0; j < k; j++) a[i * (k + 1) + 1 + j] = this.#x[i * k + j];
+    }
+    const fp = leastSquares(a, k + 1, this.#logPi);
+    const sp = residualSd(fp.residual, k + 1, 1);
+    const u = new Float64Array(this.dim);
+    for (let j = 0; j <= k; j++) u[k + j] = fp.coef[j];
+    for (let j = 0; j < k; j++) u[j] = fy.coef[j];
+    u[0] -= u[k] * sy * sy;
+    u[k + 1] -= sp * sp;
+    u[2 * k + 1] = Math.log(sy);
+    u[2 * k + 2] = Math.log(sp);
+    for (let j = 0; j < this.dim; j++) if (!Number.isFinite(u[j])) u[j] = 0;
+    return u;
+  }
+
+  /**
+   * The log prior with its log-Jacobian at u; writes (not adds) the gradient into `grad`:
+   * Σ log N(· | 0, 10²) over β, κ_y, κ_x and the half-Cauchy(0, 1) terms of σ_y, σ_π.
+   */
+  #logPrior(u: Float64Array, grad: Float64Array | null): number {
+    const scales = this.dim - 2;
+    let total = 0;
+    for (let j = 0; j < scales; j++) {
+      total += COEF_LOG_NORM - 0.5 * u[j] * u[j] * COEF_INV_VAR;
+      if (grad !== null) grad[j] = -u[j] * COEF_INV_VAR;
+    }
+    for (let j = scales; j < this.dim; j++) {
+      total += FBP_SCALE_PRIOR.logDensity(u[j]);
+      if (grad !== null) grad[j] = FBP_SCALE_PRIOR.gradient(u[j]);
+    }
+    return total;
+  }
+
+  /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
+  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
+    this.#checkLength("u", u);
+    if (grad !== null) this.#checkLength("grad", grad);
+    const n = this.#n;
+    const k = this.#k;
+    const censor = censorBound(weighting, n);
+    const alpha = weighting.alpha;
+    const x = this.#x;
+    const ly = this.#logY;
+    const lp = this.#logPi;
+    let total = this.#logPrior(u, grad);
+    const kappaY = u[k];
+    const logSy = u[2 * k + 1];
+    const logSp = u[2 * k + 2];
+    const varY = Math.exp(2 * logSy);
+    const varP = Math.exp(2 * logSp);
+    const invVarY = 1 / varY;
+    const invVarP = 1 / varP;
+    const kappa2VarY = kappaY * kappaY * varY;
+    const c0 = -2 * HALF_LOG_2PI - logSy - logSp - 0.5 * varP - 0.5 * kappa2VarY;
+    let gEta0 = 0;
+    let gXi0 = 0;
+    let gKappaY = 0;
+    let gSy = 0;
+    let gSp = 0;
+    for (let i = 0, off = 0; i < n; i++, off += k) {
+      const a = alpha === null ? 1 : alpha[i];
+      if (a === 0) continue;
+      let eta = u[0];
+      let xi = u[k + 1];
+      for (let j = 1; j < k; j++) {
+        eta += x[off + j] * u[j];
+        xi += x[off + j] * u[k + 1 + j];
+      }
+      const yi = ly[i];
+      const ry = yi - eta;
+      const rp = lp[i] - kappaY * yi - xi;
+      const qy = ry * ry * invVarY;
+      const qp = rp * rp * invVarP;
+      const c = a * (c0 - 0.5 * (qy + qp) - xi - kappaY * eta);
+      if (c > censor) {
+        total += censor;
+      } else if (c < -censor) {
+        total -= censor;
+      } else {
+        total += c;
+        if (grad !== null) {
+          const gEta = a * (ry * invVarY - kappaY);
+          const gXi = a * (rp * invVarP - 1);
+          gEta0 += gEta;
+          gXi0 += gXi;
+          for (let j = 1; j < k; j++) {
+            grad[j] += gEta * x[off + j];
+            grad[k + 1 + j] += gXi * x[off + j];
+          }
+          gKappaY += a * (rp * yi * invVarP - eta - kappaY * varY);
+          gSy += a * (qy - 1 - kappa2VarY);
+          gSp += a * (qp - 1 - varP);
+        }
+      }
+    }
+    if (grad !== null) {
+      grad[0] += gEta0;
+      grad[k] += gKappaY;
+      grad[k + 1] += gXi0;
+      grad[2 * k + 1] += gSy;
+      grad[2 * k + 2] += gSp;
+    }
+    return total;
+  }
+
+  /** ℓ_i of eq. (6), as in the module doc. */
+  logLik(theta: Float64Array, out: Float64Array): Float64Array {
+    this.#checkLength("theta", theta);
+    this.#checkRecords("out", out);
+    const k = this.#k;
+    const kappaY = theta[k];
+    const sy = theta[2 * k + 1];
+    const sp = theta[2 * k + 2];
+    const c0 = -2 * HALF_LOG_2PI - Math.log(sy) - Math.log(sp) - 0.5 * sp * sp -
+      0.5 * kappaY * kappaY * sy * sy;
+    for (let i = 0; i < this.#n; i++) {
+      const eta = this.#linear(theta, i, 0);
+      const xi = this.#linear(theta, i, k + 1);
+      const yi = this.#logY[i];
+      const ry = (yi - eta) / sy;
+      const rp = (this.#logPi[i] - kappaY * yi - xi) / sp;
+      out[i] = c0 - 0.5 * (ry * ry + rp * rp) - xi - kappaY * eta;
+    }
+    return out;
+  }
+
+  /** y*_i = exp(ỹ*_i), ỹ*_i ~ N(x_iβ, σ_y²): the population model (eq. 4), bias-corrected. */
+  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
+    this.#checkLength("theta", theta);
+    this.#checkRecords("out", out);
+    const sy = theta[2 * this.#k + 1];
+    for (let i = 0; i < this.#n; i++) {
+      out[i] = Math.exp(this.#linear(theta, i, 0) + sy * rng.normal());
+    }
+    return out;
+  }
+
+  /**
+   * y*_i as {@link FbpModel.simulate} (the same draws from the same `rng` state) and smoothed
+   * weights from only the κ_y ỹ* component of eq. (5)'s mean: π*_i ∝ e^{κ_y ỹ*_i}, so
+   * w*_i ∝ e^{−κ_y ỹ*_i}, scaled within each stratum h to sum to N_h
+   * ({@link normaliseWithinStrata}). `strata.stratumSizes` should be PUBLIC population sizes;
+   * without it N_h = Σ_{i∈h} w_i of the confidential sample, which discloses those sums. Without
+   * `strata` every record is in one stratum.
+   */
+  simulateSurvey(
+    theta: Float64Array,
+    rng: Rng,
+    out: SurveyDraw,
+    strata?: SurveyStrata,
+  ): SurveyDraw {
+    this.#checkLength("theta", theta);
+    this.#checkRecords("out.y", out.y);
+    this.#checkRecords("out.w", out.w);
+    const n = this.#n;
+    const kappaY = theta[this.#k];
+    const sy = theta[2 * this.#k + 1];
+    for (let i = 0; i < n; i++) {
+      const ly = this.#linear(theta, i, 0) + sy * rng.normal();
+      out.y[i] = Math.exp(ly);
+      out.w[i] = -kappaY * ly;
+    }
+    const ids = strata?.strata ?? new Int32Array(n);
+    if (ids.length !== n) {
+      throw new RangeError(`Invalid strata: must have length n=${n}: length=${ids.length}`);
+    }
+    let sizes = strata?.stratumSizes;
+    if (sizes === undefined) {
+      let h = 0;
+      for (const s of ids) h = Math.max(h, s + 1);
+      sizes = new Float64Array(h);
+      for (let i = 0; i < n; i++) {
+        if (ids[i] < 0) throw new RangeError(`Invalid strata: must be ≥ 0: strata[${i}]=${ids[i]}`);
+        sizes[ids[i]] += this.#weight[i];
+      }
+    }
+    normaliseWithinStrata(out.w, ids, sizes, out.w);
+    return out;
+  }
+
+  /** x_iᵀθ[at..at+K): η_i (at = 0) or ξ_i (at = K + 1) of record i. */
+  #linear(theta: Float64Array, i: number, at: number): number {
+    const k = this.#k;
+    const x = this.#x;
+    let m = theta[at];
+    for (let j = 1; j < k; j++) m += x[i * k + j] * theta[at + j];
+    return m;
+  }
+
+  #checkLength(what: string, v: Float64Array): void {
+    if (v.length !== this.dim) {
+      throw new RangeError(`Invalid ${what}: must have length ${this.dim}: length=${v.length}`);
+    }
+  }
+
+  #checkRecords(what: string, v: Float64Array): void {
+    if (v.length !== this.#n) {
+      throw new RangeError(`Invalid ${what}: must have length n=${this.#n}: length=${v.length}`);
+    }
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The contract of the survey models FBS and FBP (SPEC §5, survey paper §2.1–2.3), which model an
+ * outcome jointly with the survey weights and synthesise both, and the pieces both share: the
+ * design check (a `weight` column is required) and the least-squares fits their starting points
+ * come from.
+ *
+ * @module
+ */
+import type { Rng } from "../random/rng.ts";
+import type { Design, Model } from "./model.ts";
+
+/** One synthetic survey sample: outcomes y*_i and smoothed weights w*_i, each of length n. */
+export interface SurveyDraw {
+  readonly y: Float64Array;
+  readonly w: Float64Array;
+}
+
+/**
+ * Strata for normalising synthetic weights (FBP): `strata[i]` ∈ {0, …, H−1} is record i's
+ * stratum and `stratumSizes[h]` the PUBLIC population size N_h of stratum h. Without
+ * `stratumSizes` the confidential sums Σ_{i∈h} w_i are used instead, which discloses them.
+ */
+export interface SurveyStrata {
+  readonly strata: Int32Array;
+  readonly stratumSizes?: Float64Array;
+}
+
+/** A model of an outcome and its survey weights that synthesises both (survey paper §2.1, §2.2). */
+export interface SurveyModel extends Model {
+  /**
+   * Draws a synthetic outcome y*_i and a smoothed weight w*_i for every record at constrained θ,
+   * writing `out.y` and `out.w` (length n each) and returning `out`. `strata` fixes the
+   * weights' normalisation where the model's weights are known only up to a constant (FBP).
+   */
+  simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw, strata?: SurveyStrata): SurveyDraw;
+}
+
+/**
+ * Whether `model` also synthesises survey weights.
+ *
+ * @param model any model.
+ * @returns true when it has a `simulateSurvey` method.
+ */
+export function isSurveyModel(model: Model): model is SurveyModel {
+  return typeof (model as Partial<SurveyModel>).simulateSurvey === "function";
+}
+
+/** The survey models' data on the normal scale: log y_i and log w_i. */
+export interface SurveyLogs {
+  readonly logY: Float64Array;
+  readonly logW: Float64Array;
+  readonly weight: Float64Array;
+}
+
+/**
+ * Checks a survey model's design (shapes, the intercept in column 0, a `weight` of length n)
+ * and returns log y and log w. Values are not checked: the data reader requires y > 0 and
+ * w > 0, and a record with y ≤ 0 or w ≤ 0 gets a non-finite ℓ_i, which α_i = 0 removes.
+ *
+ * @param model the model's name, for the messages.
+ * @param design outcome, covariates and survey weights.
+ * @returns log y_i and log w_i.
+ */
+export function surveyLogs(model: string, design: Design): SurveyLogs {
+  const { n, k, y, x, coefficientNames, weight } = design;
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError(`Invalid design: n must be a non-negative integer: n=${n}`);
+  }
+  if (!Number.isSafeInteger(k) || k < 1) {
+    throw new RangeError(`Invalid design: k must be a positive integer: k=${k}`);
+  }
+  if (y.length !== n) {
+    throw new RangeError(`Invalid design: y must have length n: y.length=${y.length}, n=${n}`);
+  }
+  if (x.length !== n * k) {
+    throw new RangeError(
+      `Invalid design: x must have length n·k: x.length=${x.length}, n·k=${n * k}`,
+    );
+  }
+  if (coefficientNames.length !== k) {
+    throw new RangeError(
+      `Invalid design: coefficientNames must have length k: length=${coefficientNames.length}, k=${k}`,
+    );
+  }
+  for (let i = 0; i < n; i++) {
+    if (x[i * k] !== 1) {
+      throw new RangeError(
+        `Invalid design: column 0 must be the intercept: x[${i}, 0]=${x[i * k]}`,
+      );
+    }
+  }
+  if (weight === undefined) {
+    throw new RangeError(
+      `Invalid design: the ${model} model needs survey weights: weight=undefined`,
+    );
+  }
+  if (weight.length !== n) {
+    throw new RangeError(
+      `Invalid design: weight must have length n: weight.length=${weight.length}, n=${n}`,
+    );
+  }
+  return { logY: y.map(Math.log), logW: weight.map(Math.log), weight };
+}
+
+/**
+ * Ordinary least squares of z on the columns of the n×p row-major matrix `a`, over the records
+ * where z and every column are finite: solves (AᵀA + λI)b = Aᵀz by Cholesky with a tiny ridge
+ * λ = 1e-10·max diag(AᵀA) so an empty dummy level cannot make it singular.
+ *
+ * @param a the regressors, n×p row-major.
+ * @param p the number of columns.
+ * @param z the response, length n.
+ * @returns the coefficients b (length p) and the residuals z − Ab (NaN where a record was skipped).
+ */
+export function leastSquares(
+  a: Float64Array,
+  p: number,
+  z: Float64Array,
+): { coef: Float64Array; residual: Float64Array } {
+  const n = z.length;
+  const ata = new Float64Array(p * p);
+  const atz = new Float64Array(p);
+  const used = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const off = i * p;
+    let ok = Number.isFinite(z[i]);
+    for (let j = 0; j < p && ok; j++) ok = Number.isFinite(a[off + j]);
+    if (!ok) continue;
+    used[i] = 1;
+    for (let j = 0; j < p; j++) {
+      atz[j] += a[off + j] * z[i];
+      for (let l = 0; l <= j; l++) ata[j * p + l] += a[off + j] * a[off + l];
+    }
+  }
+  let maxDiag = 0;
+  for (let j = 0; j < p; j++) maxDiag = Math.max(maxDiag, ata[j * p + j]);
+  const ridge = 1e-10 * (maxDiag > 0 ? maxDiag : 1);
+  // Cholesky AᵀA + λI = LLᵀ in place (lower triangle), then two triangular solves.
+  for (let j = 0; j < p; j++) {
+    let d = ata[j * p + j] + ridge;
+    for (let l = 0; l < j; l++) d -= ata[j * p + l] ** 2;
+    const ljj = Math.sqrt(d);
+    ata[j * p + j] = ljj;
+    for (let r = j + 1; r < p; r++) {
+      let v = ata[r * p + j];
+      for (let l = 0; l < j; l++) v -= ata[r * p + l] * ata[j * p + l];
+      ata[r * p + j] = v / ljj;
+    }
+  }
+  const coef = new Float64Array(p);
+  for (let j = 0; j < p; j++) {
+    let v = atz[j];
+    for (let l = 0; l < j; l++) v -= ata[j * p + l] * coef[l];
+    coef[j] = v / ata[j * p + j];
+  }
+  for (let j = p - 1; j >= 0; j--) {
+    let v = coef[j];
+    for (let l = j + 1; l < p; l++) v -= ata[l * p + j] * coef[l];
+    coef[j] = v / ata[j * p + j];
+  }
+  const residual = new Float64Array(n).fill(NaN);
+  for (let i = 0; i < n; i++) {
+    if (used[i] === 0) continue;
+    let fitted = 0;
+    for (let j = 0; j < p; j++) fitted += a[i * p + j] * coef[j];
+    residual[i] = z[i] - fitted;
+  }
+  return { coef, residual };
+}
+
+/**
+ * The residual standard deviation √(Σ r²/(m − p)) over the m finite residuals, or `fallback`
+ * when m ≤ p or it is not positive.
+ *
+ * @param residual residuals from {@link leastSquares}.
+ * @param p the number of fitted coefficients.
+ * @param fallback the value when no estimate exists.
+ * @returns the residual standard deviation.
+ */
+export function residualSd(residual: Float64Array, p: number, fallback: number): number {
+  let m = 0;
+  let ss = 0;
+  for (const r of residual) {
+    if (!Number.isFinite(r)) continue;
+    m++;
+    ss += r * r;
+  }
+  const sd = m > p ? Math.sqrt(ss / (m - p)) : NaN;
+  return sd > 0 ? sd : fallback;
+}

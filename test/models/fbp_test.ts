@@ -1,0 +1,333 @@
+import assert from "node:assert/strict";
+import { det, inv, multiply } from "mathjs";
+import { fitModel } from "../../src/mcmc/fit.ts";
+import { FbpModel, normaliseWithinStrata } from "../../src/models/fbp.ts";
+import { createModel, outcomeKind } from "../../src/models/mod.ts";
+import type { Design } from "../../src/models/model.ts";
+import { isSurveyModel } from "../../src/models/survey_model.ts";
+import { Rng } from "../../src/random/rng.ts";
+import {
+  assertAllClose,
+  assertClose,
+  censorAwayFromKinks,
+  checkGradient,
+  checkTargetIsWeightedSum,
+  uniforms,
+} from "./_helpers.ts";
+
+/**
+ * θ for K coefficients: β = (b, 0.3, −0.2, …), κ_y, κ_x = (c, 0.4, −0.3, …), σ_y, σ_π.
+ */
+function thetaFor(k: number, b: number, kappaY: number, c: number, sy: number, sp: number) {
+  const t = new Float64Array(2 * k + 3);
+  for (let j = 0; j < k; j++) {
+    t[j] = j === 0 ? b : j % 2 === 1 ? 0.3 : -0.2;
+    t[k + 1 + j] = j === 0 ? c : j % 2 === 1 ? 0.4 : -0.3;
+  }
+  t[k] = kappaY;
+  t[2 * k + 1] = sy;
+  t[2 * k + 2] = sp;
+  return t;
+}
+
+/** η_i = x_iβ and ξ_i = x_iκ_x of a record at level `level` of the design's factor. */
+function means(theta: Float64Array, k: number, level: number): [number, number] {
+  return [
+    theta[0] + (level > 0 ? theta[level] : 0),
+    theta[k + 1] + (level > 0 ? theta[k + 1 + level] : 0),
+  ];
+}
+
+/**
+ * A survey design whose K − 1 covariates are the treatment dummies of a K-level factor (record
+ * i at level i mod K), with (log y, log π) drawn from FBP's sample distribution at θ: the
+ * population's normal tilted by π, i.e. ỹ ~ N(η + κ_yσ_y², σ_y²) and
+ * log π | ỹ ~ N(κ_y ỹ + ξ + σ_π², σ_π²); w = 1/π.
+ */
+function fbpDesign(n: number, k: number, theta: Float64Array, seed: number): Design {
+  const rng = new Rng(seed, 22);
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  const w = new Float64Array(n);
+  const kappaY = theta[k];
+  const [sy, sp] = theta.subarray(2 * k + 1);
+  for (let i = 0; i < n; i++) {
+    x[i * k] = 1;
+    const level = i % k;
+    if (level > 0) x[i * k + level] = 1;
+    const [eta, xi] = means(theta, k, level);
+    const ly = eta + kappaY * sy * sy + sy * rng.normal();
+    const logPi = kappaY * ly + xi + sp * sp + sp * rng.normal();
+    y[i] = Math.exp(ly);
+    w[i] = Math.exp(-logPi);
+  }
+  const names = ["intercept"];
+  for (let j = 1; j < k; j++) names.push(`level=${j + 1}`);
+  return { n, k, y, x, coefficientNames: names, weight: w };
+}
+
+/** A random u near θ: β and κ ±0.2, log-scales ±0.4. */
+function jitter(model: FbpModel, theta: Float64Array, seed: number): Float64Array {
+  const rng = new Rng(seed, 5);
+  const u = model.unconstrain(theta);
+  const scales = model.dim - 2;
+  for (let j = 0; j < u.length; j++) u[j] += (2 * rng.uniform() - 1) * (j < scales ? 0.2 : 0.4);
+  return u;
+}
+
+Deno.test("`FbpModel.logDensity()` gradient matches finite differences (K = 1 and 3, α, censoring)", () => {
+  for (const k of [1, 3]) {
+    const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
+    const model = new FbpModel(fbpDesign(40, k, theta, 1 + k));
+    for (let r = 0; r < 3; r++) {
+      const u = jitter(model, theta, 10 * k + r);
+      const alpha = uniforms(40, 0, 1, 50 + 10 * k + r);
+      checkGradient(model, u, { alpha: null });
+      checkGradient(model, u, { alpha });
+      checkGradient(model, u, { alpha, censor: censorAwayFromKinks(model, u, alpha) });
+    }
+  }
+});
+
+Deno.test("`FbpModel.logDensity()` is the prior plus Σ clamp(α·ℓ, ±C)", () => {
+  const theta = thetaFor(3, 3, -0.5, 1, 0.5, 0.6);
+  const model = new FbpModel(fbpDesign(30, 3, theta, 7));
+  const u = model.unconstrain(theta);
+  const alpha = uniforms(30, 0, 1, 8);
+  checkTargetIsWeightedSum(model, u, alpha);
+  checkTargetIsWeightedSum(model, u, alpha, 1.5);
+});
+
+Deno.test("`FbpModel.logLik()` is the tilted bivariate normal of (log y, log π) less log π (mathjs)", () => {
+  const k = 3;
+  const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
+  const design = fbpDesign(12, k, theta, 9);
+  const model = new FbpModel(design);
+  for (const [kappaY, sy, sp] of [[-0.5, 0.5, 0.6], [1.3, 0.05, 2], [0, 2, 0.1]]) {
+    theta[k] = kappaY;
+    theta[2 * k + 1] = sy;
+    theta[2 * k + 2] = sp;
+    const l = model.logLik(theta, new Float64Array(12));
+    // (ỹ, log π) in the population: covariance S; tilting by e^{log π} shifts the mean by S·e₂.
+    const s = [[sy * sy, kappaY * sy * sy], [
+      kappaY * sy * sy,
+      kappaY * kappaY * sy * sy + sp * sp,
+    ]];
+    const precision = inv(s);
+    const logDet = Math.log(det(s) as number);
+    for (let i = 0; i < 12; i++) {
+      const [eta, xi] = means(theta, k, i % k);
+      const logPi = -Math.log(design.weight![i]);
+      const r = [
+        Math.log(design.y[i]) - (eta + s[0][1]),
+        logPi - (kappaY * eta + xi + s[1][1]),
+      ];
+      const quad = multiply(r, multiply(precision, r)) as unknown as number;
+      const ref = -Math.log(2 * Math.PI) - 0.5 * logDet - 0.5 * quad - logPi;
+      assertClose(l[i], ref, 1e-11, 1e-11, `ℓ[${i}] at κ_y=${kappaY}, σ_y=${sy}, σ_π=${sp}`);
+    }
+  }
+});
+
+Deno.test("`FbpModel` prior: N(0, 100) coefficients and half-Cauchy(0, 1) scales by hand", () => {
+  const design: Design = {
+    n: 1,
+    k: 2,
+    y: new Float64Array([1]),
+    x: new Float64Array([1, 0]),
+    coefficientNames: ["intercept", "z"],
+    weight: new Float64Array([1]),
+  };
+  const model = new FbpModel(design);
+  const theta = new Float64Array([11, -0.4, 0.7, -3, 1.2, 0.4, 2.5]);
+  const normal = (b: number) => Math.exp(-b * b / 200) / (10 * Math.sqrt(2 * Math.PI));
+  const halfCauchy = (x: number) => 2 / (Math.PI * (1 + x * x)) * x;
+  const want = Math.log(
+    normal(11) * normal(-0.4) * normal(0.7) * normal(-3) * normal(1.2) * halfCauchy(0.4) *
+      halfCauchy(2.5),
+  );
+  const got = model.logDensity(model.unconstrain(theta), null, { alpha: new Float64Array(1) });
+  assertClose(got, want, 1e-13, 1e-13, "log prior");
+});
+
+Deno.test("`FbpModel` constrain/unconstrain round trip, names and range checks", () => {
+  const theta = thetaFor(3, 3, -0.5, 1, 0.5, 0.6);
+  const model = new FbpModel(fbpDesign(6, 3, theta, 2));
+  assert.equal(model.dim, 9);
+  assert.deepEqual(model.paramNames, [
+    "beta_intercept",
+    "beta_level=2",
+    "beta_level=3",
+    "kappa_y",
+    "kappa_x_intercept",
+    "kappa_x_level=2",
+    "kappa_x_level=3",
+    "sigma_y",
+    "sigma_pi",
+  ]);
+  const u = model.unconstrain(theta);
+  assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
+  assertClose(u[8], Math.log(0.6), 1e-15, 0, "u_sigma_pi");
+  for (const j of [7, 8]) {
+    const bad = Float64Array.from(theta);
+    bad[j] = 0;
+    assert.throws(() => model.unconstrain(bad), RangeError);
+  }
+  assert.throws(() => model.constrain(new Float64Array(3)), RangeError);
+});
+
+Deno.test("`FbpModel` needs survey weights, is a survey model and is built by `createModel()`", () => {
+  const design = fbpDesign(5, 2, thetaFor(2, 1, 0, 0, 1, 1), 3);
+  const { weight: _, ...noWeight } = design;
+  assert.throws(() => new FbpModel(noWeight), /weight/);
+  assert.throws(() => createModel("fbp", noWeight), /weight/);
+  const model = createModel("fbp", design);
+  assert.ok(model instanceof FbpModel);
+  assert.ok(isSurveyModel(model));
+  assert.equal(outcomeKind("fbp"), "positive");
+});
+
+Deno.test("`FbpModel` ignores an α = 0 record whose ℓ is not finite", () => {
+  const theta = thetaFor(2, 3, -0.5, 1, 0.5, 0.6);
+  const base = fbpDesign(20, 2, theta, 4);
+  const weight = Float64Array.from(base.weight!);
+  weight[5] = 0;
+  const alpha = new Float64Array(20).fill(0.7);
+  alpha[5] = 0;
+  const withBad = new FbpModel({ ...base, weight });
+  assert.ok(!Number.isFinite(withBad.logLik(theta, new Float64Array(20))[5]));
+  const keep = (v: Float64Array, k: number) => v.filter((_, i) => Math.floor(i / k) !== 5);
+  const without = new FbpModel({
+    ...base,
+    n: 19,
+    y: keep(base.y, 1),
+    x: keep(base.x, 2),
+    weight: keep(base.weight!, 1),
+  });
+  const u = withBad.unconstrain(theta);
+  for (const censor of [undefined, 1]) {
+    const g1 = new Float64Array(7);
+    const g2 = new Float64Array(7);
+    const v1 = withBad.logDensity(u, g1, { alpha, censor });
+    const v2 = without.logDensity(u, g2, { alpha: keep(alpha, 1), censor });
+    assert.ok(Number.isFinite(v1));
+    assertClose(v1, v2, 1e-14, 0, "value");
+    assertAllClose(g1, g2, 1e-13, "gradient");
+  }
+});
+
+Deno.test("`FbpModel.simulateSurvey()`: ỹ* ~ N(xβ, σ_y²) and w* ∝ e^{−κ_y ỹ*} within strata", () => {
+  const k = 3;
+  const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
+  const n = 30;
+  const model = new FbpModel(fbpDesign(n, k, theta, 5));
+  const out = { y: new Float64Array(n), w: new Float64Array(n) };
+  const strata = Int32Array.from({ length: n }, (_, i) => i % k);
+  const stratumSizes = Float64Array.of(1000, 250.5, 4e6);
+  const rng = new Rng(6, 1);
+  const reps = 400;
+  const sum = new Float64Array(k);
+  const sumSq = new Float64Array(k);
+  const sy = theta[2 * k + 1];
+  const kappaY = theta[k];
+  for (let r = 0; r < reps; r++) {
+    model.simulateSurvey(theta, rng, out, { strata, stratumSizes });
+    const total = new Float64Array(k);
+    const offset = new Float64Array(k).fill(NaN);
+    for (let i = 0; i < n; i++) {
+      const h = i % k;
+      const ly = Math.log(out.y[i]);
+      const d = ly - means(theta, k, h)[0];
+      sum[h] += d;
+      sumSq[h] += d * d;
+      total[h] += out.w[i];
+      // log w* + κ_y ỹ* is one constant per stratum.
+      const c = Math.log(out.w[i]) + kappaY * ly;
+      if (Number.isNaN(offset[h])) offset[h] = c;
+      assertClose(c, offset[h], 0, 1e-12, "log w* + κ_y ỹ* within a stratum");
+    }
+    assertAllClose(total, stratumSizes, 1e-14, "Σ_{i∈h} w*_i = N_h");
+  }
+  const m = reps * n / k;
+  for (let h = 0; h < k; h++) {
+    const mean = sum[h] / m;
+    assert.ok(Math.abs(mean) < 5 * sy / Math.sqrt(m), `stratum ${h}: mean of ỹ* − xβ ${mean}`);
+    const variance = sumSq[h] / m;
+    const se = Math.sqrt(2 / m) * sy * sy;
+    assert.ok(Math.abs(variance - sy * sy) < 5 * se, `stratum ${h}: variance ${variance}`);
+  }
+  // simulate() draws the same outcomes from the same stream.
+  const a = model.simulateSurvey(theta, new Rng(8), out).y.slice();
+  assert.deepEqual(model.simulate(theta, new Rng(8), new Float64Array(n)), a);
+});
+
+Deno.test("`FbpModel.simulateSurvey()` without public sizes sums to the sample's weight totals", () => {
+  const k = 2;
+  const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
+  const design = fbpDesign(21, k, theta, 10);
+  const model = new FbpModel(design);
+  const out = { y: new Float64Array(21), w: new Float64Array(21) };
+  const strata = Int32Array.from({ length: 21 }, (_, i) => (i < 8 ? 0 : 1));
+  model.simulateSurvey(theta, new Rng(1), out, { strata });
+  for (const [h, lo, hi] of [[0, 0, 8], [1, 8, 21]]) {
+    let got = 0;
+    let want = 0;
+    for (let i = lo; i < hi; i++) {
+      got += out.w[i];
+      want += design.weight![i];
+    }
+    assertClose(got, want, 1e-14, 0, `stratum ${h}`);
+  }
+  model.simulateSurvey(theta, new Rng(1), out);
+  const total = (v: Float64Array) => v.reduce((s, x) => s + x, 0);
+  assertClose(total(out.w), total(design.weight!), 1e-14, 0, "one stratum");
+  const bad = [
+    { strata: new Int32Array(20) },
+    { strata: new Int32Array(21).fill(2), stratumSizes: Float64Array.of(1, 1) },
+    { strata: new Int32Array(21).fill(-1) },
+    { strata: new Int32Array(21), stratumSizes: Float64Array.of(0, 1) },
+  ];
+  for (const s of bad) {
+    assert.throws(() => model.simulateSurvey(theta, new Rng(1), out, s), RangeError);
+  }
+  // An empty stratum needs no size.
+  model.simulateSurvey(theta, new Rng(1), out, {
+    strata: new Int32Array(21),
+    stratumSizes: Float64Array.of(5, 0),
+  });
+  assertClose(total(out.w), 5, 1e-14, 0, "empty stratum");
+});
+
+Deno.test("`normaliseWithinStrata()` is exact for weights spanning 600 orders of magnitude", () => {
+  const logWeight = Float64Array.of(700, 0, -700, 3, 3);
+  const w = normaliseWithinStrata(
+    logWeight,
+    Int32Array.of(0, 0, 0, 1, 1),
+    Float64Array.of(10, 7),
+    new Float64Array(5),
+  );
+  // e^{700} dominates its stratum; the other two are 10·e^{−700} and 10·e^{−1400} = 0.
+  assertAllClose(w, [10, 10 * Math.exp(-700), 0, 3.5, 3.5], 1e-14, "weights");
+});
+
+Deno.test("`FbpModel.initialPoint()` recovers θ from the tilted moments on a large sample", () => {
+  const theta = thetaFor(3, 3, -0.5, 1, 0.5, 0.6);
+  const model = new FbpModel(fbpDesign(4000, 3, theta, 11));
+  const start = model.constrain(model.initialPoint());
+  assertAllClose(start, theta, 0.06, "initial θ");
+});
+
+Deno.test("`fitModel()` on FBP data recovers β, κ and σ without divergences", () => {
+  const k = 2;
+  const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
+  const model = new FbpModel(fbpDesign(300, k, theta, 12));
+  const fit = fitModel(model, { alpha: null }, { seed: 13, chains: 2, warmup: 300, draws: 300 });
+  assert.equal(fit.divergences, 0);
+  for (let j = 0; j < model.dim; j++) {
+    const s = fit.summary[model.paramNames[j]];
+    assert.ok(
+      Math.abs(s.mean - theta[j]) < 4 * s.sd + 0.02,
+      `${model.paramNames[j]}: mean ${s.mean} sd ${s.sd}, true ${theta[j]}`,
+    );
+  }
+});

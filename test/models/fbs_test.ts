@@ -1,0 +1,299 @@
+import assert from "node:assert/strict";
+import { det, inv, multiply } from "mathjs";
+import { fitModel } from "../../src/mcmc/fit.ts";
+import { FbsModel, lkj2LogDensity, logOneMinusTanhSquared } from "../../src/models/fbs.ts";
+import { createModel, outcomeKind } from "../../src/models/mod.ts";
+import type { Design } from "../../src/models/model.ts";
+import { NormalModel } from "../../src/models/normal.ts";
+import { isSurveyModel } from "../../src/models/survey_model.ts";
+import { Rng } from "../../src/random/rng.ts";
+import {
+  assertAllClose,
+  assertClose,
+  censorAwayFromKinks,
+  checkGradient,
+  checkTargetIsWeightedSum,
+  uniforms,
+} from "./_helpers.ts";
+
+/**
+ * θ for K coefficients: β_y = (b_y, 0.4, −0.3, …), β_w = (b_w, −0.5, 0.6, …), σ_β = 2, then
+ * σ_y, σ_w, ρ.
+ */
+function thetaFor(k: number, by: number, bw: number, sy: number, sw: number, rho: number) {
+  const t = new Float64Array(4 * k + 3);
+  for (let j = 0; j < k; j++) {
+    t[j] = j === 0 ? by : j % 2 === 1 ? 0.4 : -0.3;
+    t[k + j] = j === 0 ? bw : j % 2 === 1 ? -0.5 : 0.6;
+    t[2 * k + j] = 2;
+    t[3 * k + j] = 2;
+  }
+  t.set([sy, sw, rho], 4 * k);
+  return t;
+}
+
+/**
+ * A survey design whose K − 1 covariates are the treatment dummies of a K-level factor
+ * (record i has level i mod K), with (log y, log w) drawn from the FBS model at θ.
+ */
+function fbsDesign(n: number, k: number, theta: Float64Array, seed: number): Design {
+  const rng = new Rng(seed, 21);
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  const w = new Float64Array(n);
+  const [sy, sw, rho] = theta.subarray(4 * k);
+  for (let i = 0; i < n; i++) {
+    x[i * k] = 1;
+    const level = i % k;
+    if (level > 0) x[i * k + level] = 1;
+    const my = theta[0] + (level > 0 ? theta[level] : 0);
+    const mw = theta[k] + (level > 0 ? theta[k + level] : 0);
+    const z1 = rng.normal();
+    const z2 = rng.normal();
+    y[i] = Math.exp(my + sy * z1);
+    w[i] = Math.exp(mw + sw * (rho * z1 + Math.sqrt(1 - rho * rho) * z2));
+  }
+  const names = ["intercept"];
+  for (let j = 1; j < k; j++) names.push(`level=${j + 1}`);
+  return { n, k, y, x, coefficientNames: names, weight: w };
+}
+
+/** A random u near θ: coefficients ±0.3, log-scales ±0.5, atanh ρ ±0.5. */
+function jitter(model: FbsModel, theta: Float64Array, seed: number): Float64Array {
+  const rng = new Rng(seed, 5);
+  const u = model.unconstrain(theta);
+  for (let j = 0; j < u.length; j++) {
+    u[j] += (2 * rng.uniform() - 1) * (j < 2 * (model.design.k) ? 0.3 : 0.5);
+  }
+  return u;
+}
+
+Deno.test("`FbsModel.logDensity()` gradient matches finite differences (K = 1 and 3, α, censoring)", () => {
+  for (const k of [1, 3]) {
+    const theta = thetaFor(k, 3, 2, 0.6, 0.8, -0.5);
+    const model = new FbsModel(fbsDesign(40, k, theta, 1 + k));
+    for (let r = 0; r < 3; r++) {
+      const u = jitter(model, theta, 10 * k + r);
+      const alpha = uniforms(40, 0, 1, 50 + 10 * k + r);
+      checkGradient(model, u, { alpha: null });
+      checkGradient(model, u, { alpha });
+      checkGradient(model, u, { alpha, censor: censorAwayFromKinks(model, u, alpha) });
+    }
+  }
+});
+
+Deno.test("`FbsModel.logDensity()` is the prior plus Σ clamp(α·ℓ, ±C)", () => {
+  const theta = thetaFor(3, 3, 2, 0.6, 0.8, 0.4);
+  const model = new FbsModel(fbsDesign(30, 3, theta, 7));
+  const u = model.unconstrain(theta);
+  const alpha = uniforms(30, 0, 1, 8);
+  checkTargetIsWeightedSum(model, u, alpha);
+  checkTargetIsWeightedSum(model, u, alpha, 1.5);
+});
+
+Deno.test("`FbsModel.logLik()` matches the bivariate normal density from mathjs inv and det", () => {
+  const theta = thetaFor(3, 3, 2, 0.6, 0.8, -0.7);
+  const design = fbsDesign(12, 3, theta, 9);
+  const model = new FbsModel(design);
+  for (const [sy, sw, rho] of [[0.6, 0.8, -0.7], [0.05, 3, 0.99], [2, 0.1, 0], [1, 1, -0.999]]) {
+    theta.set([sy, sw, rho], 12);
+    const l = model.logLik(theta, new Float64Array(12));
+    const sigma = [[sy * sy, rho * sy * sw], [rho * sy * sw, sw * sw]];
+    const precision = inv(sigma);
+    const logDet = Math.log(det(sigma) as number);
+    for (let i = 0; i < 12; i++) {
+      const level = i % 3;
+      const r = [
+        Math.log(design.y[i]) - theta[0] - (level > 0 ? theta[level] : 0),
+        Math.log(design.weight![i]) - theta[3] - (level > 0 ? theta[3 + level] : 0),
+      ];
+      const quad = multiply(r, multiply(precision, r)) as unknown as number;
+      const ref = -Math.log(2 * Math.PI) - 0.5 * logDet - 0.5 * quad;
+      assertClose(l[i], ref, 1e-11, 1e-11, `ℓ[${i}] at σ_y=${sy}, σ_w=${sw}, ρ=${rho}`);
+    }
+  }
+});
+
+Deno.test("`FbsModel` prior: half-t(3, 0, 10) scales, N(0, σ_β²) coefficients and LKJ(6) by hand", () => {
+  const theta = new Float64Array([1.5, -0.5, 3, 0.7, 0.4, 2.5, 0.3]);
+  const design: Design = {
+    n: 1,
+    k: 1,
+    y: new Float64Array([1]),
+    x: new Float64Array([1]),
+    coefficientNames: ["intercept"],
+    weight: new Float64Array([1]),
+  };
+  const model = new FbsModel(design);
+  const u = model.unconstrain(theta);
+  // half-t(3, 0, 10) at x: 2Γ(2)/(Γ(3/2)√(3π)·10)·(1 + x²/300)⁻², with Γ(3/2) = √π/2; times x.
+  const halfT = (x: number) => 4 / (Math.PI * Math.sqrt(3) * 10) * (1 + x * x / 300) ** -2 * x;
+  const normal = (b: number, s: number) =>
+    Math.exp(-0.5 * (b / s) ** 2) / (s * Math.sqrt(2 * Math.PI));
+  const rho = theta[6];
+  const lkj = (2772 / 2048) * (1 - rho * rho) ** 5 * (1 - rho * rho);
+  const want = Math.log(
+    normal(1.5, 3) * normal(-0.5, 0.7) * halfT(3) * halfT(0.7) * halfT(0.4) * halfT(2.5) * lkj,
+  );
+  const got = model.logDensity(u, null, { alpha: new Float64Array(1) });
+  assertClose(got, want, 1e-13, 1e-13, "log prior");
+});
+
+Deno.test("`lkj2LogDensity()` integrates to 1 over v and `logOneMinusTanhSquared()` is stable", () => {
+  // ∫ exp(log p(v)) dv by the trapezoid rule on [−12, 12] (the tails are below e^{−100}).
+  for (const eta of [1, 2, 6]) {
+    const h = 1e-3;
+    let sum = 0;
+    for (let v = -12; v <= 12 + h / 2; v += h) sum += Math.exp(lkj2LogDensity(v, eta));
+    assertClose(sum * h, 1, 1e-9, 0, `∫ LKJ(${eta})`);
+  }
+  for (const v of [-3, -0.2, 0, 0.7, 5]) {
+    assertClose(logOneMinusTanhSquared(v), Math.log(1 - Math.tanh(v) ** 2), 1e-12, 1e-15, `v=${v}`);
+  }
+  // 1 − tanh²v = 4e^{−2|v|}/(1 + e^{−2|v|})² where tanh v rounds to ±1.
+  for (const v of [30, -400]) {
+    const a = Math.abs(v);
+    assertClose(logOneMinusTanhSquared(v), Math.log(4) - 2 * a, 1e-15, 0, `v=${v}`);
+  }
+});
+
+Deno.test("`FbsModel` constrain/unconstrain round trip, names and range checks", () => {
+  const theta = thetaFor(3, 3, 2, 0.6, 0.8, -0.95);
+  const model = new FbsModel(fbsDesign(6, 3, theta, 2));
+  assert.equal(model.dim, 15);
+  assert.deepEqual(model.paramNames, [
+    "beta_y_intercept",
+    "beta_y_level=2",
+    "beta_y_level=3",
+    "beta_w_intercept",
+    "beta_w_level=2",
+    "beta_w_level=3",
+    "sigma_beta_y_intercept",
+    "sigma_beta_y_level=2",
+    "sigma_beta_y_level=3",
+    "sigma_beta_w_intercept",
+    "sigma_beta_w_level=2",
+    "sigma_beta_w_level=3",
+    "sigma_y",
+    "sigma_w",
+    "rho",
+  ]);
+  const u = model.unconstrain(theta);
+  assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
+  assertClose(u[14], Math.atanh(-0.95), 1e-15, 0, "u_rho");
+  assertClose(u[12], Math.log(0.6), 1e-15, 0, "u_sigma_y");
+  for (const [j, value] of [[12, 0], [7, -1], [14, 1], [14, -1.5]]) {
+    const bad = Float64Array.from(theta);
+    bad[j] = value;
+    assert.throws(() => model.unconstrain(bad), RangeError);
+  }
+  assert.throws(() => model.constrain(new Float64Array(3)), RangeError);
+});
+
+Deno.test("`FbsModel` needs survey weights, is a survey model and is built by `createModel()`", () => {
+  const design = fbsDesign(5, 2, thetaFor(2, 1, 1, 1, 1, 0), 3);
+  const { weight: _, ...noWeight } = design;
+  assert.throws(() => new FbsModel(noWeight), /weight/);
+  assert.throws(() => new FbsModel({ ...design, weight: new Float64Array(4) }), /weight/);
+  assert.throws(() => new FbsModel({ ...design, x: design.x.map(() => 0.5) }), /intercept/);
+  const model = createModel("fbs", design);
+  assert.ok(model instanceof FbsModel);
+  assert.ok(isSurveyModel(model));
+  assert.ok(!isSurveyModel(new NormalModel(design)));
+  assert.equal(outcomeKind("fbs"), "positive");
+});
+
+Deno.test("`FbsModel` ignores an α = 0 record whose ℓ is not finite", () => {
+  const theta = thetaFor(2, 3, 2, 0.6, 0.8, 0.3);
+  const base = fbsDesign(20, 2, theta, 4);
+  const y = Float64Array.from(base.y);
+  y[5] = 0;
+  const alpha = new Float64Array(20).fill(0.7);
+  alpha[5] = 0;
+  const withBad = new FbsModel({ ...base, y });
+  const l = withBad.logLik(theta, new Float64Array(20));
+  assert.ok(!Number.isFinite(l[5]));
+  const keep = (v: Float64Array, k: number) => v.filter((_, i) => Math.floor(i / k) !== 5);
+  const without = new FbsModel({
+    ...base,
+    n: 19,
+    y: keep(base.y, 1),
+    x: keep(base.x, 2),
+    weight: keep(base.weight!, 1),
+  });
+  const u = withBad.unconstrain(theta);
+  for (const censor of [undefined, 1]) {
+    const g1 = new Float64Array(11);
+    const g2 = new Float64Array(11);
+    const v1 = withBad.logDensity(u, g1, { alpha, censor });
+    const v2 = without.logDensity(u, g2, { alpha: keep(alpha, 1), censor });
+    assert.ok(Number.isFinite(v1));
+    assertClose(v1, v2, 1e-14, 0, "value");
+    assertAllClose(g1, g2, 1e-13, "gradient");
+  }
+});
+
+Deno.test("`FbsModel.simulateSurvey()`: ỹ* ~ N(xβ_y, σ_y²) and log w* = xβ_w + ρσ_w(ỹ* − xβ_y)/σ_y", () => {
+  const k = 3;
+  const theta = thetaFor(k, 3, 2, 0.6, 0.8, -0.6);
+  const n = 30;
+  const model = new FbsModel(fbsDesign(n, k, theta, 5));
+  const out = { y: new Float64Array(n), w: new Float64Array(n) };
+  const rng = new Rng(6, 1);
+  const reps = 400;
+  const sum = new Float64Array(k);
+  const sumSq = new Float64Array(k);
+  const count = new Float64Array(k);
+  const [sy, sw, rho] = theta.subarray(4 * k);
+  for (let r = 0; r < reps; r++) {
+    model.simulateSurvey(theta, rng, out);
+    for (let i = 0; i < n; i++) {
+      const level = i % k;
+      const my = theta[0] + (level > 0 ? theta[level] : 0);
+      const mw = theta[k] + (level > 0 ? theta[k + level] : 0);
+      const d = Math.log(out.y[i]) - my;
+      assertClose(Math.log(out.w[i]), mw + rho * sw * d / sy, 1e-13, 1e-13, "smoothed log w*");
+      sum[level] += d;
+      sumSq[level] += d * d;
+      count[level]++;
+    }
+  }
+  for (let level = 0; level < k; level++) {
+    const m = count[level];
+    const mean = sum[level] / m;
+    assert.ok(Math.abs(mean) < 5 * sy / Math.sqrt(m), `level ${level}: mean of ỹ* − xβ_y ${mean}`);
+    // Var of the sample variance of normals ≈ 2σ⁴/m.
+    const variance = sumSq[level] / m;
+    const se = Math.sqrt(2 / m) * sy * sy;
+    assert.ok(Math.abs(variance - sy * sy) < 5 * se, `level ${level}: variance ${variance}`);
+  }
+  // simulate() draws the same outcomes from the same stream.
+  const a = model.simulateSurvey(theta, new Rng(8), out).y.slice();
+  assert.deepEqual(model.simulate(theta, new Rng(8), new Float64Array(n)), a);
+});
+
+Deno.test("`FbsModel.initialPoint()` recovers θ from least squares on a large sample", () => {
+  const theta = thetaFor(3, 3, 2, 0.6, 0.8, -0.5);
+  const model = new FbsModel(fbsDesign(3000, 3, theta, 11));
+  const start = model.constrain(model.initialPoint());
+  for (const j of [0, 1, 2, 3, 4, 5, 12, 13, 14]) {
+    assertClose(start[j], theta[j], 0, 0.08, model.paramNames[j]);
+  }
+  assertClose(start[6], Math.abs(start[0]), 1e-12, 0, "σ_β starts at max(1, |β|)");
+  assertClose(start[7], 1, 1e-12, 0, "σ_β starts at max(1, |β|)");
+});
+
+Deno.test("`fitModel()` on FBS data recovers β, σ and ρ without divergences", () => {
+  const k = 2;
+  const theta = thetaFor(k, 3, 2, 0.5, 0.7, -0.6);
+  const model = new FbsModel(fbsDesign(200, k, theta, 12));
+  const fit = fitModel(model, { alpha: null }, { seed: 13, chains: 2, warmup: 300, draws: 300 });
+  assert.equal(fit.divergences, 0);
+  for (const j of [0, 1, 2, 3, 8, 9, 10]) {
+    const s = fit.summary[model.paramNames[j]];
+    assert.ok(
+      Math.abs(s.mean - theta[j]) < 4 * s.sd + 0.02,
+      `${model.paramNames[j]}: mean ${s.mean} sd ${s.sd}, true ${theta[j]}`,
+    );
+  }
+});
