@@ -24,7 +24,7 @@ export interface ExtraParameter {
  * Checks a design's shapes and that its column 0 is the intercept (all ones), which the models'
  * loops rely on.
  */
-function validateDesign(design: Design): void {
+export function validateDesign(design: Design): void {
   const { n, k, y, x, coefficientNames } = design;
   if (!Number.isSafeInteger(n) || n < 0) {
     throw new RangeError(`Invalid design: n must be a non-negative integer: n=${n}`);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { validateDesign } from "./_glm.ts";
 import type { Rng } from "../random/rng.ts";
 import type { Design, Model } from "./model.ts";
 
@@ -62,33 +63,8 @@ export interface SurveyLogs {
  * @returns log y_i and log w_i.
  */
 export function surveyLogs(model: string, design: Design): SurveyLogs {
-  const { n, k, y, x, coefficientNames, weight } = design;
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new RangeError(`Invalid design: n must be a non-negative integer: n=${n}`);
-  }
-  if (!Number.isSafeInteger(k) || k < 1) {
-    throw new RangeError(`Invalid design: k must be a positive integer: k=${k}`);
-  }
-  if (y.length !== n) {
-    throw new RangeError(`Invalid design: y must have length n: y.length=${y.length}, n=${n}`);
-  }
-  if (x.length !== n * k) {
-    throw new RangeError(
-      `Invalid design: x must have length n·k: x.length=${x.length}, n·k=${n * k}`,
-    );
-  }
-  if (coefficientNames.length !== k) {
-    throw new RangeError(
-      `Invalid design: coefficientNames must have length k: length=${coefficientNames.length}, k=${k}`,
-    );
-  }
-  for (let i = 0; i < n; i++) {
-    if (x[i * k] !== 1) {
-      throw new RangeError(
-        `Invalid design: column 0 must be the intercept: x[${i}, 0]=${x[i * k]}`,
-      );
-    }
-  }
+  validateDesign(design);
+  const { n, y, weight } = design;
   if (weight === undefined) {
     throw new RangeError(
       `Invalid design: the ${model} model needs survey weights: weight=undefined`,
