@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { parseCsv } from "../../src/data/csv.ts";
+import { numericColumn } from "../../src/data/dataset.ts";
+
+// Reference values: Rscript test/reference/survey_tables.R (R 4.2.2, survey 4.1.1).
+const REFERENCE = new URL("../reference/", import.meta.url);
+const SAMPLE = new URL("survey_sample.csv", REFERENCE).pathname;
+
+interface ExpectedCell {
+  field: string;
+  gender: string;
+  count: number;
+  countSE: number;
+  mean: number;
+  meanSE: number;
+}
+
+const expected: ExpectedCell[] = JSON.parse(
+  await Deno.readTextFile(new URL("survey_tables_expected.json", REFERENCE)),
+).cells;
+
+async function tabulate(args: string[]): Promise<{ code: number; stderr: string }> {
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-write", "--allow-sys", "src/cli/tabulate.ts", ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: result.code, stderr: new TextDecoder().decode(result.stderr) };
+}
+
+const SAMPLE_ARGS = ["--y=salary", "--weight=w", "--strata=field", "--by=field,gender"];
+
+type Row = Record<string, string | number>;
+
+function assertMatchesR(rows: Row[]): void {
+  assert.equal(rows.length, 27);
+  for (const cell of expected) {
+    const row = rows.find((r) => r.field === cell.field && r.gender === cell.gender);
+    assert.ok(row, `${cell.field}/${cell.gender} missing`);
+    for (const key of ["count", "countSE", "mean", "meanSE"] as const) {
+      const value = Number(row[key]);
+      assert.ok(Math.abs(value / cell[key] - 1) < 1e-8, `${cell.field}/${cell.gender} ${key}`);
+    }
+  }
+}
+
+Deno.test("`deno task tabulate --method sample` reproduces R's survey package to 1e-8 (CSV and JSON)", async () => {
+  const dir = await Deno.makeTempDir();
+  for (const extension of ["csv", "json"]) {
+    const out = `${dir}/tables.${extension}`;
+    const { code, stderr } = await tabulate([
+      `--data=${SAMPLE}`,
+      ...SAMPLE_ARGS,
+      "--method=sample",
+      `--out=${out}`,
+    ]);
+    assert.equal(code, 0, stderr);
+    const text = await Deno.readTextFile(out);
+    let rows: Row[];
+    if (extension === "json") {
+      rows = JSON.parse(text);
+    } else {
+      const data = parseCsv(text, out);
+      assert.deepEqual(data.names, ["field", "gender", "count", "countSE", "mean", "meanSE"]);
+      const categorical = (name: string) => {
+        const column = data.columns.get(name)!;
+        if (column.kind !== "categorical") throw new Error(`${name} is not categorical`);
+        return column;
+      };
+      const field = categorical("field");
+      const gender = categorical("gender");
+      rows = Array.from({ length: data.n }, (_, r) => ({
+        field: field.levels[field.codes[r]],
+        gender: gender.levels[gender.codes[r]],
+        count: numericColumn(data, "count")[r],
+        countSE: numericColumn(data, "countSE")[r],
+        mean: numericColumn(data, "mean")[r],
+        meanSE: numericColumn(data, "meanSE")[r],
+      }));
+    }
+    assertMatchesR(rows);
+    assert.equal(rows[0].field, "all");
+    assert.equal(rows[0].gender, "all");
+  }
+  await Deno.remove(dir, { recursive: true });
+});
+
+const HEADER = "salary,w,field,gender\n";
+const GOOD = "100,2,f1,m\n120,3,f1,f\n90,2,f2,m\n95,4,f2,f\n";
+
+const BAD_INPUTS: [string, string, string[], RegExp][] = [
+  ["missing weight column", "salary,field,gender\n100,f1,m\n", [], /column "w": missing column/],
+  [
+    "non-positive weight",
+    HEADER + "100,2,f1,m\n120,0,f1,f\n90,2,f2,m\n95,4,f2,f\n",
+    [],
+    /row 2 \(line 3\), column "w": survey weights must be strictly positive/,
+  ],
+  [
+    "a stratum with one unit",
+    HEADER + "100,2,f1,m\n120,3,f1,f\n90,2,f2,m\n",
+    [],
+    /row 3 \(line 4\), column "field": this unit is alone in its stratum/,
+  ],
+  ["unknown grouping column", HEADER + GOOD, ["--by=field,sex"], /column "sex": missing column/],
+  ["--by with one column", HEADER + GOOD, ["--by=field"], /--by: must name exactly two columns/],
+  [
+    "--by with three columns",
+    HEADER + GOOD,
+    ["--by=field,gender,salary"],
+    /--by: must name exactly two columns/,
+  ],
+  ["a method not wired yet", HEADER + GOOD, ["--method=fbs"], /method not available yet: fbs/],
+  ["an unknown method", HEADER + GOOD, ["--method=magic"], /--method: /],
+  ["an output that is neither CSV nor JSON", HEADER + GOOD, ["--out=OUT/t.txt"], /--out: must end/],
+];
+
+for (const [label, csv, extra, pattern] of BAD_INPUTS) {
+  Deno.test(`\`deno task tabulate\` exits 2, names the problem and writes nothing: ${label}`, async () => {
+    const dir = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${dir}/in.csv`, csv);
+    const args = [`--data=${dir}/in.csv`, ...SAMPLE_ARGS, `--out=${dir}/out/t.csv`];
+    const replaced = extra.map((e) => e.replace("OUT", `${dir}/out`));
+    const kept = args.filter((a) => !replaced.some((e) => e.split("=")[0] === a.split("=")[0]));
+    const { code, stderr } = await tabulate([...kept, ...replaced]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, pattern);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
+    await assert.rejects(Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+    await Deno.remove(dir, { recursive: true });
+  });
+}
