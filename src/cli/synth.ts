@@ -1,14 +1,16 @@
 /**
  * `deno task synth`: private synthetic data from a CSV file with one mechanism of the papers.
  *
- *     deno task synth --data FILE.csv --y COL [--x COL,COL] --model poisson|negbin|beta|normal|lognormal
+ *     deno task synth --data FILE.csv --y COL [--x COL,COL]
+ *       --model poisson|negbin|beta|normal|lognormal|fbs|fbp [--weight COL]
+ *       [--strata COL --stratum-sizes LABEL=N,…]
  *       --mechanism unweighted|lw|cw|sw|lw-final|cw-final|weighted-e|censored|censored-w|histogram
  *       [--epsilon E] [--m M] [--c C --g G] [--radius R] [--radius-mode relative|absolute]
  *       [--match-lipschitz D] [--lower A --upper B --bins K] [--draws S] [--chains K]
  *       [--warmup W] [--seed N] [--backend auto|cpu|gpu] --out DIR
  *
- * Writes DIR/synthetic-1.csv … synthetic-M.csv (the synthetic outcome and the public
- * covariates), DIR/report.json (the public release manifest) and DIR/diagnostics.json (the
+ * Writes DIR/synthetic-1.csv … synthetic-M.csv (the synthetic outcome, the public covariates
+ * and strata, and for FBS/FBP the smoothed synthetic weights in the weight column), DIR/report.json (the public release manifest) and DIR/diagnostics.json (the
  * owner's confidential evaluation), all at once or not at all. Bad input exits 2, an
  * unreachable ε exits 3; nothing is written then.
  *
@@ -23,10 +25,13 @@ import { progressLine } from "./progress.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 
 /** Command-line flag → spec field, and whether the value is a number. */
-const FLAGS: Record<string, { field: string; number?: true; list?: true }> = {
+const FLAGS: Record<string, { field: string; number?: true; list?: true; sizes?: true }> = {
   y: { field: "y" },
   x: { field: "x", list: true },
   model: { field: "model" },
+  weight: { field: "weight" },
+  strata: { field: "strata" },
+  "stratum-sizes": { field: "stratumSizes", sizes: true },
   mechanism: { field: "mechanism" },
   epsilon: { field: "epsilon", number: true },
   m: { field: "m", number: true },
@@ -44,6 +49,20 @@ const FLAGS: Record<string, { field: string; number?: true; list?: true }> = {
   seed: { field: "seed", number: true },
   backend: { field: "backend" },
 };
+
+/** Parses `label=size,label=size` into a record, naming the flag on a bad entry. */
+function parseStratumSizes(flag: string, value: string): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const entry of value.split(",")) {
+    const at = entry.lastIndexOf("=");
+    const size = at < 1 ? NaN : Number(entry.slice(at + 1));
+    if (!(size > 0) || !Number.isFinite(size)) {
+      throw new UsageError(`--${flag}: expected stratum=size pairs with positive sizes`);
+    }
+    sizes[entry.slice(0, at)] = size;
+  }
+  return sizes;
+}
 
 /**
  * Parses the command line into the data path, the output folder and a synthesis request.
@@ -65,10 +84,12 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
   if (!values.data) throw new UsageError("--data: required (the confidential CSV file)");
   if (!values.out) throw new UsageError("--out: required (the output folder)");
   const raw: Record<string, unknown> = {};
-  for (const [flag, { field, number, list }] of Object.entries(FLAGS)) {
+  for (const [flag, { field, number, list, sizes }] of Object.entries(FLAGS)) {
     const value = values[flag];
     if (value === undefined) continue;
-    if (number) {
+    if (sizes) {
+      raw[field] = parseStratumSizes(flag, value);
+    } else if (number) {
       const parsed = value.trim() === "" ? NaN : Number(value);
       if (!Number.isFinite(parsed)) throw new UsageError(`--${flag}: not a finite number`);
       raw[field] = parsed;

@@ -10,9 +10,12 @@
  * wobbles by a fraction of a percent between neighbouring g. The result is always a fitted candidate: the
  * reported ε comes from the draws that generate the data, never from an interpolation.
  *
- * The floor is the g at which the weights sum to max(1, n/100): a pseudo posterior that keeps
- * about 1% of the data's information. If even its fit exceeds the target, the target cannot be
- * met and a {@linkcode CalibrationError} gives the smallest ε reached.
+ * Δ(g) is not monotone all the way down: as the weights vanish the pseudo posterior widens
+ * towards the prior and |ℓ_i| at its draws can grow again (FBP shows this). So the search first
+ * steps down from g = 1 through the g's at which the weights sum to 1/2, 1/4, …, 1/64 and 1/100
+ * of n, stopping at the first feasible fit, then refines between it and the infeasible fit above
+ * it. If none of these fits meets the target, a {@linkcode CalibrationError} gives the smallest
+ * ε reached.
  *
  * @module
  */
@@ -37,6 +40,9 @@ export class CalibrationError extends Error {
   }
 }
 
+/** Weight sums (as shares of n) tried on the way down from all weights 1. */
+const DOWNWARD_SHARES = [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 100];
+
 /** A fitted point of the search. */
 export interface Candidate {
   readonly g: number;
@@ -54,10 +60,8 @@ export interface CalibrateOptions {
   readonly epsilon: number;
   /** Number of datasets m. */
   readonly m: number;
-  /** The lowest g searched. */
-  readonly floor: number;
-  /** The highest g searched (where the weights are all 1). */
-  readonly ceiling: number;
+  /** The g at which the weights sum to `share`·n (share in (0, 1]; 1 means all weights 1). */
+  readonly shiftForShare: (share: number) => number;
   /** Stop once a feasible fit has Δ ≥ (1 − closeness)·Δ* (default 0.03). */
   readonly closeness?: number;
   /** Most refits inside the bracket (default 6). */
@@ -65,33 +69,40 @@ export interface CalibrateOptions {
 }
 
 /**
- * Finds the largest g in [floor, ceiling] whose fit has Δ ≤ target, evaluating fits on demand.
+ * Finds the largest g whose fit has Δ ≤ ε/(2m), evaluating fits on demand.
  *
  * @param evaluate Fits the model with α(g) and returns the candidate (with anything else the
  *   caller needs in `T`).
- * @param options The target, the bracket and the stopping rule.
+ * @param options The target, the map from weight share to g, and the stopping rule.
  * @returns The feasible candidate with the largest g found.
  */
 export async function calibrateShift<T extends Candidate>(
   evaluate: (g: number) => Promise<T>,
   options: CalibrateOptions,
 ): Promise<T> {
-  const { epsilon, m, floor, ceiling, closeness = 0.03, maxSteps = 6 } = options;
+  const { epsilon, m, shiftForShare, closeness = 0.03, maxSteps = 6 } = options;
   if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
     throw new RangeError(`Invalid epsilon: must be positive and finite: epsilon=${epsilon}`);
   }
   const target = lipschitzTarget(epsilon, m);
-  if (!(floor < ceiling)) {
-    throw new RangeError(`Invalid bracket: floor=${floor} must be below ceiling=${ceiling}`);
-  }
-  const high = await evaluate(ceiling);
+  let high = await evaluate(shiftForShare(1));
   if (high.lipschitz <= target) return high;
-  const low = await evaluate(floor);
-  if (!(low.lipschitz <= target)) {
+  let low: T | undefined;
+  let smallest = high.lipschitz;
+  for (const share of DOWNWARD_SHARES) {
+    const candidate = await evaluate(shiftForShare(share));
+    smallest = Math.min(smallest, candidate.lipschitz);
+    if (candidate.lipschitz <= target) {
+      low = candidate;
+      break;
+    }
+    high = candidate;
+  }
+  if (low === undefined) {
     throw new CalibrationError(
       epsilon,
-      2 * low.lipschitz * m,
-      `m=${m}; weights searched down to g=${floor}, where they sum to 1% of n`,
+      2 * smallest * m,
+      `m=${m}; weights searched down to a sum of 1% of n`,
     );
   }
   const aim = Math.log((1 - closeness / 2) * target);

@@ -136,14 +136,18 @@ export async function runMechanism(
       const g = settings.g ?? 0;
       return { ...await stage(`${kind} g=${g}`, { alpha: weightsFor(kind, g) }), g };
     }
-    const floor = shiftForWeightSum((g) => weightsFor(kind, g), c, Math.max(1, n / 100));
     return await calibrateShift(async (g) => {
       const alpha = weightsFor(kind, g);
       const result = alpha.every((a) => a === 1)
         ? unweighted
         : await stage(`${kind} calibration g=${g.toFixed(4)}`, { alpha });
       return { ...result, g, lipschitz: result.bound.overall };
-    }, { epsilon, m, floor, ceiling: 1 });
+    }, {
+      epsilon,
+      m,
+      shiftForShare: (share) =>
+        share === 1 ? 1 : shiftForWeightSum((g) => weightsFor(kind, g), c, share * n),
+    });
   }
 
   switch (settings.mechanism) {

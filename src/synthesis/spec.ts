@@ -17,6 +17,12 @@ export const SynthesisSpec = z.object({
   /** Public covariate columns (kept as they are in the synthetic data). */
   x: z.array(z.string().min(1)).default([]),
   model: z.enum(MODEL_NAMES),
+  /** Survey weight column (FBS and FBP model it and release smoothed synthetic weights). */
+  weight: z.string().min(1).optional(),
+  /** Stratum column (public), used by FBP to scale its synthetic weights. */
+  strata: z.string().min(1).optional(),
+  /** Public population size of every stratum (FBP), by the stratum column's values. */
+  stratumSizes: z.record(z.string(), finite.positive()).optional(),
   mechanism: z.enum(MECHANISM_NAMES),
   /** Target total ε for the m datasets. */
   epsilon: finite.positive().optional(),
@@ -49,6 +55,21 @@ export const SynthesisSpec = z.object({
       path: ["m"],
       message:
         `m=${spec.m} exceeds the number of draws ${spec.draws}: each dataset needs its own draw`,
+    });
+  }
+  if ((spec.model === "fbs" || spec.model === "fbp") && spec.weight === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["weight"],
+      message: `the ${spec.model} model needs the survey weight column`,
+    });
+  }
+  if (spec.model === "fbp" && (spec.strata === undefined || spec.stratumSizes === undefined)) {
+    context.addIssue({
+      code: "custom",
+      path: ["stratumSizes"],
+      message: "the fbp model needs --strata and the public --stratum-sizes of every stratum " +
+        "(its synthetic weights are scaled to them)",
     });
   }
   if (spec.x.includes(spec.y)) {

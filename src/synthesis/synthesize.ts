@@ -7,7 +7,7 @@
  */
 import config from "../../deno.json" with { type: "json" };
 import { datasetColumns, type OutputColumn } from "../data/csv.ts";
-import type { Dataset } from "../data/dataset.ts";
+import { type Dataset, getColumn } from "../data/dataset.ts";
 import { buildDesign } from "../data/design.ts";
 import { fitModelParallel } from "../mcmc/parallel_fit.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
@@ -17,7 +17,7 @@ import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
 import type { Guarantee } from "../mechanisms/privacy.ts";
 import { runMechanism } from "../mechanisms/run_mechanism.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
-import { createModel, outcomeKind } from "../models/mod.ts";
+import { createModel, isSurveyModel, outcomeKind, type SurveyStrata } from "../models/mod.ts";
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
@@ -104,6 +104,28 @@ export function datasetDrawIndices(S: number, m: number): number[] {
   return Array.from({ length: m }, (_, j) => Math.floor(((j + 1) * S) / (m + 1)));
 }
 
+/**
+ * The strata codes and public stratum sizes FBP scales its synthetic weights to; a stratum of
+ * the data without a size is an error naming it.
+ */
+function surveyStrata(data: Dataset, spec: SynthesisSpec): SurveyStrata | undefined {
+  if (spec.strata === undefined || spec.stratumSizes === undefined) return undefined;
+  const column = getColumn(data, spec.strata);
+  const labels = column.kind === "numeric"
+    ? Array.from(column.values, String)
+    : Array.from(column.codes, (code) => column.levels[code]);
+  const levels = [...new Set(labels)];
+  const stratumSizes = Float64Array.from(levels, (level) => {
+    const size = spec.stratumSizes![level];
+    if (size === undefined) {
+      throw new RangeError(`Invalid stratumSizes: no public size for stratum "${level}"`);
+    }
+    return size;
+  });
+  const index = new Map(levels.map((level, h) => [level, h]));
+  return { strata: Int32Array.from(labels, (label) => index.get(label)!), stratumSizes };
+}
+
 function freshSeed(): number {
   const words = crypto.getRandomValues(new Uint32Array(2));
   return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
@@ -123,7 +145,11 @@ export async function synthesize(
   spec: SynthesisSpec,
   options: SynthesizeOptions = {},
 ): Promise<SynthesisResult> {
-  const design = buildDesign(data, { y: spec.y, x: spec.x }, outcomeKind(spec.model));
+  const design = buildDesign(
+    data,
+    { y: spec.y, x: spec.x, weight: spec.weight },
+    outcomeKind(spec.model),
+  );
   const model = createModel(spec.model, design);
   if (spec.backend === "gpu") {
     throw new RangeError("Invalid backend: the GPU backend is not available in this version");
@@ -173,23 +199,30 @@ export async function synthesize(
   const S = outcome.fit?.S ?? spec.m;
   const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(S, spec.m);
   const original = datasetColumns(data);
+  const strata = surveyStrata(data, spec);
   const ball = { radius: spec.radius, relative: spec.radiusMode === "relative" };
   const datasets: Map<string, OutputColumn>[] = [];
   const utility: Utility[] = [];
   const risk: SynthesisDiagnostics["risk"] = [];
   for (let j = 0; j < spec.m; j++) {
     const rng = new Rng(seed).split(SYNTHESIS_STREAM + j);
-    const ystar = outcome.fit === null
+    const theta = outcome.fit?.draws.subarray(
+      drawIndices[j] * model.dim,
+      (drawIndices[j] + 1) * model.dim,
+    );
+    const wstar = new Float64Array(design.n);
+    const ystar = theta === undefined
       ? sampleFromHistogram(outcome.histogram!, design.n, rng)
-      : model.simulate(
-        outcome.fit.draws.subarray(drawIndices[j] * model.dim, (drawIndices[j] + 1) * model.dim),
-        rng,
-        new Float64Array(design.n),
-      );
+      : isSurveyModel(model)
+      ? model.simulateSurvey(theta, rng, { y: new Float64Array(design.n), w: wstar }, strata).y
+      : model.simulate(theta, rng, new Float64Array(design.n));
     const columns = new Map<string, OutputColumn>();
     for (const name of data.names) {
       if (name === spec.y) columns.set(name, ystar);
-      else if (spec.x.includes(name)) columns.set(name, original.get(name)!);
+      else if (name === spec.weight && isSurveyModel(model)) columns.set(name, wstar);
+      else if (spec.x.includes(name) || name === spec.strata) {
+        columns.set(name, original.get(name)!);
+      }
     }
     datasets.push(columns);
     utility.push(utilityOf(design.y, ystar));
