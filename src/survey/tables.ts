@@ -115,21 +115,8 @@ export function surveyTable(input: TableInput): SurveyTable {
       );
     }
   }
-  const A = by[0].levels.length;
-  const B = by[1].levels.length;
-  const rowsPerA = B + 1;
-  const R = (A + 1) * rowsPerA;
-  const a = checkedCodes(by[0]);
-  const b = checkedCodes(by[1]);
-  /** The four rows unit i belongs to: (all, all), (all, b), (a, all), (a, b). */
-  const rows = new Int32Array(4 * n);
-  for (let i = 0; i < n; i++) {
-    const rowA = (a[i] + 1) * rowsPerA;
-    rows[4 * i] = 0;
-    rows[4 * i + 1] = b[i] + 1;
-    rows[4 * i + 2] = rowA;
-    rows[4 * i + 3] = rowA + b[i] + 1;
-  }
+  const { rows, labels } = cellLayout(by);
+  const R = labels[0].length;
   const count = new Float64Array(R);
   const total = new Float64Array(R);
   for (let i = 0; i < n; i++) {
@@ -185,6 +172,36 @@ export function surveyTable(input: TableInput): SurveyTable {
     countSE[r] = Math.sqrt(varCount);
     meanSE[r] = count[r] > 0 ? Math.sqrt(varMean) : NaN;
   }
+  return { by: [by[0].name, by[1].name], labels, count, countSE, mean, meanSE };
+}
+
+/** The cells of a two-way table and the four cells each unit belongs to. */
+export interface CellLayout {
+  /** rows[4i..4i+3]: the rows of unit i: (all, all), (all, b), (a, all), (a, b). */
+  readonly rows: Int32Array;
+  /** Row labels of the two groupings, grand total first (see {@linkcode SurveyTable}). */
+  readonly labels: readonly [readonly string[], readonly string[]];
+}
+
+/**
+ * The row layout of a two-way table with both margins: (A + 1)·(B + 1) rows, the grand total
+ * first, and for every unit the four rows it counts in.
+ *
+ * @param by The two groupings (codes checked against their levels).
+ */
+export function cellLayout(by: readonly [Grouping, Grouping]): CellLayout {
+  const rowsPerA = by[1].levels.length + 1;
+  const a = checkedCodes(by[0]);
+  const b = checkedCodes(by[1]);
+  const n = a.length;
+  const rows = new Int32Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    const rowA = (a[i] + 1) * rowsPerA;
+    rows[4 * i] = 0;
+    rows[4 * i + 1] = b[i] + 1;
+    rows[4 * i + 2] = rowA;
+    rows[4 * i + 3] = rowA + b[i] + 1;
+  }
   const labelsA: string[] = [];
   const labelsB: string[] = [];
   for (const levelA of [MARGIN_LABEL, ...by[0].levels]) {
@@ -193,7 +210,7 @@ export function surveyTable(input: TableInput): SurveyTable {
       labelsB.push(levelB);
     }
   }
-  return { by: [by[0].name, by[1].name], labels: [labelsA, labelsB], count, countSE, mean, meanSE };
+  return { rows, labels: [labelsA, labelsB] };
 }
 
 /** Units per stratum code (0 … max code); throws for a negative or non-integer code. */

@@ -1,0 +1,182 @@
+/**
+ * The Laplace baseline for weighted survey tables (survey paper §2.4; SPEC §8): noise added to
+ * the confidential sample's cell counts and means, with local sensitivities, and standard errors
+ * from noisy random-group replicates.
+ *
+ * - Sensitivities (eqs. 8–9), per cell over the units in it: Δ^c = max w − min w for the count;
+ *   Δ^a = (max w·y − min w·y)/(Σ w − (max w − min w)) for the mean; the maximum over all cells
+ *   is used for every cell (Δ^c_*, Δ^a_*).
+ * - Points: N̂ + Laplace(Δ^c_* / ε_pc), μ̂ + Laplace(Δ^a_* / ε_pc).
+ * - Variances: R random-group replicates (Preston 2009): in every stratum keep a random ⌊n_h/2⌋
+ *   units and scale their weights by n_h/⌊n_h/2⌋ (2 when n_h is even), zero the rest; each
+ *   replicate's counts and means get noise at scale Δ_r/ε_rep with Δ_r the larger of the
+ *   replicate's own sensitivity and the full sample's (a half-sample can have a zero spread); Var = (1/R)·Σ_r (θ̂_r − θ̂)², with θ̂ the noisy point (post-processing only).
+ * - Budget: each unit enters 4 cells × 2 tables, once as a point and R times as a replicate:
+ *   ε = 8·ε_pc + 8·R·ε_rep; split equally, ε_pc = ε/16 and ε_rep = ε/(16·R) (ε = 8, R = 10:
+ *   ε_pc = 0.5, ε_rep = 0.05).
+ *
+ * Privacy guarantee: ε-DP with respect to the sensitivities observed on this sample only (the
+ * paper's "local DP"): weights and salaries are unbounded, so no global sensitivity exists and
+ * the guarantee does not extend to neighbouring samples with wider ranges.
+ *
+ * @module
+ */
+import { sampleLaplace } from "../random/distributions.ts";
+import type { Rng } from "../random/rng.ts";
+import { secureLaplace } from "../mechanisms/secure_laplace.ts";
+import { cellLayout, type SurveyTable, type TableInput } from "./tables.ts";
+
+/** Adds ε-DP Laplace noise for a query of the given L1 sensitivity to a value. */
+export type LaplaceRelease = (value: number, sensitivity: number, epsilon: number) => number;
+
+/** The secure release: the exact discrete Laplace of `secure_laplace.ts` (real releases). */
+export const secureRelease: LaplaceRelease = (value, sensitivity, epsilon) =>
+  secureLaplace(value, { sensitivity, epsilon });
+
+/** A seeded release for studies only: value + Laplace(0, sensitivity/ε) from `rng`. */
+export function seededRelease(rng: Rng): LaplaceRelease {
+  return (value, sensitivity, epsilon) => value + sampleLaplace(rng, 0, sensitivity / epsilon);
+}
+
+/** Options of {@linkcode laplaceTable}. */
+export interface LaplaceTableOptions {
+  /** The total ε of the whole table. */
+  readonly epsilon: number;
+  /** Random-group replicates R (default 10). */
+  readonly replicates?: number;
+  /** Chooses the replicates' half-samples. */
+  readonly rng: Rng;
+  /** Adds the noise (secure for releases, seeded for studies). */
+  readonly release: LaplaceRelease;
+}
+
+/** The noisy table, with the budget split and the sensitivities behind it (public). */
+export interface LaplaceTable extends SurveyTable {
+  readonly epsilon: number;
+  readonly epsilonPoint: number;
+  readonly epsilonReplicate: number;
+  readonly countSensitivity: number;
+  readonly meanSensitivity: number;
+}
+
+/** Point estimates of every cell and the maximum sensitivities over cells. */
+interface CellEstimates {
+  readonly count: Float64Array;
+  readonly mean: Float64Array;
+  readonly countSensitivity: number;
+  readonly meanSensitivity: number;
+}
+
+function estimates(input: TableInput, weight: Float64Array, rows: Int32Array): CellEstimates {
+  const R = rows.length === 0 ? 0 : Math.max(...rows) + 1;
+  const count = new Float64Array(R);
+  const total = new Float64Array(R);
+  const minW = new Float64Array(R).fill(Infinity);
+  const maxW = new Float64Array(R).fill(-Infinity);
+  const minWy = new Float64Array(R).fill(Infinity);
+  const maxWy = new Float64Array(R).fill(-Infinity);
+  for (let i = 0; i < weight.length; i++) {
+    const w = weight[i];
+    if (w === 0) continue;
+    const wy = w * input.y[i];
+    for (let k = 4 * i; k < 4 * i + 4; k++) {
+      const r = rows[k];
+      count[r] += w;
+      total[r] += wy;
+      minW[r] = Math.min(minW[r], w);
+      maxW[r] = Math.max(maxW[r], w);
+      minWy[r] = Math.min(minWy[r], wy);
+      maxWy[r] = Math.max(maxWy[r], wy);
+    }
+  }
+  let countSensitivity = 0;
+  let meanSensitivity = 0;
+  for (let r = 0; r < R; r++) {
+    if (count[r] === 0) continue;
+    const spread = maxW[r] - minW[r];
+    countSensitivity = Math.max(countSensitivity, spread);
+    meanSensitivity = Math.max(meanSensitivity, (maxWy[r] - minWy[r]) / (count[r] - spread));
+  }
+  return {
+    count,
+    mean: total.map((t, r) => t / count[r]),
+    countSensitivity,
+    meanSensitivity,
+  };
+}
+
+/** Preston's random-group replicate weights: a random ⌊n_h/2⌋ of every stratum, rescaled. */
+function replicateWeights(input: TableInput, rng: Rng): Float64Array {
+  const byStratum = new Map<number, number[]>();
+  input.strata.forEach((h, i) => {
+    const members = byStratum.get(h) ?? [];
+    members.push(i);
+    byStratum.set(h, members);
+  });
+  const weight = new Float64Array(input.y.length);
+  for (const members of byStratum.values()) {
+    for (let j = members.length - 1; j > 0; j--) {
+      const k = Math.floor(rng.uniform() * (j + 1));
+      [members[j], members[k]] = [members[k], members[j]];
+    }
+    const kept = Math.floor(members.length / 2);
+    const factor = members.length / kept;
+    for (const i of members.slice(0, kept)) weight[i] = input.weight[i] * factor;
+  }
+  return weight;
+}
+
+/**
+ * The ε-DP (local) Laplace table of the confidential sample (see the module's guarantee).
+ *
+ * @param input The confidential sample's outcome, weights, strata and groupings.
+ * @param options The total ε, the number of replicates, and the randomness.
+ * @returns Noisy counts and means with replicate standard errors, and the budget split.
+ */
+export function laplaceTable(input: TableInput, options: LaplaceTableOptions): LaplaceTable {
+  const { epsilon, replicates = 10, rng, release } = options;
+  if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
+    throw new RangeError(`Invalid epsilon: must be positive and finite: epsilon=${epsilon}`);
+  }
+  if (!Number.isSafeInteger(replicates) || replicates < 2) {
+    throw new RangeError(`Invalid replicates: must be an integer ≥ 2: replicates=${replicates}`);
+  }
+  const epsilonPoint = epsilon / 16;
+  const epsilonReplicate = epsilon / (16 * replicates);
+  const { rows, labels } = cellLayout(input.by);
+  const point = estimates(input, input.weight, rows);
+  if (!(point.countSensitivity > 0) || !(point.meanSensitivity > 0)) {
+    throw new RangeError(
+      "Invalid sample: a local sensitivity is 0 (equal weights, or equal w·y, in every cell), " +
+        "so the Laplace mechanism would release exact values",
+    );
+  }
+  const noisy = (values: Float64Array, sensitivity: number, eps: number) =>
+    values.map((v) => Number.isFinite(v) ? release(v, sensitivity, eps) : NaN);
+  const count = noisy(point.count, point.countSensitivity, epsilonPoint);
+  const mean = noisy(point.mean, point.meanSensitivity, epsilonPoint);
+  const squaresCount = new Float64Array(count.length);
+  const squaresMean = new Float64Array(mean.length);
+  for (let r = 0; r < replicates; r++) {
+    const replicate = estimates(input, replicateWeights(input, rng), rows);
+    const countScale = Math.max(replicate.countSensitivity, point.countSensitivity);
+    const meanScale = Math.max(replicate.meanSensitivity, point.meanSensitivity);
+    const c = noisy(replicate.count, countScale, epsilonReplicate);
+    const m = noisy(replicate.mean, meanScale, epsilonReplicate);
+    c.forEach((v, k) => squaresCount[k] += (v - count[k]) ** 2);
+    m.forEach((v, k) => squaresMean[k] += (v - mean[k]) ** 2);
+  }
+  return {
+    by: [input.by[0].name, input.by[1].name],
+    labels,
+    count,
+    countSE: squaresCount.map((s) => Math.sqrt(s / replicates)),
+    mean,
+    meanSE: squaresMean.map((s) => Math.sqrt(s / replicates)),
+    epsilon,
+    epsilonPoint,
+    epsilonReplicate,
+    countSensitivity: point.countSensitivity,
+    meanSensitivity: point.meanSensitivity,
+  };
+}
