@@ -1,0 +1,295 @@
+/**
+ * Synthesis jobs.
+ *
+ * - `POST /v1/syntheses` (scope submit): the `synth` command's options as JSON plus `datasetId`
+ *   (a registered dataset) or inline `csv` / `records`; the job is persisted, then 202 with its
+ *   id. An `Idempotency-Key` header returns the same job for a retry (never a second job, never
+ *   a second charge). With a registered dataset and `epsilon`, 409 when ε exceeds the remaining
+ *   budget.
+ * - `GET /v1/syntheses/{id}` (scope read): status, progress and, once succeeded, the public
+ *   report (the fields of report.json).
+ * - `GET /v1/syntheses/{id}/datasets/{k}` (scope read): the k-th synthetic CSV.
+ * - `GET /v1/syntheses/{id}/diagnostics` (scope diagnostics): the confidential diagnostics.
+ *
+ * @module
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { DataError } from "../src/data/data_error.ts";
+import { getColumn } from "../src/data/dataset.ts";
+import { buildDesign } from "../src/data/design.ts";
+import { functionApp } from "../src/api/app.ts";
+import { requireScope, sha256Hex } from "../src/api/auth.ts";
+import type { ApiContext } from "../src/api/context.ts";
+import { readDataInput } from "../src/api/data_input.ts";
+import { ApiError } from "../src/api/errors.ts";
+import { CsvText, errorResponses, Records, ReportSchema } from "../src/api/schemas.ts";
+import { standalone } from "../src/api/standalone.ts";
+import { health } from "./health.ts";
+import { BudgetExceededError } from "../src/jobs/ledger.ts";
+import { IdempotencyConflictError, type JobView } from "../src/jobs/store.ts";
+import { outcomeKind } from "../src/models/mod.ts";
+import { SynthesisSpec } from "../src/synthesis/spec.ts";
+
+const SynthesisRequest = SynthesisSpec.safeExtend({
+  datasetId: z.string().min(1).max(100).optional(),
+  csv: CsvText.optional(),
+  records: Records.optional(),
+}).superRefine((body, context) => {
+  const given = [body.datasetId, body.csv, body.records].filter((v) => v !== undefined).length;
+  if (given !== 1) {
+    context.addIssue({
+      code: "custom",
+      path: ["datasetId"],
+      message: "give exactly one of datasetId, csv and records",
+    });
+  }
+}).openapi("SynthesisRequest", {
+  example: {
+    datasetId: "3f0c…",
+    y: "y",
+    model: "negbin",
+    mechanism: "lw-final",
+    epsilon: 8,
+    m: 3,
+  },
+});
+
+const Job = z.object({
+  id: z.string(),
+  status: z.enum(["queued", "running", "succeeded", "failed"]),
+  datasetId: z.string().nullable(),
+  progress: z.object({ stage: z.string(), fraction: z.number() }).nullable(),
+  attempts: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  report: ReportSchema.optional(),
+  datasets: z.array(z.string()).optional().openapi({ description: "URLs of the synthetic CSVs" }),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+}).openapi("Job");
+
+const Accepted = z.object({
+  id: z.string(),
+  status: z.enum(["queued", "running", "succeeded", "failed"]),
+  location: z.string(),
+}).openapi("Accepted");
+
+const IdParam = z.object({
+  id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
+});
+
+const security = [{ bearer: [] }];
+
+const submit = createRoute({
+  method: "post",
+  path: "/v1/syntheses",
+  summary: "Submit a synthesis job",
+  security,
+  request: {
+    headers: z.object({
+      "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().openapi({
+        description: "Retries with the same key return the same job",
+      }),
+    }),
+    body: { required: true, content: { "application/json": { schema: SynthesisRequest } } },
+  },
+  responses: {
+    202: {
+      description: "Accepted (persisted)",
+      content: { "application/json": { schema: Accepted } },
+    },
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+  },
+});
+
+const status = createRoute({
+  method: "get",
+  path: "/v1/syntheses/{id}",
+  summary: "A job's status, progress and (on success) public report",
+  security,
+  request: { params: IdParam },
+  responses: {
+    200: { description: "The job", content: { "application/json": { schema: Job } } },
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+const dataset = createRoute({
+  method: "get",
+  path: "/v1/syntheses/{id}/datasets/{k}",
+  summary: "The k-th synthetic dataset (CSV) of a succeeded job",
+  security,
+  request: {
+    params: IdParam.extend({
+      k: z.coerce.number().int().min(1).max(1000).openapi({ param: { name: "k", in: "path" } }),
+    }),
+  },
+  responses: {
+    200: { description: "CSV", content: { "text/csv": { schema: z.string() } } },
+    ...errorResponses(400, 401, 403, 404, 409),
+  },
+});
+
+const diagnostics = createRoute({
+  method: "get",
+  path: "/v1/syntheses/{id}/diagnostics",
+  summary: "The confidential diagnostics of a succeeded job (scope diagnostics)",
+  security,
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: "Per-record α and Δ, refits, fit summary, utility, risk, seed",
+      content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...errorResponses(400, 401, 403, 404, 409),
+  },
+});
+
+/** 409 unless the job succeeded: its failure code, or "not_ready". */
+function requireSucceeded(job: JobView): void {
+  if (job.status === "succeeded") return;
+  if (job.status === "failed") {
+    throw new ApiError(409, job.error?.code ?? "failed", "the job failed: nothing was released");
+  }
+  throw new ApiError(409, "not_ready", `the job is ${job.status}`);
+}
+
+function publicJob(job: JobView) {
+  return {
+    id: job.id,
+    status: job.status,
+    datasetId: job.datasetId,
+    progress: job.progress,
+    attempts: job.attempts,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    ...(job.report === null ? {} : {
+      report: { ...job.report, columns: [...job.report.columns] },
+      datasets: Array.from(
+        { length: job.datasetCount },
+        (_, j) => `/v1/syntheses/${job.id}/datasets/${j + 1}`,
+      ),
+    }),
+    ...(job.error === null ? {} : { error: job.error }),
+  };
+}
+
+/** The syntheses function. */
+export function syntheses(context: ApiContext) {
+  const { store } = context;
+  return functionApp()
+    .openapi(
+      { ...submit, middleware: [requireScope(store, "submit")] as const },
+      async (c) => {
+        const body = c.req.valid("json");
+        const { datasetId, csv, records, ...spec } = body;
+        let inline: string | null = null;
+        if (datasetId !== undefined) {
+          const info = await store.dataset(datasetId);
+          if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
+          const named = [
+            ["y", spec.y],
+            ...spec.x.map((x) => ["x", x]),
+            ["weight", spec.weight],
+            ["strata", spec.strata],
+          ].filter((pair): pair is [string, string] => pair[1] !== undefined);
+          for (const [field, column] of named) {
+            if (!info.columns.includes(column)) {
+              throw new ApiError(
+                400,
+                "invalid_data",
+                `the dataset has no column "${column}"`,
+                field,
+              );
+            }
+          }
+        } else {
+          try {
+            const read = readDataInput({ csv, records }, "inline data");
+            buildDesign(
+              read.data,
+              { y: spec.y, x: spec.x, weight: spec.weight },
+              outcomeKind(spec.model),
+            );
+            if (spec.strata !== undefined) getColumn(read.data, spec.strata);
+            inline = read.csv;
+          } catch (error) {
+            if (error instanceof DataError) throw new ApiError(400, "invalid_data", error.message);
+            throw error;
+          }
+        }
+        let submitted;
+        try {
+          submitted = await store.submit({
+            id: crypto.randomUUID(),
+            keyId: c.var.apiKey.id,
+            idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
+            requestHash: await sha256Hex(JSON.stringify(body)),
+            datasetId: datasetId ?? null,
+            csv: inline,
+            spec,
+          });
+        } catch (error) {
+          if (error instanceof IdempotencyConflictError) {
+            throw new ApiError(422, "idempotency_conflict", error.message);
+          }
+          if (error instanceof BudgetExceededError) {
+            throw new ApiError(
+              409,
+              "budget_exceeded",
+              "epsilon exceeds the dataset's remaining privacy budget",
+              "epsilon",
+            );
+          }
+          throw error;
+        }
+        const { job } = submitted;
+        await store.enqueue(job.id);
+        context.pool?.wake();
+        const location = `/v1/syntheses/${job.id}`;
+        c.header("Location", location);
+        return c.json({ id: job.id, status: job.status, location }, 202);
+      },
+    )
+    .openapi(
+      { ...status, middleware: [requireScope(store, "read")] as const },
+      async (c) => {
+        const job = await store.job(c.req.valid("param").id);
+        if (job === null) throw new ApiError(404, "not_found", "no such job");
+        return c.json(publicJob(job), 200);
+      },
+    )
+    .openapi(
+      { ...dataset, middleware: [requireScope(store, "read")] as const },
+      async (c) => {
+        const { id, k } = c.req.valid("param");
+        const job = await store.job(id);
+        if (job === null) throw new ApiError(404, "not_found", "no such job");
+        requireSucceeded(job);
+        const csv = await store.jobDataset(id, k);
+        if (csv === null) {
+          throw new ApiError(
+            404,
+            "not_found",
+            `the job released ${job.datasetCount} datasets`,
+            "k",
+          );
+        }
+        c.header("Content-Disposition", `attachment; filename="synthetic-${k}.csv"`);
+        return c.body(csv, 200, { "Content-Type": "text/csv; charset=utf-8" });
+      },
+    )
+    .openapi(
+      { ...diagnostics, middleware: [requireScope(store, "diagnostics")] as const },
+      async (c) => {
+        const { id } = c.req.valid("param");
+        const job = await store.job(id);
+        if (job === null) throw new ApiError(404, "not_found", "no such job");
+        requireSucceeded(job);
+        const found = await store.jobDiagnostics(id);
+        return c.json({ ...found } as Record<string, unknown>, 200);
+      },
+    );
+}
+
+/** `deno serve functions/syntheses.ts`: this function alone, with the worker pool. */
+export default standalone(import.meta, [health, syntheses], { jobs: true });

@@ -1,0 +1,75 @@
+/**
+ * The service's settings, read from the environment: `PORT` (default 8000), `PPSYNTH_HOST`
+ * (default 0.0.0.0), `PPSYNTH_DATA_DIR` (default ./data, where the embedded store lives), and
+ * the limits below.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+const integer = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** The settings schema: one field per environment variable. */
+export const ApiConfig = z.object({
+  port: integer(0, 65535, 8000),
+  hostname: z.string().min(1).default("0.0.0.0"),
+  dataDir: z.string().min(1).default("./data"),
+  /** Concurrent synthesis jobs N = min(cores, workers). */
+  workers: integer(1, 1024, navigator.hardwareConcurrency),
+  /** Largest request body in bytes (chunked bodies included). */
+  maxBodyBytes: integer(1024, 1 << 30, 16 * 1024 * 1024),
+  /** Request timeout in milliseconds (long work is a job, never a request). */
+  requestTimeoutMs: integer(100, 600_000, 30_000),
+  /** Job lease length in milliseconds (renewed every third of it while a job runs). */
+  leaseMs: integer(300, 3_600_000, 30_000),
+  /** Times a job may be claimed before it is failed instead of retried. */
+  maxAttempts: integer(1, 100, 3),
+  /** Largest S·n of a synchronous Lipschitz request. */
+  lipschitzMaxCells: integer(1, 1e9, 2_000_000),
+  /** Idle workers poll this often (a submission wakes them at once). */
+  pollMs: integer(10, 60_000, 1000),
+  /** At most one progress write per job per this many milliseconds. */
+  progressIntervalMs: integer(0, 60_000, 500),
+});
+
+/** Validated settings. */
+export type ApiConfig = z.infer<typeof ApiConfig>;
+
+const VARIABLES: Record<keyof ApiConfig, string> = {
+  port: "PORT",
+  hostname: "PPSYNTH_HOST",
+  dataDir: "PPSYNTH_DATA_DIR",
+  workers: "PPSYNTH_WORKERS",
+  maxBodyBytes: "PPSYNTH_MAX_BODY_BYTES",
+  requestTimeoutMs: "PPSYNTH_REQUEST_TIMEOUT_MS",
+  leaseMs: "PPSYNTH_LEASE_MS",
+  maxAttempts: "PPSYNTH_MAX_ATTEMPTS",
+  lipschitzMaxCells: "PPSYNTH_LIPSCHITZ_MAX_CELLS",
+  pollMs: "PPSYNTH_POLL_MS",
+  progressIntervalMs: "PPSYNTH_PROGRESS_INTERVAL_MS",
+};
+
+/**
+ * Reads the settings from environment variables (PORT, PPSYNTH_HOST, PPSYNTH_DATA_DIR,
+ * PPSYNTH_WORKERS, PPSYNTH_MAX_BODY_BYTES, PPSYNTH_REQUEST_TIMEOUT_MS, PPSYNTH_LEASE_MS,
+ * PPSYNTH_MAX_ATTEMPTS, PPSYNTH_LIPSCHITZ_MAX_CELLS, PPSYNTH_POLL_MS,
+ * PPSYNTH_PROGRESS_INTERVAL_MS); unset ones take their defaults.
+ *
+ * @param get Reads one variable (`Deno.env.get`).
+ * @returns The settings; throws a RangeError naming the variable of a bad value.
+ */
+export function configFromEnv(get: (name: string) => string | undefined): ApiConfig {
+  const raw: Record<string, string> = {};
+  for (const [field, variable] of Object.entries(VARIABLES)) {
+    const value = get(variable);
+    if (value !== undefined && value !== "") raw[field] = value;
+  }
+  const parsed = ApiConfig.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = VARIABLES[issue.path[0] as keyof ApiConfig];
+    throw new RangeError(`Invalid ${variable}: ${issue.message}`);
+  }
+  return parsed.data;
+}

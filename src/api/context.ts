@@ -1,0 +1,80 @@
+/**
+ * What the functions share: the store, the settings, the log and (in a process that runs jobs)
+ * the worker pool. Tests build one on a temporary directory; the server builds one from the
+ * environment.
+ *
+ * @module
+ */
+import { failureOf } from "../jobs/failure.ts";
+import { SqliteJobStore } from "../jobs/sqlite_store.ts";
+import type { JobStore } from "../jobs/store.ts";
+import { synthesisHandler } from "../jobs/synthesis_job.ts";
+import { WorkerPool } from "../jobs/worker_pool.ts";
+import type { ApiConfig } from "./config.ts";
+import type { Logger } from "./log.ts";
+
+/** The functions' shared state. */
+export interface ApiContext {
+  readonly store: JobStore;
+  readonly config: ApiConfig;
+  readonly log: Logger;
+  /** The worker pool, or null in a process that only accepts requests. */
+  readonly pool: WorkerPool | null;
+  /** Stops the pool (waiting for running jobs), closes the store and releases the lock. */
+  close(): Promise<void>;
+}
+
+/** Options of {@linkcode openContext}. */
+export interface OpenContextOptions {
+  readonly log: Logger;
+  /** Run jobs in this process (a pool of min(cores, config.workers) workers). */
+  readonly jobs: boolean;
+}
+
+/**
+ * Opens the embedded store under `config.dataDir` and, when `jobs` is set, takes the data
+ * directory's exclusive lock (`server.lock`: one job-running server per store, so every job
+ * found running at start was interrupted) and starts the worker pool, which requeues those jobs.
+ *
+ * @param config The settings.
+ * @param options The log and whether to run jobs.
+ * @returns The context; throws when another server holds the lock.
+ */
+export async function openContext(
+  config: ApiConfig,
+  options: OpenContextOptions,
+): Promise<ApiContext> {
+  const store = await SqliteJobStore.open(config.dataDir);
+  let lock: Deno.FsFile | null = null;
+  let pool: WorkerPool | null = null;
+  if (options.jobs) {
+    lock = await Deno.open(`${config.dataDir}/server.lock`, { create: true, write: true });
+    if (!await lock.tryLock(true)) {
+      lock.close();
+      store.close();
+      throw new Error(`another server is running jobs on ${config.dataDir} (server.lock is held)`);
+    }
+    pool = new WorkerPool(store, synthesisHandler(store), {
+      workers: Math.max(1, Math.min(navigator.hardwareConcurrency, config.workers)),
+      leaseMs: config.leaseMs,
+      pollMs: config.pollMs,
+      progressIntervalMs: config.progressIntervalMs,
+      maxAttempts: config.maxAttempts,
+      recoverAllOnStart: true,
+      failureOf,
+      log: options.log,
+    });
+    await pool.start();
+  }
+  return {
+    store,
+    config,
+    log: options.log,
+    pool,
+    async close() {
+      await pool?.stop();
+      store.close();
+      lock?.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The request and response schemas shared by the functions (zod, also the source of
+ * `/openapi.json`).
+ *
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+
+/** `{error: {code, message, field?}}`. */
+export const ErrorSchema = z.object({
+  error: z.object({
+    code: z.string().openapi({ example: "invalid_request" }),
+    message: z.string(),
+    field: z.string().optional(),
+  }),
+}).openapi("Error");
+
+/** A JSON response of every error status a route can give. */
+export function errorResponses(...statuses: number[]) {
+  const messages: Record<number, string> = {
+    400: "Invalid request (the field is named)",
+    401: "Missing or invalid API key",
+    403: "The API key lacks the scope",
+    404: "Not found",
+    409: "Conflict: privacy budget exceeded, or the job has no such result",
+    413: "Body too large",
+    415: "Unsupported media type",
+    422: "Idempotency-Key reused for a different request, or an unbounded result",
+  };
+  return Object.fromEntries(
+    statuses.map((status) => [status, {
+      description: messages[status],
+      content: { "application/json": { schema: ErrorSchema } },
+    }]),
+  );
+}
+
+/** A data cell: a number or a string. */
+const Cell = z.union([z.number(), z.string().max(10_000)]);
+
+/** JSON records: objects with the same fields. */
+export const Records = z.array(z.record(z.string().min(1).max(200), Cell)).min(1).max(
+  10_000_000,
+).openapi({
+  description: "Records with the same fields; values are numbers or strings",
+  example: [{ y: 3, z: 0.5 }, { y: 7, z: 1.2 }],
+});
+
+/** CSV text with a header row. */
+export const CsvText = z.string().min(1).openapi({
+  description: "CSV text with a header row",
+  example: "y,z\n3,0.5\n7,1.2\n",
+});
+
+/** The public release manifest (`report.json`). */
+export const ReportSchema = z.object({
+  mechanism: z.string(),
+  model: z.string(),
+  n: z.number().int(),
+  m: z.number().int(),
+  lipschitz: z.number().nullable(),
+  lipschitzOverDraws: z.literal("max"),
+  epsilonPerDataset: z.number(),
+  epsilon: z.number(),
+  guarantee: z.enum(["DP", "aDP"]),
+  backend: z.string(),
+  columns: z.array(z.string()),
+  software: z.object({ name: z.literal("ppsynth"), version: z.string() }),
+  seedPolicy: z.string(),
+}).openapi("Report");

@@ -1,0 +1,67 @@
+/**
+ * `deno task keys`: API keys of the HTTP service, in the store under PPSYNTH_DATA_DIR.
+ *
+ *     deno task keys create --scopes submit,read,diagnostics[,admin] [--name NAME]
+ *     deno task keys list
+ *     deno task keys revoke ID
+ *
+ * `create` prints the new key once on standard output (only its SHA-256 hash is stored) and
+ * its id on standard error; `list` prints id, name, scopes, creation and revocation times.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { createApiKey, parseScopes } from "../api/auth.ts";
+import { configFromEnv } from "../api/config.ts";
+import { SqliteJobStore } from "../jobs/sqlite_store.ts";
+import { runCommand, UsageError } from "./run_command.ts";
+
+const USAGE = "usage: keys create --scopes submit,read,diagnostics[,admin] [--name NAME] | " +
+  "keys list | keys revoke ID";
+
+async function main(): Promise<void> {
+  const { positionals, values } = (() => {
+    try {
+      return parseArgs({
+        args: Deno.args,
+        allowPositionals: true,
+        options: { scopes: { type: "string" }, name: { type: "string" } },
+      });
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message}; ${USAGE}`);
+    }
+  })();
+  const [command, ...rest] = positionals;
+  const { dataDir } = configFromEnv((name) => Deno.env.get(name));
+  const store = await SqliteJobStore.open(dataDir);
+  try {
+    if (command === "create" && rest.length === 0) {
+      if (values.scopes === undefined) throw new UsageError(`--scopes: required; ${USAGE}`);
+      let scopes;
+      try {
+        scopes = parseScopes(values.scopes);
+      } catch (error) {
+        throw new UsageError(`--scopes: ${(error as Error).message}`);
+      }
+      const { key, secret } = await createApiKey(store, scopes, values.name ?? "");
+      console.error(`keys: created ${key.id} (${key.scopes.join(",")}); the key is shown once:`);
+      console.log(secret);
+    } else if (command === "list" && rest.length === 0) {
+      for (const key of await store.listKeys()) {
+        console.log(
+          [key.id, key.name || "-", key.scopes.join(","), key.createdAt, key.revokedAt ?? "-"]
+            .join("\t"),
+        );
+      }
+    } else if (command === "revoke" && rest.length === 1) {
+      if (!await store.revokeKey(rest[0])) throw new UsageError(`no active key with id ${rest[0]}`);
+      console.error(`keys: revoked ${rest[0]}`);
+    } else {
+      throw new UsageError(USAGE);
+    }
+  } finally {
+    store.close();
+  }
+}
+
+if (import.meta.main) await runCommand("keys", main);

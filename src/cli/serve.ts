@@ -1,0 +1,41 @@
+/**
+ * `deno task serve`: the HTTP API (every function of `functions/main.ts`) on PORT (default
+ * 8000), with its embedded store under PPSYNTH_DATA_DIR (default ./data) and the synthesis
+ * worker pool. SIGINT and SIGTERM stop accepting requests and exit; a job still running is
+ * requeued at the next start, as after a crash.
+ *
+ * @module
+ */
+import { configFromEnv } from "../api/config.ts";
+import { openContext } from "../api/context.ts";
+import { jsonLogger } from "../api/log.ts";
+import { mainApp } from "../../functions/main.ts";
+
+async function main(): Promise<void> {
+  const config = configFromEnv((name) => Deno.env.get(name));
+  const log = jsonLogger();
+  const context = await openContext(config, { log, jobs: true });
+  const app = mainApp(context);
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.hostname,
+    onListen: ({ hostname, port }) => log("listening", { hostname, port }),
+  }, app.fetch);
+  const stop = async () => {
+    log("stopping");
+    await server.shutdown();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.finished;
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`serve: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exit(1);
+  }
+}

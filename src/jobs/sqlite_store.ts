@@ -1,0 +1,578 @@
+/**
+ * The embedded {@linkcode JobStore}: one SQLite file (`node:sqlite`, no server), in WAL mode with
+ * `synchronous=FULL`, so a committed transaction survives a killed process. Every state change
+ * is one `BEGIN IMMEDIATE` transaction; the ledger's unique job id charges a job at most once,
+ * and the charge, the release's files and the job's "succeeded" status commit together.
+ *
+ * @module
+ */
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import type { SynthesisSpec } from "../synthesis/spec.ts";
+import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
+import { balance, BudgetExceededError, checkBudget, checkCharge, fits } from "./ledger.ts";
+import {
+  type ApiKey,
+  type Budget,
+  type CompleteOutcome,
+  type DatasetInfo,
+  IdempotencyConflictError,
+  type JobFailure,
+  type JobInput,
+  type JobProgress,
+  type JobStatus,
+  type JobStore,
+  type JobView,
+  type Lease,
+  type NewDataset,
+  type Release,
+  type Scope,
+  type Submission,
+  type Submitted,
+} from "./store.ts";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS api_keys (
+  id TEXT PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  scopes TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE TABLE IF NOT EXISTS datasets (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  csv TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  columns TEXT NOT NULL,
+  epsilon_total REAL NOT NULL CHECK (epsilon_total > 0 AND epsilon_total <= 1.7976931348623157e308),
+  owner_key_id TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+  spec TEXT NOT NULL,
+  dataset_id TEXT REFERENCES datasets (id),
+  inline_csv TEXT,
+  submitted_by TEXT NOT NULL,
+  enqueued INTEGER NOT NULL DEFAULT 0,
+  lease_owner TEXT,
+  lease_token TEXT,
+  lease_expires INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  progress TEXT,
+  report TEXT,
+  diagnostics TEXT,
+  dataset_count INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS jobs_claimable ON jobs (status, enqueued);
+CREATE TABLE IF NOT EXISTS job_datasets (
+  job_id TEXT NOT NULL REFERENCES jobs (id),
+  k INTEGER NOT NULL,
+  csv TEXT NOT NULL,
+  PRIMARY KEY (job_id, k)
+);
+CREATE TABLE IF NOT EXISTS ledger (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  job_id TEXT NOT NULL UNIQUE REFERENCES jobs (id),
+  dataset_id TEXT NOT NULL REFERENCES datasets (id),
+  epsilon REAL NOT NULL CHECK (epsilon >= 0 AND epsilon <= 1.7976931348623157e308),
+  released_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_dataset ON ledger (dataset_id, seq);
+CREATE TABLE IF NOT EXISTS idempotency (
+  key_id TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  job_id TEXT NOT NULL REFERENCES jobs (id),
+  PRIMARY KEY (key_id, idempotency_key)
+);
+`;
+
+type Row = Record<string, SQLInputValue>;
+
+/** Runs a synchronous store operation as a promise (a throw becomes a rejection). */
+function settle<T>(body: () => T): Promise<T> {
+  try {
+    return Promise.resolve(body());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/**
+ * The SQLite {@linkcode JobStore}. Open it with {@linkcode SqliteJobStore.open}; several
+ * processes may share the file (SQLite serialises writers, `busy_timeout` waits for the lock).
+ */
+export class SqliteJobStore implements JobStore {
+  readonly #db: DatabaseSync;
+
+  private constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  /**
+   * Opens (creating if needed) the store in `dir/ppsynth.sqlite`.
+   *
+   * @param dir The data directory (created if missing).
+   */
+  static async open(dir: string): Promise<SqliteJobStore> {
+    await Deno.mkdir(dir, { recursive: true });
+    const db = new DatabaseSync(`${dir}/ppsynth.sqlite`);
+    db.exec("PRAGMA busy_timeout = 10000");
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = FULL");
+    db.exec("PRAGMA foreign_keys = ON");
+    db.exec(SCHEMA);
+    return new SqliteJobStore(db);
+  }
+
+  #tx<T>(body: () => T): T {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = body();
+      this.#db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  #get(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.#db.prepare(sql).get(...params) as Row | undefined;
+  }
+
+  #all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.#db.prepare(sql).all(...params) as Row[];
+  }
+
+  #run(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.#db.prepare(sql).run(...params).changes);
+  }
+
+  createKey(key: ApiKey, hash: string): Promise<void> {
+    return settle(() => {
+      this.#run(
+        "INSERT INTO api_keys (id, hash, name, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)",
+        key.id,
+        hash,
+        key.name,
+        key.scopes.join(","),
+        key.createdAt,
+        key.revokedAt,
+      );
+    });
+  }
+
+  findKey(hash: string): Promise<ApiKey | null> {
+    return settle(() => {
+      const row = this.#get("SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL", hash);
+      return row === undefined ? null : keyOf(row);
+    });
+  }
+
+  listKeys(): Promise<ApiKey[]> {
+    return settle(() => this.#all("SELECT * FROM api_keys ORDER BY created_at").map(keyOf));
+  }
+
+  revokeKey(id: string): Promise<boolean> {
+    return settle(() => {
+      const changes = this.#run(
+        "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+        now(),
+        id,
+      );
+      return changes === 1;
+    });
+  }
+
+  createDataset(dataset: NewDataset): Promise<DatasetInfo> {
+    return settle(() => {
+      checkBudget(dataset.epsilonTotal);
+      const createdAt = now();
+      this.#run(
+        `INSERT INTO datasets (id, name, csv, n, columns, epsilon_total, owner_key_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        dataset.id,
+        dataset.name,
+        dataset.csv,
+        dataset.n,
+        JSON.stringify(dataset.columns),
+        dataset.epsilonTotal,
+        dataset.ownerKeyId,
+        createdAt,
+      );
+      const { id, name, n, columns, epsilonTotal } = dataset;
+      return { id, name, n, columns: [...columns], epsilonTotal, createdAt };
+    });
+  }
+
+  dataset(id: string): Promise<DatasetInfo | null> {
+    return settle(() => {
+      const row = this.#get(
+        "SELECT id, name, n, columns, epsilon_total, created_at FROM datasets WHERE id = ?",
+        id,
+      );
+      if (row === undefined) return null;
+      return {
+        id: String(row.id),
+        name: String(row.name),
+        n: Number(row.n),
+        columns: JSON.parse(String(row.columns)),
+        epsilonTotal: Number(row.epsilon_total),
+        createdAt: String(row.created_at),
+      };
+    });
+  }
+
+  #ledger(datasetId: string): { total: number; charges: number[]; rows: Row[] } | null {
+    const dataset = this.#get("SELECT epsilon_total FROM datasets WHERE id = ?", datasetId);
+    if (dataset === undefined) return null;
+    const rows = this.#all(
+      "SELECT job_id, epsilon, released_at FROM ledger WHERE dataset_id = ? ORDER BY seq",
+      datasetId,
+    );
+    return {
+      total: Number(dataset.epsilon_total),
+      charges: rows.map((row) => Number(row.epsilon)),
+      rows,
+    };
+  }
+
+  budget(datasetId: string): Promise<Budget | null> {
+    return settle(() => {
+      const ledger = this.#ledger(datasetId);
+      if (ledger === null) return null;
+      const { spent, remaining } = balance(ledger.total, ledger.charges);
+      return {
+        datasetId,
+        epsilonTotal: ledger.total,
+        spent,
+        remaining,
+        releases: ledger.rows.map((row) => ({
+          jobId: String(row.job_id),
+          epsilon: Number(row.epsilon),
+          releasedAt: String(row.released_at),
+        })),
+      };
+    });
+  }
+
+  submit(submission: Submission): Promise<Submitted> {
+    return settle(() =>
+      this.#tx(() => {
+        if (submission.idempotencyKey !== null) {
+          const previous = this.#get(
+            "SELECT request_hash, job_id FROM idempotency WHERE key_id = ? AND idempotency_key = ?",
+            submission.keyId,
+            submission.idempotencyKey,
+          );
+          if (previous !== undefined) {
+            if (previous.request_hash !== submission.requestHash) {
+              throw new IdempotencyConflictError();
+            }
+            return { job: this.#jobView(String(previous.job_id))!, created: false };
+          }
+        }
+        const epsilon = submission.spec.epsilon;
+        if (submission.datasetId !== null) {
+          const ledger = this.#ledger(submission.datasetId);
+          if (ledger === null) throw new RangeError("Invalid datasetId: no such dataset");
+          if (epsilon !== undefined && !fits(ledger.total, ledger.charges, epsilon)) {
+            throw new BudgetExceededError(epsilon, balance(ledger.total, ledger.charges).remaining);
+          }
+        }
+        const time = now();
+        this.#run(
+          `INSERT INTO jobs (id, status, spec, dataset_id, inline_csv, submitted_by, created_at, updated_at)
+         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?)`,
+          submission.id,
+          JSON.stringify(submission.spec),
+          submission.datasetId,
+          submission.csv,
+          submission.keyId,
+          time,
+          time,
+        );
+        if (submission.idempotencyKey !== null) {
+          this.#run(
+            "INSERT INTO idempotency (key_id, idempotency_key, request_hash, job_id) VALUES (?, ?, ?, ?)",
+            submission.keyId,
+            submission.idempotencyKey,
+            submission.requestHash,
+            submission.id,
+          );
+        }
+        return { job: this.#jobView(submission.id)!, created: true };
+      })
+    );
+  }
+
+  #jobView(id: string): JobView | null {
+    const row = this.#get(
+      `SELECT id, status, dataset_id, progress, attempts, created_at, updated_at, report,
+              dataset_count, error FROM jobs WHERE id = ?`,
+      id,
+    );
+    if (row === undefined) return null;
+    return {
+      id: String(row.id),
+      status: String(row.status) as JobStatus,
+      datasetId: row.dataset_id === null ? null : String(row.dataset_id),
+      progress: row.progress === null ? null : JSON.parse(String(row.progress)),
+      attempts: Number(row.attempts),
+      createdAt: String(row.created_at),
+      updatedAt: String(row.updated_at),
+      report: row.report === null ? null : JSON.parse(String(row.report)),
+      datasetCount: Number(row.dataset_count),
+      error: row.error === null ? null : JSON.parse(String(row.error)),
+    };
+  }
+
+  job(id: string): Promise<JobView | null> {
+    return settle(() => this.#jobView(id));
+  }
+
+  jobInput(id: string): Promise<JobInput | null> {
+    return settle(() => {
+      const row = this.#get(
+        `SELECT jobs.spec, jobs.dataset_id, COALESCE(jobs.inline_csv, datasets.csv) AS csv
+         FROM jobs LEFT JOIN datasets ON datasets.id = jobs.dataset_id WHERE jobs.id = ?`,
+        id,
+      );
+      if (row === undefined || row.csv === null) return null;
+      return {
+        spec: JSON.parse(String(row.spec)) as SynthesisSpec,
+        csv: String(row.csv),
+        datasetId: row.dataset_id === null ? null : String(row.dataset_id),
+      };
+    });
+  }
+
+  jobDataset(id: string, k: number): Promise<string | null> {
+    return settle(() => {
+      const row = this.#get(
+        `SELECT job_datasets.csv FROM job_datasets JOIN jobs ON jobs.id = job_datasets.job_id
+         WHERE job_datasets.job_id = ? AND job_datasets.k = ? AND jobs.status = 'succeeded'`,
+        id,
+        k,
+      );
+      return row === undefined ? null : String(row.csv);
+    });
+  }
+
+  jobDiagnostics(id: string): Promise<SynthesisDiagnostics | null> {
+    return settle(() => {
+      const row = this.#get(
+        "SELECT diagnostics FROM jobs WHERE id = ? AND status = 'succeeded'",
+        id,
+      );
+      if (row === undefined || row.diagnostics === null) return null;
+      return JSON.parse(String(row.diagnostics));
+    });
+  }
+
+  enqueue(jobId: string): Promise<void> {
+    return settle(() => {
+      this.#run("UPDATE jobs SET enqueued = 1 WHERE id = ? AND status = 'queued'", jobId);
+    });
+  }
+
+  claim(workerId: string, leaseMs: number): Promise<Lease | null> {
+    return settle(() =>
+      this.#tx(() => {
+        const row = this.#get(
+          "SELECT id FROM jobs WHERE status = 'queued' AND enqueued = 1 ORDER BY rowid LIMIT 1",
+        );
+        if (row === undefined) return null;
+        const token = crypto.randomUUID();
+        this.#run(
+          `UPDATE jobs SET status = 'running', lease_owner = ?, lease_token = ?, lease_expires = ?,
+           attempts = attempts + 1, updated_at = ? WHERE id = ?`,
+          workerId,
+          token,
+          Date.now() + leaseMs,
+          now(),
+          row.id,
+        );
+        return { jobId: String(row.id), token };
+      })
+    );
+  }
+
+  #holds(lease: Lease): boolean {
+    const row = this.#get(
+      "SELECT 1 FROM jobs WHERE id = ? AND status = 'running' AND lease_token = ?",
+      lease.jobId,
+      lease.token,
+    );
+    return row !== undefined;
+  }
+
+  renew(lease: Lease, leaseMs: number): Promise<boolean> {
+    return settle(() => {
+      const changes = this.#run(
+        "UPDATE jobs SET lease_expires = ? WHERE id = ? AND status = 'running' AND lease_token = ?",
+        Date.now() + leaseMs,
+        lease.jobId,
+        lease.token,
+      );
+      return changes === 1;
+    });
+  }
+
+  progress(lease: Lease, progress: JobProgress): Promise<void> {
+    return settle(() => {
+      this.#run(
+        `UPDATE jobs SET progress = ?, updated_at = ?
+         WHERE id = ? AND status = 'running' AND lease_token = ?`,
+        JSON.stringify(progress),
+        now(),
+        lease.jobId,
+        lease.token,
+      );
+    });
+  }
+
+  #finish(id: string, failure: JobFailure): void {
+    this.#run(
+      `UPDATE jobs SET status = 'failed', error = ?, inline_csv = NULL, lease_owner = NULL,
+         lease_token = NULL, lease_expires = NULL, updated_at = ? WHERE id = ?`,
+      JSON.stringify(failure),
+      now(),
+      id,
+    );
+  }
+
+  complete(lease: Lease, release: Release): Promise<CompleteOutcome> {
+    return settle(() =>
+      this.#tx((): CompleteOutcome => {
+        if (!this.#holds(lease)) return "lease_lost";
+        const job = this.#get("SELECT dataset_id FROM jobs WHERE id = ?", lease.jobId)!;
+        const epsilon = release.report.epsilon;
+        if (job.dataset_id !== null) {
+          const datasetId = String(job.dataset_id);
+          const ledger = this.#ledger(datasetId)!;
+          try {
+            checkCharge(epsilon);
+          } catch {
+            this.#finish(lease.jobId, {
+              code: "invalid_charge",
+              message: "the release's epsilon is not finite, so it cannot be charged to the budget",
+            });
+            return "invalid_charge";
+          }
+          if (!fits(ledger.total, ledger.charges, epsilon)) {
+            this.#finish(lease.jobId, {
+              code: "budget_exceeded",
+              message: "the release's epsilon exceeds the dataset's remaining privacy budget; " +
+                "nothing was released",
+            });
+            return "budget_exceeded";
+          }
+          this.#run(
+            "INSERT INTO ledger (job_id, dataset_id, epsilon, released_at) VALUES (?, ?, ?, ?)",
+            lease.jobId,
+            datasetId,
+            epsilon,
+            now(),
+          );
+        }
+        release.datasets.forEach((csv, j) => {
+          this.#run(
+            "INSERT INTO job_datasets (job_id, k, csv) VALUES (?, ?, ?)",
+            lease.jobId,
+            j + 1,
+            csv,
+          );
+        });
+        this.#run(
+          `UPDATE jobs SET status = 'succeeded', report = ?, diagnostics = ?, dataset_count = ?,
+           progress = ?, inline_csv = NULL, lease_owner = NULL, lease_token = NULL,
+           lease_expires = NULL, updated_at = ? WHERE id = ?`,
+          JSON.stringify(release.report),
+          JSON.stringify(release.diagnostics),
+          release.datasets.length,
+          JSON.stringify({ stage: "done", fraction: 1 }),
+          now(),
+          lease.jobId,
+        );
+        return "released";
+      })
+    );
+  }
+
+  fail(lease: Lease, failure: JobFailure): Promise<boolean> {
+    return settle(() =>
+      this.#tx(() => {
+        if (!this.#holds(lease)) return false;
+        this.#finish(lease.jobId, failure);
+        return true;
+      })
+    );
+  }
+
+  recoverStale(before: number, maxAttempts: number): Promise<string[]> {
+    return settle(() =>
+      this.#tx(() => {
+        const stale = this.#all(
+          "SELECT id, attempts FROM jobs WHERE status = 'running' AND lease_expires < ?",
+          before,
+        );
+        const requeued: string[] = [];
+        for (const row of stale) {
+          const id = String(row.id);
+          if (Number(row.attempts) >= maxAttempts) {
+            this.#finish(id, {
+              code: "too_many_attempts",
+              message: `the job was interrupted ${row.attempts} times and is not retried again`,
+            });
+            continue;
+          }
+          this.#run(
+            `UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_token = NULL,
+             lease_expires = NULL, updated_at = ? WHERE id = ?`,
+            now(),
+            id,
+          );
+          requeued.push(id);
+        }
+        const unqueued = this.#all("SELECT id FROM jobs WHERE status = 'queued' AND enqueued = 0");
+        for (const row of unqueued) {
+          this.#run("UPDATE jobs SET enqueued = 1 WHERE id = ?", row.id);
+          requeued.push(String(row.id));
+        }
+        return requeued;
+      })
+    );
+  }
+
+  ping(): Promise<void> {
+    return settle(() => {
+      this.#get("SELECT 1");
+    });
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+function keyOf(row: Row): ApiKey {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    scopes: String(row.scopes).split(",").filter((s) => s !== "") as Scope[],
+    createdAt: String(row.created_at),
+    revokedAt: row.revoked_at === null ? null : String(row.revoked_at),
+  };
+}

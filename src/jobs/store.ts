@@ -1,0 +1,217 @@
+/**
+ * The durable state of the HTTP service behind two small interfaces: {@linkcode JobQueue} (the
+ * job queue with leases, which a distributed queue such as BullMQ can replace) and
+ * {@linkcode JobStore} (API keys, registered datasets, the privacy-budget ledger, jobs and their
+ * releases, idempotency keys). The embedded default is `SqliteJobStore` (`sqlite_store.ts`).
+ *
+ * @module
+ */
+import type { SynthesisSpec } from "../synthesis/spec.ts";
+import type { ReleaseReport, SynthesisDiagnostics } from "../synthesis/synthesize.ts";
+
+/** What an API key may do. */
+export const SCOPES = ["submit", "read", "diagnostics", "admin"] as const;
+
+/** One of {@linkcode SCOPES}. */
+export type Scope = typeof SCOPES[number];
+
+/** An API key as stored: its id and scopes, never the key itself (only its hash is kept). */
+export interface ApiKey {
+  readonly id: string;
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+}
+
+/** A confidential dataset to register, as canonical CSV text. */
+export interface NewDataset {
+  readonly id: string;
+  readonly name: string;
+  readonly csv: string;
+  readonly n: number;
+  readonly columns: readonly string[];
+  /** The total privacy budget ε_total (positive, finite). */
+  readonly epsilonTotal: number;
+  /** The API key that registered it. */
+  readonly ownerKeyId: string;
+}
+
+/** A registered dataset's public description (no values). */
+export interface DatasetInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly n: number;
+  readonly columns: readonly string[];
+  readonly epsilonTotal: number;
+  readonly createdAt: string;
+}
+
+/** One charge of the ledger: a release of a job. */
+export interface LedgerEntry {
+  readonly jobId: string;
+  readonly epsilon: number;
+  readonly releasedAt: string;
+}
+
+/** A dataset's budget: total, spent (rounded up), remaining (rounded down) and the releases. */
+export interface Budget {
+  readonly datasetId: string;
+  readonly epsilonTotal: number;
+  readonly spent: number;
+  readonly remaining: number;
+  readonly releases: readonly LedgerEntry[];
+}
+
+/** The life of a job. */
+export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+
+/** How far a running job is: the stage (a public label) and the fraction of its fit done. */
+export interface JobProgress {
+  readonly stage: string;
+  readonly fraction: number;
+}
+
+/** Why a job failed: a stable code and a message free of confidential values. */
+export interface JobFailure {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** A synthesis request to persist and enqueue. */
+export interface Submission {
+  readonly id: string;
+  /** The API key that submitted it (scopes idempotency keys). */
+  readonly keyId: string;
+  readonly idempotencyKey: string | null;
+  /** SHA-256 of the validated request, to tell a retry from a different request. */
+  readonly requestHash: string;
+  /** A registered dataset, or null for inline data. */
+  readonly datasetId: string | null;
+  /** Inline data as canonical CSV text (null with a registered dataset). */
+  readonly csv: string | null;
+  readonly spec: SynthesisSpec;
+}
+
+/** What a submission returned: the job, and whether this call created it. */
+export interface Submitted {
+  readonly job: JobView;
+  readonly created: boolean;
+}
+
+/** The public view of a job. */
+export interface JobView {
+  readonly id: string;
+  readonly status: JobStatus;
+  readonly datasetId: string | null;
+  readonly progress: JobProgress | null;
+  /** How many times a worker has claimed it. */
+  readonly attempts: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** The public release manifest, once succeeded. */
+  readonly report: ReleaseReport | null;
+  /** Number of synthetic datasets released (0 until succeeded). */
+  readonly datasetCount: number;
+  readonly error: JobFailure | null;
+}
+
+/** What a worker needs to run a job: the request and the confidential data. */
+export interface JobInput {
+  readonly spec: SynthesisSpec;
+  readonly csv: string;
+  readonly datasetId: string | null;
+}
+
+/** A claim on a job: valid while its token is the job's current one and it has not expired. */
+export interface Lease {
+  readonly jobId: string;
+  readonly token: string;
+}
+
+/** A finished synthesis to release. */
+export interface Release {
+  readonly report: ReleaseReport;
+  readonly diagnostics: SynthesisDiagnostics;
+  /** The m synthetic datasets as CSV text. */
+  readonly datasets: readonly string[];
+}
+
+/**
+ * What completing a job did: released it (and charged the ledger), refused it for the budget
+ * (the job failed with code "budget_exceeded", nothing released), or nothing because the lease
+ * was no longer this worker's (another worker owns the job, or it already finished).
+ */
+export type CompleteOutcome = "released" | "budget_exceeded" | "invalid_charge" | "lease_lost";
+
+/**
+ * The queue part of the store: small, so that a distributed queue can replace it. Delivery is at
+ * least once: a job whose lease expires is handed out again, and only the current lease can
+ * complete it.
+ */
+export interface JobQueue {
+  /** Makes a persisted, queued job claimable (idempotent). */
+  enqueue(jobId: string): Promise<void>;
+  /** Claims the oldest claimable job for `leaseMs` milliseconds, or null when there is none. */
+  claim(workerId: string, leaseMs: number): Promise<Lease | null>;
+  /** Extends a lease; false when it is no longer held. */
+  renew(lease: Lease, leaseMs: number): Promise<boolean>;
+  /** Records progress under a held lease. */
+  progress(lease: Lease, progress: JobProgress): Promise<void>;
+  /**
+   * Completes a job: charges its ε to its dataset's ledger (once per job id, rounded up) and
+   * makes the release visible in one transaction, or fails it when the charge does not fit.
+   */
+  complete(lease: Lease, release: Release): Promise<CompleteOutcome>;
+  /** Fails a job under a held lease; false when the lease was lost. */
+  fail(lease: Lease, failure: JobFailure): Promise<boolean>;
+  /**
+   * Requeues running jobs whose lease expires before `before` (ms since the epoch; Infinity:
+   * every running job, for a server that owns the store alone), failing those claimed
+   * `maxAttempts` times already, and enqueues persisted jobs that were never enqueued (a
+   * process that died between the two steps of a submission). Returns the ids made claimable.
+   */
+  recoverStale(before: number, maxAttempts: number): Promise<string[]>;
+}
+
+/** Everything else the service keeps. */
+export interface JobStore extends JobQueue {
+  /** Stores a new key by the SHA-256 of its secret. */
+  createKey(key: ApiKey, hash: string): Promise<void>;
+  /** The unrevoked key with this hash, or null. */
+  findKey(hash: string): Promise<ApiKey | null>;
+  listKeys(): Promise<ApiKey[]>;
+  /** Revokes a key; false when there is no such key. */
+  revokeKey(id: string): Promise<boolean>;
+
+  createDataset(dataset: NewDataset): Promise<DatasetInfo>;
+  dataset(id: string): Promise<DatasetInfo | null>;
+  budget(datasetId: string): Promise<Budget | null>;
+
+  /**
+   * Persists a job (queued) unless the key already submitted one under the same idempotency
+   * key, which is returned instead. Throws `IdempotencyConflictError` when that key was used for
+   * a different request, and `BudgetExceededError` when the request's ε does not fit the
+   * dataset's remaining budget.
+   */
+  submit(submission: Submission): Promise<Submitted>;
+  job(id: string): Promise<JobView | null>;
+  jobInput(id: string): Promise<JobInput | null>;
+  /** The k-th (1-based) synthetic CSV of a succeeded job, or null. */
+  jobDataset(id: string, k: number): Promise<string | null>;
+  /** The confidential diagnostics of a succeeded job, or null. */
+  jobDiagnostics(id: string): Promise<SynthesisDiagnostics | null>;
+
+  /** Throws when the store cannot be read. */
+  ping(): Promise<void>;
+  close(): void;
+}
+
+/** An idempotency key reused by the same API key for a different request. */
+export class IdempotencyConflictError extends Error {
+  override name = "IdempotencyConflictError";
+
+  constructor() {
+    super("Cannot reuse an Idempotency-Key for a different request");
+  }
+}

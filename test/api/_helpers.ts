@@ -1,0 +1,115 @@
+/**
+ * Shared pieces of the API tests: an app on a temporary store with one key per scope, a log
+ * that is kept for the leak checks, distinctive confidential data, and polling.
+ */
+import assert from "node:assert/strict";
+import { createApiKey } from "../../src/api/auth.ts";
+import { ApiConfig } from "../../src/api/config.ts";
+import { type ApiContext, openContext } from "../../src/api/context.ts";
+import type { Scope } from "../../src/jobs/store.ts";
+import { mainApp } from "../../functions/main.ts";
+
+/** Confidential outcome values: six-decimal numbers that no log line holds by chance. */
+export function confidentialValues(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => (2 + ((i * 0.6180339887) % 1) * 2).toFixed(6));
+}
+
+/** CSV text with the confidential outcome y and a public covariate z. */
+export function confidentialCsv(n: number): string {
+  const y = confidentialValues(n);
+  return "y,z\n" + y.map((value, i) => `${value},${(i % 10) / 10}`).join("\n") + "\n";
+}
+
+/** The quick synthesis settings of the tests (a normal model, seconds on a loaded core). */
+export const QUICK = {
+  y: "y",
+  x: ["z"],
+  model: "normal",
+  mechanism: "unweighted",
+  draws: 40,
+  chains: 2,
+  warmup: 50,
+} as const;
+
+/** A test server: the app, its context, one key per scope and everything it logged. */
+export interface TestApp {
+  readonly app: ReturnType<typeof mainApp>;
+  readonly context: ApiContext;
+  /** Keys by name: all (every scope), submit, read, diagnostics, admin. */
+  readonly keys: Record<"all" | Scope, string>;
+  readonly logs: string[];
+  readonly dir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the whole app on a temporary data directory.
+ *
+ * @param settings Settings to override (defaults: 2 workers, fast polling).
+ * @param jobs Run the worker pool.
+ */
+export async function testApp(
+  settings: Partial<Record<keyof ApiConfig, number>> = {},
+  jobs = true,
+): Promise<TestApp> {
+  const dir = await Deno.makeTempDir({ prefix: "ppsynth_api_" });
+  const logs: string[] = [];
+  const config = ApiConfig.parse({
+    dataDir: dir,
+    workers: 2,
+    pollMs: 50,
+    progressIntervalMs: 0,
+    ...settings,
+  });
+  const context = await openContext(config, {
+    jobs,
+    log: (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
+  });
+  const keys = {} as Record<"all" | Scope, string>;
+  keys.all = (await createApiKey(context.store, ["submit", "read", "diagnostics", "admin"], "all"))
+    .secret;
+  for (const scope of ["submit", "read", "diagnostics", "admin"] as const) {
+    keys[scope] = (await createApiKey(context.store, [scope], scope)).secret;
+  }
+  return {
+    app: mainApp(context),
+    context,
+    keys,
+    logs,
+    dir,
+    async close() {
+      await context.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Headers with a bearer key and, for a body, its content type. */
+export function auth(key: string, contentType = "application/json"): HeadersInit {
+  return { Authorization: `Bearer ${key}`, "Content-Type": contentType };
+}
+
+/** Polls a job until it is succeeded or failed. */
+export async function waitForJob(
+  get: (path: string) => Response | Promise<Response>,
+  id: string,
+  timeoutMs = 120_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await get(`/v1/syntheses/${id}`);
+    assert.equal(response.status, 200);
+    const job = await response.json();
+    if (job.status === "succeeded" || job.status === "failed") return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Asserts that no log line contains any of the secrets. */
+export function assertNoLeak(logs: readonly string[], secrets: readonly string[]): void {
+  const text = logs.join("\n");
+  secrets.forEach((secret, k) => {
+    assert.ok(!text.includes(secret), `the log contains confidential value or key number ${k}`);
+  });
+}

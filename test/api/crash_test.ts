@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { assertNoLeak, confidentialCsv, confidentialValues } from "./_helpers.ts";
+
+const SERVE = new URL("../../src/cli/serve.ts", import.meta.url).pathname;
+const KEYS = new URL("../../src/cli/keys.ts", import.meta.url).pathname;
+
+/** A server subprocess whose standard output and error are collected. */
+interface Server {
+  readonly child: Deno.ChildProcess;
+  /** Resolves to everything it wrote, once it exited. */
+  readonly output: Promise<string>;
+}
+
+function collect(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+function startServer(env: Record<string, string>): Server {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-sys",
+      SERVE,
+    ],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = Promise.all([collect(child.stdout), collect(child.stderr)]).then((parts) =>
+    parts.join("\n")
+  );
+  return { child, output };
+}
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  ms = 120_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+Deno.test("a server SIGKILLed during a job restarts and completes it, charging the budget once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ppsynth_crash_" });
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = listener.addr.port;
+  listener.close();
+  const env = {
+    PPSYNTH_DATA_DIR: dir,
+    PORT: String(port),
+    PPSYNTH_HOST: "127.0.0.1",
+    PPSYNTH_WORKERS: "1",
+    PPSYNTH_PROGRESS_INTERVAL_MS: "50",
+  };
+  const logs: string[] = [];
+  let server: Server | null = null;
+  try {
+    // `deno task keys create` prints the key once; the store keeps only its hash.
+    const created = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-env",
+        "--allow-read",
+        "--allow-write",
+        KEYS,
+        "create",
+        "--scopes",
+        "submit,read,diagnostics,admin",
+        "--name",
+        "crash",
+      ],
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(created.code, 0, new TextDecoder().decode(created.stderr));
+    const key = new TextDecoder().decode(created.stdout).trim();
+    assert.match(key, /^ppsk_[A-Za-z0-9_-]{43}$/);
+    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+    const base = `http://127.0.0.1:${port}`;
+    const api = async (path: string, init?: RequestInit) => {
+      const response = await fetch(base + path, { headers, ...init });
+      assert.ok(response.status < 500, `${path}: ${response.status}`);
+      return await response.json();
+    };
+
+    server = startServer(env);
+    await until("the server", async () => (await fetch(`${base}/healthz`)).ok || undefined);
+    const dataset = await api("/v1/datasets", {
+      method: "POST",
+      body: JSON.stringify({ epsilonTotal: 1e9, csv: confidentialCsv(200) }),
+    });
+    const { id } = await api("/v1/syntheses", {
+      method: "POST",
+      body: JSON.stringify({
+        datasetId: dataset.id,
+        y: "y",
+        x: ["z"],
+        model: "normal",
+        mechanism: "lw",
+        c: 1,
+        g: 0.2,
+        m: 2,
+        draws: 8000,
+        chains: 2,
+        warmup: 300,
+      }),
+    });
+    await until("the job to run", async () => {
+      const job = await api(`/v1/syntheses/${id}`);
+      return job.status === "running" && job.progress?.fraction > 0 ? job : undefined;
+    });
+    server.child.kill("SIGKILL");
+    assert.equal((await server.child.status).signal, "SIGKILL");
+    logs.push(await server.output);
+
+    server = startServer(env);
+    const job = await until("the job to finish", async () => {
+      const job = await api(`/v1/syntheses/${id}`);
+      return job.status === "succeeded" || job.status === "failed" ? job : undefined;
+    });
+    assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+    assert.equal(job.attempts, 2, "the interrupted job ran again");
+    const budget = await api(`/v1/datasets/${dataset.id}/budget`);
+    assert.deepEqual(budget.releases.map((r: { jobId: string }) => r.jobId), [id]);
+    assert.equal(budget.spent, job.report.epsilon);
+    const diagnostics = await api(`/v1/syntheses/${id}/diagnostics`);
+    assert.equal(diagnostics.alpha.length, 200);
+
+    server.child.kill("SIGTERM");
+    assert.equal((await server.child.status).code, 0, "SIGTERM stops the server cleanly");
+    logs.push(await server.output);
+    server = null;
+
+    // Nothing confidential in the logs of either run: data, α, per-record Δ, seed, key.
+    assert.ok(logs.join("\n").includes('"event":"jobs_recovered"'));
+    // (α and Δ with at least 8 characters: a short one like "0.2" is in every timestamp.)
+    const distinctive = (values: number[]) => values.map(String).filter((v) => v.length >= 8);
+    const confidential = [
+      ...confidentialValues(200),
+      ...distinctive(diagnostics.alpha),
+      ...distinctive(diagnostics.recordLipschitz),
+      String(diagnostics.seed),
+      key,
+      key.slice(5, 25),
+    ];
+    assert.ok(confidential.length > 300);
+    assertNoLeak(logs, confidential);
+    // Hashed at rest: the key is nowhere in the store's files.
+    for await (const entry of Deno.readDir(dir)) {
+      const bytes = await Deno.readFile(`${dir}/${entry.name}`);
+      assert.ok(!new TextDecoder().decode(bytes).includes(key), `${entry.name} holds the key`);
+    }
+  } finally {
+    if (server !== null) {
+      server.child.kill("SIGKILL");
+      await server.child.status;
+      await server.output;
+    }
+    await Deno.remove(dir, { recursive: true });
+  }
+});
