@@ -23,6 +23,7 @@ import { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
 import { progressLine } from "./progress.ts";
 import { runCommand, UsageError } from "./run_command.ts";
+import { parseStratumSizes } from "./stratum_sizes.ts";
 
 /** Command-line flag → spec field, and whether the value is a number. */
 const FLAGS: Record<string, { field: string; number?: true; list?: true; sizes?: true }> = {
@@ -49,20 +50,6 @@ const FLAGS: Record<string, { field: string; number?: true; list?: true; sizes?:
   seed: { field: "seed", number: true },
   backend: { field: "backend" },
 };
-
-/** Parses `label=size,label=size` into a record, naming the flag on a bad entry. */
-function parseStratumSizes(flag: string, value: string): Record<string, number> {
-  const sizes: Record<string, number> = {};
-  for (const entry of value.split(",")) {
-    const at = entry.lastIndexOf("=");
-    const size = at < 1 ? NaN : Number(entry.slice(at + 1));
-    if (!(size > 0) || !Number.isFinite(size)) {
-      throw new UsageError(`--${flag}: expected stratum=size pairs with positive sizes`);
-    }
-    sizes[entry.slice(0, at)] = size;
-  }
-  return sizes;
-}
 
 /**
  * Parses the command line into the data path, the output folder and a synthesis request.

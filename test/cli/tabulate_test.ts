@@ -110,7 +110,14 @@ const BAD_INPUTS: [string, string, string[], RegExp][] = [
     ["--by=field,gender,salary"],
     /--by: must name exactly two columns/,
   ],
-  ["a method not wired yet", HEADER + GOOD, ["--method=fbs"], /method not available yet: fbs/],
+  ["fbs without --epsilon", HEADER + GOOD, ["--method=fbs"], /--epsilon: required by --method fbs/],
+  ["laplace without --epsilon", HEADER + GOOD, ["--method=laplace"], /--epsilon: required/],
+  [
+    "fbp without public stratum sizes",
+    HEADER + GOOD,
+    ["--method=fbp", "--epsilon=10.8"],
+    /--stratum-sizes: the fbp model needs/,
+  ],
   ["an unknown method", HEADER + GOOD, ["--method=magic"], /--method: /],
   ["an output that is neither CSV nor JSON", HEADER + GOOD, ["--out=OUT/t.txt"], /--out: must end/],
 ];
