@@ -1,0 +1,238 @@
+/**
+ * Confirms approximate Lipschitz maxima in f64 (SPEC §1, §5): the overall Δ_{α,x} returned is
+ * exactly the f64 CPU loop's value, with its arg-max, whatever the approximation's rounding.
+ *
+ * Input: per record i an approximate maximum A_i of L_{s,i} = |α_i·ℓ_i(θ_s)| over the draws the
+ * approximation saw, the draw where it was attained, and a bound E_i with |A_i − max_s L_{s,i}|
+ * ≤ E_i over those draws; records marked `exact`, and the draws the approximation skipped,
+ * are evaluated here in f64 with the model itself.
+ *
+ * Let T_i be the exact f64 maximum over all draws and T* = max_i T_i. Every approximate record
+ * has T_i ≥ A_i − E_i, so T* ≥ LB = max_i (A_i − E_i) (and ≥ every exact T_i). A record with
+ * A_i + E_i < LB has T_i ≤ A_i + E_i < T*: it cannot attain the maximum. Every other record is
+ * recomputed in f64 over all draws (model.logLik on a model bound to those records only), so the
+ * overall maximum, the first record attaining it and the first draw attaining that record's
+ * maximum are the CPU loop's, bit for bit.
+ *
+ * Per-record values: the recomputed records get T_i; every other record gets the f64 value
+ * |α_i·ℓ_i| at the draw where its approximate maximum was attained (O(n) model work). Where two
+ * draws are within E_i of each other that draw may differ from the CPU loop's, and the value
+ * then lies below T_i by at most 2·E_i.
+ *
+ * @module
+ */
+import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
+import { createModel } from "../models/mod.ts";
+import type { Model, ModelName } from "../models/model.ts";
+
+/** An approximation of the per-record maxima, with its error bounds. */
+export interface ApproximateMaxima {
+  /** A_i: the approximate max of |α_i·ℓ_i| over the approximation's draws (0 if it had none). */
+  readonly value: Float32Array | Float64Array;
+  /** The draw (index into the caller's draws) where A_i was attained. */
+  readonly draw: Int32Array;
+  /** E_i: absolute bound on |A_i − the exact max over the approximation's draws|. */
+  readonly bound: Float64Array;
+  /** 1 where the record has to be evaluated here in f64 (not approximated). */
+  readonly exact: Uint8Array;
+  /** Draws the approximation did not see (evaluated here for every record), increasing. */
+  readonly skippedDraws: Int32Array;
+}
+
+/** How much f64 work the confirmation did. */
+export interface ConfirmationStats {
+  /** Records recomputed over all draws (marked exact, or within the bound of the maximum). */
+  readonly recomputed: number;
+  /** Of those, the distinct (y, x, α) rows actually evaluated. */
+  readonly distinct: number;
+}
+
+/** The CPU loop's entry: |α·ℓ| with α = 0 giving 0 and NaN giving +∞. */
+function entry(a: number, l: number): number {
+  if (a === 0) return 0;
+  const value = Math.abs(a * l);
+  return Number.isNaN(value) ? Infinity : value;
+}
+
+/** The same model bound to a subset of the records (rows of y and x copied in order). */
+function subModel(model: Model, records: Int32Array): Model {
+  const { k, y, x, coefficientNames } = model.design;
+  const m = records.length;
+  const sy = new Float64Array(m);
+  const sx = new Float64Array(m * k);
+  for (let j = 0; j < m; j++) {
+    const i = records[j];
+    sy[j] = y[i];
+    sx.set(x.subarray(i * k, (i + 1) * k), j * k);
+  }
+  return createModel(model.name as ModelName, { n: m, k, y: sy, x: sx, coefficientNames });
+}
+
+/**
+ * The exact f64 maxima over all draws for `records` (first draw on ties, as the CPU loop),
+ * evaluating each distinct (y, x row, α) once; writes the records' matrix columns when given.
+ */
+function exactMaxima(
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array | null,
+  records: Int32Array,
+  max: Float64Array,
+  argDraw: Int32Array,
+  matrix: Float64Array | undefined,
+): number {
+  const { k, y, x } = model.design;
+  const n = model.design.n;
+  const dim = model.dim;
+  const index = new Map<string, number>();
+  const reps: number[] = [];
+  const members: number[][] = [];
+  for (const i of records) {
+    const key = `${y[i]}|${alpha === null ? 1 : alpha[i]}|${x.subarray(i * k, (i + 1) * k).join()}`;
+    let j = index.get(key);
+    if (j === undefined) {
+      j = reps.length;
+      index.set(key, j);
+      reps.push(i);
+      members.push([]);
+    }
+    members[j].push(i);
+  }
+  const repIds = Int32Array.from(reps);
+  const sub = subModel(model, repIds);
+  const out = new Float64Array(reps.length);
+  const best = new Float64Array(reps.length);
+  const bestDraw = new Int32Array(reps.length);
+  const total = draws.length / dim;
+  for (let s = 0; s < total; s++) {
+    sub.logLik(draws.subarray(s * dim, (s + 1) * dim), out);
+    for (let j = 0; j < reps.length; j++) {
+      const value = entry(alpha === null ? 1 : alpha[reps[j]], out[j]);
+      if (matrix !== undefined) { for (const i of members[j]) matrix[s * n + i] = value; }
+      if (value > best[j]) {
+        best[j] = value;
+        bestDraw[j] = s;
+      }
+    }
+  }
+  for (let j = 0; j < reps.length; j++) {
+    for (const i of members[j]) {
+      max[i] = best[j];
+      argDraw[i] = bestDraw[j];
+    }
+  }
+  return reps.length;
+}
+
+/**
+ * Confirms an approximation of the Lipschitz maxima in f64 (see the module doc).
+ *
+ * @param model the model bound to the confidential data.
+ * @param draws S×dim constrained draws, row-major.
+ * @param alpha record weights (null: all 1).
+ * @param approx the approximate maxima, their bounds and what the approximation skipped.
+ * @param matrix the S×n matrix holding the approximation's entries, completed here (skipped
+ *   draws' rows and recomputed records' columns in f64), or undefined.
+ * @returns the result (overall and arg-max exact in f64) and how much was recomputed.
+ */
+export function confirmLipschitz(
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array | null,
+  approx: ApproximateMaxima,
+  matrix: Float64Array | undefined,
+): { result: LipschitzResult; stats: ConfirmationStats } {
+  const n = model.design.n;
+  const dim = model.dim;
+  const weight = (i: number) => alpha === null ? 1 : alpha[i];
+  // Exact values over the skipped draws, for every record.
+  const skipped = new Float64Array(n);
+  const skippedDraw = new Int32Array(n).fill(-1);
+  const row = new Float64Array(n);
+  for (const s of approx.skippedDraws) {
+    model.logLik(draws.subarray(s * dim, (s + 1) * dim), row);
+    for (let i = 0; i < n; i++) {
+      const value = entry(weight(i), row[i]);
+      if (matrix !== undefined) matrix[s * n + i] = value;
+      if (value > skipped[i]) {
+        skipped[i] = value;
+        skippedDraw[i] = s;
+      }
+    }
+  }
+  const known = new Uint8Array(n);
+  const exactMax = new Float64Array(n);
+  const exactDraw = new Int32Array(n);
+  const forced: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (weight(i) === 0) known[i] = 1;
+    else if (approx.exact[i] === 1) forced.push(i);
+  }
+  let recomputed = forced.length;
+  let distinct = 0;
+  if (forced.length > 0) {
+    const ids = Int32Array.from(forced);
+    distinct += exactMaxima(model, draws, alpha, ids, exactMax, exactDraw, matrix);
+    for (const i of forced) known[i] = 1;
+  }
+  // The lower bound on T* and the records that may attain it.
+  const approxValue = (i: number) => Math.max(approx.value[i], skipped[i]);
+  let lower = 0;
+  for (let i = 0; i < n; i++) {
+    const v = known[i] === 1 ? exactMax[i] : approxValue(i) - approx.bound[i];
+    if (v > lower) lower = v;
+  }
+  const candidates: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (known[i] === 0 && approxValue(i) + approx.bound[i] >= lower) candidates.push(i);
+  }
+  if (candidates.length > 0) {
+    distinct += exactMaxima(
+      model,
+      draws,
+      alpha,
+      Int32Array.from(candidates),
+      exactMax,
+      exactDraw,
+      matrix,
+    );
+    for (const i of candidates) known[i] = 1;
+    recomputed += candidates.length;
+  }
+  let record = -1;
+  for (let i = 0; i < n; i++) {
+    if (known[i] === 1 && (record < 0 || exactMax[i] > exactMax[record])) record = i;
+  }
+  const perRecord = new Float64Array(n);
+  // Records not recomputed: f64 at the draw of their approximate maximum, grouped by draw.
+  const byDraw = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    if (known[i] === 1) {
+      perRecord[i] = exactMax[i];
+      continue;
+    }
+    const s = skippedDraw[i] >= 0 && skipped[i] > approx.value[i] ? skippedDraw[i] : approx.draw[i];
+    let group = byDraw.get(s);
+    if (group === undefined) byDraw.set(s, group = []);
+    group.push(i);
+  }
+  for (const [s, group] of byDraw) {
+    const ids = Int32Array.from(group);
+    const values = subModel(model, ids).logLik(
+      draws.subarray(s * dim, (s + 1) * dim),
+      new Float64Array(ids.length),
+    );
+    for (let j = 0; j < ids.length; j++) {
+      perRecord[ids[j]] = Math.max(entry(weight(ids[j]), values[j]), skipped[ids[j]]);
+    }
+  }
+  return {
+    result: {
+      perRecord,
+      overall: perRecord[record],
+      argmax: { record, draw: exactDraw[record] },
+      matrix,
+    },
+    stats: { recomputed, distinct },
+  };
+}

@@ -1,0 +1,425 @@
+/**
+ * The WebGPU Lipschitz backend (SPEC §1): Δ_{α,x_i} = max_s |α_i·ℓ_i(θ_s)| and
+ * Δ_{α,x} = max_i Δ_{α,x_i}, the same answers as the f64 CPU loop (`cpuLipschitz`).
+ *
+ * One kernel per model (shaders/lipschitz_<kernel>.wgsl after special.wgsl and
+ * lipschitz_common.wgsl) evaluates ℓ_i(θ_s) in f32 over a tile of records × draws, fused with the
+ * per-record maximum of |α_i·ℓ_i|, its first arg-max draw and a running error bound; the S×n
+ * matrix is only written when asked for. Records and draws are tiled so that no binding exceeds
+ * maxStorageBufferBindingSize and no dispatch exceeds maxComputeWorkgroupsPerDimension.
+ *
+ * The f32 maxima are then confirmed in f64 by `confirmLipschitz`: the overall Δ and its arg-max
+ * are exactly the CPU loop's. The per-record error bound is E_i = 2·2⁻²⁴·e_i, with e_i the
+ * kernel's first-order bound in units of 2⁻²⁴ (every rounding of every operation, from WGSL's
+ * accuracy table; see lipschitz_common.wgsl) and the factor 2 for second-order terms.
+ *
+ * @module
+ */
+import common from "../../shaders/lipschitz_common.wgsl" with { type: "text" };
+import beta from "../../shaders/lipschitz_beta.wgsl" with { type: "text" };
+import gaussian from "../../shaders/lipschitz_gaussian.wgsl" with { type: "text" };
+import negbin from "../../shaders/lipschitz_negbin.wgsl" with { type: "text" };
+import poisson from "../../shaders/lipschitz_poisson.wgsl" with { type: "text" };
+import special from "../../shaders/special.wgsl" with { type: "text" };
+import { lipschitz, type LipschitzResult } from "../mechanisms/lipschitz.ts";
+import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
+import type { Model } from "../models/model.ts";
+import { bufferPool } from "./buffers.ts";
+import {
+  cachedPipeline,
+  type GpuContext,
+  GpuError,
+  type GpuLimits,
+  withErrorScopes,
+} from "./device.ts";
+import { type ConfirmationStats, confirmLipschitz } from "./lipschitz_confirm.ts";
+import { type LipschitzKernel, type PackedLipschitz, packLipschitz } from "./lipschitz_pack.ts";
+
+const SOURCES: Readonly<Record<LipschitzKernel, string>> = {
+  poisson,
+  negbin,
+  beta,
+  gaussian,
+};
+
+/** Threads per workgroup of both entry points (@workgroup_size in lipschitz_common.wgsl). */
+export const WORKGROUP_SIZE = 64;
+
+/** Bytes of one `Best` struct (v, e, arg, flag). */
+const BEST_BYTES = 16;
+
+/** The factor on the kernel's first-order bound (units of 2⁻²⁴) giving E_i. */
+export const BOUND_FACTOR = 2 * 2 ** -24;
+
+/** The limits the tiling obeys. */
+export type TilingLimits = Pick<
+  GpuLimits,
+  "maxStorageBufferBindingSize" | "maxComputeWorkgroupsPerDimension"
+>;
+
+/** Options of {@linkcode createGpuLipschitz}. */
+export interface GpuLipschitzOptions {
+  /** Limits below the device's, e.g. to exercise tiling in tests. */
+  readonly limits?: Partial<TilingLimits>;
+}
+
+/** How the records × draws are cut into dispatches. */
+export interface TilePlan {
+  /** Records per tile (one thread each per group of draws). */
+  readonly recordsPerTile: number;
+  /** Draws per tile. */
+  readonly drawsPerTile: number;
+  /** Draws each thread loops over; a tile of d draws has ceil(d / drawsPerGroup) groups. */
+  readonly drawsPerGroup: number;
+  /** The most groups a tile has. */
+  readonly groups: number;
+}
+
+/**
+ * Cuts n records × S draws into tiles: every binding (records, draws, partial maxima, result,
+ * matrix tile) fits in maxStorageBufferBindingSize bytes and every dispatch dimension
+ * (⌈records/64⌉, groups) in maxComputeWorkgroupsPerDimension. Groups aim at 2¹⁶ threads per
+ * tile with at least 8 draws each.
+ *
+ * @param n records (≥ 1).
+ * @param draws draws (≥ 1).
+ * @param recStride floats per record.
+ * @param drawStride floats per draw.
+ * @param matrix whether the S×n matrix is written.
+ * @param limits the limits to obey.
+ * @returns the plan.
+ */
+export function planTiles(
+  n: number,
+  draws: number,
+  recStride: number,
+  drawStride: number,
+  matrix: boolean,
+  limits: TilingLimits,
+): TilePlan {
+  const bytes = limits.maxStorageBufferBindingSize;
+  const dim = limits.maxComputeWorkgroupsPerDimension;
+  const recordsPerTile = Math.min(
+    n,
+    WORKGROUP_SIZE * dim,
+    Math.floor(bytes / (4 * recStride)),
+    Math.floor(bytes / BEST_BYTES),
+  );
+  const drawsPerTile = Math.min(
+    draws,
+    Math.floor(bytes / (4 * drawStride)),
+    matrix ? Math.floor(bytes / (4 * Math.max(1, recordsPerTile))) : Infinity,
+  );
+  if (recordsPerTile < 1 || drawsPerTile < 1) {
+    throw new RangeError(
+      `Invalid limits: one record and one draw do not fit: maxStorageBufferBindingSize=${bytes}, ` +
+        `maxComputeWorkgroupsPerDimension=${dim}`,
+    );
+  }
+  const maxGroups = Math.min(dim, Math.floor(bytes / (BEST_BYTES * recordsPerTile)));
+  const wanted = Math.min(
+    Math.ceil(2 ** 16 / recordsPerTile),
+    Math.ceil(drawsPerTile / 8),
+  );
+  const groups0 = Math.max(1, Math.min(maxGroups, wanted));
+  const drawsPerGroup = Math.ceil(drawsPerTile / groups0);
+  return {
+    recordsPerTile,
+    drawsPerTile,
+    drawsPerGroup,
+    groups: Math.ceil(drawsPerTile / drawsPerGroup),
+  };
+}
+
+/** The kernel's per-record output, before the f64 confirmation. */
+export interface KernelMaxima {
+  /** f32 max of |α_i·ℓ_i| over the packed draws. */
+  readonly value: Float32Array;
+  /** Packed draw index of that max (first on ties). */
+  readonly draw: Int32Array;
+  /** The first-order error bound over those draws, in units of 2⁻²⁴. */
+  readonly err: Float32Array;
+  /** 1 where the kernel left the record to the CPU (out of range or a non-finite result). */
+  readonly flag: Uint8Array;
+  /** The packed-draws × n matrix of f32 entries, when asked for. */
+  readonly matrix?: Float32Array;
+}
+
+/**
+ * Runs a model's kernel over packed inputs (inside error scopes; pooled buffers), returning the
+ * per-record f32 maxima, their bounds and flags, and optionally the matrix.
+ *
+ * @param gpu the GPU.
+ * @param packed the packed records and draws (at least one of each).
+ * @param matrix whether to return the matrix.
+ * @param limits the tiling limits (at most the device's).
+ * @returns the kernel's maxima.
+ */
+export async function runLipschitzKernel(
+  gpu: GpuContext,
+  packed: PackedLipschitz,
+  matrix: boolean,
+  limits: TilingLimits,
+): Promise<KernelMaxima> {
+  const { device } = gpu;
+  const { n, k, recStride, drawStride, kernel } = packed;
+  const total = packed.drawIndex.length;
+  const plan = planTiles(n, total, recStride, drawStride, matrix, limits);
+  const nT = plan.recordsPerTile;
+  const sT = plan.drawsPerTile;
+  const label = `lipschitz_${kernel}`;
+  const code = `${special}\n${common}\n${SOURCES[kernel]}`;
+  const pool = bufferPool(device);
+  return await pool.exclusive(() =>
+    withErrorScopes(device, label, async () => {
+      const evaluate = cachedPipeline(device, label, code, "evaluate");
+      const reduce = cachedPipeline(device, label, code, "reduce");
+      const STORAGE = GPUBufferUsage.STORAGE;
+      const params = pool.acquire(
+        "lipschitz.params",
+        GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+        48,
+      );
+      const records = pool.acquire(
+        "lipschitz.records",
+        STORAGE | GPUBufferUsage.COPY_DST,
+        nT * recStride * 4,
+      );
+      const draws = pool.acquire(
+        "lipschitz.draws",
+        STORAGE | GPUBufferUsage.COPY_DST,
+        sT * drawStride * 4,
+      );
+      const partial = pool.acquire("lipschitz.partial", STORAGE, plan.groups * nT * BEST_BYTES);
+      const tileBytes = matrix ? sT * nT * 4 : 4;
+      const lmatrix = pool.acquire(
+        "lipschitz.matrix",
+        STORAGE | GPUBufferUsage.COPY_SRC,
+        tileBytes,
+      );
+      const result = pool.acquire(
+        "lipschitz.result",
+        STORAGE | GPUBufferUsage.COPY_SRC,
+        nT * BEST_BYTES,
+      );
+      const readResult = pool.acquire(
+        "lipschitz.read_result",
+        GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+        nT * BEST_BYTES,
+      );
+      const readMatrix = matrix
+        ? pool.acquire(
+          "lipschitz.read_matrix",
+          GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+          tileBytes,
+        )
+        : null;
+      const bind = (buffer: GPUBuffer, size: number) => ({ buffer, offset: 0, size });
+      const evaluateGroup = device.createBindGroup({
+        label: `${label}.evaluate`,
+        layout: evaluate.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: bind(params, 48) },
+          { binding: 1, resource: bind(records, nT * recStride * 4) },
+          { binding: 2, resource: bind(draws, sT * drawStride * 4) },
+          { binding: 3, resource: bind(partial, plan.groups * nT * BEST_BYTES) },
+          { binding: 4, resource: bind(lmatrix, tileBytes) },
+        ],
+      });
+      const reduceGroup = device.createBindGroup({
+        label: `${label}.reduce`,
+        layout: reduce.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: bind(params, 48) },
+          { binding: 3, resource: bind(partial, plan.groups * nT * BEST_BYTES) },
+          { binding: 5, resource: bind(result, nT * BEST_BYTES) },
+        ],
+      });
+      const value = new Float32Array(n);
+      const draw = new Int32Array(n);
+      const err = new Float32Array(n);
+      const flag = new Uint8Array(n);
+      const out = matrix ? new Float32Array(total * n) : undefined;
+      for (let r0 = 0; r0 < n; r0 += nT) {
+        const nTile = Math.min(nT, n - r0);
+        device.queue.writeBuffer(records, 0, packed.records, r0 * recStride, nTile * recStride);
+        for (let p0 = 0; p0 < total; p0 += sT) {
+          const sTile = Math.min(sT, total - p0);
+          const groups = Math.ceil(sTile / plan.drawsPerGroup);
+          device.queue.writeBuffer(draws, 0, packed.draws, p0 * drawStride, sTile * drawStride);
+          device.queue.writeBuffer(
+            params,
+            0,
+            Uint32Array.of(
+              nTile,
+              sTile,
+              plan.drawsPerGroup,
+              groups,
+              k,
+              recStride,
+              drawStride,
+              p0,
+              p0 === 0 ? 1 : 0,
+              matrix ? 1 : 0,
+              0,
+              0,
+            ),
+          );
+          const encoder = device.createCommandEncoder({ label });
+          const pass = encoder.beginComputePass({ label });
+          pass.setPipeline(evaluate);
+          pass.setBindGroup(0, evaluateGroup);
+          pass.dispatchWorkgroups(Math.ceil(nTile / WORKGROUP_SIZE), groups);
+          pass.setPipeline(reduce);
+          pass.setBindGroup(0, reduceGroup);
+          pass.dispatchWorkgroups(Math.ceil(nTile / WORKGROUP_SIZE));
+          pass.end();
+          if (readMatrix !== null) {
+            encoder.copyBufferToBuffer(lmatrix, 0, readMatrix, 0, sTile * nTile * 4);
+          }
+          device.queue.submit([encoder.finish()]);
+          if (readMatrix !== null && out !== undefined) {
+            await readMatrix.mapAsync(GPUMapMode.READ, 0, sTile * nTile * 4);
+            try {
+              const tile = new Float32Array(readMatrix.getMappedRange(0, sTile * nTile * 4));
+              for (let s = 0; s < sTile; s++) {
+                out.set(tile.subarray(s * nTile, (s + 1) * nTile), (p0 + s) * n + r0);
+              }
+            } finally {
+              readMatrix.unmap();
+            }
+          }
+        }
+        const encoder = device.createCommandEncoder({ label });
+        encoder.copyBufferToBuffer(result, 0, readResult, 0, nTile * BEST_BYTES);
+        device.queue.submit([encoder.finish()]);
+        await readResult.mapAsync(GPUMapMode.READ, 0, nTile * BEST_BYTES);
+        try {
+          const mapped = readResult.getMappedRange(0, nTile * BEST_BYTES);
+          const f = new Float32Array(mapped);
+          const u = new Uint32Array(mapped);
+          for (let i = 0; i < nTile; i++) {
+            value[r0 + i] = f[4 * i];
+            err[r0 + i] = f[4 * i + 1];
+            draw[r0 + i] = u[4 * i + 2];
+            flag[r0 + i] = u[4 * i + 3] === 0 ? 0 : 1;
+          }
+        } finally {
+          readResult.unmap();
+        }
+      }
+      return { value, draw, err, flag, matrix: out };
+    })
+  );
+}
+
+/** The device's limits, lowered where `override` asks (never raised). */
+function tilingLimits(gpu: GpuContext, override: Partial<TilingLimits> = {}): TilingLimits {
+  const pick = (name: keyof TilingLimits) => {
+    const wanted = override[name];
+    if (wanted === undefined) return gpu.limits[name];
+    if (!Number.isSafeInteger(wanted) || wanted < 1) {
+      throw new RangeError(`Invalid limits.${name}: must be a positive integer: ${name}=${wanted}`);
+    }
+    return Math.min(wanted, gpu.limits[name]);
+  };
+  return {
+    maxStorageBufferBindingSize: pick("maxStorageBufferBindingSize"),
+    maxComputeWorkgroupsPerDimension: pick("maxComputeWorkgroupsPerDimension"),
+  };
+}
+
+/** A {@linkcode LipschitzBackend} that also reports how much the f64 confirmation recomputed. */
+export interface GpuLipschitzBackend extends LipschitzBackend {
+  /** What the confirmation of the last completed `compute` recomputed in f64. */
+  readonly lastStats: ConfirmationStats | null;
+}
+
+/**
+ * The GPU Lipschitz backend: same contract and same answers as `cpuLipschitz` (overall Δ and
+ * arg-max exactly the f64 CPU loop's; per-record values f64 at each record's f32 arg-max draw,
+ * exact for every record that could attain the maximum; the matrix, when asked for, within E_i
+ * of the CPU's). Device failures are thrown as {@linkcode GpuError}, never returned as numbers.
+ *
+ * @param gpu the GPU context from `acquireGpu`.
+ * @param options lower tiling limits (tests).
+ * @returns the backend, named "gpu".
+ */
+export function createGpuLipschitz(
+  gpu: GpuContext,
+  options: GpuLipschitzOptions = {},
+): GpuLipschitzBackend {
+  const limits = tilingLimits(gpu, options.limits);
+  let lastStats: ConfirmationStats | null = null;
+  let lost: GPUDeviceLostInfo | null = null;
+  gpu.device.lost.then((info) => lost = info);
+  return {
+    name: "gpu",
+    get lastStats() {
+      return lastStats;
+    },
+    async compute(model: Model, draws: Float64Array, opts = {}): Promise<LipschitzResult> {
+      const { n } = model.design;
+      const dim = model.dim;
+      if (draws.length === 0 || draws.length % dim !== 0) {
+        throw new RangeError(`draws has ${draws.length} values, not a positive multiple of ${dim}`);
+      }
+      const alpha = opts.alpha ?? null;
+      if (alpha !== null && alpha.length !== n) {
+        throw new RangeError(`alpha has ${alpha.length} entries, expected ${n}`);
+      }
+      if (n === 0) return lipschitz(model, draws, opts);
+      let packed: PackedLipschitz;
+      try {
+        packed = packLipschitz(model, draws, alpha);
+      } catch (error) {
+        throw new GpuError((error as Error).message);
+      }
+      const total = draws.length / dim;
+      const kernelDraws = packed.drawIndex.length;
+      let maxima: KernelMaxima | null = null;
+      if (kernelDraws > 0) {
+        try {
+          maxima = await runLipschitzKernel(gpu, packed, opts.matrix === true, limits);
+        } catch (error) {
+          if (error instanceof RangeError || (error instanceof GpuError && lost === null)) {
+            throw error;
+          }
+          const { name, message } = error as Error;
+          const state = lost === null ? "" : ` (device lost: ${lost.reason}: ${lost.message})`;
+          throw new GpuError(`lipschitz_${packed.kernel}${state}: ${name}: ${message}`);
+        }
+      }
+      const exact = new Uint8Array(n);
+      for (const i of packed.cpuRecords) exact[i] = 1;
+      const bound = new Float64Array(n);
+      const drawOf = new Int32Array(n);
+      if (maxima !== null) {
+        for (let i = 0; i < n; i++) {
+          if (maxima.flag[i] === 1) exact[i] = 1;
+          bound[i] = BOUND_FACTOR * maxima.err[i];
+          drawOf[i] = packed.drawIndex[maxima.draw[i]];
+        }
+      }
+      let matrix: Float64Array | undefined;
+      if (opts.matrix === true) {
+        matrix = new Float64Array(total * n);
+        const tile = maxima?.matrix;
+        if (tile !== undefined) {
+          for (let p = 0; p < kernelDraws; p++) {
+            matrix.set(tile.subarray(p * n, (p + 1) * n), packed.drawIndex[p] * n);
+          }
+        }
+      }
+      const { result, stats } = confirmLipschitz(model, draws, alpha, {
+        value: maxima?.value ?? new Float32Array(n),
+        draw: drawOf,
+        bound,
+        exact,
+        skippedDraws: packed.cpuDraws,
+      }, matrix);
+      lastStats = stats;
+      return result;
+    },
+  };
+}

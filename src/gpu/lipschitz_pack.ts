@@ -1,0 +1,228 @@
+/**
+ * The f32 inputs of the GPU Lipschitz kernels (SPEC §1, §5) and the screens that keep every
+ * kernel intermediate finite.
+ *
+ * Per record, `k + 2` floats: x_1 … x_{k−1} (the intercept's 1 is implied), α, and two model
+ * constants computed here in f64 and rounded once (log Γ(y+1), log y, …). Per draw, β_0 … β_{k−1}
+ * and the model's per-draw constants (log φ, log Γ(φ), 1/σ, …), also computed in f64.
+ *
+ * WGSL may treat Inf and NaN as indeterminate, so the kernels must never meet one. A record
+ * (with α_i ≠ 0) or a draw whose values fall outside the ranges below is left to the CPU, which
+ * evaluates it in f64 with the model itself: the record is packed with α = 0 (the kernel skips
+ * it) and listed in `cpuRecords`; the draw is left out of `draws` and listed in `cpuDraws`.
+ * Inside the ranges no f32 intermediate or error bound can overflow (see the shaders' headers).
+ *
+ * @module
+ */
+import type { Model, ModelName } from "../models/model.ts";
+import { HALF_LOG_2PI, lgamma } from "../models/special.ts";
+
+/** Which WGSL kernel evaluates a model's ℓ_i (normal and lognormal share the Gaussian one). */
+export type LipschitzKernel = "poisson" | "negbin" | "beta" | "gaussian";
+
+/** The kernel of each regression model of SPEC §5 (the survey models FBS and FBP have none). */
+export const KERNEL_OF: Readonly<Partial<Record<ModelName, LipschitzKernel>>> = Object.freeze({
+  poisson: "poisson",
+  negbin: "negbin",
+  beta: "beta",
+  normal: "gaussian",
+  lognormal: "gaussian",
+});
+
+/** Bound on |x_ij| and |β_j| for the kernels (products stay below 2⁴⁸). */
+export const COEFFICIENT_MAX = 2 ** 24;
+
+/** Per-draw constants after β, per kernel. */
+const DRAW_CONSTANTS: Readonly<Record<LipschitzKernel, number>> = {
+  poisson: 0,
+  negbin: 4,
+  beta: 4,
+  gaussian: 2,
+};
+
+/** Allowed range of the model's extra parameter (φ or σ) per kernel; see the shaders. */
+const EXTRA_RANGE: Readonly<Record<LipschitzKernel, readonly [number, number]>> = {
+  poisson: [0, 0],
+  negbin: [2 ** -30, 2 ** 33],
+  beta: [2 ** -20, 2 ** 40],
+  gaussian: [2 ** -20, 2 ** 20],
+};
+
+/** Packed kernel inputs for one model, S draws and weights α. */
+export interface PackedLipschitz {
+  readonly kernel: LipschitzKernel;
+  /** Number of coefficients K. */
+  readonly k: number;
+  /** Number of records n. */
+  readonly n: number;
+  /** Floats per record: k + 2. */
+  readonly recStride: number;
+  /** Floats per draw. */
+  readonly drawStride: number;
+  /** n × recStride; records left to the CPU carry α = 0. */
+  readonly records: Float32Array<ArrayBuffer>;
+  /** The kernel's draws only, in order, × drawStride. */
+  readonly draws: Float32Array<ArrayBuffer>;
+  /** For each packed draw, its index in the caller's draws. */
+  readonly drawIndex: Int32Array;
+  /** Records with α_i ≠ 0 that the kernel must not evaluate. */
+  readonly cpuRecords: Int32Array;
+  /** Draws that the kernel must not evaluate, in increasing order. */
+  readonly cpuDraws: Int32Array;
+}
+
+/**
+ * Stirling's remainder δ(x) = log Γ(x) − [(x − ½)·log x − x + ½·log 2π]
+ * = Σ_k B_2k / (2k(2k−1)·x^(2k−1)) through x⁻¹³, for x ≥ 8 (error below 1e-15).
+ *
+ * @param x the argument, at least 8.
+ * @returns δ(x).
+ * @example δ(x) ≈ 1/(12x)
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stirlingRemainder } from "./lipschitz_pack.ts";
+ * assert.ok(Math.abs(stirlingRemainder(1e6) - 1 / 12e6) < 1e-20);
+ * ```
+ */
+export function stirlingRemainder(x: number): number {
+  const r = 1 / (x * x);
+  return (1 / 12 -
+    r * (1 / 360 -
+        r * (1 / 1260 - r * (1 / 1680 - r * (1 / 1188 - r * (691 / 360360 - r / 156)))))) / x;
+}
+
+/** True for a finite number with |v| ≤ max. */
+function within(v: number, max: number): boolean {
+  return Math.abs(v) <= max;
+}
+
+/**
+ * Writes record i's two model constants into out[at], out[at + 1], or returns false when the
+ * outcome is outside the kernel's range (then the CPU evaluates the record).
+ */
+function recordConstants(
+  kernel: LipschitzKernel,
+  name: string,
+  y: number,
+  out: Float32Array,
+  at: number,
+): boolean {
+  switch (kernel) {
+    case "poisson":
+    case "negbin": {
+      if (!(y >= 0 && y <= 2 ** 30)) return false;
+      out[at] = y;
+      out[at + 1] = lgamma(y + 1);
+      return true;
+    }
+    case "beta": {
+      if (!(y > 0 && y < 1)) return false;
+      out[at] = Math.log(y);
+      out[at + 1] = Math.log1p(-y);
+      return true;
+    }
+    case "gaussian": {
+      const z = name === "lognormal" ? Math.log(y) : y;
+      if (!within(z, 2 ** 40)) return false;
+      out[at] = z;
+      out[at + 1] = name === "lognormal" ? -HALF_LOG_2PI - z : -HALF_LOG_2PI;
+      return true;
+    }
+  }
+}
+
+/**
+ * Writes a draw's per-draw constants from its extra parameter (φ or σ) into out[at…], or
+ * returns false when the parameter is outside the kernel's range.
+ */
+function drawConstants(
+  kernel: LipschitzKernel,
+  extra: number,
+  out: Float32Array,
+  at: number,
+): boolean {
+  if (kernel === "poisson") return true;
+  const [lo, hi] = EXTRA_RANGE[kernel];
+  if (!(extra >= lo && extra <= hi)) return false;
+  if (kernel === "gaussian") {
+    out[at] = 1 / extra;
+    out[at + 1] = Math.log(extra);
+    return true;
+  }
+  out[at] = extra;
+  out[at + 1] = Math.log(extra);
+  out[at + 2] = lgamma(extra);
+  out[at + 3] = extra >= 8 ? stirlingRemainder(extra) : 0;
+  return true;
+}
+
+/**
+ * Packs a model's records and draws for its kernel, screening both into the kernel's ranges.
+ *
+ * @param model one of the models of SPEC §5 (its name picks the kernel).
+ * @param draws S×dim constrained draws, row-major (dim = model.dim).
+ * @param alpha record weights (null: all 1).
+ * @returns the packed inputs and the records and draws left to the CPU.
+ */
+export function packLipschitz(
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array | null,
+): PackedLipschitz {
+  const kernel = KERNEL_OF[model.name as ModelName];
+  if (kernel === undefined) {
+    throw new TypeError(`No GPU Lipschitz kernel for this model: name=${model.name}`);
+  }
+  const { n, k, y, x } = model.design;
+  const dim = model.dim;
+  const recStride = k + 2;
+  const records = new Float32Array(n * recStride);
+  const cpuRecords: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = i * recStride;
+    const a = alpha === null ? 1 : alpha[i];
+    if (a === 0) continue;
+    let ok = a > 0 && a <= 1 && recordConstants(kernel, model.name, y[i], records, at + k);
+    for (let j = 1; ok && j < k; j++) {
+      const v = x[i * k + j];
+      ok = within(v, COEFFICIENT_MAX);
+      records[at + j - 1] = v;
+    }
+    if (ok) {
+      records[at + k - 1] = a;
+    } else {
+      records.fill(0, at, at + recStride);
+      cpuRecords.push(i);
+    }
+  }
+  const drawStride = k + DRAW_CONSTANTS[kernel];
+  const total = draws.length / dim;
+  const packed = new Float32Array(total * drawStride);
+  const drawIndex: number[] = [];
+  const cpuDraws: number[] = [];
+  for (let s = 0; s < total; s++) {
+    const at = drawIndex.length * drawStride;
+    const theta = s * dim;
+    const extra = dim > 2 * k ? draws[theta + 2 * k] : NaN;
+    let ok = drawConstants(kernel, extra, packed, at + k);
+    for (let j = 0; ok && j < k; j++) {
+      const v = draws[theta + j];
+      ok = within(v, COEFFICIENT_MAX);
+      packed[at + j] = v;
+    }
+    if (ok) drawIndex.push(s);
+    else cpuDraws.push(s);
+  }
+  return {
+    kernel,
+    k,
+    n,
+    recStride,
+    drawStride,
+    records,
+    draws: packed.slice(0, drawIndex.length * drawStride),
+    drawIndex: Int32Array.from(drawIndex),
+    cpuRecords: Int32Array.from(cpuRecords),
+    cpuDraws: Int32Array.from(cpuDraws),
+  };
+}
