@@ -19,12 +19,13 @@ import { health } from "./health.ts";
 import { DataError } from "../src/data/data_error.ts";
 import { buildDesign } from "../src/data/design.ts";
 import { redactValues } from "../src/jobs/failure.ts";
-import { cpuLipschitz, type LipschitzBackend } from "../src/mechanisms/lipschitz_backend.ts";
+import type { LipschitzBackend } from "../src/mechanisms/lipschitz_backend.ts";
+import { selectLipschitz } from "../src/gpu/select_lipschitz.ts";
 import { createModel, type Model, MODEL_NAMES, outcomeKind } from "../src/models/mod.ts";
 
-/** The backend that computes the bound (the CPU loop until the GPU selection is wired in). */
-export function lipschitzBackend(): LipschitzBackend {
-  return cpuLipschitz;
+/** The backend that computes the bound: the GPU when an adapter exists, else the CPU loop. */
+export function lipschitzBackend(): Promise<LipschitzBackend> {
+  return selectLipschitz("gpu");
 }
 
 const LipschitzRequest = z.object({
@@ -162,7 +163,7 @@ export function lipschitz(context: ApiContext) {
         );
       }
       const draws = drawMatrix(model, body.draws, context.config.lipschitzMaxCells);
-      const backend = lipschitzBackend();
+      const backend = await lipschitzBackend();
       const result = await backend.compute(model, draws, {
         alpha: body.alpha === undefined ? null : Float64Array.from(body.alpha),
       });

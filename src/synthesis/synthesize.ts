@@ -12,10 +12,10 @@ import { buildDesign } from "../data/design.ts";
 import { fitModelParallel } from "../mcmc/parallel_fit.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import { sampleFromHistogram } from "../mechanisms/histogram.ts";
-import { cpuLipschitz } from "../mechanisms/lipschitz_backend.ts";
 import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
 import type { Guarantee } from "../mechanisms/privacy.ts";
 import { runMechanism } from "../mechanisms/run_mechanism.ts";
+import { selectLipschitz } from "../gpu/select_lipschitz.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
 import { createModel, isSurveyModel, outcomeKind, type SurveyStrata } from "../models/mod.ts";
 import { sampleLaplace } from "../random/distributions.ts";
@@ -41,7 +41,7 @@ export interface ReleaseReport {
   readonly epsilonPerDataset: number;
   readonly epsilon: number;
   readonly guarantee: Guarantee;
-  /** Which backend computed the bound ("cpu" or "gpu"). */
+  /** Which backend computed the final fit's bound ("cpu" or "gpu"; the value is the same). */
   readonly backend: string;
   /** Columns of each synthetic file: the synthetic outcome and the public covariates. */
   readonly columns: readonly string[];
@@ -151,9 +151,7 @@ export async function synthesize(
     outcomeKind(spec.model),
   );
   const model = createModel(spec.model, design);
-  if (spec.backend === "gpu") {
-    throw new RangeError("Invalid backend: the GPU backend is not available in this version");
-  }
+  const lipschitz = await selectLipschitz(spec.backend);
   const seeded = spec.seed !== undefined;
   const seed = spec.seed ?? freshSeed();
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
@@ -174,7 +172,7 @@ export async function synthesize(
     bins: spec.bins,
   }, {
     model,
-    lipschitz: cpuLipschitz,
+    lipschitz,
     laplace: seeded
       ? (scale) => sampleLaplace(noiseRng, 0, scale)
       : (scale) => secureLaplaceNoise(scale),
@@ -242,7 +240,7 @@ export async function synthesize(
       epsilonPerDataset: outcome.privacy.epsilonPerDataset,
       epsilon: outcome.privacy.epsilon,
       guarantee: outcome.privacy.guarantee,
-      backend: cpuLipschitz.name,
+      backend: lipschitz.name,
       columns: [...datasets[0].keys()],
       software: { name: "ppsynth", version: config.version },
       seedPolicy: seeded

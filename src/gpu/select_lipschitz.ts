@@ -1,0 +1,93 @@
+/**
+ * Which Lipschitz backend runs (`--backend auto|cpu|gpu`), with the fall-back to the CPU.
+ *
+ * - `cpu`: the f64 TypeScript loop.
+ * - `gpu`: the WebGPU kernels whenever an adapter exists and the model has a kernel.
+ * - `auto`: the GPU only where it was measured to be faster: S·n ≥ 4·10⁶ draw×record
+ *   evaluations (docs/performance.md, "Lipschitz matrix throughput": lavapipe on 2 cores beats
+ *   the CPU loop 1.2–1.9× from S = 4000, n = 10³ up, and loses below that to the fixed cost of
+ *   packing and dispatch; a real GPU only moves the cross-over down).
+ *
+ * Without an adapter, for models without a kernel (FBS, FBP), and on any device error, the CPU
+ * computes the bound and a line on stderr says so. The answers are the same either way: the GPU
+ * backend confirms its maximum in f64. `name` tells which backend computed the last bound.
+ *
+ * @module
+ */
+import { cpuLipschitz, type LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
+import type { LipschitzOptions, LipschitzResult } from "../mechanisms/lipschitz.ts";
+import type { Model } from "../models/model.ts";
+import { acquireGpu, GpuError } from "./device.ts";
+import { createGpuLipschitz } from "./lipschitz_gpu.ts";
+
+/** The `--backend` choices. */
+export type BackendChoice = "auto" | "cpu" | "gpu";
+
+/** Draw×record evaluations from which `auto` prefers the GPU (measured, see the module). */
+export const AUTO_GPU_MIN_EVALUATIONS = 4_000_000;
+
+/** Models with a WGSL Lipschitz kernel. */
+const GPU_MODELS = new Set(["poisson", "negbin", "beta", "normal", "lognormal"]);
+
+/** A backend that picks the GPU or the CPU per call and remembers which one ran last. */
+export interface SelectingLipschitz extends LipschitzBackend {
+  /** Why the CPU ran when the GPU was asked for, if it did (for the log and the report). */
+  readonly note: string | null;
+}
+
+/**
+ * Builds the backend for a `--backend` choice.
+ *
+ * @param choice auto, cpu or gpu.
+ * @param log Where fall-back notes go (default: stderr).
+ */
+export async function selectLipschitz(
+  choice: BackendChoice,
+  log: (line: string) => void = (line) => console.error(line),
+): Promise<SelectingLipschitz> {
+  let gpuBackend: LipschitzBackend | null = null;
+  let note: string | null = null;
+  if (choice !== "cpu") {
+    const gpu = await acquireGpu().catch(() => null);
+    if (gpu === null) {
+      note = "no WebGPU adapter: the Lipschitz bound runs on the CPU";
+      if (choice === "gpu") log(`ppsynth: ${note}`);
+    } else {
+      gpuBackend = createGpuLipschitz(gpu);
+    }
+  }
+  let last: "cpu" | "gpu" = "cpu";
+  const logged = new Set<string>();
+  const fallBack = (why: string) => {
+    note = why;
+    if (!logged.has(why)) log(`ppsynth: ${why}`);
+    logged.add(why);
+  };
+  return {
+    get name() {
+      return last;
+    },
+    get note() {
+      return note;
+    },
+    async compute(model: Model, draws: Float64Array, options?: LipschitzOptions) {
+      const evaluations = (draws.length / model.dim) * model.design.n;
+      const wanted = gpuBackend !== null && GPU_MODELS.has(model.name) &&
+        (choice === "gpu" || evaluations >= AUTO_GPU_MIN_EVALUATIONS);
+      if (wanted) {
+        try {
+          const result: LipschitzResult = await gpuBackend!.compute(model, draws, options);
+          last = "gpu";
+          return result;
+        } catch (error) {
+          if (!(error instanceof GpuError)) throw error;
+          fallBack(`GPU error, the Lipschitz bound ran on the CPU: ${error.message}`);
+        }
+      } else if (choice === "gpu" && gpuBackend !== null) {
+        fallBack(`no GPU kernel for the ${model.name} model: the Lipschitz bound runs on the CPU`);
+      }
+      last = "cpu";
+      return cpuLipschitz.compute(model, draws, options);
+    },
+  };
+}

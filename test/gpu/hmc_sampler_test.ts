@@ -1,0 +1,240 @@
+import assert from "node:assert/strict";
+import { buildDesign, numericColumn, readCsv } from "../../src/data/mod.ts";
+import { acquireGpu } from "../../src/gpu/device.ts";
+import { type GpuHmcEvent, sampleGpuHmc } from "../../src/gpu/hmc.ts";
+import { mcseMean } from "../../src/mcmc/diagnostics.ts";
+import { type Fit, summarizeFit } from "../../src/mcmc/fit.ts";
+import { createModel, type Model, type Weighting } from "../../src/models/mod.ts";
+import { samplePoisson, sampleUniform } from "../../src/random/distributions.ts";
+import { Rng } from "../../src/random/rng.ts";
+
+const gpu = await acquireGpu();
+if (gpu === null) {
+  if (Deno.env.get("CI") === "true") {
+    Deno.test("a WebGPU adapter is available in CI", () => {
+      throw new Error("no WebGPU adapter in CI");
+    });
+  } else {
+    console.log("Skipping the GPU HMC sampler tests: no WebGPU adapter");
+  }
+} else {
+  console.log(`WebGPU adapter: ${gpu.description}`);
+}
+const GPU_TEST = { ignore: gpu === null, sanitizeResources: false, sanitizeOps: false };
+
+/** An intercept-only Poisson model of n counts (mean 3.5) with weights α_i ~ uniform(0.2, 1). */
+function poissonIntercept(n: number): { model: Model; alpha: Float64Array } {
+  const rng = new Rng(2718);
+  const y = Float64Array.from({ length: n }, () => samplePoisson(rng, 3.5));
+  const alpha = Float64Array.from({ length: n }, () => sampleUniform(rng, 0.2, 1));
+  const model = createModel("poisson", {
+    n,
+    k: 1,
+    y,
+    x: new Float64Array(n).fill(1),
+    coefficientNames: ["intercept"],
+  });
+  return { model, alpha };
+}
+
+/**
+ * Posterior means of β and σ_β by the trapezoid rule on a grid over the unconstrained
+ * (β, log σ_β), from the f64 `model.logDensity` (which includes the log-Jacobian).
+ */
+function quadrature(
+  model: Model,
+  weighting: Weighting,
+  beta: [number, number],
+  logSigma: [number, number],
+  points: number,
+): { intercept: number; sigma_beta_intercept: number } {
+  const u = new Float64Array(2);
+  const lp = new Float64Array((points + 1) * (points + 1));
+  for (let i = 0; i <= points; i++) {
+    for (let k = 0; k <= points; k++) {
+      u[0] = beta[0] + (beta[1] - beta[0]) * i / points;
+      u[1] = logSigma[0] + (logSigma[1] - logSigma[0]) * k / points;
+      lp[i * (points + 1) + k] = model.logDensity(u, null, weighting);
+    }
+  }
+  const top = lp.reduce((a, b) => Math.max(a, b), -Infinity);
+  let z = 0;
+  let eb = 0;
+  let es = 0;
+  for (let i = 0; i <= points; i++) {
+    for (let k = 0; k <= points; k++) {
+      const w = (i === 0 || i === points ? 0.5 : 1) * (k === 0 || k === points ? 0.5 : 1) *
+        Math.exp(lp[i * (points + 1) + k] - top);
+      z += w;
+      eb += w * (beta[0] + (beta[1] - beta[0]) * i / points);
+      es += w * Math.exp(logSigma[0] + (logSigma[1] - logSigma[0]) * k / points);
+    }
+  }
+  return { intercept: eb / z, sigma_beta_intercept: es / z };
+}
+
+/** Draws of parameter j (constrained), one array per chain. */
+function chainsOf(fit: Fit, j: number): Float64Array[] {
+  return Array.from({ length: fit.chains }, (_, c) =>
+    Float64Array.from(
+      { length: fit.drawsPerChain },
+      (_, s) => fit.draws[(c * fit.drawsPerChain + s) * fit.dim + j],
+    ));
+}
+
+/** Asserts |mean − reference| ≤ 4·√(MCSE² + referenceMcse²) for every named parameter. */
+function checkMeans(
+  fit: Fit,
+  reference: Record<string, { mean: number; mcse: number }>,
+  label: string,
+): void {
+  fit.paramNames.forEach((name, j) => {
+    const ref = reference[name];
+    if (ref === undefined) return;
+    const combined = Math.hypot(mcseMean(chainsOf(fit, j)), ref.mcse);
+    const difference = fit.summary[name].mean - ref.mean;
+    assert.ok(
+      Math.abs(difference) <= 4 * combined,
+      `${label} ${name}: GPU ${fit.summary[name].mean}, reference ${ref.mean}, 4·MCSE ${
+        4 * combined
+      }`,
+    );
+  });
+}
+
+Deno.test({
+  name: "`sampleGpuHmc()` matches the quadrature posterior of a weighted Poisson intercept, " +
+    "with draws read back once per batch",
+  ...GPU_TEST,
+  fn: async () => {
+    const { model, alpha } = poissonIntercept(40);
+    const weighting = { alpha };
+    const events: GpuHmcEvent[] = [];
+    const options = { seed: 5, chains: 64, warmup: 200, draws: 200, batchSize: 50 };
+    const result = await sampleGpuHmc(gpu!, model, weighting, {
+      ...options,
+      onDeviceCall: (event) => events.push(event),
+    });
+    const fit = summarizeFit(model, result);
+    assert.equal(fit.S, 64 * 200);
+    const exact = quadrature(model, weighting, [0.3, 2.3], [-5, 9], 500);
+    checkMeans(fit, {
+      intercept: { mean: exact.intercept, mcse: 0 },
+      sigma_beta_intercept: { mean: exact.sigma_beta_intercept, mcse: 0 },
+    }, "weighted Poisson");
+    assert.ok(result.divergences <= 0.01 * fit.S, `divergences ${result.divergences}`);
+
+    // One submission to start, then one per batch of 50 iterations; the starting points, the end
+    // of warmup and each sampling batch are read back once.
+    const submissions = events.filter((e) => e === "submit").length;
+    const readbacks = events.filter((e) => e === "readback").length;
+    assert.equal(submissions, 1 + 200 / 50 + 200 / 50);
+    assert.equal(readbacks, 1 + 1 + 200 / 50);
+    // Many leapfrog steps per submission: every chain took more steps than there were submissions.
+    const leapfrogSteps = result.gradientEvaluations / result.chains - 1;
+    assert.ok(leapfrogSteps >= 400, `leapfrog steps ${leapfrogSteps}`);
+    assert.ok(leapfrogSteps / submissions >= 40);
+  },
+});
+
+Deno.test({
+  name: "`sampleGpuHmc()` matches the quadrature posterior with censoring over two record tiles",
+  ...GPU_TEST,
+  fn: async () => {
+    // 1100 records: two evaluation tiles, so each leapfrog step is a tiled evaluation and a
+    // reduction (indirect dispatches). C = 1.6 clamps the records with the smallest α_i·ℓ_i.
+    const { model, alpha } = poissonIntercept(1100);
+    const weighting = { alpha, censor: 1.6 };
+    const ell = model.logLik(Float64Array.of(Math.log(3.5), 1), new Float64Array(1100));
+    const clamped = ell.filter((l, i) => Math.abs(alpha[i] * l) > 1.6).length;
+    assert.ok(clamped > 20 && clamped < 300, `clamped records ${clamped}`);
+    const result = await sampleGpuHmc(gpu!, model, weighting, {
+      seed: 6,
+      chains: 64,
+      warmup: 200,
+      draws: 150,
+      batchSize: 50,
+      adaptation: { maxLeapfrogSteps: 16 },
+    });
+    const fit = summarizeFit(model, result);
+    const exact = quadrature(model, weighting, [0.9, 1.6], [-5, 9], 300);
+    checkMeans(fit, {
+      intercept: { mean: exact.intercept, mcse: 0 },
+      sigma_beta_intercept: { mean: exact.sigma_beta_intercept, mcse: 0 },
+    }, "censored Poisson");
+  },
+});
+
+interface StanSummary {
+  mean: number;
+  mcse_mean: number;
+}
+const STAN = JSON.parse(
+  await Deno.readTextFile(new URL("../reference/nb_stan_expected.json", import.meta.url)),
+) as { fits: Record<"unweighted" | "weighted", Record<string, StanSummary>> };
+const NB_DATA = await readCsv(
+  new URL("../reference/nb_mixture_n1000.csv", import.meta.url).pathname,
+);
+/** Our parameter name → the Stan program's. */
+const STAN_NAMES: Record<string, string> = {
+  intercept: "beta",
+  sigma_beta_intercept: "sigma_beta",
+  phi: "phi",
+};
+
+for (const fitName of ["weighted", "unweighted"] as const) {
+  Deno.test({
+    name: `\`sampleGpuHmc()\` posterior means of the NB model match rstan's (${fitName}) ` +
+      "within 4 combined MCSE",
+    ...GPU_TEST,
+    fn: async () => {
+      const model = createModel("negbin", buildDesign(NB_DATA, { y: "y" }, "count"));
+      const alpha = fitName === "weighted" ? numericColumn(NB_DATA, "alpha") : null;
+      const result = await sampleGpuHmc(gpu!, model, { alpha }, {
+        seed: 11,
+        chains: 64,
+        warmup: 200,
+        draws: 200,
+        batchSize: 100,
+      });
+      const fit = summarizeFit(model, result);
+      assert.equal(fit.divergences, 0);
+      const reference: Record<string, { mean: number; mcse: number }> = {};
+      for (const name of model.paramNames) {
+        const stan = STAN.fits[fitName][STAN_NAMES[name]];
+        reference[name] = { mean: stan.mean, mcse: stan.mcse_mean };
+      }
+      checkMeans(fit, reference, `NB ${fitName}`);
+    },
+  });
+}
+
+Deno.test({
+  name: "`sampleGpuHmc()` is reproducible: the same seed gives the same draws, another seed others",
+  ...GPU_TEST,
+  fn: async () => {
+    const { model, alpha } = poissonIntercept(40);
+    const run = (seed: number) =>
+      sampleGpuHmc(gpu!, model, { alpha }, { seed, chains: 8, warmup: 30, draws: 20 });
+    const [a, b, c] = [await run(1), await run(1), await run(2)];
+    assert.deepEqual(a.draws, b.draws);
+    assert.deepEqual(a.chainInfo, b.chainInfo);
+    assert.notDeepEqual(a.draws, c.draws);
+    assert.ok(a.draws.every(Number.isFinite));
+  },
+});
+
+Deno.test({
+  name: "`sampleGpuHmc()` rejects bad options with RangeError",
+  ...GPU_TEST,
+  fn: async () => {
+    const { model } = poissonIntercept(10);
+    const weighting = { alpha: null };
+    await assert.rejects(sampleGpuHmc(gpu!, model, weighting, { seed: 1, chains: 1 }), RangeError);
+    await assert.rejects(sampleGpuHmc(gpu!, model, weighting, { seed: -1 }), RangeError);
+    await assert.rejects(
+      sampleGpuHmc(gpu!, model, weighting, { seed: 1, adaptation: { targetAcceptance: 1.2 } }),
+      RangeError,
+    );
+  },
+});
