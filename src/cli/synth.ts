@@ -7,7 +7,7 @@
  *       --mechanism unweighted|lw|cw|sw|lw-final|cw-final|weighted-e|censored|censored-w|histogram
  *       [--epsilon E] [--m M] [--c C --g G] [--radius R] [--radius-mode relative|absolute]
  *       [--match-lipschitz D] [--lower A --upper B --bins K] [--draws S] [--chains K]
- *       [--warmup W] [--seed N] [--backend auto|cpu|gpu] --out DIR
+ *       [--warmup W] [--seed N] [--backend auto|cpu|gpu] [--sampler nuts|gpu-hmc] --out DIR
  *
  * Writes DIR/synthetic-1.csv … synthetic-M.csv (the synthetic outcome, the public covariates
  * and strata, and for FBS/FBP the smoothed synthetic weights in the weight column), DIR/report.json (the public release manifest) and DIR/diagnostics.json (the
@@ -49,6 +49,7 @@ const FLAGS: Record<string, { field: string; number?: true; list?: true; sizes?:
   warmup: { field: "warmup", number: true },
   seed: { field: "seed", number: true },
   backend: { field: "backend" },
+  sampler: { field: "sampler" },
 };
 
 /**

@@ -12,3 +12,7 @@ export {
   type GpuLipschitzOptions,
   type TilingLimits,
 } from "./lipschitz_gpu.ts";
+export { type GpuHmcOptions, sampleGpuHmc } from "./hmc.ts";
+export { type CheesOptions } from "./chees.ts";
+export { evaluateGpuLogDensity } from "./hmc_target.ts";
+export { type BackendChoice, selectLipschitz } from "./select_lipschitz.ts";

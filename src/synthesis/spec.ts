@@ -43,12 +43,19 @@ export const SynthesisSpec = z.object({
   bins: z.number().int().min(1).max(100_000).optional(),
   /** Total posterior draws S (split over the chains). */
   draws: z.number().int().min(4).max(1_000_000).default(4000),
-  chains: z.number().int().min(1).max(64).default(4),
+  /** Chains (NUTS: default 4; GPU HMC: default 64). */
+  chains: z.number().int().min(1).max(65535).optional(),
   warmup: z.number().int().min(10).max(100_000).default(1000),
   /** Seed; absent: a fresh secret seed from the operating system's CSPRNG. */
   seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Where the Lipschitz bound runs (the value is the same: the GPU confirms it in f64). */
   backend: z.enum(["auto", "cpu", "gpu"]).default("auto"),
+  /** NUTS on the CPU, or many-chain ChEES-HMC on the GPU (`chains` GPU chains, default 64). */
+  sampler: z.enum(["nuts", "gpu-hmc"]).default("nuts"),
 }).strict().superRefine((spec, context) => {
+  if (spec.sampler === "nuts" && spec.chains !== undefined && spec.chains > 64) {
+    context.addIssue({ code: "custom", path: ["chains"], message: "NUTS runs at most 64 chains" });
+  }
   if (spec.m > spec.draws) {
     context.addIssue({
       code: "custom",

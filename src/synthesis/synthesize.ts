@@ -15,9 +15,18 @@ import { sampleFromHistogram } from "../mechanisms/histogram.ts";
 import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
 import type { Guarantee } from "../mechanisms/privacy.ts";
 import { runMechanism } from "../mechanisms/run_mechanism.ts";
+import { acquireGpu, type GpuContext } from "../gpu/device.ts";
+import { sampleGpuHmc } from "../gpu/hmc.ts";
 import { selectLipschitz } from "../gpu/select_lipschitz.ts";
+import { summarizeFit } from "../mcmc/fit.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
-import { createModel, isSurveyModel, outcomeKind, type SurveyStrata } from "../models/mod.ts";
+import {
+  createModel,
+  isSurveyModel,
+  type Model,
+  outcomeKind,
+  type SurveyStrata,
+} from "../models/mod.ts";
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
@@ -105,6 +114,25 @@ export function datasetDrawIndices(S: number, m: number): number[] {
 }
 
 /**
+ * The GPU for the many-chain HMC sampler, or null (with a line on stderr) when there is no
+ * adapter or the model has no GPU kernel: NUTS on the CPU samples instead.
+ */
+async function gpuSamplerFor(model: Model): Promise<GpuContext | null> {
+  const gpu = await acquireGpu().catch(() => null);
+  const reason = gpu === null
+    ? "no WebGPU adapter"
+    : !GPU_HMC_MODELS.has(model.name)
+    ? `no GPU kernel for the ${model.name} model`
+    : null;
+  if (reason === null) return gpu;
+  console.error(`ppsynth: ${reason}: sampling with NUTS on the CPU instead of GPU HMC`);
+  return null;
+}
+
+/** Models the GPU HMC sampler implements. */
+const GPU_HMC_MODELS = new Set(["poisson", "negbin", "beta", "normal", "lognormal"]);
+
+/**
  * The strata codes and public stratum sizes FBP scales its synthetic weights to; a stratum of
  * the data without a size is an error naming it.
  */
@@ -155,7 +183,9 @@ export async function synthesize(
   const seeded = spec.seed !== undefined;
   const seed = spec.seed ?? freshSeed();
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
-  const drawsPerChain = Math.ceil(spec.draws / spec.chains);
+  const chains = spec.chains ?? (spec.sampler === "gpu-hmc" ? 64 : 4);
+  const drawsPerChain = Math.ceil(spec.draws / chains);
+  const gpuSampler = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model) : null;
   const unitInterval = spec.model === "beta";
 
   const outcome: MechanismOutcome = await runMechanism({
@@ -176,14 +206,26 @@ export async function synthesize(
     laplace: seeded
       ? (scale) => sampleLaplace(noiseRng, 0, scale)
       : (scale) => secureLaplaceNoise(scale),
-    fit: (weighting, label) =>
-      fitModelParallel(model, weighting, {
+    fit: async (weighting, label) => {
+      const onProgress = (done: number, total: number) => options.onProgress?.(label, done, total);
+      if (gpuSampler !== null) {
+        const result = await sampleGpuHmc(gpuSampler, model, weighting, {
+          seed,
+          chains,
+          warmup: spec.warmup,
+          draws: drawsPerChain,
+          onProgress,
+        });
+        return summarizeFit(model, result);
+      }
+      return fitModelParallel(model, weighting, {
         seed,
-        chains: spec.chains,
+        chains,
         warmup: spec.warmup,
         draws: drawsPerChain,
-        onProgress: (done, total) => options.onProgress?.(label, done, total),
-      }),
+        onProgress,
+      });
+    },
   });
 
   if (spec.epsilon !== undefined && !(outcome.privacy.epsilon <= spec.epsilon)) {

@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { parseCsv } from "../../src/data/csv.ts";
+import { acquireGpu } from "../../src/gpu/device.ts";
+import { Rng } from "../../src/random/rng.ts";
+import { sampleNegBinomial } from "../../src/random/distributions.ts";
+import { SynthesisSpec } from "../../src/synthesis/spec.ts";
+import { synthesize } from "../../src/synthesis/synthesize.ts";
+
+const gpu = await acquireGpu();
+const inCi = Deno.env.get("CI") === "true";
+if (gpu === null) {
+  console.log(inCi ? "no WebGPU adapter in CI" : "no WebGPU adapter: pipeline GPU tests ignored");
+} else {
+  console.log(`pipeline GPU tests on: ${gpu.description}`);
+}
+
+function gpuTest(name: string, fn: () => Promise<void>): void {
+  Deno.test({
+    name,
+    ignore: gpu === null && !inCi,
+    fn: async () => {
+      if (gpu === null) throw new Error("no WebGPU adapter in CI");
+      await fn();
+    },
+  });
+}
+
+const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+const rng = new Rng(seed);
+const rows = Array.from(
+  { length: 300 },
+  () => `${sampleNegBinomial(rng, 80, 10)},${rng.normal().toFixed(3)}`,
+);
+const DATA = parseCsv("y,z\n" + rows.join("\n") + "\n", "random.csv");
+const QUICK = { draws: 400, chains: 2, warmup: 150, m: 2 };
+
+for (
+  const [model, mechanism, extra] of [
+    ["negbin", "lw", { epsilon: 12 }],
+    ["poisson", "weighted-e", { epsilon: 12, g: 0.5 }],
+    ["negbin", "censored", { epsilon: 4 }],
+  ] as const
+) {
+  gpuTest(`--backend gpu gives the CPU's report and data for ${model}/${mechanism}`, async () => {
+    const run = (backend: "cpu" | "gpu") =>
+      synthesize(
+        DATA,
+        SynthesisSpec.parse({
+          y: "y",
+          x: ["z"],
+          model,
+          mechanism,
+          seed: 7,
+          backend,
+          ...QUICK,
+          ...extra,
+        }),
+      );
+    const [cpu, onGpu] = [await run("cpu"), await run("gpu")];
+    assert.equal(onGpu.report.backend, "gpu", `seed ${seed}`);
+    assert.deepEqual({ ...onGpu.report, backend: "cpu" }, cpu.report, `seed ${seed}`);
+    assert.deepEqual(onGpu.datasets, cpu.datasets, `seed ${seed}`);
+  });
+}
+
+gpuTest(
+  "--sampler gpu-hmc synthesises with many GPU chains and reports ε from its draws",
+  async () => {
+    const result = await synthesize(
+      DATA,
+      SynthesisSpec.parse({
+        y: "y",
+        model: "negbin",
+        mechanism: "lw",
+        epsilon: 12,
+        seed: 3,
+        sampler: "gpu-hmc",
+        chains: 32,
+        draws: 640,
+        warmup: 200,
+        m: 2,
+      }),
+    );
+    assert.ok(result.report.epsilon <= 12);
+    assert.equal(result.report.epsilon, 2 * result.report.lipschitz! * 2);
+    const recomputed = Math.max(...result.diagnostics.recordLipschitz!);
+    assert.equal(recomputed, result.report.lipschitz);
+  },
+);
