@@ -1,14 +1,16 @@
 /**
  * The No-U-Turn sampler with multinomial trajectory sampling, as Stan 2.3x implements it
  * (`stan/mcmc/hmc/nuts/base_nuts.hpp`; Hoffman & Gelman 2014; Betancourt 2017, "A conceptual
- * introduction to Hamiltonian Monte Carlo", Appendix A), with a diagonal Euclidean metric.
+ * introduction to Hamiltonian Monte Carlo", Appendix A), with a diagonal or dense Euclidean
+ * metric (`metric.ts`; Stan's `diag_e` and `dense_e`).
  *
  * The kernel is two functions in the BlackJAX style: `nutsInit(position, logDensity)` and
  * `nutsStep(rng, state, params, logDensity) → {state, info}`. Adaptation lives elsewhere
  * (`warmup.ts`) and only chooses `params`, so changing warmup never changes sampling.
  *
- * Hamiltonian H(q, p) = −log π(q) + ½·Σ_j M⁻¹_j p_j², momentum p_j ~ N(0, 1/M⁻¹_j), and the
- * "sharp" momentum p♯ = M⁻¹p. One transition:
+ * Hamiltonian H(q, p) = −log π(q) + ½·pᵀM⁻¹p, momentum p ~ N(0, M), and the "sharp" momentum
+ * p♯ = M⁻¹p (for the diagonal metric M⁻¹ = diag(m): ½·Σ_j m_j p_j², p_j ~ N(0, 1/m_j)). One
+ * transition:
  * - the trajectory doubles (depth 0, 1, 2, …) in a uniformly random time direction until a
  *   subtree is invalid, the no-U-turn criterion fails, or the depth reaches `maxTreeDepth`;
  * - a new subtree of weight W_new replaces the current sample with probability
@@ -26,6 +28,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
+import { diagMetric, type InverseMetric, type Metric, toMetric } from "./metric.ts";
 
 /**
  * An unnormalised log density on the unconstrained scale: writes ∇ log π(u) into `grad` and
@@ -41,12 +44,17 @@ export interface NutsState {
   readonly gradient: Float64Array;
 }
 
-/** Tuning parameters of one NUTS transition (Stan: `stepsize`, `inv_metric`, `max_depth`). */
+/**
+ * Tuning parameters of one NUTS transition (Stan: `stepsize`, `inv_metric`, `max_depth`). The
+ * metric is given either as `inverseMassDiag` (the diagonal metric) or as `metric`, not both.
+ */
 export interface NutsParams {
   /** Leapfrog step size ε > 0. */
   readonly stepSize: number;
-  /** Diagonal of the inverse mass matrix M⁻¹, all entries > 0. */
-  readonly inverseMassDiag: Float64Array;
+  /** Diagonal of the inverse mass matrix M⁻¹, all entries > 0 (the diagonal metric). */
+  readonly inverseMassDiag?: Float64Array;
+  /** The Euclidean metric (see `metric.ts`), instead of `inverseMassDiag`. */
+  readonly metric?: Metric;
   /** Largest number of trajectory doublings (Stan's default 10). */
   readonly maxTreeDepth?: number;
 }
@@ -107,27 +115,26 @@ export function nutsInit(position: Float64Array, logDensity: LogDensityFn): Nuts
 }
 
 /**
- * Draws a momentum p_j ~ N(0, 1/M⁻¹_j) into `p` (Stan's `diag_e_metric::sample_p`).
+ * Draws a momentum p ~ N(0, M) into `p` (Stan's `sample_p`): p_j = z_j/√m_j for the diagonal
+ * metric M⁻¹ = diag(m), p = L⁻ᵀz for the dense one (z standard normal).
  *
  * @param rng The random stream.
- * @param inverseMassDiag M⁻¹.
+ * @param inverseMetric The metric, or the diagonal m of M⁻¹.
  * @param p Output momentum.
  */
-export function sampleMomentum(rng: Rng, inverseMassDiag: Float64Array, p: Float64Array): void {
-  for (let j = 0; j < p.length; j++) p[j] = rng.normal() / Math.sqrt(inverseMassDiag[j]);
+export function sampleMomentum(rng: Rng, inverseMetric: InverseMetric, p: Float64Array): void {
+  toMetric(inverseMetric).sampleMomentum(rng, p);
 }
 
 /**
- * Kinetic energy ½·Σ_j M⁻¹_j p_j² of the diagonal Euclidean metric.
+ * Kinetic energy ½·pᵀM⁻¹p (½·Σ_j m_j p_j² for the diagonal metric).
  *
  * @param p Momentum.
- * @param inverseMassDiag M⁻¹.
+ * @param inverseMetric The metric, or the diagonal m of M⁻¹.
  * @returns The kinetic energy.
  */
-export function kineticEnergy(p: Float64Array, inverseMassDiag: Float64Array): number {
-  let sum = 0;
-  for (let j = 0; j < p.length; j++) sum += inverseMassDiag[j] * p[j] * p[j];
-  return 0.5 * sum;
+export function kineticEnergy(p: Float64Array, inverseMetric: InverseMetric): number {
+  return toMetric(inverseMetric).kineticEnergy(p);
 }
 
 /**
@@ -138,7 +145,7 @@ export function kineticEnergy(p: Float64Array, inverseMassDiag: Float64Array): n
  * @param p Momentum, updated.
  * @param grad ∇ log π at `q` on entry, at the new `q` on exit.
  * @param stepSize ε.
- * @param inverseMassDiag M⁻¹.
+ * @param inverseMetric The metric, or the diagonal m of M⁻¹.
  * @param logDensity The target.
  * @returns log π at the new position (possibly −∞ or NaN).
  *
@@ -159,14 +166,23 @@ export function leapfrog(
   p: Float64Array,
   grad: Float64Array,
   stepSize: number,
-  inverseMassDiag: Float64Array,
+  inverseMetric: InverseMetric,
+  logDensity: LogDensityFn,
+): number {
+  return leapfrogStep(q, p, grad, stepSize, toMetric(inverseMetric), logDensity);
+}
+
+function leapfrogStep(
+  q: Float64Array,
+  p: Float64Array,
+  grad: Float64Array,
+  stepSize: number,
+  metric: Metric,
   logDensity: LogDensityFn,
 ): number {
   const half = 0.5 * stepSize;
-  for (let j = 0; j < q.length; j++) {
-    p[j] += half * grad[j];
-    q[j] += stepSize * inverseMassDiag[j] * p[j];
-  }
+  for (let j = 0; j < q.length; j++) p[j] += half * grad[j];
+  metric.drift(q, p, stepSize);
   const lp = logDensity(q, grad);
   for (let j = 0; j < q.length; j++) p[j] += half * grad[j];
   return lp;
@@ -298,13 +314,9 @@ function logSumExp(a: number, b: number): number {
 }
 
 /** H = −log π(q) + ½pᵀM⁻¹p; a non-finite H counts as +∞ (Stan maps NaN to +∞). */
-function hamiltonian(z: Point, inverseMassDiag: Float64Array): number {
-  const h = -z.lp + kineticEnergy(z.p, inverseMassDiag);
+function hamiltonian(z: Point, metric: Metric): number {
+  const h = -z.lp + metric.kineticEnergy(z.p);
   return Number.isFinite(h) ? h : Infinity;
-}
-
-function sharp(out: Float64Array, p: Float64Array, inverseMassDiag: Float64Array): void {
-  for (let j = 0; j < p.length; j++) out[j] = inverseMassDiag[j] * p[j];
 }
 
 /** The generalized no-U-turn criterion p♯₋·ρ > 0 and p♯₊·ρ > 0 (Stan's `compute_criterion`). */
@@ -345,19 +357,19 @@ function buildTree(
   pEnd: Float64Array,
   h0: number,
   signedStep: number,
-  inverseMassDiag: Float64Array,
+  metric: Metric,
   logDensity: LogDensityFn,
 ): boolean {
   if (depth === 0) {
     const z = ws.z;
-    z.lp = leapfrog(z.q, z.p, z.g, signedStep, inverseMassDiag, logDensity);
+    z.lp = leapfrogStep(z.q, z.p, z.g, signedStep, metric, logDensity);
     ws.nLeapfrog++;
-    const h = hamiltonian(z, inverseMassDiag);
+    const h = hamiltonian(z, metric);
     if (h - h0 > MAX_DELTA_H) ws.divergent = true;
     ws.logSumWeight = h0 - h;
     ws.sumMetroProb += h0 - h > 0 ? 1 : Math.exp(h0 - h);
     copyPoint(zPropose, z);
-    sharp(pSharpBeg, z.p, inverseMassDiag);
+    metric.sharp(pSharpBeg, z.p);
     pSharpEnd.set(pSharpBeg);
     for (let j = 0; j < rho.length; j++) rho[j] += z.p[j];
     pBeg.set(z.p);
@@ -381,7 +393,7 @@ function buildTree(
     pInitEnd,
     h0,
     signedStep,
-    inverseMassDiag,
+    metric,
     logDensity,
   );
   if (!validInit) return false;
@@ -404,7 +416,7 @@ function buildTree(
     pEnd,
     h0,
     signedStep,
-    inverseMassDiag,
+    metric,
     logDensity,
   );
   if (!validFinal) return false;
@@ -431,27 +443,35 @@ function buildTree(
   return criterion(pSharpInitEnd, pSharpEnd, rhoSubtree);
 }
 
-function checkParams(dim: number, params: NutsParams, maxDepth: number): void {
-  if (!(params.stepSize > 0 && Number.isFinite(params.stepSize))) {
-    throw new RangeError(`Invalid stepSize: must be finite and > 0: stepSize=${params.stepSize}`);
-  }
-  if (params.inverseMassDiag.length !== dim) {
+function checkDimension(name: string, length: number, dim: number): void {
+  if (length !== dim) {
     throw new RangeError(
-      `Invalid inverseMassDiag: length must equal the dimension ${dim}: ` +
-        `length=${params.inverseMassDiag.length}`,
+      `Invalid ${name}: its dimension must equal the dimension ${dim}: length=${length}`,
     );
   }
-  for (let j = 0; j < dim; j++) {
-    const m = params.inverseMassDiag[j];
-    if (!(m > 0 && Number.isFinite(m))) {
-      throw new RangeError(
-        `Invalid inverseMassDiag: entries must be finite and > 0: inverseMassDiag[${j}]=${m}`,
-      );
-    }
+}
+
+/** Checks `params` against the dimension and returns the metric they give. */
+function checkParams(dim: number, params: NutsParams, maxDepth: number): Metric {
+  if (!(params.stepSize > 0 && Number.isFinite(params.stepSize))) {
+    throw new RangeError(`Invalid stepSize: must be finite and > 0: stepSize=${params.stepSize}`);
   }
   if (!Number.isInteger(maxDepth) || maxDepth < 1) {
     throw new RangeError(`Invalid maxTreeDepth: must be an integer ≥ 1: maxTreeDepth=${maxDepth}`);
   }
+  const { inverseMassDiag, metric } = params;
+  if (metric === undefined) {
+    if (inverseMassDiag === undefined) {
+      throw new TypeError("Invalid params: give inverseMassDiag or metric: both are absent");
+    }
+    checkDimension("inverseMassDiag", inverseMassDiag.length, dim);
+    return diagMetric(inverseMassDiag);
+  }
+  if (inverseMassDiag !== undefined) {
+    throw new TypeError("Invalid params: give inverseMassDiag or metric, not both");
+  }
+  checkDimension("metric", metric.dim, dim);
+  return metric;
 }
 
 /**
@@ -462,7 +482,7 @@ function checkParams(dim: number, params: NutsParams, maxDepth: number): void {
  *
  * @param rng The chain's random stream.
  * @param state The current state.
- * @param params Step size, inverse metric and maximum tree depth.
+ * @param params Step size, metric (or the diagonal of M⁻¹) and maximum tree depth.
  * @param logDensity The target; non-finite values count as divergences, never throw.
  * @returns The next state and what happened.
  *
@@ -488,18 +508,10 @@ export function nutsStep(
 ): { state: NutsState; info: NutsInfo } {
   const dim = state.position.length;
   const maxDepth = params.maxTreeDepth ?? DEFAULT_MAX_TREE_DEPTH;
-  checkParams(dim, params, maxDepth);
+  const metric = checkParams(dim, params, maxDepth);
   const ws = acquireWorkspace(dim, maxDepth);
   try {
-    return transition(
-      ws,
-      rng,
-      state,
-      params.stepSize,
-      params.inverseMassDiag,
-      maxDepth,
-      logDensity,
-    );
+    return transition(ws, rng, state, params.stepSize, metric, maxDepth, logDensity);
   } finally {
     ws.busy = false;
   }
@@ -510,7 +522,7 @@ function transition(
   rng: Rng,
   state: NutsState,
   stepSize: number,
-  invM: Float64Array,
+  metric: Metric,
   maxDepth: number,
   logDensity: LogDensityFn,
 ): { state: NutsState; info: NutsInfo } {
@@ -518,14 +530,14 @@ function transition(
   z.q.set(state.position);
   z.g.set(state.gradient);
   z.lp = state.logDensity;
-  sampleMomentum(rng, invM, z.p);
+  metric.sampleMomentum(rng, z.p);
 
   copyPoint(ws.zFwd, z);
   copyPoint(ws.zBck, z);
   copyPoint(ws.zSample, z);
   copyPoint(ws.zPropose, z);
 
-  sharp(ws.pSharpFwdFwd, z.p, invM);
+  metric.sharp(ws.pSharpFwdFwd, z.p);
   ws.pFwdFwd.set(z.p);
   ws.pFwdBck.set(z.p);
   ws.pSharpFwdBck.set(ws.pSharpFwdFwd);
@@ -536,7 +548,7 @@ function transition(
   ws.rho.set(z.p);
 
   let logSumWeight = 0; // log(exp(H0 − H0))
-  const h0 = hamiltonian(z, invM);
+  const h0 = hamiltonian(z, metric);
   ws.nLeapfrog = 0;
   ws.sumMetroProb = 0;
   ws.divergent = false;
@@ -564,7 +576,7 @@ function transition(
         ws.pFwdFwd,
         h0,
         stepSize,
-        invM,
+        metric,
         logDensity,
       );
       copyPoint(ws.zFwd, z);
@@ -586,7 +598,7 @@ function transition(
         ws.pBckBck,
         h0,
         -stepSize,
-        invM,
+        metric,
         logDensity,
       );
       copyPoint(ws.zBck, z);
@@ -624,7 +636,7 @@ function transition(
       divergent: ws.divergent,
       treeDepth: depth,
       numLeapfrog: ws.nLeapfrog,
-      energy: hamiltonian(sample, invM),
+      energy: hamiltonian(sample, metric),
       hitMaxDepth: depth >= maxDepth,
     },
   };

@@ -19,6 +19,7 @@ import { DEFAULT_MAX_TREE_DEPTH, type LogDensityFn, nutsStep } from "./nuts.ts";
 import type { NutsState } from "./nuts.ts";
 import { warmupFinal, warmupInit, warmupParams, warmupUpdate } from "./warmup.ts";
 import type { WarmupOptions } from "./warmup.ts";
+import { checkMetricKind, type MetricKind } from "./metric.ts";
 
 /** Options of `sample`; Stan's defaults where Stan has one. */
 export interface SampleOptions {
@@ -36,7 +37,12 @@ export interface SampleOptions {
   readonly initJitter?: number;
   /** NUTS maximum tree depth (10). */
   readonly maxTreeDepth?: number;
-  /** Warmup schedule and dual-averaging constants. */
+  /**
+   * The Euclidean metric warmup adapts and sampling uses: `diag` (Stan's `diag_e`, the
+   * default) or `dense` (`dense_e`, a full covariance; for strongly correlated posteriors).
+   */
+  readonly metric?: MetricKind;
+  /** Warmup schedule and dual-averaging constants (its `metric` is replaced by `metric`). */
   readonly adaptation?: WarmupOptions;
   /** Called with (iterations done, total iterations) over all chains, about 100 times. */
   readonly onProgress?: (done: number, total: number) => void;
@@ -46,8 +52,13 @@ export interface SampleOptions {
 export interface ChainInfo {
   /** Adapted step size ε̄. */
   readonly stepSize: number;
-  /** Adapted inverse metric M⁻¹. */
+  /** Diagonal of the adapted inverse metric M⁻¹ (for `dense`, the adapted variances). */
   readonly inverseMassDiag: number[];
+  /**
+   * Kind of the adapted metric (absent means `diag`). A `dense` fit reports `diag` when the
+   * last window's covariance estimate had no Cholesky factor (see `mass_matrix.ts`).
+   */
+  readonly metric?: MetricKind;
   /** Divergent transitions after warmup. */
   readonly divergences: number;
   /** Divergent transitions during warmup. */
@@ -135,6 +146,7 @@ export function resolveSampleOptions(dim: number, options: SampleOptions): Resol
     draws = 1000,
     initJitter = 1,
     maxTreeDepth = DEFAULT_MAX_TREE_DEPTH,
+    metric = "diag",
     adaptation = {},
   } = options;
   checkInteger("dim", dim, 1);
@@ -148,7 +160,8 @@ export function resolveSampleOptions(dim: number, options: SampleOptions): Resol
   if (!(initJitter >= 0 && Number.isFinite(initJitter))) {
     throw new RangeError(`Invalid initJitter: must be finite and ≥ 0: initJitter=${initJitter}`);
   }
-  return { seed, init, chains, warmup, draws, initJitter, maxTreeDepth, adaptation };
+  checkMetricKind(metric);
+  return { seed, init, chains, warmup, draws, initJitter, maxTreeDepth, metric, adaptation };
 }
 
 /**
@@ -165,7 +178,7 @@ export function runChain(
   options: ResolvedSampleOptions,
   tick: () => void = () => {},
 ): ChainResult {
-  const { seed, init, warmup, draws, initJitter, maxTreeDepth, adaptation } = options;
+  const { seed, init, warmup, draws, initJitter, maxTreeDepth, metric, adaptation } = options;
   const dim = init.length;
   const rng = new Rng(seed).split(chain);
   const out = new Float64Array(draws * dim);
@@ -176,7 +189,7 @@ export function runChain(
   };
 
   let state = startingState(rng, init, initJitter, counted);
-  const adapt = warmupInit(rng, state, warmup, counted, adaptation);
+  const adapt = warmupInit(rng, state, warmup, counted, { ...adaptation, metric });
   let warmupDivergences = 0;
   for (let i = 0; i < warmup; i++) {
     const step = nutsStep(rng, state, warmupParams(adapt, maxTreeDepth), counted);
@@ -203,7 +216,8 @@ export function runChain(
     draws: out,
     info: {
       stepSize: params.stepSize,
-      inverseMassDiag: [...params.inverseMassDiag],
+      inverseMassDiag: [...adapt.metric.inverseDiagonal()],
+      metric: adapt.metric.kind,
       divergences,
       warmupDivergences,
       treeDepthHits,

@@ -13,6 +13,7 @@ import {
   type NutsState,
   sampleMomentum,
 } from "./nuts.ts";
+import type { InverseMetric } from "./metric.ts";
 
 /** Dual-averaging constants; Stan's defaults δ = 0.8, γ = 0.05, κ = 0.75, t0 = 10. */
 export interface DualAveragingOptions {
@@ -141,7 +142,7 @@ const MAX_INIT_STEP_SIZE = 1e7;
  * @param rng The chain's random stream.
  * @param state The position to probe from (not changed).
  * @param stepSize The starting ε.
- * @param inverseMassDiag M⁻¹.
+ * @param inverseMetric The metric, or the diagonal of M⁻¹ (the diagonal metric).
  * @param logDensity The target.
  * @returns The new ε.
  * @throws {RangeError} When ε exceeds 1e7 (improper posterior) or underflows to 0.
@@ -161,7 +162,7 @@ export function initStepSize(
   rng: Rng,
   state: NutsState,
   stepSize: number,
-  inverseMassDiag: Float64Array,
+  inverseMetric: InverseMetric,
   logDensity: LogDensityFn,
 ): number {
   if (stepSize === 0 || stepSize > MAX_INIT_STEP_SIZE || Number.isNaN(stepSize)) return stepSize;
@@ -173,10 +174,10 @@ export function initStepSize(
   const deltaH = (eps: number): number => {
     q.set(state.position);
     g.set(state.gradient);
-    sampleMomentum(rng, inverseMassDiag, p);
-    const h0 = -state.logDensity + kineticEnergy(p, inverseMassDiag);
-    const lp = leapfrog(q, p, g, eps, inverseMassDiag, logDensity);
-    const h = -lp + kineticEnergy(p, inverseMassDiag);
+    sampleMomentum(rng, inverseMetric, p);
+    const h0 = -state.logDensity + kineticEnergy(p, inverseMetric);
+    const lp = leapfrog(q, p, g, eps, inverseMetric, logDensity);
+    const h = -lp + kineticEnergy(p, inverseMetric);
     return Number.isFinite(h) ? h0 - h : -Infinity;
   };
   const direction = deltaH(stepSize) > logAccept ? 1 : -1;

@@ -1,15 +1,18 @@
 /**
- * Stan's windowed warmup for NUTS with a diagonal metric (`windowed_adaptation.hpp`,
- * `var_adaptation.hpp`, `adapt_diag_e_nuts.hpp`, `services/util/run_adaptive_sampler.hpp`).
+ * Stan's windowed warmup for NUTS with a diagonal or dense metric (`windowed_adaptation.hpp`,
+ * `var_adaptation.hpp`, `covar_adaptation.hpp`, `adapt_diag_e_nuts.hpp`,
+ * `adapt_dense_e_nuts.hpp`, `services/util/run_adaptive_sampler.hpp`).
  *
  * Start: M⁻¹ = I, ε = 1, dual averaging with μ = log(10·1), then the initial step-size
  * heuristic. Every warmup iteration: one NUTS transition, a dual-averaging update of ε with
  * its acceptance statistic, and, inside an adaptation window, the new position joins a
- * Welford variance estimate. Windows: an initial buffer (75 iterations, step size only), then
- * windows of 25, 50, 100, … iterations, the last one stretched to the start of the terminal
- * buffer (50 iterations, step size only). At the end of each window M⁻¹ becomes the
- * regularised variance (n/(n+5))·s² + 10⁻³·5/(n+5), the heuristic re-initialises ε, and dual
- * averaging restarts with μ = log(10·ε). After warmup ε is the dual-averaged ε̄.
+ * Welford variance (diag) or covariance (dense) estimate. Windows: an initial buffer (75
+ * iterations, step size only), then windows of 25, 50, 100, … iterations, the last one stretched
+ * to the start of the terminal buffer (50 iterations, step size only). At the end of each window
+ * M⁻¹ becomes the regularised estimate (n/(n+5))·S + 10⁻³·5/(n+5)·I (S the window's sample
+ * variances or covariance; see `mass_matrix.ts` for the dense fallback), the heuristic
+ * re-initialises ε, and dual averaging restarts with μ = log(10·ε). After warmup ε is the
+ * dual-averaged ε̄.
  *
  * Short warmups scale as Stan's do: with fewer than 20 iterations only ε adapts; when
  * init_buffer + base_window + term_buffer exceeds the warmup, the buffers become 15% and 10% of
@@ -21,8 +24,8 @@
  */
 import type { Rng } from "../random/rng.ts";
 import type { LogDensityFn, NutsInfo, NutsParams, NutsState } from "./nuts.ts";
-import { regularizedVariance, welfordAdd, welfordInit, welfordReset } from "./mass_matrix.ts";
-import type { WelfordState } from "./mass_matrix.ts";
+import { type MetricEstimator, metricEstimator } from "./mass_matrix.ts";
+import { checkMetricKind, type Metric, type MetricKind, unitMetric } from "./metric.ts";
 import {
   dualAveragingFinal,
   dualAveragingInit,
@@ -42,6 +45,8 @@ export interface WarmupOptions extends DualAveragingOptions {
   readonly baseWindow?: number;
   /** ε before the heuristic (1). */
   readonly initialStepSize?: number;
+  /** The metric to adapt: `diag` (Stan's `diag_e`, the default) or `dense` (`dense_e`). */
+  readonly metric?: MetricKind;
 }
 
 /** The warmup's state (mutated by `warmupUpdate`). */
@@ -60,9 +65,11 @@ export interface WarmupState {
   /** Iteration index at which the current metric window ends. */
   nextWindowEnd: number;
   stepSize: number;
-  readonly inverseMassDiag: Float64Array;
+  /** The current metric: the last window's estimate, the unit metric before the first. */
+  metric: Metric;
   dualAveraging: DualAveragingState;
-  readonly variance: WelfordState;
+  /** The metric estimate over the current window. */
+  readonly estimator: MetricEstimator;
 }
 
 function checkCount(name: string, value: number): void {
@@ -79,7 +86,7 @@ function checkCount(name: string, value: number): void {
  * @param state The chain's starting state.
  * @param numWarmup Number of warmup iterations.
  * @param logDensity The target.
- * @param options Buffers, first window and dual-averaging constants.
+ * @param options Buffers, first window, dual-averaging constants and the metric kind.
  * @returns The warmup state.
  *
  * @example Stan's default schedule at 1000 warmup iterations
@@ -100,7 +107,14 @@ export function warmupInit(
   logDensity: LogDensityFn,
   options: WarmupOptions = {},
 ): WarmupState {
-  const { initBuffer = 75, termBuffer = 50, baseWindow = 25, initialStepSize = 1 } = options;
+  const {
+    initBuffer = 75,
+    termBuffer = 50,
+    baseWindow = 25,
+    initialStepSize = 1,
+    metric: kind = "diag",
+  } = options;
+  checkMetricKind(kind);
   checkCount("numWarmup", numWarmup);
   checkCount("initBuffer", initBuffer);
   checkCount("termBuffer", termBuffer);
@@ -124,9 +138,9 @@ export function warmupInit(
     kappa: options.kappa,
     t0: options.t0,
   };
-  const inverseMassDiag = new Float64Array(dim).fill(1);
+  const metric = unitMetric(kind, dim);
   const dualAveraging = dualAveragingInit(initialStepSize, dualAveragingOptions);
-  const stepSize = initStepSize(rng, state, initialStepSize, inverseMassDiag, logDensity);
+  const stepSize = initStepSize(rng, state, initialStepSize, metric, logDensity);
   return {
     numWarmup,
     initBuffer: init,
@@ -138,9 +152,9 @@ export function warmupInit(
     windowSize: base,
     nextWindowEnd: init + base - 1,
     stepSize,
-    inverseMassDiag,
+    metric,
     dualAveraging,
-    variance: welfordInit(dim),
+    estimator: metricEstimator(kind, dim),
   };
 }
 
@@ -149,10 +163,10 @@ export function warmupInit(
  *
  * @param warmup The warmup state.
  * @param maxTreeDepth Passed through to the kernel.
- * @returns ε and M⁻¹ (M⁻¹ is the live array: do not keep it across updates).
+ * @returns ε and the current metric.
  */
 export function warmupParams(warmup: WarmupState, maxTreeDepth?: number): NutsParams {
-  return { stepSize: warmup.stepSize, inverseMassDiag: warmup.inverseMassDiag, maxTreeDepth };
+  return { stepSize: warmup.stepSize, metric: warmup.metric, maxTreeDepth };
 }
 
 /** Stan's `compute_next_window`: doubles the window, stretching it if the next would not fit. */
@@ -168,10 +182,11 @@ function computeNextWindow(w: WarmupState): void {
 }
 
 /**
- * Adapts after one warmup transition (Stan's `adapt_diag_e_nuts::transition`): updates ε by
- * dual averaging; inside a metric window adds the position to the variance estimate; at a
- * window's end sets M⁻¹ to the regularised variance, re-runs the step-size heuristic at the
- * current position and restarts dual averaging with μ = log(10·ε).
+ * Adapts after one warmup transition (Stan's `adapt_diag_e_nuts::transition` and
+ * `adapt_dense_e_nuts::transition`): updates ε by dual averaging; inside a metric window adds
+ * the position to the variance (covariance) estimate; at a window's end sets M⁻¹ to the
+ * regularised estimate, re-runs the step-size heuristic at the current position and restarts
+ * dual averaging with μ = log(10·ε).
  *
  * @param warmup Mutated.
  * @param rng The chain's random stream.
@@ -195,16 +210,15 @@ export function warmupUpdate(
   }
   const i = w.iteration;
   const inWindow = i >= w.initBuffer && i < w.numWarmup - w.termBuffer && i !== w.numWarmup;
-  if (inWindow) welfordAdd(w.variance, state.position);
+  if (inWindow) w.estimator.add(state.position);
   const windowEnds = i === w.nextWindowEnd && i !== w.numWarmup;
   if (windowEnds) {
     computeNextWindow(w);
-    regularizedVariance(w.variance, w.inverseMassDiag);
-    welfordReset(w.variance);
+    w.metric = w.estimator.endWindow();
   }
   w.iteration++;
   if (windowEnds) {
-    w.stepSize = initStepSize(rng, state, w.stepSize, w.inverseMassDiag, logDensity);
+    w.stepSize = initStepSize(rng, state, w.stepSize, w.metric, logDensity);
     w.dualAveraging = dualAveragingInit(w.stepSize, w.dualAveragingOptions);
   }
   return windowEnds;
@@ -218,15 +232,11 @@ export function warmupUpdate(
  *
  * @param warmup The warmup state.
  * @param maxTreeDepth Passed through to the kernel.
- * @returns The kernel parameters for sampling (M⁻¹ copied).
+ * @returns The kernel parameters for sampling.
  */
 export function warmupFinal(warmup: WarmupState, maxTreeDepth?: number): NutsParams {
   const stepSize = warmup.dualAveraging.counter > 0
     ? dualAveragingFinal(warmup.dualAveraging)
     : warmup.stepSize;
-  return {
-    stepSize,
-    inverseMassDiag: Float64Array.from(warmup.inverseMassDiag),
-    maxTreeDepth,
-  };
+  return { stepSize, metric: warmup.metric, maxTreeDepth };
 }
