@@ -10,10 +10,19 @@ import { standalone } from "../src/api/standalone.ts";
 import { datasets } from "./datasets.ts";
 import { health } from "./health.ts";
 import { lipschitz } from "./lipschitz.ts";
+import { report } from "./report.ts";
 import { syntheses } from "./syntheses.ts";
+import { tables } from "./tables.ts";
 
 /** The functions of the service. */
-export const FUNCTIONS: readonly ApiFunction[] = [health, datasets, syntheses, lipschitz];
+export const FUNCTIONS: readonly ApiFunction[] = [
+  health,
+  datasets,
+  syntheses,
+  lipschitz,
+  tables,
+  report,
+];
 
 /**
  * The whole service's app on a context.

@@ -1,6 +1,6 @@
 /**
  * What the functions share: the store, the settings, the log and (in a process that runs jobs)
- * the worker pool. Tests build one on a temporary directory; the server builds one from the
+ * the worker pool (syntheses and survey-table jobs). Tests build one on a temporary directory; the server builds one from the
  * environment.
  *
  * @module
@@ -8,7 +8,7 @@
 import { failureOf } from "../jobs/failure.ts";
 import { SqliteJobStore } from "../jobs/sqlite_store.ts";
 import type { JobStore } from "../jobs/store.ts";
-import { synthesisHandler } from "../jobs/synthesis_job.ts";
+import { jobHandler } from "../jobs/job_handler.ts";
 import { WorkerPool } from "../jobs/worker_pool.ts";
 import type { ApiConfig } from "./config.ts";
 import type { Logger } from "./log.ts";
@@ -54,7 +54,7 @@ export async function openContext(
       store.close();
       throw new Error(`another server is running jobs on ${config.dataDir} (server.lock is held)`);
     }
-    pool = new WorkerPool(store, synthesisHandler(store), {
+    pool = new WorkerPool(store, jobHandler(store), {
       workers: Math.max(1, Math.min(navigator.hardwareConcurrency, config.workers)),
       leaseMs: config.leaseMs,
       pollMs: config.pollMs,

@@ -1,18 +1,17 @@
 /**
  * `GET /openapi.json` (the OpenAPI 3 document generated from the routes' zod schemas; any valid
  * key) and `GET /docs` (Swagger UI: a static page with no data in it, which asks for a key once
- * per browser session and sends it with every request, the document's included).
+ * per browser session and sends it with every request, the document's included). Swagger UI's
+ * files come from this server (the `swagger-ui-dist` that deno.json pins), never from a CDN.
  *
  * @module
  */
 import { swaggerUI } from "@hono/swagger-ui";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import config from "../../deno.json" with { type: "json" };
+import { assetHandler, assetUrl, SWAGGER_BUNDLE, SWAGGER_CSS } from "./assets.ts";
 import { type ApiEnv, requireScope } from "./auth.ts";
 import type { ApiContext } from "./context.ts";
-
-/** The Swagger UI release the page loads (pinned). */
-const SWAGGER_UI_VERSION = "5.35.0";
 
 /** Adds the key kept in sessionStorage (asked for once) to every request of the explorer. */
 const REQUEST_INTERCEPTOR = `(request) => {
@@ -43,11 +42,15 @@ export function mountDocs(app: OpenAPIHono<ApiEnv>, context: ApiContext): void {
     },
     security: [{ bearer: [] }],
   });
+  for (const asset of [SWAGGER_CSS, SWAGGER_BUNDLE]) app.get(assetUrl(asset), assetHandler(asset));
   app.get(
     "/docs",
     swaggerUI({
       url: "/openapi.json",
-      version: SWAGGER_UI_VERSION,
+      // The page loads BASE/swagger-ui-dist/swagger-ui.css and …/swagger-ui-bundle.js.
+      baseUrl: "/assets",
+      // No badge from the online validator: the page requests nothing from elsewhere.
+      validatorUrl: "none",
       title: "ppsynth API",
       requestInterceptor: REQUEST_INTERCEPTOR,
     }),

@@ -9,6 +9,7 @@
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
+import type { TableSpec } from "./table_spec.ts";
 import { balance, BudgetExceededError, checkBudget, checkCharge, fits } from "./ledger.ts";
 import {
   type ApiKey,
@@ -16,8 +17,10 @@ import {
   type CompleteOutcome,
   type DatasetInfo,
   IdempotencyConflictError,
+  type ImmediateRelease,
   type JobFailure,
   type JobInput,
+  type JobKind,
   type JobProgress,
   type JobStatus,
   type JobStore,
@@ -93,6 +96,15 @@ CREATE TABLE IF NOT EXISTS idempotency (
 );
 `;
 
+/**
+ * Columns added after the first release, as `ALTER TABLE jobs ADD COLUMN` clauses: applied to a
+ * store that lacks them, so an older store opens with its jobs intact.
+ */
+const JOB_COLUMNS: readonly (readonly [string, string])[] = [
+  ["kind", "kind TEXT NOT NULL DEFAULT 'synthesis' CHECK (kind IN ('synthesis', 'table'))"],
+  ["result", "result TEXT"],
+];
+
 type Row = Record<string, SQLInputValue>;
 
 /** Runs a synchronous store operation as a promise (a throw becomes a rejection). */
@@ -132,7 +144,19 @@ export class SqliteJobStore implements JobStore {
     db.exec("PRAGMA synchronous = FULL");
     db.exec("PRAGMA foreign_keys = ON");
     db.exec(SCHEMA);
-    return new SqliteJobStore(db);
+    const store = new SqliteJobStore(db);
+    store.#migrate();
+    return store;
+  }
+
+  /** Adds the columns of {@linkcode JOB_COLUMNS} that the jobs table lacks (one transaction). */
+  #migrate(): void {
+    this.#tx(() => {
+      const present = new Set(this.#all("PRAGMA table_info(jobs)").map((row) => String(row.name)));
+      for (const [name, definition] of JOB_COLUMNS) {
+        if (!present.has(name)) this.#db.exec(`ALTER TABLE jobs ADD COLUMN ${definition}`);
+      }
+    });
   }
 
   #tx<T>(body: () => T): T {
@@ -267,22 +291,35 @@ export class SqliteJobStore implements JobStore {
     });
   }
 
+  /** The job an earlier submission under the same idempotency key made, or null. */
+  #previous(submission: Submission): Submitted | null {
+    if (submission.idempotencyKey === null) return null;
+    const previous = this.#get(
+      "SELECT request_hash, job_id FROM idempotency WHERE key_id = ? AND idempotency_key = ?",
+      submission.keyId,
+      submission.idempotencyKey,
+    );
+    if (previous === undefined) return null;
+    if (previous.request_hash !== submission.requestHash) throw new IdempotencyConflictError();
+    return { job: this.#jobView(String(previous.job_id))!, created: false };
+  }
+
+  #rememberIdempotency(submission: Submission): void {
+    if (submission.idempotencyKey === null) return;
+    this.#run(
+      "INSERT INTO idempotency (key_id, idempotency_key, request_hash, job_id) VALUES (?, ?, ?, ?)",
+      submission.keyId,
+      submission.idempotencyKey,
+      submission.requestHash,
+      submission.id,
+    );
+  }
+
   submit(submission: Submission): Promise<Submitted> {
     return settle(() =>
       this.#tx(() => {
-        if (submission.idempotencyKey !== null) {
-          const previous = this.#get(
-            "SELECT request_hash, job_id FROM idempotency WHERE key_id = ? AND idempotency_key = ?",
-            submission.keyId,
-            submission.idempotencyKey,
-          );
-          if (previous !== undefined) {
-            if (previous.request_hash !== submission.requestHash) {
-              throw new IdempotencyConflictError();
-            }
-            return { job: this.#jobView(String(previous.job_id))!, created: false };
-          }
-        }
+        const previous = this.#previous(submission);
+        if (previous !== null) return previous;
         const epsilon = submission.spec.epsilon;
         if (submission.datasetId !== null) {
           const ledger = this.#ledger(submission.datasetId);
@@ -293,9 +330,10 @@ export class SqliteJobStore implements JobStore {
         }
         const time = now();
         this.#run(
-          `INSERT INTO jobs (id, status, spec, dataset_id, inline_csv, submitted_by, created_at, updated_at)
-         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, created_at, updated_at)
+         VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
           submission.id,
+          submission.kind ?? "synthesis",
           JSON.stringify(submission.spec),
           submission.datasetId,
           submission.csv,
@@ -303,15 +341,52 @@ export class SqliteJobStore implements JobStore {
           time,
           time,
         );
-        if (submission.idempotencyKey !== null) {
+        this.#rememberIdempotency(submission);
+        return { job: this.#jobView(submission.id)!, created: true };
+      })
+    );
+  }
+
+  releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
+    return settle(() =>
+      this.#tx(() => {
+        const previous = this.#previous(submission);
+        if (previous !== null) return previous;
+        checkCharge(release.epsilon);
+        const time = now();
+        if (submission.datasetId !== null) {
+          const ledger = this.#ledger(submission.datasetId);
+          if (ledger === null) throw new RangeError("Invalid datasetId: no such dataset");
+          if (!fits(ledger.total, ledger.charges, release.epsilon)) {
+            throw new BudgetExceededError(
+              release.epsilon,
+              balance(ledger.total, ledger.charges).remaining,
+            );
+          }
+        }
+        this.#run(
+          `INSERT INTO jobs (id, kind, status, spec, dataset_id, submitted_by, progress, result,
+           created_at, updated_at) VALUES (?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`,
+          submission.id,
+          submission.kind ?? "synthesis",
+          JSON.stringify(submission.spec),
+          submission.datasetId,
+          submission.keyId,
+          JSON.stringify({ stage: "done", fraction: 1 }),
+          JSON.stringify(release.result),
+          time,
+          time,
+        );
+        if (submission.datasetId !== null) {
           this.#run(
-            "INSERT INTO idempotency (key_id, idempotency_key, request_hash, job_id) VALUES (?, ?, ?, ?)",
-            submission.keyId,
-            submission.idempotencyKey,
-            submission.requestHash,
+            "INSERT INTO ledger (job_id, dataset_id, epsilon, released_at) VALUES (?, ?, ?, ?)",
             submission.id,
+            submission.datasetId,
+            release.epsilon,
+            time,
           );
         }
+        this.#rememberIdempotency(submission);
         return { job: this.#jobView(submission.id)!, created: true };
       })
     );
@@ -319,13 +394,14 @@ export class SqliteJobStore implements JobStore {
 
   #jobView(id: string): JobView | null {
     const row = this.#get(
-      `SELECT id, status, dataset_id, progress, attempts, created_at, updated_at, report,
-              dataset_count, error FROM jobs WHERE id = ?`,
+      `SELECT id, kind, status, dataset_id, progress, attempts, created_at, updated_at, report,
+              dataset_count, result, error FROM jobs WHERE id = ?`,
       id,
     );
     if (row === undefined) return null;
     return {
       id: String(row.id),
+      kind: String(row.kind) as JobKind,
       status: String(row.status) as JobStatus,
       datasetId: row.dataset_id === null ? null : String(row.dataset_id),
       progress: row.progress === null ? null : JSON.parse(String(row.progress)),
@@ -334,6 +410,7 @@ export class SqliteJobStore implements JobStore {
       updatedAt: String(row.updated_at),
       report: row.report === null ? null : JSON.parse(String(row.report)),
       datasetCount: Number(row.dataset_count),
+      result: row.result === null ? null : JSON.parse(String(row.result)),
       error: row.error === null ? null : JSON.parse(String(row.error)),
     };
   }
@@ -345,16 +422,27 @@ export class SqliteJobStore implements JobStore {
   jobInput(id: string): Promise<JobInput | null> {
     return settle(() => {
       const row = this.#get(
-        `SELECT jobs.spec, jobs.dataset_id, COALESCE(jobs.inline_csv, datasets.csv) AS csv
+        `SELECT jobs.kind, jobs.spec, jobs.dataset_id,
+                COALESCE(jobs.inline_csv, datasets.csv) AS csv
          FROM jobs LEFT JOIN datasets ON datasets.id = jobs.dataset_id WHERE jobs.id = ?`,
         id,
       );
       if (row === undefined || row.csv === null) return null;
-      return {
-        spec: JSON.parse(String(row.spec)) as SynthesisSpec,
+      const common = {
         csv: String(row.csv),
         datasetId: row.dataset_id === null ? null : String(row.dataset_id),
       };
+      const spec = JSON.parse(String(row.spec));
+      return row.kind === "table"
+        ? { ...common, kind: "table", spec: spec as TableSpec }
+        : { ...common, kind: "synthesis", spec: spec as SynthesisSpec };
+    });
+  }
+
+  datasetCsv(id: string): Promise<string | null> {
+    return settle(() => {
+      const row = this.#get("SELECT csv FROM datasets WHERE id = ?", id);
+      return row === undefined ? null : String(row.csv);
     });
   }
 
@@ -497,11 +585,12 @@ export class SqliteJobStore implements JobStore {
         });
         this.#run(
           `UPDATE jobs SET status = 'succeeded', report = ?, diagnostics = ?, dataset_count = ?,
-           progress = ?, inline_csv = NULL, lease_owner = NULL, lease_token = NULL,
+           result = ?, progress = ?, inline_csv = NULL, lease_owner = NULL, lease_token = NULL,
            lease_expires = NULL, updated_at = ? WHERE id = ?`,
           JSON.stringify(release.report),
-          JSON.stringify(release.diagnostics),
+          release.diagnostics === null ? null : JSON.stringify(release.diagnostics),
           release.datasets.length,
+          release.result === undefined ? null : JSON.stringify(release.result),
           JSON.stringify({ stage: "done", fraction: 1 }),
           now(),
           lease.jobId,

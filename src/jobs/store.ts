@@ -8,6 +8,7 @@
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import type { ReleaseReport, SynthesisDiagnostics } from "../synthesis/synthesize.ts";
+import type { TableResult, TableSpec } from "./table_spec.ts";
 
 /** What an API key may do. */
 export const SCOPES = ["submit", "read", "diagnostics", "admin"] as const;
@@ -78,9 +79,17 @@ export interface JobFailure {
   readonly message: string;
 }
 
-/** A synthesis request to persist and enqueue. */
+/** What a job computes: a synthesis, or a survey table (`POST /v1/tables`). */
+export const JOB_KINDS = ["synthesis", "table"] as const;
+
+/** One of {@linkcode JOB_KINDS}. */
+export type JobKind = typeof JOB_KINDS[number];
+
+/** A synthesis or table request to persist and enqueue. */
 export interface Submission {
   readonly id: string;
+  /** What the job computes (default "synthesis"); `spec` is a TableSpec for a table. */
+  readonly kind?: JobKind;
   /** The API key that submitted it (scopes idempotency keys). */
   readonly keyId: string;
   readonly idempotencyKey: string | null;
@@ -90,7 +99,7 @@ export interface Submission {
   readonly datasetId: string | null;
   /** Inline data as canonical CSV text (null with a registered dataset). */
   readonly csv: string | null;
-  readonly spec: SynthesisSpec;
+  readonly spec: SynthesisSpec | TableSpec;
 }
 
 /** What a submission returned: the job, and whether this call created it. */
@@ -102,6 +111,7 @@ export interface Submitted {
 /** The public view of a job. */
 export interface JobView {
   readonly id: string;
+  readonly kind: JobKind;
   readonly status: JobStatus;
   readonly datasetId: string | null;
   readonly progress: JobProgress | null;
@@ -113,15 +123,18 @@ export interface JobView {
   readonly report: ReleaseReport | null;
   /** Number of synthetic datasets released (0 until succeeded). */
   readonly datasetCount: number;
+  /** A table job's public table, once succeeded (null for a synthesis). */
+  readonly result: TableResult | null;
   readonly error: JobFailure | null;
 }
 
-/** What a worker needs to run a job: the request and the confidential data. */
-export interface JobInput {
-  readonly spec: SynthesisSpec;
-  readonly csv: string;
-  readonly datasetId: string | null;
-}
+/** What a worker needs to run a job: its kind, the request and the confidential data. */
+export type JobInput =
+  & { readonly csv: string; readonly datasetId: string | null }
+  & (
+    | { readonly kind: "synthesis"; readonly spec: SynthesisSpec }
+    | { readonly kind: "table"; readonly spec: TableSpec }
+  );
 
 /** A claim on a job: valid while its token is the job's current one and it has not expired. */
 export interface Lease {
@@ -129,12 +142,22 @@ export interface Lease {
   readonly token: string;
 }
 
-/** A finished synthesis to release. */
+/** A finished job to release. */
 export interface Release {
+  /** The public manifest; its ε is charged (a table job: the synthesis behind the table). */
   readonly report: ReleaseReport;
-  readonly diagnostics: SynthesisDiagnostics;
-  /** The m synthetic datasets as CSV text. */
+  /** The owner's diagnostics (null: none kept, as for a table job). */
+  readonly diagnostics: SynthesisDiagnostics | null;
+  /** The m synthetic datasets as CSV text (none for a table job). */
   readonly datasets: readonly string[];
+  /** A table job's public table. */
+  readonly result?: TableResult;
+}
+
+/** A table released at once (`laplace`): its ε and the table. */
+export interface ImmediateRelease {
+  readonly epsilon: number;
+  readonly result: TableResult;
 }
 
 /**
@@ -195,8 +218,18 @@ export interface JobStore extends JobQueue {
    * dataset's remaining budget.
    */
   submit(submission: Submission): Promise<Submitted>;
+  /**
+   * Persists a request answered at once as a succeeded job: charges `release.epsilon` to the
+   * dataset's ledger (once per job id, rounded up) and stores the result in one transaction.
+   * A retry under the same idempotency key returns the stored job (never a second charge);
+   * throws `IdempotencyConflictError` for a reused key, `BudgetExceededError` when the charge
+   * does not fit, and a RangeError for a charge that is not finite and non-negative.
+   */
+  releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted>;
   job(id: string): Promise<JobView | null>;
   jobInput(id: string): Promise<JobInput | null>;
+  /** A registered dataset's confidential CSV text, or null. */
+  datasetCsv(id: string): Promise<string | null>;
   /** The k-th (1-based) synthetic CSV of a succeeded job, or null. */
   jobDataset(id: string, k: number): Promise<string | null>;
   /** The confidential diagnostics of a succeeded job, or null. */

@@ -1,14 +1,15 @@
 /**
- * The synthesis job: reads a job's request and confidential data from the store and runs the
- * one pipeline (`synthesize`, SPEC §7), returning the release for the queue to charge and
- * publish. Running it twice is harmless: only the lease that completes first releases.
+ * The synthesis job: runs the one pipeline (`synthesize`, SPEC §7) on a job's request and
+ * confidential data, returning the release for the queue to charge and publish. Running it twice
+ * is harmless: only the lease that completes first releases.
  *
  * @module
  */
-import { formatCsv, parseCsv } from "../data/csv.ts";
+import { formatCsv } from "../data/csv.ts";
+import type { Dataset } from "../data/dataset.ts";
+import type { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
-import type { JobHandler } from "./worker_pool.ts";
-import type { JobStore } from "./store.ts";
+import type { JobProgress, Release } from "./store.ts";
 
 /**
  * The public name of a fit's stage: the first word of its label ("unweighted", "lw",
@@ -28,25 +29,24 @@ export function publicStage(label: string): string {
 }
 
 /**
- * The handler that runs syntheses for a {@linkcode WorkerPool}.
+ * Synthesizes and returns the release (report, diagnostics, the m CSVs).
  *
- * @param store Where the job's request and data are.
- * @returns A handler that synthesizes and returns the release (report, diagnostics, CSVs).
+ * @param data The confidential dataset.
+ * @param spec The job's request.
+ * @param onProgress Where the fits' progress goes (public stage names only).
  */
-export function synthesisHandler(store: JobStore): JobHandler {
-  return async (lease, onProgress) => {
-    const input = await store.jobInput(lease.jobId);
-    if (input === null) throw new Error(`job ${lease.jobId} has no input`);
-    const source = input.datasetId === null ? "inline data" : `dataset ${input.datasetId}`;
-    const data = parseCsv(input.csv, source);
-    const result = await synthesize(data, input.spec, {
-      onProgress: (stage, done, total) =>
-        onProgress({ stage: publicStage(stage), fraction: total > 0 ? done / total : 0 }),
-    });
-    return {
-      report: result.report,
-      diagnostics: result.diagnostics,
-      datasets: result.datasets.map(formatCsv),
-    };
+export async function runSynthesisJob(
+  data: Dataset,
+  spec: SynthesisSpec,
+  onProgress: (progress: JobProgress) => void,
+): Promise<Release> {
+  const result = await synthesize(data, spec, {
+    onProgress: (stage, done, total) =>
+      onProgress({ stage: publicStage(stage), fraction: total > 0 ? done / total : 0 }),
+  });
+  return {
+    report: result.report,
+    diagnostics: result.diagnostics,
+    datasets: result.datasets.map(formatCsv),
   };
 }

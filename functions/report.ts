@@ -1,0 +1,48 @@
+/**
+ * The web report: `GET /` (a static page, no key needed to load it: it asks for a key and keeps
+ * it in sessionStorage), its module `GET /web/report.js`, and the plotting library it draws
+ * with (Observable Plot and d3, pinned in deno.json and served from this server, never a CDN).
+ * The page submits a synthesis through the API, follows the job, and draws the public report;
+ * the confidential plots only for a key with the diagnostics scope.
+ *
+ * @module
+ */
+import page from "../web/index.html" with { type: "text" };
+import script from "../web/report.js" with { type: "text" };
+import { functionApp } from "../src/api/app.ts";
+import { assetHandler, assetUrl, D3, PLOT } from "../src/api/assets.ts";
+import type { ApiContext } from "../src/api/context.ts";
+import { standalone } from "../src/api/standalone.ts";
+import { health } from "./health.ts";
+
+/** Only this server's scripts, and requests only to it; Plot's SVG carries inline styles. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** The web report function (its routes are not API operations, so not in the document). */
+export function report(_context: ApiContext) {
+  const app = functionApp();
+  app.get("/", (c) =>
+    c.html(page, 200, {
+      "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+      "Referrer-Policy": "no-referrer",
+    }));
+  app.get(
+    "/web/report.js",
+    (c) => c.body(script, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
+  );
+  for (const asset of [D3, PLOT]) app.get(assetUrl(asset), assetHandler(asset));
+  return app;
+}
+
+/** `deno serve functions/report.ts`: the page alone (and /healthz); it needs the API's routes. */
+export default standalone(import.meta, [health, report], { jobs: false });

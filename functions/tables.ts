@@ -1,0 +1,310 @@
+/**
+ * Survey tables (SPEC §8): the `tabulate` command as a function.
+ *
+ * - `POST /v1/tables`: the command's options as JSON (`by` an array of two columns, `method`
+ *   required) plus `datasetId` (a registered dataset) or inline `csv` / `records`.
+ *   - `sample` (scope diagnostics: it releases the confidential estimates themselves, so only the
+ *     data owner may ask; nothing is charged or kept): 200 with the rows.
+ *   - `laplace` (scope submit): 200 with the rows, after ε is charged to the dataset's budget in
+ *     the transaction that stores the table under an id (`GET /v1/tables/{id}`); 409 when ε
+ *     exceeds the remaining budget. An `Idempotency-Key` retry returns the stored table, never a
+ *     fresh draw of noise or a second charge.
+ *   - `fbs`, `fbp` (scope submit): a job, 202 with its id; the synthesis's ε is charged when the
+ *     table is released, as for syntheses (409 up front when ε exceeds the remaining budget).
+ * - `GET /v1/tables/{id}` (scope read): a stored table or table job: status, progress and, once
+ *   succeeded, the table and its privacy (and the report of the synthesis behind fbs and fbp).
+ *
+ * @module
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { TABLE_METHOD_NAMES } from "../src/cli/tabulate.ts";
+import { parseCsv } from "../src/data/csv.ts";
+import { DataError } from "../src/data/data_error.ts";
+import type { Dataset } from "../src/data/dataset.ts";
+import { tableInput } from "../src/survey/tables.ts";
+import { functionApp } from "../src/api/app.ts";
+import { requireScope, sha256Hex } from "../src/api/auth.ts";
+import type { ApiContext } from "../src/api/context.ts";
+import { readDataInput } from "../src/api/data_input.ts";
+import { ApiError } from "../src/api/errors.ts";
+import { CsvText, errorResponses, Records, ReportSchema } from "../src/api/schemas.ts";
+import { standalone } from "../src/api/standalone.ts";
+import { redactValues } from "../src/jobs/failure.ts";
+import { BudgetExceededError } from "../src/jobs/ledger.ts";
+import {
+  IdempotencyConflictError,
+  type JobView,
+  type Submission,
+  type Submitted,
+} from "../src/jobs/store.ts";
+import { tabulate } from "../src/jobs/table_job.ts";
+import { SYNTHETIC_TABLE_METHODS, type TableResult, TableSpec } from "../src/jobs/table_spec.ts";
+import { health } from "./health.ts";
+
+const TablesRequest = TableSpec.safeExtend({
+  datasetId: z.string().min(1).max(100).optional(),
+  csv: CsvText.optional(),
+  records: Records.optional(),
+}).superRefine((body, context) => {
+  const given = [body.datasetId, body.csv, body.records].filter((v) => v !== undefined).length;
+  if (given !== 1) {
+    context.addIssue({
+      code: "custom",
+      path: ["datasetId"],
+      message: "give exactly one of datasetId, csv and records",
+    });
+  }
+}).openapi("TablesRequest", {
+  example: {
+    datasetId: "3f0c…",
+    y: "salary",
+    weight: "w",
+    strata: "field",
+    by: ["field", "gender"],
+    method: "laplace",
+    epsilon: 8,
+  },
+});
+
+const Privacy = z.object({
+  epsilon: z.number().openapi({ description: "Total ε of the table (charged once)" }),
+  guarantee: z.string().openapi({ description: '"DP", "aDP" or "local DP" (laplace)' }),
+  seedPolicy: z.string(),
+  epsilonPoint: z.number().optional(),
+  epsilonReplicate: z.number().optional(),
+  replicates: z.number().int().optional(),
+  m: z.number().int().optional(),
+  lipschitz: z.number().nullable().optional(),
+}).openapi("TablePrivacy");
+
+const Table = z.object({
+  method: z.enum(TABLE_METHOD_NAMES),
+  by: z.tuple([z.string(), z.string()]),
+  rows: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()]))).openapi({
+    description: 'One row per cell, grand total first: the two grouping labels ("all" for a ' +
+      "margin), count, countSE, mean, meanSE (fbs, fbp: also countDf, countLower, countUpper, " +
+      "meanDf, meanLower, meanUpper); null where undefined",
+  }),
+  privacy: Privacy.nullable().openapi({ description: "null for sample (not private)" }),
+}).openapi("Table");
+
+const TableAnswer = Table.extend({
+  id: z.string().optional().openapi({ description: "laplace: the stored table's id" }),
+  location: z.string().optional(),
+}).openapi("TableAnswer");
+
+const Status = z.enum(["queued", "running", "succeeded", "failed"]);
+
+const TableJob = z.object({
+  id: z.string(),
+  status: Status,
+  datasetId: z.string().nullable(),
+  progress: z.object({ stage: z.string(), fraction: z.number() }).nullable(),
+  attempts: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  table: Table.optional(),
+  report: ReportSchema.optional().openapi({
+    description: "fbs, fbp: the public report of the synthesis behind the table",
+  }),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+}).openapi("TableJob");
+
+const Accepted = z.object({ id: z.string(), status: Status, location: z.string() }).openapi(
+  "TableAccepted",
+);
+
+const security = [{ bearer: [] }];
+
+const create = createRoute({
+  method: "post",
+  path: "/v1/tables",
+  summary: "Survey tables: sample and laplace at once, fbs and fbp as a job",
+  security,
+  request: {
+    headers: z.object({
+      "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().openapi({
+        description: "Retries with the same key return the same table or job",
+      }),
+    }),
+    body: { required: true, content: { "application/json": { schema: TablesRequest } } },
+  },
+  responses: {
+    200: {
+      description: "sample (scope diagnostics) and laplace (scope submit): the table",
+      content: { "application/json": { schema: TableAnswer } },
+    },
+    202: {
+      description: "fbs and fbp (scope submit): the job, persisted",
+      content: { "application/json": { schema: Accepted } },
+    },
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+  },
+});
+
+const status = createRoute({
+  method: "get",
+  path: "/v1/tables/{id}",
+  summary: "A stored table or table job: status, progress and (on success) the table",
+  security,
+  request: {
+    params: z.object({
+      id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
+    }),
+  },
+  responses: {
+    200: { description: "The table job", content: { "application/json": { schema: TableJob } } },
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+type Body = z.infer<typeof TablesRequest>;
+
+/** Runs `body` turning data and settings errors into 400s whose messages hold no value. */
+async function asBadRequest<T>(body: () => T | Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof DataError) throw new ApiError(400, "invalid_data", error.message);
+    if (error instanceof RangeError || error instanceof TypeError) {
+      throw new ApiError(400, "invalid_request", redactValues(error.message));
+    }
+    throw error;
+  }
+}
+
+/** A table as JSON (mutable copies, as the response types want). */
+function tableJson(result: TableResult) {
+  return {
+    method: result.method,
+    by: [result.by[0], result.by[1]] as [string, string],
+    rows: [...result.rows],
+    privacy: result.privacy === null ? null : { ...result.privacy },
+  };
+}
+
+function tableView(job: JobView) {
+  return {
+    id: job.id,
+    status: job.status,
+    datasetId: job.datasetId,
+    progress: job.progress,
+    attempts: job.attempts,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    ...(job.result === null ? {} : { table: tableJson(job.result) }),
+    ...(job.report === null ? {} : { report: { ...job.report, columns: [...job.report.columns] } }),
+    ...(job.error === null ? {} : { error: job.error }),
+  };
+}
+
+/** The tables function. */
+export function tables(context: ApiContext) {
+  const { store } = context;
+
+  /** The request's data: the registered dataset (its columns checked) or the inline data. */
+  async function dataOf(body: Body, load: boolean): Promise<{ data?: Dataset; inline?: string }> {
+    const { datasetId, csv, records, ...spec } = body;
+    if (datasetId === undefined) {
+      const read = await asBadRequest(() => readDataInput({ csv, records }, "inline data"));
+      await asBadRequest(() => tableInput(read.data, spec));
+      return { data: read.data, inline: read.csv };
+    }
+    const info = await store.dataset(datasetId);
+    if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
+    const named: [string, string][] = [
+      ["y", spec.y],
+      ["weight", spec.weight],
+      ["strata", spec.strata],
+      ["by.0", spec.by[0]],
+      ["by.1", spec.by[1]],
+    ];
+    for (const [field, column] of named) {
+      if (!info.columns.includes(column)) {
+        throw new ApiError(400, "invalid_data", `the dataset has no column "${column}"`, field);
+      }
+    }
+    if (!load) return {};
+    const text = await store.datasetCsv(datasetId);
+    if (text === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
+    return { data: await asBadRequest(() => parseCsv(text, `dataset ${datasetId}`)) };
+  }
+
+  /** Persists through `save`, mapping the store's refusals to 422 and 409. */
+  async function persist(save: () => Promise<Submitted>): Promise<JobView> {
+    try {
+      return (await save()).job;
+    } catch (error) {
+      if (error instanceof IdempotencyConflictError) {
+        throw new ApiError(422, "idempotency_conflict", error.message);
+      }
+      if (error instanceof BudgetExceededError) {
+        throw new ApiError(
+          409,
+          "budget_exceeded",
+          "epsilon exceeds the dataset's remaining privacy budget",
+          "epsilon",
+        );
+      }
+      throw error;
+    }
+  }
+
+  return functionApp()
+    .openapi(
+      { ...create, middleware: [requireScope(store, null)] as const },
+      async (c) => {
+        const body = c.req.valid("json");
+        const { datasetId, csv: _csv, records: _records, ...spec } = body;
+        const scope = spec.method === "sample" ? "diagnostics" : "submit";
+        if (!c.var.apiKey.scopes.includes(scope)) {
+          throw new ApiError(
+            403,
+            "forbidden",
+            `the API key lacks the "${scope}" scope` +
+              (scope === "diagnostics" ? " (sample releases the confidential estimates)" : ""),
+          );
+        }
+        const synthetic = SYNTHETIC_TABLE_METHODS.includes(spec.method);
+        const { data, inline } = await dataOf(body, !synthetic);
+        const submission: Submission = {
+          id: crypto.randomUUID(),
+          kind: "table",
+          keyId: c.var.apiKey.id,
+          idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
+          requestHash: await sha256Hex(JSON.stringify({ kind: "table", ...body })),
+          datasetId: datasetId ?? null,
+          csv: synthetic ? inline ?? null : null,
+          spec,
+        };
+        if (synthetic) {
+          const job = await persist(() => store.submit(submission));
+          await store.enqueue(job.id);
+          context.pool?.wake();
+          const location = `/v1/tables/${job.id}`;
+          c.header("Location", location);
+          return c.json({ id: job.id, status: job.status, location }, 202);
+        }
+        const { result } = await asBadRequest(() => tabulate(data!, spec));
+        if (result.privacy === null) return c.json(tableJson(result), 200);
+        const { epsilon } = result.privacy;
+        const job = await persist(() => store.releaseNow(submission, { epsilon, result }));
+        const location = `/v1/tables/${job.id}`;
+        c.header("Location", location);
+        return c.json({ ...tableJson(job.result!), id: job.id, location }, 200);
+      },
+    )
+    .openapi(
+      { ...status, middleware: [requireScope(store, "read")] as const },
+      async (c) => {
+        const job = await store.job(c.req.valid("param").id);
+        if (job === null || job.kind !== "table") {
+          throw new ApiError(404, "not_found", "no such table");
+        }
+        return c.json(tableView(job), 200);
+      },
+    );
+}
+
+/** `deno serve functions/tables.ts`: this function alone (and /healthz), with the worker pool. */
+export default standalone(import.meta, [health, tables], { jobs: true });

@@ -1,0 +1,127 @@
+/**
+ * Browser files of pinned npm packages (Observable Plot and d3 for the web report, Swagger UI for
+ * `/docs`), served by this server at `/assets/PACKAGE/PATH` so that no page loads anything from
+ * a CDN. The versions are the ones deno.json pins; Deno installs them in its npm cache with the
+ * rest of the lockfile, and the files are read from there once, then kept in memory.
+ *
+ * @module
+ */
+import type { Handler } from "hono";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const require = createRequire(import.meta.url);
+
+/** A file of an npm package to serve. */
+export interface PackageAsset {
+  /** The package's name, as deno.json's import map has it. */
+  readonly name: string;
+  /** The file's path inside the package. */
+  readonly path: string;
+  /** Its Content-Type. */
+  readonly type: string;
+  /**
+   * `() => import(name)`, never called: a literal import puts the package in the module graph,
+   * so that Deno installs it with the server's other packages (a static import would evaluate
+   * it on the server).
+   */
+  readonly graph: () => Promise<unknown>;
+}
+
+const JAVASCRIPT = "text/javascript; charset=utf-8";
+
+/** d3's browser build (the global `d3` Observable Plot's UMD build needs). */
+export const D3: PackageAsset = {
+  name: "d3",
+  path: "dist/d3.min.js",
+  type: JAVASCRIPT,
+  graph: () => import("d3"),
+};
+
+/** Observable Plot's browser build (the global `Plot`). */
+export const PLOT: PackageAsset = {
+  name: "@observablehq/plot",
+  path: "dist/plot.umd.min.js",
+  type: JAVASCRIPT,
+  graph: () => import("@observablehq/plot"),
+};
+
+/** Swagger UI's stylesheet. */
+export const SWAGGER_CSS: PackageAsset = {
+  name: "swagger-ui-dist",
+  path: "swagger-ui.css",
+  type: "text/css; charset=utf-8",
+  graph: () => import("swagger-ui-dist"),
+};
+
+/** Swagger UI's browser bundle (the global `SwaggerUIBundle`). */
+export const SWAGGER_BUNDLE: PackageAsset = {
+  name: "swagger-ui-dist",
+  path: "swagger-ui-bundle.js",
+  type: JAVASCRIPT,
+  graph: () => import("swagger-ui-dist"),
+};
+
+/**
+ * The URL path an asset is served at: `/assets/NAME/PATH`.
+ *
+ * @param asset The file.
+ * @returns e.g. "/assets/d3/dist/d3.min.js".
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { assetUrl, D3 } from "./assets.ts";
+ * assert.equal(assetUrl(D3), "/assets/d3/dist/d3.min.js");
+ * ```
+ */
+export function assetUrl(asset: PackageAsset): string {
+  return `/assets/${asset.name}/${asset.path}`;
+}
+
+/** The folder of an installed package: up from its entry point to its own package.json. */
+async function packageRoot(name: string): Promise<string> {
+  let entry: string;
+  try {
+    entry = require.resolve(name);
+  } catch {
+    throw new Error(`the npm package ${name} is not installed (run \`deno install\`)`);
+  }
+  for (let dir = dirname(entry);; dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(await Deno.readTextFile(join(dir, "package.json")));
+      if (manifest.name === name) return dir;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (dirname(dir) === dir) throw new Error(`no package.json of ${name} above ${entry}`);
+  }
+}
+
+const cache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
+
+/**
+ * Reads an asset from the installed package (once; later calls share the bytes).
+ *
+ * @param asset The file.
+ * @returns Its bytes; rejects when the package is not installed.
+ */
+export function readAsset(asset: PackageAsset): Promise<Uint8Array<ArrayBuffer>> {
+  const key = assetUrl(asset);
+  let bytes = cache.get(key);
+  if (bytes === undefined) {
+    bytes = packageRoot(asset.name).then((root) => Deno.readFile(join(root, asset.path)));
+    bytes.catch(() => cache.delete(key));
+    cache.set(key, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * A handler serving an asset with its type (no key needed: these are public libraries).
+ *
+ * @param asset The file.
+ * @returns The Hono handler.
+ */
+export function assetHandler(asset: PackageAsset): Handler {
+  return async (c) => c.body(await readAsset(asset), 200, { "Content-Type": asset.type });
+}

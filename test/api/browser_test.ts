@@ -1,0 +1,251 @@
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import fs from "node:fs";
+import { testApp } from "./_helpers.ts";
+
+const SERVE = new URL("../../src/cli/serve.ts", import.meta.url).pathname;
+const KEYS = new URL("../../src/cli/keys.ts", import.meta.url).pathname;
+const DEMO = new URL("../../examples/skewed_counts.csv", import.meta.url);
+const SCREENSHOTS = new URL("../../out/browser/", import.meta.url).pathname;
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);
+const inCi = Deno.env.get("CI") === "true";
+if (!hasChromium && !inCi) {
+  console.log(`browser test ignored: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+}
+
+Deno.test("the web report and /docs load with no key and take every file from this server", async () => {
+  const t = await testApp({}, false);
+  try {
+    const page = await t.app.request("/");
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get("content-type")!, /^text\/html/);
+    assert.match(page.headers.get("content-security-policy")!, /script-src 'self'/);
+    const html = await page.text();
+    const docs = await (await t.app.request("/docs")).text();
+    const urls = [...`${html}\n${docs}`.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])
+      .filter((url) => !url.startsWith("data:"));
+    const local = urls.filter((url) => url.startsWith("/"));
+    assert.deepEqual(urls, local, "no file from elsewhere");
+    for (const url of local) {
+      const response = await t.app.request(url);
+      assert.equal(response.status, 200, url);
+      const type = response.headers.get("content-type")!;
+      if (url.endsWith(".js")) assert.match(type, /^text\/javascript/, url);
+      if (url.endsWith(".css")) assert.match(type, /^text\/css/, url);
+      await response.body?.cancel();
+    }
+    assert.ok(local.includes("/assets/@observablehq/plot/dist/plot.umd.min.js"));
+    assert.ok(local.includes("/assets/swagger-ui-dist/swagger-ui-bundle.js"));
+    const d3 = await (await t.app.request("/assets/d3/dist/d3.min.js")).text();
+    assert.ok(d3.startsWith("// https://d3js.org v7.9.2"), "the d3 deno.json pins");
+    assert.equal((await t.app.request("/assets/d3/package.json")).status, 404);
+  } finally {
+    await t.close();
+  }
+});
+
+/**
+ * playwright-core, loaded once `fs.existsSync` answers false where it cannot look: at load it
+ * probes /proc/sys/fs/binfmt_misc/WSLInterop, which Deno's `existsSync` refuses with NotCapable
+ * unless every permission is granted (Node answers false).
+ */
+async function playwright(): Promise<typeof import("playwright-core")> {
+  const existsSync = fs.existsSync;
+  fs.existsSync = (path) => {
+    try {
+      return existsSync(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) return false;
+      throw error;
+    }
+  };
+  return await import("playwright-core");
+}
+
+/** The demo data's first 200 records with survey columns (weight, region, sex) added. */
+function surveyDemo(demo: string): string {
+  const values = demo.trim().split("\n").slice(1, 201);
+  return "y,w,region,sex\n" +
+    values.map((y, i) => `${y},${1 + (i * 7) % 5},${"ABCD"[i % 4]},${i % 3 === 0 ? "f" : "m"}`)
+      .join("\n") +
+    "\n";
+}
+
+async function createKey(env: Record<string, string>, scopes: string): Promise<string> {
+  const created = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      KEYS,
+      "create",
+      "--scopes",
+      scopes,
+    ],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(created.code, 0, new TextDecoder().decode(created.stderr));
+  return new TextDecoder().decode(created.stdout).trim();
+}
+
+Deno.test({
+  name:
+    "the web report in Chromium: upload, synthesize, report and plots; no confidential plot without diagnostics",
+  ignore: !hasChromium && !inCi,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "ppsynth_browser_" });
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = listener.addr.port;
+    listener.close();
+    const env = {
+      PPSYNTH_DATA_DIR: `${dir}/data`,
+      PORT: String(port),
+      PPSYNTH_HOST: "127.0.0.1",
+      PPSYNTH_WORKERS: "1",
+    };
+    const base = `http://127.0.0.1:${port}`;
+    await Deno.mkdir(env.PPSYNTH_DATA_DIR);
+    const owner = await createKey(env, "submit,read,diagnostics,admin");
+    const analyst = await createKey(env, "submit,read");
+    const server = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-net",
+        "--allow-env",
+        "--allow-read",
+        "--allow-write",
+        "--allow-sys",
+        SERVE,
+      ],
+      env,
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const { chromium } = await playwright();
+    const context = await chromium.launchPersistentContext(`${dir}/profile`, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      for (let tries = 0;; tries++) {
+        const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+        if (up) break;
+        assert.ok(tries < 300, "the server did not start");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const requested: string[] = [];
+      const problems: string[] = [];
+      context.on("request", (request) => requested.push(request.url()));
+      const open = async (key: string) => {
+        const page = await context.newPage();
+        page.on("pageerror", (error) => problems.push(error.message));
+        await page.goto(`${base}/`);
+        await page.fill("#key", key);
+        await page.click("#key-form button");
+        await page.waitForSelector("#key-status:has-text('key accepted')");
+        return page;
+      };
+      /** Waits until the element is shown, or the page shows an error. */
+      const settle = (page: Awaited<ReturnType<typeof open>>, selector: string) =>
+        page.locator(`${selector}:not([hidden]), #error:not(:empty)`).first().waitFor({
+          timeout: 45_000,
+        });
+      const count = (page: Awaited<ReturnType<typeof open>>, selector: string) =>
+        page.locator(selector).count();
+
+      // The data owner: register the data, synthesize with LW_final at ε = 8, tabulate.
+      const page = await open(owner);
+      await page.setInputFiles("#csv-file", {
+        name: "skewed_counts.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(surveyDemo(await Deno.readTextFile(DEMO))),
+      });
+      await settle(page, "#survey");
+      await page.selectOption("#y", "y");
+      await page.selectOption("#model", "negbin");
+      await page.selectOption("#mechanism", "lw-final");
+      await page.fill("#epsilon", "8");
+      await page.fill("#m", "2");
+      await page.click("summary");
+      await page.fill("#draws", "100");
+      await page.fill("#chains", "2");
+      await page.fill("#warmup", "100");
+      await page.fill("#seed", "1");
+      await page.check("#tabulate");
+      await page.selectOption("#weight", "w");
+      await page.selectOption("#strata", "region");
+      await page.selectOption("#by-1", "region");
+      await page.selectOption("#by-2", "sex");
+      await page.selectOption("#table-method", "laplace");
+      await page.fill("#table-epsilon", "2");
+      await page.click("#run");
+      await settle(page, "#tables-section");
+      assert.equal(await page.textContent("#error"), "");
+      assert.equal(await page.textContent("#status"), "succeeded");
+      assert.match((await page.textContent("#report"))!, /lw-final.*negbin.*200/s);
+      // The synthesis (ε ≤ 8) and the table (ε = 2) charged to the budget of 20.
+      const spent = /ε spent ([\d.]+) of 20 \(2 releases\)/.exec(
+        (await page.textContent("#budget"))!,
+      );
+      assert.ok(spent !== null && Number(spent[1]) > 2 && Number(spent[1]) <= 10, spent?.[0]);
+      // ECDF: the confidential data and the m = 2 synthetic datasets.
+      assert.equal(await count(page, "#plot-ecdf svg g[aria-label=line] path"), 3);
+      assert.ok(await count(page, "#plot-lipschitz svg g[aria-label=bar] rect") >= 1);
+      // The box's whisker and the released bound Δ_{α,x}.
+      assert.equal(await count(page, "#plot-lipschitz svg g[aria-label=rule] line"), 2);
+      assert.equal(await count(page, "#plot-weights svg g[aria-label=dot] circle"), 200);
+      // Survey tables: 4 regions × 2 sexes, and every row of the 5·3 table.
+      assert.equal(await count(page, "#plot-tables svg g[aria-label=dot] circle"), 8);
+      assert.equal(await count(page, "#table-rows tr"), 1 + 15);
+      assert.match((await page.textContent("#table-privacy"))!, /laplace: ε = 2 \(local DP\)/);
+      await Deno.mkdir(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${SCREENSHOTS}report-owner.png`, fullPage: true });
+      console.log(`screenshot: ${SCREENSHOTS}report-owner.png`);
+
+      // An analyst's key (no diagnostics scope) sees the public report only.
+      const jobId = await page.inputValue("#job-id");
+      const other = await open(analyst);
+      await other.fill("#job-id", jobId);
+      await other.click("#load-form button");
+      await settle(other, "#report-section");
+      assert.equal(await other.textContent("#error"), "");
+      assert.match(
+        (await other.textContent("#diagnostics-note"))!,
+        /lacks the "diagnostics" scope/,
+      );
+      assert.equal(await count(other, "#plot-ecdf svg g[aria-label=line] path"), 2);
+      assert.equal(await count(other, "#plot-lipschitz svg, #plot-weights svg"), 0);
+      assert.equal(await other.isHidden("#fig-lipschitz"), true);
+      assert.equal(await other.isHidden("#fig-weights"), true);
+      await other.screenshot({ path: `${SCREENSHOTS}report-analyst.png`, fullPage: true });
+      console.log(`screenshot: ${SCREENSHOTS}report-analyst.png`);
+
+      // /docs in the owner's tab (the key is in its sessionStorage): Swagger UI, from this server.
+      await page.goto(`${base}/docs`);
+      await page.waitForSelector(".opblock-summary-path[data-path='/v1/tables']");
+
+      assert.deepEqual(problems, []);
+      assert.deepEqual(requested.filter((url) => !url.startsWith(base)), [], "nothing external");
+    } finally {
+      await context.close();
+      server.kill("SIGTERM");
+      await server.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -1,0 +1,292 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { formatTable, TABLE_METHODS, TabulateOptions } from "../../src/cli/tabulate.ts";
+import { parseCsv } from "../../src/data/csv.ts";
+import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
+import { assertNoLeak, auth, testApp } from "./_helpers.ts";
+
+// The R-checked survey sample (Rscript test/reference/survey_tables.R, R 4.2.2, survey 4.1.1).
+const REFERENCE = new URL("../reference/", import.meta.url);
+const SAMPLE_CSV = await Deno.readTextFile(new URL("survey_sample.csv", REFERENCE));
+const EXPECTED: Record<string, string | number>[] = JSON.parse(
+  await Deno.readTextFile(new URL("survey_tables_expected.json", REFERENCE)),
+).cells;
+
+/** Every fifth unit of the sample (200 units, every field and gender present). */
+const SLICE_CSV = SAMPLE_CSV.trim().split("\n").filter((_, i) => i === 0 || i % 5 === 1).join(
+  "\n",
+) + "\n";
+
+const COLUMNS = { y: "salary", weight: "w", strata: "field", by: ["field", "gender"] };
+
+/** The rows `deno task tabulate --out FILE.json` writes for the same options. */
+async function commandRows(csv: string, options: Record<string, unknown>) {
+  const parsed = TabulateOptions.parse({
+    ...options,
+    by: (options.by as string[]).join(","),
+    data: "request.csv",
+    out: "tables.json",
+  });
+  const table = await TABLE_METHODS.get(parsed.method)!(parseCsv(csv, "request.csv"), parsed);
+  return JSON.parse(formatTable(table, "json"));
+}
+
+Deno.test("`POST /v1/tables` sample reproduces R's survey package, needs diagnostics and charges nothing", async () => {
+  const t = await testApp({}, false);
+  const { app, keys } = t;
+  try {
+    const registered = await app.request("/v1/datasets?epsilonTotal=5&name=survey", {
+      method: "POST",
+      headers: auth(keys.admin, "text/csv"),
+      body: SAMPLE_CSV,
+    });
+    const { id: datasetId } = await registered.json();
+    const ask = (key: string) =>
+      app.request("/v1/tables", {
+        method: "POST",
+        headers: auth(key),
+        body: JSON.stringify({ ...COLUMNS, datasetId, method: "sample" }),
+      });
+    const refused = await ask(keys.submit);
+    assert.equal(refused.status, 403);
+    assert.match((await refused.json()).error.message, /"diagnostics" scope/);
+    const response = await ask(keys.diagnostics);
+    assert.equal(response.status, 200);
+    const body = await response.json();
+    assert.equal(body.id, undefined, "nothing is kept");
+    assert.equal(body.privacy, null);
+    assert.deepEqual(body.by, ["field", "gender"]);
+    assert.equal(body.rows.length, 27);
+    assert.deepEqual(body.rows[0].field, "all");
+    for (const cell of EXPECTED) {
+      const row = body.rows.find((r: Record<string, unknown>) =>
+        r.field === cell.field && r.gender === cell.gender
+      );
+      assert.ok(row, `${cell.field}/${cell.gender} missing`);
+      for (const key of ["count", "countSE", "mean", "meanSE"]) {
+        assert.ok(
+          Math.abs(row[key] / (cell[key] as number) - 1) < 1e-8,
+          `${cell.field}/${cell.gender} ${key}`,
+        );
+      }
+    }
+    const budget = await (await app.request(`/v1/datasets/${datasetId}/budget`, {
+      headers: auth(keys.read),
+    })).json();
+    assert.deepEqual([budget.spent, budget.releases], [0, []]);
+    const doc = await (await app.request("/openapi.json", { headers: auth(keys.read) })).json();
+    assert.ok(doc.paths["/v1/tables"].post.responses["202"], "openapi.json documents the job");
+    assert.ok(doc.paths["/v1/tables/{id}"].get);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once per request id, and 409s past the budget", async () => {
+  const t = await testApp({}, false);
+  const { app, keys } = t;
+  const get = (path: string) => app.request(path, { headers: auth(keys.read) });
+  try {
+    const { id: datasetId } = await (await app.request("/v1/datasets", {
+      method: "POST",
+      headers: auth(keys.admin),
+      body: JSON.stringify({ epsilonTotal: 10, csv: SLICE_CSV }),
+    })).json();
+    const request = { ...COLUMNS, method: "laplace", epsilon: 4, seed: 7 };
+    const post = (body: unknown, idempotencyKey: string, key = keys.submit) =>
+      app.request("/v1/tables", {
+        method: "POST",
+        headers: { ...auth(key), "Idempotency-Key": idempotencyKey },
+        body: JSON.stringify(body),
+      });
+    assert.equal((await post({ ...request, datasetId }, "t-1", keys.read)).status, 403);
+    const first = await post({ ...request, datasetId }, "t-1");
+    assert.equal(first.status, 200);
+    const table = await first.json();
+    assert.equal(first.headers.get("location"), `/v1/tables/${table.id}`);
+    assert.deepEqual(table.rows, await commandRows(SLICE_CSV, request));
+    assert.deepEqual(table.privacy, {
+      epsilon: 4,
+      guarantee: "local DP",
+      seedPolicy: "seeded: the output is reproducible from the seed, which must stay secret",
+      epsilonPoint: 4 / 16,
+      epsilonReplicate: 4 / 160,
+      replicates: 10,
+    });
+
+    const retry = await post({ ...request, datasetId }, "t-1");
+    assert.equal(retry.status, 200);
+    assert.deepEqual(await retry.json(), table, "a retry returns the stored table");
+    const reused = await post({ ...request, datasetId, epsilon: 3 }, "t-1");
+    assert.equal(reused.status, 422);
+    const budget1 = await (await get(`/v1/datasets/${datasetId}/budget`)).json();
+    assert.equal(budget1.spent, 4);
+    assert.deepEqual(budget1.releases.map((r: { jobId: string }) => r.jobId), [table.id]);
+
+    const stored = await (await get(`/v1/tables/${table.id}`)).json();
+    assert.equal(stored.status, "succeeded");
+    assert.equal(stored.datasetId, datasetId);
+    assert.deepEqual(stored.table, {
+      method: "laplace",
+      by: table.by,
+      rows: table.rows,
+      privacy: table.privacy,
+    });
+    assert.equal((await get("/v1/tables/nope")).status, 404);
+
+    // A fresh request (secure noise) charges again; the third no longer fits in ε_total = 10.
+    const fresh = await post({ ...COLUMNS, datasetId, method: "laplace", epsilon: 4 }, "t-2");
+    assert.equal(fresh.status, 200);
+    assert.match((await fresh.json()).privacy.seedPolicy, /^fresh/);
+    const over = await post({ ...COLUMNS, datasetId, method: "laplace", epsilon: 4 }, "t-3");
+    assert.equal(over.status, 409);
+    assert.equal((await over.json()).error.code, "budget_exceeded");
+    const budget2 = await (await get(`/v1/datasets/${datasetId}/budget`)).json();
+    assert.equal(budget2.spent, 8);
+    assert.equal(budget2.releases.length, 2);
+
+    // Inline data have no budget: answered, stored, nothing charged anywhere.
+    const inline = await post({ ...request, csv: SLICE_CSV }, "t-4");
+    assert.equal(inline.status, 200);
+    assert.deepEqual((await inline.json()).rows, table.rows);
+    const values = SLICE_CSV.split("\n").slice(1, 40).flatMap((line) => line.split(",").slice(2));
+    assertNoLeak(t.logs, values);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, ε charged at release", async () => {
+  const t = await testApp({ workers: 1 });
+  const { app, keys } = t;
+  const get = (path: string) => app.request(path, { headers: auth(keys.read) });
+  try {
+    const { id: datasetId } = await (await app.request("/v1/datasets", {
+      method: "POST",
+      headers: auth(keys.admin),
+      body: JSON.stringify({ epsilonTotal: 100, csv: SLICE_CSV }),
+    })).json();
+    const request = {
+      ...COLUMNS,
+      method: "fbs",
+      epsilon: 99,
+      m: 2,
+      draws: 20,
+      chains: 1,
+      warmup: 30,
+      seed: 3,
+    };
+    const refused = await app.request("/v1/tables", {
+      method: "POST",
+      headers: auth(keys.submit),
+      body: JSON.stringify({ ...request, datasetId, epsilon: 101 }),
+    });
+    assert.equal(refused.status, 409, "ε above the whole budget is refused up front");
+    const accepted = await app.request("/v1/tables", {
+      method: "POST",
+      headers: auth(keys.submit),
+      body: JSON.stringify({ ...request, datasetId }),
+    });
+    assert.equal(accepted.status, 202);
+    const { id, location } = await accepted.json();
+    assert.equal(location, `/v1/tables/${id}`);
+    let job;
+    for (;;) {
+      job = await (await get(location)).json();
+      if (job.status === "succeeded" || job.status === "failed") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+    assert.deepEqual(job.table.rows, await commandRows(SLICE_CSV, request));
+    assert.ok(job.table.rows.every((row: Record<string, unknown>) => "meanUpper" in row));
+    assert.equal(job.report.model, "fbs");
+    assert.equal(job.report.m, 2);
+    assert.equal(job.table.privacy.epsilon, job.report.epsilon);
+    assert.ok(job.report.epsilon <= 99);
+    const budget = await (await get(`/v1/datasets/${datasetId}/budget`)).json();
+    assert.deepEqual(budget.releases.map((r: { jobId: string }) => r.jobId), [id]);
+    assert.equal(budget.spent, job.report.epsilon);
+    // A synthesis id is not a table.
+    const synthesis = await app.request("/v1/syntheses", {
+      method: "POST",
+      headers: auth(keys.submit),
+      body: JSON.stringify({ y: "salary", model: "lognormal", mechanism: "unweighted", datasetId }),
+    });
+    assert.equal((await get(`/v1/tables/${(await synthesis.json()).id}`)).status, 404);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("`POST /v1/tables` names the field at fault and never echoes a value", async () => {
+  const t = await testApp({}, false);
+  const { app, keys } = t;
+  try {
+    const { id: datasetId } = await (await app.request("/v1/datasets", {
+      method: "POST",
+      headers: auth(keys.admin),
+      body: JSON.stringify({ epsilonTotal: 10, csv: SLICE_CSV }),
+    })).json();
+    const bad = async (body: Record<string, unknown>, status: number, field?: string) => {
+      const response = await app.request("/v1/tables", {
+        method: "POST",
+        headers: auth(keys.all),
+        body: JSON.stringify({ ...COLUMNS, method: "laplace", epsilon: 1, ...body }),
+      });
+      assert.equal(response.status, status, JSON.stringify(body));
+      const { error } = await response.json();
+      if (field !== undefined) assert.equal(error.field, field);
+      return error.message as string;
+    };
+    await bad({ datasetId, by: ["field"] }, 400, "by");
+    await bad({ datasetId, by: ["field", "field"] }, 400, "by");
+    await bad({ datasetId, by: ["field", "count"] }, 400, "by");
+    await bad({ datasetId, epsilon: undefined }, 400, "epsilon");
+    await bad({ datasetId, method: "fbp" }, 400, "stratumSizes");
+    await bad({ datasetId, method: "fbs", m: 30, draws: 20 }, 400, "m");
+    await bad({ datasetId, method: "magic" }, 400, "method");
+    await bad({ datasetId, out: "x.json" }, 400);
+    await bad({ datasetId, by: ["field", "sex"] }, 400, "by.1");
+    await bad({ datasetId: "nope" }, 404, "datasetId");
+    await bad({ datasetId, csv: SLICE_CSV }, 400, "datasetId");
+    const lines = SLICE_CSV.trim().split("\n");
+    const cells = lines[4].split(",");
+    lines[4] = [...cells.slice(0, 3), "0"].join(",");
+    const message = await bad({ csv: lines.join("\n") }, 400);
+    assert.match(message, /row 4 \(line 5\), column "w": survey weights must be strictly positive/);
+    assert.ok(!message.includes(cells[2]), "no salary in the message");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("an older store (no job kinds) opens with its jobs as syntheses", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ppsynth_migrate_" });
+  try {
+    // The jobs table of the first release, with one finished job in it.
+    const db = new DatabaseSync(`${dir}/ppsynth.sqlite`);
+    db.exec(`CREATE TABLE jobs (
+      id TEXT PRIMARY KEY,
+      status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+      spec TEXT NOT NULL, dataset_id TEXT, inline_csv TEXT, submitted_by TEXT NOT NULL,
+      enqueued INTEGER NOT NULL DEFAULT 0, lease_owner TEXT, lease_token TEXT,
+      lease_expires INTEGER, attempts INTEGER NOT NULL DEFAULT 0, progress TEXT, report TEXT,
+      diagnostics TEXT, dataset_count INTEGER NOT NULL DEFAULT 0, error TEXT,
+      created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`);
+    db.exec(`INSERT INTO jobs (id, status, spec, submitted_by, created_at, updated_at)
+      VALUES ('old', 'failed', '{}', 'k', '2025-01-01', '2025-01-01')`);
+    db.close();
+    for (let open = 0; open < 2; open++) {
+      const store = await SqliteJobStore.open(dir);
+      try {
+        const job = await store.job("old");
+        assert.equal(job?.kind, "synthesis");
+        assert.equal(job?.result, null);
+      } finally {
+        store.close();
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

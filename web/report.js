@@ -1,0 +1,399 @@
+// The web report (served at / by functions/report.ts): submit a synthesis through the HTTP API,
+// follow its job, and draw the public privacy report with Observable Plot (the globals `Plot`
+// and `d3`, served by this server). The confidential plots (record-level Lipschitz bounds,
+// weights, the confidential ECDF) are drawn only when the key may read the job's diagnostics.
+// The key lives in sessionStorage (this tab only), under the name /docs uses too.
+
+const KEY = "ppsynth-api-key";
+const { Plot, d3 } = globalThis;
+const $ = (id) => document.getElementById(id);
+
+/** What the page knows of the uploaded file (kept in this tab only): its header and rows. */
+const data = { name: "", csv: "", columns: [], rows: [] };
+
+/** CSV text as its header and rows of cells (csvParseRows: no eval, which the CSP forbids). */
+function parse(text) {
+  const [columns, ...rows] = d3.csvParseRows(text);
+  return { columns, rows: rows.filter((row) => row.some((cell) => cell !== "")) };
+}
+
+/** The numbers of a named column. */
+function column(table, name) {
+  const j = table.columns.indexOf(name);
+  return table.rows.map((row) => Number(row[j]));
+}
+
+/** An API error: its status and the error body's code, message and field. */
+class ApiFailure extends Error {
+  constructor(status, error) {
+    const detail = error ?? { code: `http_${status}`, message: "request failed" };
+    super(`${detail.code}: ${detail.message}${detail.field ? ` (${detail.field})` : ""}`);
+    this.status = status;
+  }
+}
+
+function request(path, init = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("Authorization", `Bearer ${sessionStorage.getItem(KEY) ?? ""}`);
+  return fetch(path, { ...init, headers });
+}
+
+async function json(path, init) {
+  const response = await request(path, init);
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiFailure(response.status, body?.error);
+  return body;
+}
+
+function post(path, body) {
+  const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16)).join("");
+  return json(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Idempotency-Key": id },
+    body: JSON.stringify(body),
+  });
+}
+
+function fail(error) {
+  $("error").textContent = error instanceof Error ? error.message : String(error);
+}
+
+function options(select, values, chosen) {
+  select.replaceChildren(...values.map((value) => new Option(value, value)));
+  if (chosen !== undefined && values.includes(chosen)) select.value = chosen;
+}
+
+/** Checks the key (any valid key reads the OpenAPI document) and lists models and mechanisms. */
+async function useKey() {
+  const doc = await json("/openapi.json");
+  const fields = doc.components.schemas.SynthesisRequest.properties;
+  options($("model"), fields.model.enum, $("model").value || "negbin");
+  options($("mechanism"), fields.mechanism.enum, $("mechanism").value || "lw-final");
+  $("key-status").textContent = "key accepted";
+}
+
+function guess(columns, pattern, fallback) {
+  return columns.find((name) => pattern.test(name)) ?? fallback;
+}
+
+async function readFile(file) {
+  data.name = file.name;
+  data.csv = await file.text();
+  Object.assign(data, parse(data.csv));
+  const numeric = data.columns.filter((_name, j) =>
+    data.rows.every((row) => row[j] !== "" && Number.isFinite(Number(row[j])))
+  );
+  $("data-summary").textContent = `${data.rows.length} records: ${data.columns.join(", ")}`;
+  options($("y"), numeric, guess(numeric, /^(y|salary|income|count)$/i, numeric[0]));
+  const survey = data.columns.length >= 4;
+  $("survey").hidden = !survey;
+  if (survey) {
+    const others = data.columns.filter((name) => name !== $("y").value);
+    const strata = guess(others, /strat|field|region/i, others[1]);
+    options($("weight"), numeric, guess(numeric, /^(w|wt|weight)$/i, numeric.at(-1)));
+    options($("strata"), others, strata);
+    options($("by-1"), others, strata);
+    options($("by-2"), others, others.find((name) => name !== strata && !numeric.includes(name)));
+  }
+}
+
+const number = (id) => $(id).value === "" ? undefined : Number($(id).value);
+
+function stratumSizes() {
+  const text = $("stratum-sizes").value.trim();
+  if (text === "") return undefined;
+  return Object.fromEntries(
+    text.split(",").map((pair) => {
+      const [label, size] = pair.split("=");
+      return [label.trim(), Number(size)];
+    }),
+  );
+}
+
+function sampler() {
+  return {
+    draws: number("draws"),
+    chains: number("chains"),
+    warmup: number("warmup"),
+    seed: number("seed"),
+  };
+}
+
+/** Polls a job until it has finished, showing its progress; throws when it failed. */
+async function follow(path) {
+  $("progress-section").hidden = false;
+  for (;;) {
+    const job = await json(path);
+    const progress = job.progress ?? { stage: job.status, fraction: 0 };
+    $("progress").value = job.status === "succeeded" ? 1 : progress.fraction;
+    $("status").textContent = job.status === "running"
+      ? `running: ${progress.stage} ${Math.round(100 * progress.fraction)}%`
+      : job.status;
+    if (job.status === "failed") throw new Error(`${job.error.code}: ${job.error.message}`);
+    if (job.status === "succeeded") return job;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+}
+
+const REPORT_FIELDS = [
+  ["mechanism", "Mechanism"],
+  ["model", "Model"],
+  ["n", "Records n"],
+  ["m", "Synthetic datasets m"],
+  ["lipschitz", "Lipschitz bound Δ (max over records and draws)"],
+  ["epsilonPerDataset", "ε per dataset (2Δ)"],
+  ["epsilon", "ε of the release (2Δm)"],
+  ["guarantee", "Guarantee"],
+  ["seedPolicy", "Seed"],
+  ["backend", "Backend"],
+];
+
+const format = (value) => typeof value === "number" ? d3.format(",.6~g")(value) : String(value);
+
+function tableRows(table, pairs) {
+  table.replaceChildren(...pairs.map(([label, value]) => {
+    const row = table.insertRow();
+    const head = document.createElement("th");
+    head.textContent = label;
+    row.append(head);
+    row.insertCell().textContent = format(value);
+    return row;
+  }));
+}
+
+async function showBudget(datasetId) {
+  const budget = datasetId === null ? null : await json(`/v1/datasets/${datasetId}/budget`);
+  $("budget").textContent = budget === null
+    ? "Inline data: no budget is kept (the report still states the release's ε)."
+    : `Budget of the dataset: ε spent ${format(budget.spent)} of ${format(budget.epsilonTotal)}` +
+      ` (${budget.releases.length} releases).`;
+}
+
+/** Step points of the empirical CDF of each series. */
+function ecdf(series) {
+  return series.flatMap(([name, values]) => {
+    const sorted = Float64Array.from(values).sort();
+    return Array.from(sorted, (value, i) => ({ series: name, value, F: (i + 1) / sorted.length }));
+  });
+}
+
+function draw(id, plot) {
+  $(id).replaceChildren(plot);
+}
+
+/** The public report of a succeeded synthesis, and the owner's plots when the key allows. */
+async function showReport(job, y) {
+  const report = job.report;
+  tableRows($("report"), REPORT_FIELDS.map(([field, label]) => [label, report[field]]));
+  await showBudget(job.datasetId);
+  const outcome = report.columns.includes(y) ? y : report.columns[0];
+  const synthetic = await Promise.all(job.datasets.map(async (url, k) => {
+    const response = await request(url);
+    if (!response.ok) throw new ApiFailure(response.status, (await response.json()).error);
+    return [`synthetic ${k + 1}`, column(parse(await response.text()), outcome)];
+  }));
+  const answer = await request(`/v1/syntheses/${job.id}/diagnostics`);
+  const diagnostics = answer.ok ? await answer.json() : null;
+  if (!answer.ok && answer.status !== 403) {
+    throw new ApiFailure(answer.status, (await answer.json()).error);
+  }
+  $("diagnostics-note").textContent = diagnostics === null
+    ? 'This key lacks the "diagnostics" scope, so only the public report is shown: the ' +
+      "record-level Lipschitz bounds, the weights and the confidential data are the data " +
+      "owner's."
+    : "Confidential diagnostics shown: this key has the diagnostics scope.";
+  const local = diagnostics !== null && data.columns.includes(outcome) &&
+    data.rows.length === report.n;
+  const series = local ? [["confidential", column(data, outcome)], ...synthetic] : synthetic;
+  $("ecdf-caption").textContent = local
+    ? "Confidential and synthetic outcomes (empirical CDFs)"
+    : "Synthetic outcomes (empirical CDFs)";
+  const palette = d3.schemeTableau10;
+  draw(
+    "plot-ecdf",
+    Plot.plot({
+      height: 280,
+      color: {
+        legend: true,
+        domain: series.map(([name]) => name),
+        range: local ? ["black", ...palette] : palette,
+      },
+      x: { label: outcome },
+      y: { label: "ECDF", domain: [0, 1] },
+      marks: [
+        Plot.ruleY([0]),
+        Plot.line(ecdf(series), { x: "value", y: "F", stroke: "series", curve: "step-after" }),
+      ],
+    }),
+  );
+  const bounds = diagnostics?.recordLipschitz ?? null;
+  $("fig-lipschitz").hidden = bounds === null;
+  $("fig-weights").hidden = bounds === null;
+  if (bounds === null) {
+    $("plot-lipschitz").replaceChildren();
+    $("plot-weights").replaceChildren();
+  } else {
+    const alpha = diagnostics.alpha ?? bounds.map(() => 1);
+    draw(
+      "plot-lipschitz",
+      Plot.plot({
+        height: 150,
+        x: { label: "Δ_i of each record (red: the released bound Δ)" },
+        marks: [Plot.boxX(bounds), Plot.ruleX([report.lipschitz], { stroke: "crimson" })],
+      }),
+    );
+    draw(
+      "plot-weights",
+      Plot.plot({
+        height: 280,
+        x: { label: "Δ_i" },
+        y: { label: "α_i", domain: [0, 1] },
+        marks: [
+          Plot.dot(bounds.map((bound, i) => ({ bound, alpha: alpha[i] })), {
+            x: "bound",
+            y: "alpha",
+            r: 2.5,
+            fill: "steelblue",
+            fillOpacity: 0.6,
+          }),
+        ],
+      }),
+    );
+  }
+  $("report-section").hidden = false;
+}
+
+/** The survey tables: an interval plot of the interior cells' means, then every row. */
+function showTable(table) {
+  const [a, b] = table.by;
+  const privacy = table.privacy;
+  $("table-privacy").textContent = privacy === null
+    ? "sample: the confidential estimates themselves (not private)."
+    : `${table.method}: ε = ${privacy.epsilon} (${privacy.guarantee}), charged once.`;
+  const cells = table.rows.filter((row) =>
+    row[a] !== "all" && row[b] !== "all" && row.mean !== null
+  )
+    .map((row) => ({
+      cell: `${row[a]} · ${row[b]}`,
+      mean: row.mean,
+      lower: row.meanLower ?? row.mean - 1.96 * row.meanSE,
+      upper: row.meanUpper ?? row.mean + 1.96 * row.meanSE,
+    }));
+  draw(
+    "plot-tables",
+    Plot.plot({
+      height: 40 + 22 * cells.length,
+      marginLeft: 140,
+      x: { label: "mean (95% interval)" },
+      y: { label: null },
+      marks: [
+        Plot.ruleY(cells, { y: "cell", x1: "lower", x2: "upper", stroke: "#999" }),
+        Plot.dot(cells, { y: "cell", x: "mean", fill: "black" }),
+      ],
+    }),
+  );
+  const names = Object.keys(table.rows[0]);
+  const head = document.createElement("tr");
+  head.append(...names.map((name) => {
+    const th = document.createElement("th");
+    th.textContent = name;
+    return th;
+  }));
+  const body = table.rows.map((row) => {
+    const tr = document.createElement("tr");
+    tr.append(...names.map((name) => {
+      const td = document.createElement("td");
+      const value = row[name];
+      td.textContent = value === null ? "–" : format(value);
+      return td;
+    }));
+    return tr;
+  });
+  $("table-rows").replaceChildren(head, ...body);
+  $("tables-section").hidden = false;
+}
+
+/** Asks for the survey tables (following the job of fbs and fbp); returns the table. */
+async function tabulate(source) {
+  const method = $("table-method").value;
+  const body = {
+    ...source,
+    y: $("y").value,
+    weight: $("weight").value,
+    strata: $("strata").value,
+    by: [$("by-1").value, $("by-2").value],
+    method,
+    ...(method === "sample" ? {} : { epsilon: number("table-epsilon") }),
+    ...(method === "fbs" || method === "fbp"
+      ? { m: number("m"), stratumSizes: stratumSizes(), ...sampler() }
+      : {}),
+  };
+  const answer = await post("/v1/tables", body);
+  return answer.rows === undefined ? (await follow(answer.location)).table : answer;
+}
+
+async function run() {
+  if (data.csv === "") throw new Error("choose a CSV file first");
+  let source = { csv: data.csv };
+  if ($("register").checked) {
+    const query = new URLSearchParams({ epsilonTotal: $("epsilon-total").value, name: data.name });
+    const dataset = await json(`/v1/datasets?${query}`, {
+      method: "POST",
+      headers: { "Content-Type": "text/csv" },
+      body: data.csv,
+    });
+    source = { datasetId: dataset.id };
+  }
+  const model = $("model").value;
+  const survey = model === "fbs" || model === "fbp";
+  const accepted = await post("/v1/syntheses", {
+    ...source,
+    y: $("y").value,
+    model,
+    mechanism: $("mechanism").value,
+    epsilon: number("epsilon"),
+    m: number("m"),
+    ...sampler(),
+    ...(survey
+      ? { weight: $("weight").value, strata: $("strata").value, stratumSizes: stratumSizes() }
+      : {}),
+  });
+  $("job-id").value = accepted.id;
+  await showReport(await follow(accepted.location), $("y").value);
+  if (!$("survey").hidden && $("tabulate").checked) {
+    const table = await tabulate(source);
+    await showBudget(source.datasetId ?? null);
+    showTable(table);
+  }
+}
+
+/** Runs a form's action, showing its error instead of throwing. */
+function handle(form, action) {
+  $(form).addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("error").textContent = "";
+    try {
+      await action();
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
+
+handle("key-form", async () => {
+  sessionStorage.setItem(KEY, $("key").value.trim());
+  await useKey();
+});
+handle("run-form", run);
+handle("load-form", async () => {
+  const job = await follow(`/v1/syntheses/${encodeURIComponent($("job-id").value.trim())}`);
+  await showReport(job, $("y").value);
+});
+$("csv-file").addEventListener("change", () => {
+  const file = $("csv-file").files[0];
+  if (file !== undefined) readFile(file).catch(fail);
+});
+if (sessionStorage.getItem(KEY)) {
+  $("key").value = sessionStorage.getItem(KEY);
+  useKey().catch(fail);
+}
