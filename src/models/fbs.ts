@@ -17,11 +17,13 @@
  * posterior is the same; the Lipschitz bound changes by a data-dependent constant per record and
  * either version is a valid bound — this one matches the paper's.
  *
- * Priors (Appendix C): β_y,k ~ N(0, σ_βy,k²) and β_w,k ~ N(0, σ_βw,k²) (the LKJ factor Ω_β at the
- * identity, docs/decisions.md "Coefficient prior"), σ_βy,k, σ_βw,k, σ_y, σ_w ~ half-Student-t(3,
- * 0, 10), and the correlation matrix ~ LKJ(6), for 2×2 a density ∝ (1 − ρ²)⁵ on ρ. Sampling
- * on atanh ρ with Jacobian 1 − ρ² is, for 2×2, exactly Stan's `cholesky_factor_corr` transform
- * with `lkj_corr_cholesky(6)` (one canonical partial correlation, ρ = tanh of it).
+ * Priors: σ_y, σ_w ~ half-Student-t(3, 0, 10) and the correlation matrix ~ LKJ(6) (Appendix C),
+ * for 2×2 a density ∝ (1 − ρ²)⁵ on ρ; the coefficients β_y,k, β_w,k ~ N(0, 10²) independently, the
+ * prior of FBP (Appendix D), in place of Appendix C's per-coefficient scales σ_β,k ~ half-t(3, 0,
+ * 10), each of which only one coefficient informs (a funnel NUTS cannot cross; docs/decisions.md
+ * "FBS coefficients ~ N(0, 10²)"). Sampling on atanh ρ with Jacobian 1 − ρ² is, for 2×2, exactly
+ * Stan's `cholesky_factor_corr` transform with `lkj_corr_cholesky(6)` (one canonical partial
+ * correlation, ρ = tanh of it).
  *
  * @module
  */
@@ -40,6 +42,17 @@ import {
 
 /** −log 2π, the bivariate normal's constant. */
 const LOG_2PI_NEG = -2 * HALF_LOG_2PI;
+
+/**
+ * The prior standard deviation 10 of β_y and β_w: FBP's N(0, 100 I) of Appendix D
+ * (docs/decisions.md "FBS coefficients ~ N(0, 10²)").
+ */
+export const FBS_COEFFICIENT_SD = 10;
+
+/** −½·log(2π·10²), the coefficient prior's normalising constant. */
+const COEF_LOG_NORM = -HALF_LOG_2PI - Math.log(FBS_COEFFICIENT_SD);
+/** 1/10², the coefficient prior's precision. */
+const COEF_INV_VAR = 1 / (FBS_COEFFICIENT_SD * FBS_COEFFICIENT_SD);
 
 /** The LKJ shape η of the residual correlation (Appendix C: "a Cholesky factor of 6"). */
 export const LKJ_ETA = 6;
@@ -79,10 +92,10 @@ export function lkj2LogDensity(v: number, eta: number): number {
 }
 
 /**
- * The FBS model; with K coefficients, dim = 4K + 3:
+ * The FBS model; with K coefficients, dim = 2K + 3:
  *
- *     θ = (β_y[K], β_w[K], σ_βy[K], σ_βw[K], σ_y, σ_w, ρ),
- *     u = (β_y, β_w, log σ_βy, log σ_βw, log σ_y, log σ_w, atanh ρ).
+ *     θ = (β_y[K], β_w[K], σ_y, σ_w, ρ),
+ *     u = (β_y, β_w, log σ_y, log σ_w, atanh ρ).
  *
  * @example
  * ```ts
@@ -93,7 +106,7 @@ export function lkj2LogDensity(v: number, eta: number): number {
  *   coefficientNames: ["intercept"], weight: new Float64Array([1]),
  * });
  * // At the means with ρ = 0 and unit scales: ℓ = −log 2π.
- * const l = m.logLik(new Float64Array([0, 0, 1, 1, 1, 1, 0]), new Float64Array(1));
+ * const l = m.logLik(new Float64Array([0, 0, 1, 1, 0]), new Float64Array(1));
  * assert.ok(Math.abs(l[0] + Math.log(2 * Math.PI)) < 1e-15);
  * ```
  */
@@ -120,20 +133,18 @@ export class FbsModel implements SurveyModel {
     this.#x = design.x;
     this.#logY = logY;
     this.#logW = logW;
-    this.dim = 4 * design.k + 3;
+    this.dim = 2 * design.k + 3;
     const c = design.coefficientNames;
     this.paramNames = Object.freeze([
       ...c.map((name) => `beta_y_${name}`),
       ...c.map((name) => `beta_w_${name}`),
-      ...c.map((name) => `sigma_beta_y_${name}`),
-      ...c.map((name) => `sigma_beta_w_${name}`),
       "sigma_y",
       "sigma_w",
       "rho",
     ]);
   }
 
-  /** θ_j = u_j for β, exp(u_j) for the scales, tanh(u) for ρ. */
+  /** θ_j = u_j for β, exp(u_j) for σ_y and σ_w, tanh(u) for ρ. */
   constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
     this.#checkLength("u", u);
     this.#checkLength("out", out);
@@ -145,7 +156,7 @@ export class FbsModel implements SurveyModel {
     return out;
   }
 
-  /** The inverse of {@link FbsModel.constrain}; scales must be positive and |ρ| < 1. */
+  /** The inverse of {@link FbsModel.constrain}; σ_y and σ_w must be positive and |ρ| < 1. */
   unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
     this.#checkLength("theta", theta);
     this.#checkLength("out", out);
@@ -168,8 +179,8 @@ export class FbsModel implements SurveyModel {
   }
 
   /**
-   * Least squares of log y and log w on x for β_y and β_w, σ_β,k = max(1, |β_k|), σ_y and σ_w
-   * the residual standard deviations and ρ their correlation (clipped to ±0.9).
+   * Least squares of log y and log w on x for β_y and β_w, σ_y and σ_w the residual standard
+   * deviations and ρ their correlation (clipped to ±0.9).
    */
   initialPoint(): Float64Array {
     const k = this.#k;
@@ -188,44 +199,33 @@ export class FbsModel implements SurveyModel {
     }
     const rho = m > k ? Math.max(-0.9, Math.min(0.9, cross / (m - k) / (sy * sw))) : 0;
     const u = new Float64Array(this.dim);
-    for (let j = 0; j < k; j++) {
-      u[j] = fy.coef[j];
-      u[k + j] = fw.coef[j];
-      u[2 * k + j] = Math.log(Math.max(1, Math.abs(fy.coef[j])));
-      u[3 * k + j] = Math.log(Math.max(1, Math.abs(fw.coef[j])));
-    }
-    u[4 * k] = Math.log(sy);
-    u[4 * k + 1] = Math.log(sw);
-    u[4 * k + 2] = Math.atanh(Number.isFinite(rho) ? rho : 0);
+    u.set(fy.coef, 0);
+    u.set(fw.coef, k);
+    u[2 * k] = Math.log(sy);
+    u[2 * k + 1] = Math.log(sw);
+    u[2 * k + 2] = Math.atanh(Number.isFinite(rho) ? rho : 0);
     return u;
   }
 
   /**
    * The log prior with its log-Jacobian at u; writes (not adds) the gradient into `grad`:
-   * Σ over both coefficient blocks of log N(β | 0, σ_β²) + log p_t(σ_β) + log σ_β, the scales'
-   * half-t terms and the LKJ(6) term of {@link lkj2LogDensity}.
+   * Σ over β_y and β_w of log N(β | 0, 10²) = −½·log(2π·100) − β²/200 (gradient −β/100), the
+   * half-t(3, 0, 10) terms of σ_y and σ_w and the LKJ(6) term of {@link lkj2LogDensity}.
    */
   #logPrior(u: Float64Array, grad: Float64Array | null): number {
-    const k = this.#k;
+    const k2 = 2 * this.#k;
     let total = 0;
-    for (let j = 0; j < 2 * k; j++) {
-      const beta = u[j];
-      const logSigma = u[2 * k + j];
-      const invVar = Math.exp(-2 * logSigma);
-      const z = beta * beta * invVar;
-      total += -HALF_LOG_2PI - logSigma - 0.5 * z + SIGMA_PRIOR.logDensity(logSigma);
-      if (grad !== null) {
-        grad[j] = -beta * invVar;
-        grad[2 * k + j] = z - 1 + SIGMA_PRIOR.gradient(logSigma);
-      }
+    for (let j = 0; j < k2; j++) {
+      total += COEF_LOG_NORM - 0.5 * u[j] * u[j] * COEF_INV_VAR;
+      if (grad !== null) grad[j] = -u[j] * COEF_INV_VAR;
     }
-    for (let j = 4 * k; j < 4 * k + 2; j++) {
+    for (let j = k2; j < k2 + 2; j++) {
       total += SIGMA_PRIOR.logDensity(u[j]);
       if (grad !== null) grad[j] = SIGMA_PRIOR.gradient(u[j]);
     }
-    const v = u[4 * k + 2];
+    const v = u[k2 + 2];
     total += lkj2LogDensity(v, LKJ_ETA);
-    if (grad !== null) grad[4 * k + 2] = -2 * LKJ_ETA * Math.tanh(v);
+    if (grad !== null) grad[k2 + 2] = -2 * LKJ_ETA * Math.tanh(v);
     return total;
   }
 
@@ -241,9 +241,9 @@ export class FbsModel implements SurveyModel {
     const ly = this.#logY;
     const lw = this.#logW;
     let total = this.#logPrior(u, grad);
-    const logSy = u[4 * k];
-    const logSw = u[4 * k + 1];
-    const v = u[4 * k + 2];
+    const logSy = u[2 * k];
+    const logSw = u[2 * k + 1];
+    const v = u[2 * k + 2];
     const rho = Math.tanh(v);
     const logS = logOneMinusTanhSquared(v);
     const invS = Math.exp(-logS);
@@ -294,9 +294,9 @@ export class FbsModel implements SurveyModel {
     if (grad !== null) {
       grad[0] += gy0;
       grad[k] += gw0;
-      grad[4 * k] += gSy;
-      grad[4 * k + 1] += gSw;
-      grad[4 * k + 2] += gV;
+      grad[2 * k] += gSy;
+      grad[2 * k + 1] += gSw;
+      grad[2 * k + 2] += gV;
     }
     return total;
   }
@@ -307,9 +307,9 @@ export class FbsModel implements SurveyModel {
     this.#checkRecords("out", out);
     const k = this.#k;
     const x = this.#x;
-    const sy = theta[4 * k];
-    const sw = theta[4 * k + 1];
-    const rho = theta[4 * k + 2];
+    const sy = theta[2 * k];
+    const sw = theta[2 * k + 1];
+    const rho = theta[2 * k + 2];
     const s = (1 - rho) * (1 + rho);
     const c0 = LOG_2PI_NEG - Math.log(sy) - Math.log(sw) - 0.5 * Math.log(s);
     for (let i = 0, off = 0; i < this.#n; i++, off += k) {
@@ -331,7 +331,7 @@ export class FbsModel implements SurveyModel {
     this.#checkLength("theta", theta);
     this.#checkRecords("out", out);
     const k = this.#k;
-    const sy = theta[4 * k];
+    const sy = theta[2 * k];
     for (let i = 0; i < this.#n; i++) {
       out[i] = Math.exp(this.#mean(theta, i, 0) + sy * rng.normal());
     }
@@ -348,8 +348,8 @@ export class FbsModel implements SurveyModel {
     this.#checkRecords("out.y", out.y);
     this.#checkRecords("out.w", out.w);
     const k = this.#k;
-    const sy = theta[4 * k];
-    const slope = theta[4 * k + 2] * theta[4 * k + 1];
+    const sy = theta[2 * k];
+    const slope = theta[2 * k + 2] * theta[2 * k + 1];
     for (let i = 0; i < this.#n; i++) {
       const z = rng.normal();
       out.y[i] = Math.exp(this.#mean(theta, i, 0) + sy * z);
