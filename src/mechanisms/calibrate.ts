@@ -25,18 +25,22 @@ export class CalibrationError extends Error {
   override name = "CalibrationError";
   /** The smallest ε any fit reached. */
   readonly reached: number;
+  /** The fitted candidate with the smallest Δ, for a caller that can go on from it. */
+  readonly closest?: unknown;
 
   /**
    * @param target The requested ε.
    * @param reached The smallest ε reached.
    * @param detail What was searched.
+   * @param closest The fitted candidate with the smallest Δ.
    */
-  constructor(target: number, reached: number, detail: string) {
+  constructor(target: number, reached: number, detail: string, closest?: unknown) {
     super(
       `Cannot calibrate weights as the target is below the smallest reachable epsilon: ` +
         `target=${target}, reached=${reached} (${detail})`,
     );
     this.reached = reached;
+    this.closest = closest;
   }
 }
 
@@ -88,10 +92,10 @@ export async function calibrateShift<T extends Candidate>(
   let high = await evaluate(shiftForShare(1));
   if (high.lipschitz <= target) return high;
   let low: T | undefined;
-  let smallest = high.lipschitz;
+  let smallest = high;
   for (const share of DOWNWARD_SHARES) {
     const candidate = await evaluate(shiftForShare(share));
-    smallest = Math.min(smallest, candidate.lipschitz);
+    if (candidate.lipschitz < smallest.lipschitz) smallest = candidate;
     if (candidate.lipschitz <= target) {
       low = candidate;
       break;
@@ -101,8 +105,9 @@ export async function calibrateShift<T extends Candidate>(
   if (low === undefined) {
     throw new CalibrationError(
       epsilon,
-      2 * smallest * m,
+      2 * smallest.lipschitz * m,
       `m=${m}; weights searched down to a sum of 1% of n`,
+      smallest,
     );
   }
   const aim = Math.log((1 - closeness / 2) * target);

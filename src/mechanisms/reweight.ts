@@ -74,6 +74,43 @@ export function reweight(
 }
 
 /**
+ * Re-weighting toward a target bound (Algorithm 3 with the target Δ* in place of Δ_{α,x}):
+ * α^w_i = clamp(k·α_i·Δ* / Δ_{α,x_i}, 0, 1). Records above the target lose weight in proportion,
+ * records below gain it (up to 1); α_i = 0 and Δ_{α,x_i} = 0 keep α_i as in
+ * {@linkcode reweight}. Iterated with refits, this drives every record's bound towards Δ*: the
+ * calibration used when no shift g of the LW/CW weights reaches the target.
+ *
+ * @param alpha The weights of the fit, α_i ∈ [0, 1].
+ * @param recordBounds Δ_{α,x_i} of that fit (finite or +∞, ≥ 0).
+ * @param target Δ* (positive, finite).
+ * @param k The constant k ∈ (0, 1].
+ * @returns α^w, a new array.
+ */
+export function reweightToward(
+  alpha: Float64Array,
+  recordBounds: Float64Array,
+  target: number,
+  k: number,
+): Float64Array {
+  if (recordBounds.length !== alpha.length) {
+    throw new RangeError(
+      `Invalid recordBounds: has ${recordBounds.length} entries, expected ${alpha.length}`,
+    );
+  }
+  if (!(target > 0) || !Number.isFinite(target)) {
+    throw new RangeError(`Invalid target: must be positive and finite: target=${target}`);
+  }
+  if (!(k > 0 && k <= 1)) throw new RangeError(`Invalid k: must lie in (0, 1]: k=${k}`);
+  return alpha.map((a, i) => {
+    const bound = recordBounds[i];
+    if (!(a >= 0 && a <= 1)) throw new RangeError(`Invalid alpha: entry ${i} is not in [0, 1]`);
+    if (!(bound >= 0)) throw new RangeError(`Invalid recordBounds: entry ${i} is negative or NaN`);
+    if (a === 0 || bound === 0) return a;
+    return Math.min(1, k * a * (target / bound));
+  });
+}
+
+/**
  * The acceptance test of Algorithm 3, step 2: the re-weighted fit is kept when its database bound
  * does not exceed the previous one by more than a relative tolerance,
  * Δ_{α^w,x} ≤ Δ_{α,x}·(1 + tolerance). A non-finite new bound is never accepted.

@@ -16,7 +16,12 @@
  */
 import type { Fit } from "../mcmc/fit.ts";
 import type { Weighting } from "../models/model.ts";
-import { calibrateShift, lipschitzTarget, shiftForWeightSum } from "./calibrate.ts";
+import {
+  calibrateShift,
+  CalibrationError,
+  lipschitzTarget,
+  shiftForWeightSum,
+} from "./calibrate.ts";
 import { perturbedHistogram } from "./histogram.ts";
 import type { LipschitzResult } from "./lipschitz.ts";
 import type { MechanismContext, MechanismOutcome, MechanismSettings, Refit } from "./mechanism.ts";
@@ -26,7 +31,7 @@ import {
   type PrivacyLoss,
   pseudoPosteriorPrivacy,
 } from "./privacy.ts";
-import { acceptReweight, reweight } from "./reweight.ts";
+import { acceptReweight, reweight, reweightToward } from "./reweight.ts";
 import { truncateWeights } from "./truncate.ts";
 import { cwWeights, lwWeights, swAlphaForLipschitz } from "./weights.ts";
 
@@ -40,6 +45,9 @@ interface Stage {
 
 /** Re-weighting constants tried, largest (least down-weighting) first: 0.95^j, j = 0..7. */
 const REWEIGHT_KS = Array.from({ length: 8 }, (_, j) => 0.95 ** j);
+/** Refits of re-weighting toward the target, and its k. */
+const TARGET_ROUNDS = 5;
+const TARGET_K = 0.95;
 /** Extra SW or truncation rounds when a refit lands above the target. */
 const EXTRA_ROUNDS = 4;
 
@@ -150,6 +158,37 @@ export async function runMechanism(
     });
   }
 
+  /**
+   * Algorithm 3 with the target in place of Δ_{α,x}: α ← clamp(k·α·Δ* / Δ_i), refit, until the
+   * fit's Δ ≤ Δ* (at most {@linkcode TARGET_ROUNDS} refits), else the calibration error stands.
+   */
+  async function driveToTarget(
+    start: Stage & { g: number },
+    target: number,
+  ): Promise<MechanismOutcome> {
+    let current: Stage = start;
+    let closest = start.bound.overall;
+    for (let round = 1; round <= TARGET_ROUNDS; round++) {
+      const alpha = reweightToward(
+        current.alpha ?? new Float64Array(n).fill(1),
+        current.bound.perRecord,
+        target,
+        TARGET_K,
+      );
+      current = await stage(`reweight toward target round ${round}`, { alpha });
+      closest = Math.min(closest, current.bound.overall);
+      if (current.bound.overall <= target) {
+        return outcome(current, aDP(current), { unweightedLipschitz, g: start.g, k: TARGET_K });
+      }
+    }
+    throw new CalibrationError(
+      epsilon!,
+      2 * closest * m,
+      `m=${m}; no shift of the weights reached the target, nor ${TARGET_ROUNDS} rounds of ` +
+        "re-weighting toward it",
+    );
+  }
+
   switch (settings.mechanism) {
     case "unweighted":
       return outcome(unweighted, aDP(unweighted), { unweightedLipschitz });
@@ -162,8 +201,16 @@ export async function runMechanism(
 
     case "lw-final":
     case "cw-final": {
-      const base = await vectorWeighted(settings.mechanism === "lw-final" ? "lw" : "cw");
+      const kind = settings.mechanism === "lw-final" ? "lw" : "cw";
       const cap = epsilon === undefined ? Infinity : lipschitzTarget(epsilon, m);
+      let base: Stage & { g: number };
+      try {
+        base = await vectorWeighted(kind);
+      } catch (error) {
+        if (!(error instanceof CalibrationError) || error.closest === undefined) throw error;
+        // No shift of the weights reaches ε: re-weight toward the target from the closest fit.
+        return await driveToTarget(error.closest as Stage & { g: number }, cap);
+      }
       const tolerance = settings.reweightTolerance ?? 0.01;
       for (const k of REWEIGHT_KS) {
         const alpha = reweight(

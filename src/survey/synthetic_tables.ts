@@ -1,6 +1,6 @@
 /**
  * Private survey tables from synthetic microdata (survey paper §2.3; SPEC §8): FBS or FBP
- * pseudo posteriors calibrated to a target ε for m synthetic samples, each tabulated with the
+ * pseudo posteriors (LW_final weights) calibrated to a target ε for m synthetic samples, each tabulated with the
  * design's Taylor-linearised SEs, then combined with the partial-synthesis rules.
  *
  * - FBS tabulates every cell with its smoothed synthetic weights w*.
@@ -15,11 +15,7 @@
  */
 import type { Dataset } from "../data/dataset.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
-import {
-  type ReleaseReport,
-  type SynthesisProgress,
-  synthesize,
-} from "../synthesis/synthesize.ts";
+import { type ReleaseReport, type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import { type CombinedTable, combineTables } from "./combine.ts";
 import {
   MARGIN_LABEL,
@@ -54,8 +50,9 @@ export interface SyntheticTableResult {
 }
 
 /**
- * Synthesises m samples with FBS or FBP (LW weights calibrated to ε) and returns their combined
- * table.
+ * Synthesises m samples with FBS or FBP (LW weights calibrated to ε, then re-weighted as in
+ * Algorithm 3: `lw-final`, which also reaches targets no shift of the LW weights can) and returns
+ * their combined table.
  *
  * @param data The confidential sample.
  * @param options The columns, method, ε, m and sampler settings.
@@ -72,7 +69,7 @@ export async function syntheticTable(
     strata: options.strata,
     stratumSizes: options.stratumSizes,
     model: options.method,
-    mechanism: "lw",
+    mechanism: "lw-final",
     epsilon: options.epsilon,
     m: options.m,
     seed: options.seed,
