@@ -253,8 +253,7 @@ export function syntheses(context: ApiContext) {
     .openapi(
       { ...status, middleware: [requireScope(store, "read")] as const },
       async (c) => {
-        const job = await store.job(c.req.valid("param").id);
-        if (job === null) throw new ApiError(404, "not_found", "no such job");
+        const job = synthesisJob(await store.job(c.req.valid("param").id));
         return c.json(publicJob(job), 200);
       },
     )
@@ -262,8 +261,7 @@ export function syntheses(context: ApiContext) {
       { ...dataset, middleware: [requireScope(store, "read")] as const },
       async (c) => {
         const { id, k } = c.req.valid("param");
-        const job = await store.job(id);
-        if (job === null) throw new ApiError(404, "not_found", "no such job");
+        const job = synthesisJob(await store.job(id));
         requireSucceeded(job);
         const csv = await store.jobDataset(id, k);
         if (csv === null) {
@@ -282,13 +280,20 @@ export function syntheses(context: ApiContext) {
       { ...diagnostics, middleware: [requireScope(store, "diagnostics")] as const },
       async (c) => {
         const { id } = c.req.valid("param");
-        const job = await store.job(id);
-        if (job === null) throw new ApiError(404, "not_found", "no such job");
+        const job = synthesisJob(await store.job(id));
         requireSucceeded(job);
         const found = await store.jobDiagnostics(id);
         return c.json({ ...found } as Record<string, unknown>, 200);
       },
     );
+}
+
+/** The job if it is a synthesis; a table job (see /v1/tables) or none is a 404 here. */
+function synthesisJob<J extends { kind: string }>(job: J | null): J {
+  if (job === null || job.kind !== "synthesis") {
+    throw new ApiError(404, "not_found", "no such synthesis job");
+  }
+  return job;
 }
 
 /** `deno serve functions/syntheses.ts`: this function alone, with the worker pool. */
