@@ -101,19 +101,22 @@ export async function withErrorScopes<T>(
   device.pushErrorScope("validation");
   device.pushErrorScope("out-of-memory");
   device.pushErrorScope("internal");
-  let result: T;
+  let result: T | undefined;
+  let failure: unknown;
   try {
     result = await work();
-  } finally {
-    const errors = await Promise.all([
-      device.popErrorScope(),
-      device.popErrorScope(),
-      device.popErrorScope(),
-    ]);
-    const error = errors.find((e) => e !== null);
-    if (error) throw new GpuError(`${label}: ${error.constructor.name}: ${error.message}`);
+  } catch (error) {
+    failure = error;
   }
-  return result;
+  const errors = await Promise.all([
+    device.popErrorScope(),
+    device.popErrorScope(),
+    device.popErrorScope(),
+  ]);
+  const error = errors.find((e) => e !== null);
+  if (error) throw new GpuError(`${label}: ${error.constructor.name}: ${error.message}`);
+  if (failure !== undefined) throw failure;
+  return result as T;
 }
 
 const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
