@@ -1,8 +1,10 @@
 /**
  * `deno task serve`: the HTTP API (every function of `functions/main.ts`) on PORT (default
  * 8000), with its embedded store under PPSYNTH_DATA_DIR (default ./data) and the synthesis
- * worker pool. SIGINT and SIGTERM stop accepting requests and exit; a job still running is
- * requeued at the next start, as after a crash.
+ * worker pool. With PPSYNTH_QUEUE=redis://… the jobs go to BullMQ on Redis instead and
+ * `deno task worker` processes them (docs: README "Running at scale"). SIGINT and SIGTERM stop
+ * accepting requests and exit; a job still running is requeued at the next start, as after a
+ * crash.
  *
  * @module
  */
@@ -10,11 +12,15 @@ import { configFromEnv } from "../api/config.ts";
 import { openContext } from "../api/context.ts";
 import { jsonLogger } from "../api/log.ts";
 import { mainApp } from "../../functions/main.ts";
+import { openRedisContext, queueUrlFromEnv } from "../scale/redis_context.ts";
 
 async function main(): Promise<void> {
   const config = configFromEnv((name) => Deno.env.get(name));
   const log = jsonLogger();
-  const context = await openContext(config, { log, jobs: true });
+  const queue = queueUrlFromEnv((name) => Deno.env.get(name));
+  const context = queue === null
+    ? await openContext(config, { log, jobs: true })
+    : await openRedisContext(config, queue, log);
   const app = mainApp(context);
   const server = Deno.serve({
     port: config.port,

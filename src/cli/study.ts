@@ -1,0 +1,130 @@
+/**
+ * `deno task study`: the papers' Monte Carlo studies (SPEC §9.1–9.3) at full size.
+ *
+ *     deno task study contraction|reweight|five|survey [--replicates R] [--seed N] [--out DIR]
+ *       [--workers W] [--queue redis://…]
+ *
+ * Writes DIR/<name>.json (settings, per-replicate records and their aggregate: a pure function of
+ * the name, R and the seed) and DIR/<name>.md (the tables, with the wall time in a footer), both
+ * or neither; DIR defaults to docs/studies/. Replicates run W at a time in worker threads
+ * (default: the number of logical cores; 0 runs them in this thread); W never changes the JSON.
+ * With `--queue` the replicates fan out to `deno task worker` processes on that Redis instead,
+ * and the result is the same, byte for byte. Progress (replicate k of R, stage) goes to stderr.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { STUDIES } from "../studies/registry.ts";
+import { runStudy, writeStudy } from "../studies/study_runner.ts";
+import { runCommand, UsageError } from "./run_command.ts";
+import { runStudyCommandOnQueue } from "./study_queue.ts";
+
+/** The study names `deno task study` accepts. */
+export type StudyName = keyof typeof STUDIES;
+
+/** A parsed `deno task study` command line. */
+export interface StudyArgs {
+  readonly name: StudyName;
+  readonly replicates: number;
+  readonly seed: number;
+  readonly out: string;
+  readonly workers: number;
+  /** The Redis URL to fan replicates out to, or null to run them here. */
+  readonly queue: string | null;
+}
+
+function integerFlag(flag: string, value: string | undefined, fallback: number, min: number) {
+  if (value === undefined) return fallback;
+  const parsed = value.trim() === "" ? NaN : Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < min) {
+    throw new UsageError(`--${flag}: must be an integer ≥ ${min}`);
+  }
+  return parsed;
+}
+
+/**
+ * Parses the command line: the study name, then --replicates (default 100), --seed (default 1),
+ * --out (default docs/studies) and --workers (default the logical cores).
+ *
+ * @param args The arguments after the command.
+ */
+export function parseStudyArgs(args: string[]): StudyArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        replicates: { type: "string" },
+        seed: { type: "string" },
+        out: { type: "string" },
+        workers: { type: "string" },
+        queue: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const names = Object.keys(STUDIES);
+  const [name, ...rest] = parsed.positionals;
+  if (name === undefined || !names.includes(name) || rest.length > 0) {
+    throw new UsageError(`study: expected one study name, one of ${names.join(", ")}`);
+  }
+  const { values } = parsed;
+  return {
+    name: name as StudyName,
+    replicates: integerFlag("replicates", values.replicates, 100, 1),
+    seed: integerFlag("seed", values.seed, 1, 0),
+    out: values.out ?? "docs/studies",
+    workers: integerFlag("workers", values.workers, navigator.hardwareConcurrency, 0),
+    queue: values.queue ?? null,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseStudyArgs(Deno.args);
+  const { study, settings } = STUDIES[args.name];
+  const started = performance.now();
+  const minutes = () => ((performance.now() - started) / 60000).toFixed(1);
+  const encoder = new TextEncoder();
+  let finished = 0;
+  const result = args.queue !== null
+    ? await runStudyCommandOnQueue(study, {
+      queue: args.queue,
+      seed: args.seed,
+      replicates: args.replicates,
+      settings,
+    })
+    : await runStudy(study, {
+      seed: args.seed,
+      replicates: args.replicates,
+      settings,
+      workers: args.workers,
+      onStage: (r, stage) => {
+        if (stage === "done") finished++;
+        const line = stage === "done"
+          ? `[${args.name}] replicate ${r + 1} of ${args.replicates} done ` +
+            `(${finished} of ${args.replicates} finished, ${minutes()} min)`
+          : `[${args.name}] replicate ${r + 1} of ${args.replicates}: ${stage}`;
+        Deno.stderr.writeSync(encoder.encode(line + "\n"));
+      },
+    });
+  const wall = (performance.now() - started) / 1000;
+  const footer = `---\nWall time ${(wall / 60).toFixed(1)} min (${wall.toFixed(0)} s) with ` +
+    `${
+      args.queue !== null
+        ? "queue workers"
+        : args.workers === 0
+        ? "no worker threads"
+        : `${args.workers} worker thread(s)`
+    } on ` +
+    `${navigator.hardwareConcurrency} logical core(s), Deno ${Deno.version.deno} ` +
+    "(machine-dependent; not part of the JSON).";
+  await writeStudy(args.out, result, study.markdown(result, footer));
+  console.log(
+    `study: ${args.name}, R=${args.replicates}, seed=${args.seed}: wrote ` +
+      `${args.out}/${args.name}.json and ${args.name}.md in ${(wall / 60).toFixed(1)} min`,
+  );
+}
+
+if (import.meta.main) await runCommand("study", main);

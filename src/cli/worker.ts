@@ -1,0 +1,116 @@
+/**
+ * `deno task worker`: a worker on the Redis backend, pulling synthesis and table jobs of the
+ * HTTP API and study replicates.
+ *
+ *     deno task worker [--queue redis://HOST:PORT] [--concurrency N] [--backend cpu|gpu]
+ *       [--data-dir DIR]
+ *
+ * --queue defaults to PPSYNTH_QUEUE; --concurrency (default 1) jobs run side by side; a
+ * `--backend gpu` worker advertises the GPU and takes GPU-preferring jobs first; --data-dir
+ * (default PPSYNTH_DATA_DIR, else ./data) is the API's store, shared with the server (API jobs
+ * only). Lease and attempts come from PPSYNTH_LEASE_MS (30 s; the stalled-job check runs as
+ * often, or PPSYNTH_STALLED_INTERVAL_MS), PPSYNTH_MAX_ATTEMPTS (3), PPSYNTH_POLL_MS (1 s) and
+ * PPSYNTH_PROGRESS_INTERVAL_MS (500 ms). SIGINT and SIGTERM finish the running jobs and exit; a
+ * killed worker's jobs are run again by the others once their locks expire. Log: one JSON line
+ * per event on standard output.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { configFromEnv } from "../api/config.ts";
+import { jsonLogger } from "../api/log.ts";
+import { checkQueueUrl } from "../scale/redis.ts";
+import { ScaleWorker } from "../scale/scale_worker.ts";
+import { runCommand, UsageError } from "./run_command.ts";
+
+/** A parsed `deno task worker` command line. */
+export interface WorkerArgs {
+  readonly queue: string;
+  readonly concurrency: number;
+  readonly backend: "cpu" | "gpu";
+  readonly dataDir: string;
+}
+
+/**
+ * Parses the command line (see the module documentation).
+ *
+ * @param args The arguments after the command.
+ * @param get Reads an environment variable (PPSYNTH_QUEUE, PPSYNTH_DATA_DIR).
+ */
+export function parseWorkerArgs(
+  args: string[],
+  get: (name: string) => string | undefined,
+): WorkerArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        queue: { type: "string" },
+        concurrency: { type: "string" },
+        backend: { type: "string" },
+        "data-dir": { type: "string" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const queue = values.queue ?? get("PPSYNTH_QUEUE");
+  if (queue === undefined || queue === "") {
+    throw new UsageError("--queue: give a redis:// URL (or set PPSYNTH_QUEUE)");
+  }
+  try {
+    checkQueueUrl(queue);
+  } catch {
+    throw new UsageError("--queue: must be a redis:// or rediss:// URL");
+  }
+  const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
+    throw new UsageError("--concurrency: must be an integer from 1 to 1024");
+  }
+  const backend = values.backend ?? "cpu";
+  if (backend !== "cpu" && backend !== "gpu") {
+    throw new UsageError("--backend: must be cpu or gpu");
+  }
+  return {
+    queue,
+    concurrency,
+    backend,
+    dataDir: values["data-dir"] ?? (get("PPSYNTH_DATA_DIR") || "./data"),
+  };
+}
+
+async function main(): Promise<void> {
+  const get = (name: string) => Deno.env.get(name);
+  const args = parseWorkerArgs(Deno.args, get);
+  const config = configFromEnv(get);
+  const stalled = Number(get("PPSYNTH_STALLED_INTERVAL_MS") || config.leaseMs);
+  if (!Number.isSafeInteger(stalled) || stalled < 100) {
+    throw new RangeError("Invalid PPSYNTH_STALLED_INTERVAL_MS: must be an integer ≥ 100");
+  }
+  const log = jsonLogger();
+  const worker = new ScaleWorker({
+    url: args.queue,
+    dataDir: args.dataDir,
+    concurrency: args.concurrency,
+    backend: args.backend,
+    leaseMs: config.leaseMs,
+    stalledIntervalMs: stalled,
+    pollMs: config.pollMs,
+    maxAttempts: config.maxAttempts,
+    progressIntervalMs: config.progressIntervalMs,
+    log,
+  });
+  await worker.start();
+  const { promise: stopped, resolve } = Promise.withResolvers<void>();
+  const stop = () => {
+    log("stopping", { worker: worker.id });
+    worker.stop().then(resolve);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await stopped;
+  Deno.exit(0);
+}
+
+if (import.meta.main) await runCommand("worker", main);

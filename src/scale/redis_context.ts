@@ -1,0 +1,60 @@
+/**
+ * The API's context on the Redis backend: the embedded store under `config.dataDir` with its
+ * queue on Redis ({@linkcode RedisQueuedStore}) and no worker pool in the API process; jobs run
+ * in `deno task worker` processes sharing the data directory. Selected by PPSYNTH_QUEUE.
+ *
+ * @module
+ */
+import type { ApiConfig } from "../api/config.ts";
+import type { ApiContext } from "../api/context.ts";
+import type { Logger } from "../api/log.ts";
+import { SqliteJobStore } from "../jobs/sqlite_store.ts";
+import { checkQueueUrl } from "./redis.ts";
+import { RedisQueuedStore } from "./redis_store.ts";
+import { ScaleQueues } from "./scale_queues.ts";
+
+/**
+ * The queue URL of the environment: PPSYNTH_QUEUE, or null for the embedded queue.
+ *
+ * @param get Reads one variable (`Deno.env.get`).
+ * @returns The checked redis:// URL, or null when unset or empty.
+ */
+export function queueUrlFromEnv(get: (name: string) => string | undefined): string | null {
+  const url = get("PPSYNTH_QUEUE");
+  if (url === undefined || url === "") return null;
+  try {
+    return checkQueueUrl(url);
+  } catch {
+    throw new RangeError("Invalid PPSYNTH_QUEUE: must be a redis:// or rediss:// URL");
+  }
+}
+
+/**
+ * Opens the store with its queue on Redis and enqueues the jobs a crashed process had persisted
+ * but not enqueued.
+ *
+ * @param config The settings (`dataDir`, `maxAttempts`).
+ * @param url The Redis URL.
+ * @param log The log.
+ */
+export async function openRedisContext(
+  config: ApiConfig,
+  url: string,
+  log: Logger,
+): Promise<ApiContext> {
+  const sqlite = await SqliteJobStore.open(config.dataDir);
+  const queues = new ScaleQueues(url);
+  const store = new RedisQueuedStore(sqlite, queues);
+  const recovered = await store.enqueueUnqueued(config.maxAttempts);
+  if (recovered.length > 0) log("jobs_recovered", { count: recovered.length });
+  return {
+    store,
+    config,
+    log,
+    pool: null,
+    async close() {
+      await queues.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The {@linkcode JobStore} of a service whose jobs run on the Redis queue (PPSYNTH_QUEUE): the
+ * embedded SQLite store keeps keys, datasets, the ledger, jobs and releases as before, and
+ * `enqueue` adds the job to BullMQ (after which `deno task worker` processes on any machine
+ * that shares the store run it). Everything else is the SQLite store's.
+ *
+ * @module
+ */
+import type { SqliteJobStore } from "../jobs/sqlite_store.ts";
+import type {
+  ApiKey,
+  Budget,
+  CompleteOutcome,
+  DatasetInfo,
+  ImmediateRelease,
+  JobFailure,
+  JobInput,
+  JobProgress,
+  JobStore,
+  JobView,
+  Lease,
+  NewDataset,
+  Release,
+  Submission,
+  Submitted,
+} from "../jobs/store.ts";
+import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
+import { apiJobKey } from "./scale_jobs.ts";
+import type { ScaleQueues } from "./scale_queues.ts";
+
+/** Whether a job's request asks for the GPU (`backend: "gpu"` or `sampler: "gpu-hmc"`). */
+export function prefersGpu(input: JobInput): boolean {
+  const spec = input.spec as { backend?: string; sampler?: string };
+  return spec.backend === "gpu" || spec.sampler === "gpu-hmc";
+}
+
+/** The SQLite store with its queue on Redis. */
+export class RedisQueuedStore implements JobStore {
+  readonly #store: SqliteJobStore;
+  readonly #queues: ScaleQueues;
+
+  /**
+   * @param store The embedded store (datasets, ledger, jobs).
+   * @param queues Where jobs are enqueued.
+   */
+  constructor(store: SqliteJobStore, queues: ScaleQueues) {
+    this.#store = store;
+    this.#queues = queues;
+  }
+
+  /** Adds the job to BullMQ (id `api-<jobId>`, once), then marks it enqueued in the store. */
+  async enqueue(jobId: string): Promise<void> {
+    const input = await this.#store.jobInput(jobId);
+    if (input === null) throw new RangeError(`Invalid jobId: no such job: jobId=${jobId}`);
+    await this.#queues.add({ kind: "api", jobId }, apiJobKey(jobId), prefersGpu(input));
+    await this.#store.enqueue(jobId);
+  }
+
+  /**
+   * Adds to BullMQ the persisted jobs that were never enqueued (a process that died between
+   * the two steps of a submission). Returns their ids.
+   *
+   * @param maxAttempts The store's attempt limit (no running job is touched here).
+   */
+  async enqueueUnqueued(maxAttempts: number): Promise<string[]> {
+    const ids = await this.#store.recoverStale(-Infinity, maxAttempts);
+    for (const id of ids) {
+      const input = await this.#store.jobInput(id);
+      await this.#queues.add(
+        { kind: "api", jobId: id },
+        apiJobKey(id),
+        input !== null && prefersGpu(input),
+      );
+    }
+    return ids;
+  }
+
+  claim(workerId: string, leaseMs: number): Promise<Lease | null> {
+    return this.#store.claim(workerId, leaseMs);
+  }
+  renew(lease: Lease, leaseMs: number): Promise<boolean> {
+    return this.#store.renew(lease, leaseMs);
+  }
+  progress(lease: Lease, progress: JobProgress): Promise<void> {
+    return this.#store.progress(lease, progress);
+  }
+  complete(lease: Lease, release: Release): Promise<CompleteOutcome> {
+    return this.#store.complete(lease, release);
+  }
+  fail(lease: Lease, failure: JobFailure): Promise<boolean> {
+    return this.#store.fail(lease, failure);
+  }
+  recoverStale(before: number, maxAttempts: number): Promise<string[]> {
+    return this.#store.recoverStale(before, maxAttempts);
+  }
+  createKey(key: ApiKey, hash: string): Promise<void> {
+    return this.#store.createKey(key, hash);
+  }
+  findKey(hash: string): Promise<ApiKey | null> {
+    return this.#store.findKey(hash);
+  }
+  listKeys(): Promise<ApiKey[]> {
+    return this.#store.listKeys();
+  }
+  revokeKey(id: string): Promise<boolean> {
+    return this.#store.revokeKey(id);
+  }
+  createDataset(dataset: NewDataset): Promise<DatasetInfo> {
+    return this.#store.createDataset(dataset);
+  }
+  dataset(id: string): Promise<DatasetInfo | null> {
+    return this.#store.dataset(id);
+  }
+  budget(datasetId: string): Promise<Budget | null> {
+    return this.#store.budget(datasetId);
+  }
+  submit(submission: Submission): Promise<Submitted> {
+    return this.#store.submit(submission);
+  }
+  releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
+    return this.#store.releaseNow(submission, release);
+  }
+  job(id: string): Promise<JobView | null> {
+    return this.#store.job(id);
+  }
+  jobInput(id: string): Promise<JobInput | null> {
+    return this.#store.jobInput(id);
+  }
+  datasetCsv(id: string): Promise<string | null> {
+    return this.#store.datasetCsv(id);
+  }
+  jobDataset(id: string, k: number): Promise<string | null> {
+    return this.#store.jobDataset(id, k);
+  }
+  jobDiagnostics(id: string): Promise<SynthesisDiagnostics | null> {
+    return this.#store.jobDiagnostics(id);
+  }
+  ping(): Promise<void> {
+    return this.#store.ping();
+  }
+  close(): void {
+    this.#store.close();
+  }
+}

@@ -1,0 +1,412 @@
+/**
+ * Plumbing shared by the papers' Monte Carlo studies (SPEC §9): replicate seeds, a memoising fit
+ * function for `runMechanism`, summaries over replicates, the replicate scheduler (in this thread
+ * or in worker threads) and the JSON + markdown files.
+ *
+ * A study is `replicate(r, seed, settings) → record` (plain JSON, a pure function of its
+ * arguments) plus `aggregate(records, settings) → summary` (pure), so the result is a pure
+ * function of (seed, R, settings) however the replicates are scheduled. Replicate r draws its
+ * data from `new Rng(seed).split(r)`; its fit seed and its synthesis and noise streams are split
+ * from that generator (streams {@linkcode FIT_STREAM}, {@linkcode SYNTHESIS_STREAM} + j and
+ * {@linkcode NOISE_STREAM} + j, clear of the data streams 0, 1, 2, …).
+ *
+ * @module
+ */
+import { writeFilesAtomically } from "../data/write_files.ts";
+import { quantile } from "../mcmc/diagnostics.ts";
+import { type Fit, fitModel } from "../mcmc/fit.ts";
+import { cpuLipschitz, type LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
+import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
+import type { MechanismContext } from "../mechanisms/mechanism.ts";
+import type { Model, Weighting } from "../models/model.ts";
+import { Rng } from "../random/rng.ts";
+import type { ReplicateJob, WorkerMessage } from "./study_worker.ts";
+
+/** Stream of a replicate's generator that seeds its fits. */
+export const FIT_STREAM = 2 ** 40;
+/** First stream of a replicate's synthetic datasets (one per mechanism, j = 0, 1, …). */
+export const SYNTHESIS_STREAM = 2 ** 41;
+/** First stream of a replicate's seeded Laplace noise (histogram; one per ε, j = 0, 1, …). */
+export const NOISE_STREAM = 2 ** 42;
+
+/** NUTS settings of a study: K chains, each with `warmup` + `draws` iterations. */
+export interface SamplerSettings {
+  readonly chains: number;
+  readonly warmup: number;
+  /** Kept draws per chain (S = chains·draws). */
+  readonly draws: number;
+}
+
+/** The studies' sampler: 2 chains × (500 warmup + 500 draws), S = 1000 draws per fit. */
+export const STUDY_SAMPLER: SamplerSettings = Object.freeze({ chains: 2, warmup: 500, draws: 500 });
+
+/** The generator of replicate r: `new Rng(seed).split(r)` (its data streams split from it). */
+export function replicateRng(seed: number, r: number): Rng {
+  return new Rng(seed).split(r);
+}
+
+/**
+ * The fit seed of a replicate: 53 bits from the stream {@linkcode FIT_STREAM} of its generator,
+ * (w₀ mod 2²¹)·2³² + w₁ for the stream's first two words.
+ *
+ * @param replicate The replicate's generator (not advanced: the seed comes from a split).
+ */
+export function fitSeedOf(replicate: Rng): number {
+  const stream = replicate.split(FIT_STREAM);
+  const high = stream.nextUint32() & 0x1fffff;
+  return high * 2 ** 32 + stream.nextUint32();
+}
+
+/** What the fits of one replicate were like (SPEC §6 flags). */
+export interface FitStats {
+  /** Distinct fits made (memoised repeats not counted). */
+  readonly fits: number;
+  /** Fits with R̂ > 1.01 or bulk ESS < 400 for some parameter. */
+  readonly flagged: number;
+  /** Fits flagged on a parameter of the likelihood (any parameter but the prior scales σ_β). */
+  readonly flaggedLikelihood: number;
+  /** Post-warmup divergences summed over the fits. */
+  readonly divergences: number;
+}
+
+function sameWeights(a: Float64Array | null, b: Float64Array | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.length !== b.length) return false;
+  const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** Whether a likelihood parameter (not a σ_β prior scale) has R̂ > 1.01 or bulk ESS < 400. */
+function likelihoodFlagged(fit: Fit): boolean {
+  return Object.entries(fit.summary).some(([name, s]) =>
+    !name.startsWith("sigma_beta") && !(s.rhat <= 1.01 && s.essBulk >= 400)
+  );
+}
+
+/** A mechanism context for one replicate whose fits and Lipschitz bounds are memoised. */
+export interface ReplicateFits {
+  /** Give it to `runMechanism` (its `laplace` is the caller's). */
+  readonly context: MechanismContext;
+  /** The fits made so far. */
+  stats(): FitStats;
+}
+
+/**
+ * Builds a {@linkcode MechanismContext} whose `fit` runs the serial `fitModel` with one seed and
+ * remembers every fit by its weighting (the bytes of α and the censoring level), so the
+ * unweighted fit, the LW fit and every calibration step are computed once per replicate
+ * however many mechanisms ask for them. Lipschitz bounds are remembered by (draws, α) likewise.
+ * Memoisation changes no number: the same seed and weighting give the same draws.
+ *
+ * @param model The model bound to the replicate's data.
+ * @param seed The replicate's fit seed.
+ * @param options The sampler, the noise source and a callback told of each new fit.
+ */
+export function replicateFits(
+  model: Model,
+  seed: number,
+  options: {
+    readonly sampler: SamplerSettings;
+    readonly laplace: (scale: number) => number;
+    readonly onFit?: (label: string) => void;
+  },
+): ReplicateFits {
+  const fits: { weighting: Weighting; fit: Fit }[] = [];
+  const bounds = new WeakMap<
+    Float64Array,
+    { alpha: Float64Array | null; bound: LipschitzResult }[]
+  >();
+  const { sampler } = options;
+  const lipschitz: LipschitzBackend = {
+    name: cpuLipschitz.name,
+    async compute(model, draws, lipschitzOptions) {
+      const alpha = lipschitzOptions?.alpha ?? null;
+      const known = bounds.get(draws) ?? [];
+      const hit = lipschitzOptions?.matrix
+        ? undefined
+        : known.find((b) => sameWeights(b.alpha, alpha));
+      if (hit !== undefined) return hit.bound;
+      const bound = await cpuLipschitz.compute(model, draws, lipschitzOptions);
+      known.push({ alpha: alpha === null ? null : alpha.slice(), bound });
+      bounds.set(draws, known);
+      return bound;
+    },
+  };
+  const fit = (weighting: Weighting, label: string): Promise<Fit> => {
+    const hit = fits.find((f) =>
+      f.weighting.censor === weighting.censor && sameWeights(f.weighting.alpha, weighting.alpha)
+    );
+    if (hit !== undefined) return Promise.resolve(hit.fit);
+    options.onFit?.(label);
+    const result = fitModel(model, weighting, {
+      seed,
+      chains: sampler.chains,
+      warmup: sampler.warmup,
+      draws: sampler.draws,
+    });
+    fits.push({
+      weighting: {
+        alpha: weighting.alpha === null ? null : weighting.alpha.slice(),
+        censor: weighting.censor,
+      },
+      fit: result,
+    });
+    return Promise.resolve(result);
+  };
+  return {
+    context: { model, fit, lipschitz, laplace: options.laplace },
+    stats: () => ({
+      fits: fits.length,
+      flagged: fits.filter((f) => f.fit.flagged).length,
+      flaggedLikelihood: fits.filter((f) => likelihoodFlagged(f.fit)).length,
+      divergences: fits.reduce((s, f) => s + f.fit.divergences, 0),
+    }),
+  };
+}
+
+/** Sums the fit statistics of the replicates. */
+export function totalFitStats(stats: readonly FitStats[]): FitStats & {
+  readonly flaggedShare: number;
+  readonly flaggedLikelihoodShare: number;
+} {
+  const sum = (key: keyof FitStats) => stats.reduce((s, x) => s + x[key], 0);
+  const fits = sum("fits");
+  return {
+    fits,
+    flagged: sum("flagged"),
+    flaggedLikelihood: sum("flaggedLikelihood"),
+    divergences: sum("divergences"),
+    flaggedShare: fits === 0 ? 0 : sum("flagged") / fits,
+    flaggedLikelihoodShare: fits === 0 ? 0 : sum("flaggedLikelihood") / fits,
+  };
+}
+
+/** Min, quartiles and max (R's type-7 quantiles) of a sample, with its size and mean. */
+export interface Summary {
+  readonly count: number;
+  readonly mean: number;
+  readonly min: number;
+  readonly q25: number;
+  readonly median: number;
+  readonly q75: number;
+  readonly max: number;
+}
+
+function finiteSorted(name: string, values: readonly number[]): Float64Array {
+  if (values.length === 0) throw new RangeError(`Invalid ${name}: must not be empty`);
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v)) throw new RangeError(`Invalid ${name}: entry ${i} is not finite`);
+  });
+  return Float64Array.from(values).sort();
+}
+
+/**
+ * Min, type-7 quartiles, max and mean of finite values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { summarize } from "./study_runner.ts";
+ * const s = summarize([4, 1, 3, 2]);
+ * assert.deepEqual([s.min, s.q25, s.median, s.q75, s.max, s.mean], [1, 1.75, 2.5, 3.25, 4, 2.5]);
+ * ```
+ */
+export function summarize(values: readonly number[]): Summary {
+  const sorted = finiteSorted("values", values);
+  return {
+    count: sorted.length,
+    mean: sorted.reduce((s, v) => s + v, 0) / sorted.length,
+    min: sorted[0],
+    q25: quantile(sorted, 0.25),
+    median: quantile(sorted, 0.5),
+    q75: quantile(sorted, 0.75),
+    max: sorted[sorted.length - 1],
+  };
+}
+
+/**
+ * The 95% interval over replicates as the vector-weighted paper's Table 1 reports it: the type-7
+ * 2.5% and 97.5% quantiles.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { interval95 } from "./study_runner.ts";
+ * const values = Array.from({ length: 41 }, (_, i) => 40 - i); // 40, 39, …, 0
+ * assert.deepEqual(interval95(values), [1, 39]);
+ * ```
+ */
+export function interval95(values: readonly number[]): [number, number] {
+  const sorted = finiteSorted("values", values);
+  return [quantile(sorted, 0.025), quantile(sorted, 0.975)];
+}
+
+/** Reports the stage a replicate has reached, e.g. "n=400 lw". */
+export type StageFn = (stage: string) => void;
+
+/** One Monte Carlo study: a pure replicate and a pure aggregation. */
+export interface Study<S, R, A> {
+  /** Its command-line name. */
+  readonly name: string;
+  /** `import.meta.url` of the module whose export `study` is this object (for workers). */
+  readonly module: string;
+  /** Runs replicate r (0-based) and returns its plain-JSON record. */
+  replicate(r: number, seed: number, settings: S, stage: StageFn): Promise<R>;
+  /** Summarises the records (in replicate order). */
+  aggregate(records: readonly R[], settings: S): A;
+  /** The markdown report; `footer` holds the machine-dependent lines (timing). */
+  markdown(result: StudyResult<S, R, A>, footer: string): string;
+}
+
+/** What a study writes to `<name>.json`: a pure function of its flags. */
+export interface StudyResult<S, R, A> {
+  readonly study: string;
+  readonly seed: number;
+  readonly replicates: number;
+  readonly settings: S;
+  readonly summary: A;
+  readonly records: readonly R[];
+}
+
+/** Options of {@linkcode runStudy}. */
+export interface RunStudyOptions<S> {
+  readonly seed: number;
+  readonly replicates: number;
+  readonly settings: S;
+  /** Worker threads running replicates side by side (0: every replicate in this thread). */
+  readonly workers: number;
+  /** Told when replicate r (0-based) reaches a stage, and when it is done (stage "done"). */
+  readonly onStage?: (r: number, stage: string) => void;
+}
+
+function checkId(name: string, value: number, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`Invalid ${name}: must be an integer ≥ ${min}: ${name}=${value}`);
+  }
+}
+
+async function inWorkers<S, R>(
+  study: Study<S, R, unknown>,
+  options: RunStudyOptions<S>,
+  records: R[],
+): Promise<void> {
+  let next = 0;
+  const workers = Array.from(
+    { length: Math.min(options.workers, options.replicates) },
+    () => new Worker(new URL("./study_worker.ts", import.meta.url).href, { type: "module" }),
+  );
+  try {
+    await Promise.all(workers.map((worker) =>
+      new Promise<void>((resolve, reject) => {
+        const send = () => {
+          if (next >= options.replicates) return resolve();
+          const job: ReplicateJob<S> = {
+            module: study.module,
+            r: next++,
+            seed: options.seed,
+            settings: options.settings,
+          };
+          worker.postMessage(job);
+        };
+        worker.onmessage = (event: MessageEvent<WorkerMessage<R>>) => {
+          const message = event.data;
+          if (message.type === "stage") {
+            options.onStage?.(message.r, message.stage);
+          } else if (message.type === "record") {
+            records[message.r] = message.record;
+            options.onStage?.(message.r, "done");
+            send();
+          } else {
+            reject(new Error(`replicate ${message.r + 1}: ${message.message}`));
+          }
+        };
+        worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new Error(`study worker failed: ${event.message}`));
+        };
+        send();
+      })
+    ));
+  } finally {
+    workers.forEach((worker) => worker.terminate());
+  }
+}
+
+/**
+ * Runs R replicates of `study` and aggregates them. The result does not depend on `workers`:
+ * each replicate is a pure function of (r, seed, settings) and records are aggregated in
+ * replicate order.
+ *
+ * @param study The study.
+ * @param options Seed, R, settings, worker threads and a progress callback.
+ * @returns The JSON-able result.
+ */
+export async function runStudy<S, R, A>(
+  study: Study<S, R, A>,
+  options: RunStudyOptions<S>,
+): Promise<StudyResult<S, R, A>> {
+  checkId("seed", options.seed, 0);
+  checkId("replicates", options.replicates, 1);
+  checkId("workers", options.workers, 0);
+  const records: R[] = new Array(options.replicates);
+  if (options.workers === 0) {
+    for (let r = 0; r < options.replicates; r++) {
+      records[r] = await study.replicate(
+        r,
+        options.seed,
+        options.settings,
+        (stage) => options.onStage?.(r, stage),
+      );
+      options.onStage?.(r, "done");
+    }
+  } else {
+    await inWorkers(study, options, records);
+  }
+  return {
+    study: study.name,
+    seed: options.seed,
+    replicates: options.replicates,
+    settings: options.settings,
+    summary: study.aggregate(records, options.settings),
+    records,
+  };
+}
+
+/** The JSON text of a result: two-space indented, with a final newline. */
+export function studyJson(result: StudyResult<unknown, unknown, unknown>): string {
+  return JSON.stringify(result, null, 2) + "\n";
+}
+
+/**
+ * Writes `<name>.json` and `<name>.md` into `dir`, both or neither.
+ *
+ * @param dir The output folder (created if needed).
+ * @param result The study's result.
+ * @param markdown Its markdown report.
+ */
+export async function writeStudy(
+  dir: string,
+  result: StudyResult<unknown, unknown, unknown>,
+  markdown: string,
+): Promise<void> {
+  await writeFilesAtomically(
+    dir,
+    new Map([[`${result.study}.json`, studyJson(result)], [`${result.study}.md`, markdown]]),
+  );
+}
+
+/** A number for a markdown table, with `digits` decimals ("–" when null). */
+export function fmt(value: number | null | undefined, digits = 2): string {
+  return value === null || value === undefined ? "–" : value.toFixed(digits);
+}
+
+/** A markdown table from a header row and body rows. */
+export function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}

@@ -1,0 +1,115 @@
+import assert from "node:assert/strict";
+import { createApiKey } from "../../src/api/auth.ts";
+import { ApiConfig } from "../../src/api/config.ts";
+import { apiJobKey } from "../../src/scale/scale_jobs.ts";
+import { ScaleQueues } from "../../src/scale/scale_queues.ts";
+import { openRedisContext, queueUrlFromEnv } from "../../src/scale/redis_context.ts";
+import { mainApp } from "../../functions/main.ts";
+import { auth, confidentialCsv, QUICK, waitForJob } from "../api/_helpers.ts";
+import { IGNORE_REDIS, startRedis, startWorker, stopWorker, until } from "./_redis.ts";
+
+Deno.test("`queueUrlFromEnv()` selects Redis by PPSYNTH_QUEUE and refuses other URLs", () => {
+  assert.equal(queueUrlFromEnv(() => undefined), null);
+  assert.equal(queueUrlFromEnv(() => ""), null);
+  assert.equal(queueUrlFromEnv(() => "redis://10.0.0.5:6379/2"), "redis://10.0.0.5:6379/2");
+  assert.throws(() => queueUrlFromEnv(() => "http://x:6379"), /PPSYNTH_QUEUE/);
+});
+
+Deno.test({
+  name:
+    "API submissions on the Redis backend complete on workers; a duplicated delivery is charged once",
+  ignore: IGNORE_REDIS,
+  async fn() {
+    const redis = await startRedis();
+    const dir = await Deno.makeTempDir({ prefix: "ppsynth_scale_" });
+    const logs: string[] = [];
+    const config = ApiConfig.parse({ dataDir: dir });
+    const context = await openRedisContext(
+      config,
+      redis.url,
+      (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
+    );
+    assert.equal(context.pool, null, "the API process runs no jobs itself");
+    const env = { PPSYNTH_DATA_DIR: dir };
+    const workers = [startWorker(redis.url, env), startWorker(redis.url, env)];
+    const queues = new ScaleQueues(redis.url);
+    try {
+      const app = mainApp(context);
+      const key = (await createApiKey(context.store, ["submit", "read", "admin"], "all")).secret;
+      const get = (path: string) => app.request(path, { headers: auth(key) });
+      const registered = await app.request("/v1/datasets?epsilonTotal=1000000", {
+        method: "POST",
+        headers: auth(key, "text/csv"),
+        body: confidentialCsv(80),
+      });
+      assert.equal(registered.status, 201);
+      const dataset = (await registered.json()).id;
+      const submit = async (seed: number) => {
+        const response = await app.request("/v1/syntheses", {
+          method: "POST",
+          headers: auth(key),
+          body: JSON.stringify({ ...QUICK, datasetId: dataset, seed, m: 2 }),
+        });
+        assert.equal(response.status, 202, logs.slice(-3).join("\n"));
+        return (await response.json()).id as string;
+      };
+      const ids = [await submit(1), await submit(2)];
+      for (const id of ids) {
+        const job = await waitForJob(get, id);
+        assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+        const csv = await get(`/v1/syntheses/${id}/datasets/2`);
+        assert.equal(csv.status, 200);
+        assert.match(await csv.text(), /^y,z\n/);
+      }
+
+      // The same job delivered twice more, at once, to both workers (as a redelivery after a
+      // lost lock would be): nothing runs to a second release, nothing is charged again.
+      const first = ids[0];
+      const before = await (await get(`/v1/datasets/${dataset}/budget`)).json();
+      await queues.add({ kind: "api", jobId: first }, `${apiJobKey(first)}-again-1`);
+      await queues.add({ kind: "api", jobId: first }, `${apiJobKey(first)}-again-2`);
+      // A fresh job also delivered twice at once: one delivery releases it, the other not.
+      const third = await submit(3);
+      await queues.add({ kind: "api", jobId: third }, `${apiJobKey(third)}-again`);
+      const job = await waitForJob(get, third);
+      assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+      const outcomes = (id: string) =>
+        workers.flatMap((w) =>
+          w.lines.filter((line) => line.event === "job_finished" && line.job === id)
+            .map((line) => line.outcome)
+        );
+      await until(
+        "both extra deliveries of the first job",
+        () => outcomes(first).length === 3 ? true : undefined,
+      );
+      assert.deepEqual(outcomes(first).toSorted(), [
+        "already_finished",
+        "already_finished",
+        "released",
+      ]);
+      await until(
+        "both deliveries of the third job",
+        () => outcomes(third).length === 2 ? true : undefined,
+      );
+      assert.equal(outcomes(third).filter((o) => o === "released").length, 1);
+      const budget = await (await get(`/v1/datasets/${dataset}/budget`)).json();
+      assert.deepEqual(
+        budget.releases.map((r: { jobId: string }) => r.jobId),
+        [...before.releases.map((r: { jobId: string }) => r.jobId), third],
+      );
+      assert.deepEqual(
+        budget.releases.map((r: { jobId: string }) => r.jobId).toSorted(),
+        [
+          ...ids,
+          third,
+        ].toSorted(),
+      );
+    } finally {
+      await queues.close();
+      await Promise.all(workers.map(stopWorker));
+      await context.close();
+      await redis.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import {
+  betaMedian,
+  FIVE_MECHANISMS,
+  FIVE_SETTINGS,
+  fiveAggregate,
+  type FiveEntry,
+  type FiveRecord,
+  type FiveSettings,
+  regularizedIncompleteBeta,
+  study,
+} from "../../src/studies/five.ts";
+import { runStudy, studyJson } from "../../src/studies/study_runner.ts";
+
+const QUICK: FiveSettings = {
+  ...FIVE_SETTINGS,
+  n: 150,
+  sampler: { chains: 2, warmup: 80, draws: 80 },
+};
+
+/** The CDF of Beta(1/2, 3) in closed form: (15/16)·(2√x − (4/3)x^{3/2} + (2/5)x^{5/2}). */
+function cdfHalfThree(x: number): number {
+  return (15 / 16) * (2 * Math.sqrt(x) - (4 / 3) * x ** 1.5 + 0.4 * x ** 2.5);
+}
+
+Deno.test("`regularizedIncompleteBeta()` matches the closed-form CDF of Beta(0.5, 3) and R's pbeta", () => {
+  for (const x of [1e-9, 0.001, 0.05, 0.2, 0.5, 0.8, 0.99]) {
+    const got = regularizedIncompleteBeta(x, 0.5, 3);
+    assert.ok(Math.abs(got - cdfHalfThree(x)) < 1e-14, `x=${x}: ${got} vs ${cdfHalfThree(x)}`);
+  }
+  // R 4.x: print(pbeta(0.4, 30, 20), digits = 17) = 0.0021684099204181289 (the other branch).
+  assert.ok(Math.abs(regularizedIncompleteBeta(0.4, 30, 20) / 0.0021684099204181289 - 1) < 1e-12);
+  assert.equal(regularizedIncompleteBeta(0, 0.5, 3), 0);
+  assert.equal(regularizedIncompleteBeta(1, 0.5, 3), 1);
+  assert.throws(() => regularizedIncompleteBeta(0.5, 0, 3), /Invalid a/);
+  assert.throws(() => regularizedIncompleteBeta(1.5, 1, 3), /Invalid x/);
+});
+
+Deno.test("`betaMedian()` of Beta(0.5, 3) solves the closed-form CDF = 1/2 and matches R's qbeta", () => {
+  const median = betaMedian(0.5, 3);
+  assert.ok(Math.abs(cdfHalfThree(median) - 0.5) < 1e-14);
+  // R 4.x: print(qbeta(0.5, 0.5, 3), digits = 17) = 0.079032767076173016.
+  assert.ok(Math.abs(median - 0.079032767076173016) < 1e-13);
+  // R: qbeta(0.5, 2.5, 7.5) = 0.23287867775885501.
+  assert.ok(Math.abs(betaMedian(2.5, 7.5) - 0.23287867775885501) < 1e-13);
+});
+
+Deno.test("five quick mode has the documented shape and is byte-identical in workers", async () => {
+  const serial = await runStudy(study, { seed: 4, replicates: 2, settings: QUICK, workers: 0 });
+  const parallel = await runStudy(study, { seed: 4, replicates: 2, settings: QUICK, workers: 2 });
+  assert.equal(studyJson(parallel), studyJson(serial));
+  for (const record of serial.records) {
+    assert.deepEqual(record.epsilons.map((e) => e.epsilon), [5, 4, 3]);
+    for (const { epsilon, mechanisms } of record.epsilons) {
+      assert.deepEqual(Object.keys(mechanisms), [...FIVE_MECHANISMS]);
+      for (const name of ["censored", "censored-w"] as const) {
+        const censored = mechanisms[name]!;
+        assert.ok(censored.lipschitz! <= epsilon / 2);
+        assert.ok(censored.unclamped! >= censored.lipschitz!);
+        assert.ok(censored.epsilon <= epsilon);
+      }
+      const histogram = mechanisms.histogram!;
+      assert.equal(histogram.lipschitz, null);
+      assert.equal(histogram.epsilon, epsilon);
+      if (mechanisms.lw !== null) assert.ok(mechanisms.lw.lipschitz! <= epsilon / 2);
+      for (const entry of Object.values(mechanisms)) {
+        if (entry === null) continue;
+        assert.ok(entry.ecdfMax > 0 && entry.ecdfMax <= 1);
+        assert.ok(entry.ecdfMeanSquared <= entry.ecdfMax ** 2);
+        assert.ok(entry.synthetic.median > 0 && entry.synthetic.median < 1);
+      }
+    }
+  }
+  assert.ok(Math.abs(serial.summary.analyticMedian - 0.079032767076173016) < 1e-13);
+  assert.match(study.markdown(serial, "footer"), /## ε = 3 \(Δ target ε\/2 = 1.5\)/);
+});
+
+function entry(lipschitz: number | null, ecdfMax: number, median: number): FiveEntry {
+  return {
+    lipschitz,
+    epsilon: 5,
+    unclamped: null,
+    g: null,
+    zeroWeights: 2,
+    synthetic: { mean: 0.14, median, q15: 0.01, q90: 0.4 },
+    ecdfMax,
+    ecdfMeanSquared: ecdfMax ** 2 / 10,
+  };
+}
+
+Deno.test("`fiveAggregate()` on hand-made records: Δ share above ε/2, median bias and RMSE, ranking", () => {
+  const truth = betaMedian(0.5, 3);
+  const records: FiveRecord[] = [0, 1].map((r) => ({
+    r,
+    data: { mean: 0.14, median: 0.08, q15: 0.01, q90: 0.4 },
+    epsilons: [{
+      epsilon: 5,
+      mechanisms: {
+        lw: entry(2.4, 0.05, truth + 0.01),
+        "weighted-e": entry(r === 0 ? 2.6 : 2.5, 0.07, truth - 0.01 * (r + 1)),
+        "censored-w": entry(2.5, 0.06, truth),
+        censored: entry(2.5, 0.09, truth),
+        histogram: r === 0 ? entry(null, 0.2, truth + 0.05) : null,
+      },
+    }],
+    fits: { fits: 1, flagged: 0, flaggedLikelihood: 0, divergences: 0 },
+  }));
+  const summary = fiveAggregate(records, { ...QUICK, epsilons: [5] });
+  const [five] = summary.epsilons;
+  assert.equal(five.mechanisms["weighted-e"]!.shareAbove, 0.5); // 2.6 > 2.5, 2.5 is not
+  assert.equal(five.mechanisms.lw!.shareAbove, 0);
+  assert.equal(five.mechanisms.histogram!.replicates, 1);
+  assert.equal(five.mechanisms.histogram!.lipschitz, null);
+  assert.ok(Math.abs(five.mechanisms["weighted-e"]!.medianBias + 0.015) < 1e-12);
+  assert.ok(Math.abs(five.mechanisms["weighted-e"]!.medianRmse - Math.sqrt(0.00025)) < 1e-12);
+  assert.deepEqual(five.rankEcdfMax, ["lw", "censored-w", "weighted-e", "censored", "histogram"]);
+  assert.deepEqual(five.rankEcdfMeanSquared, five.rankEcdfMax);
+});
