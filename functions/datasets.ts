@@ -16,7 +16,7 @@ import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInput } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
-import { CsvText, errorResponses, Records } from "../src/api/schemas.ts";
+import { BEARER_SECURITY, CsvText, errorResponses, IdParam, Records } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 
@@ -65,15 +65,11 @@ const Budget = z.object({
   releases: z.array(z.object({ jobId: z.string(), epsilon: z.number(), releasedAt: z.string() })),
 }).openapi("Budget");
 
-const IdParam = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
-});
-
 const register = createRoute({
   method: "post",
   path: "/v1/datasets",
   summary: "Register a confidential dataset with a total privacy budget",
-  security: [{ bearer: [] }],
+  security: BEARER_SECURITY,
   request: {
     query: CsvQuery,
     body: {
@@ -94,7 +90,7 @@ const budget = createRoute({
   method: "get",
   path: "/v1/datasets/{id}/budget",
   summary: "Spent and remaining ε of a dataset, with its releases",
-  security: [{ bearer: [] }],
+  security: BEARER_SECURITY,
   request: { params: IdParam },
   responses: {
     200: { description: "The budget", content: { "application/json": { schema: Budget } } },

@@ -13,7 +13,7 @@ import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInput } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
-import { CsvText, errorResponses, Records } from "../src/api/schemas.ts";
+import { BEARER_SECURITY, CsvText, errorResponses, Records } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 import { DataError } from "../src/data/data_error.ts";
@@ -67,7 +67,7 @@ const route = createRoute({
   method: "post",
   path: "/v1/lipschitz",
   summary: "Per-record and overall Lipschitz bounds for a model, data, α and draws",
-  security: [{ bearer: [] }],
+  security: BEARER_SECURITY,
   request: {
     body: { required: true, content: { "application/json": { schema: LipschitzRequest } } },
   },

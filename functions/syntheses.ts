@@ -22,7 +22,16 @@ import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInput } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
-import { CsvText, errorResponses, Records, ReportSchema } from "../src/api/schemas.ts";
+import {
+  BEARER_SECURITY,
+  CsvText,
+  errorResponses,
+  idempotencyKeyHeader,
+  IdParam,
+  JobProgress,
+  Records,
+  ReportSchema,
+} from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 import { BudgetExceededError } from "../src/jobs/ledger.ts";
@@ -58,7 +67,7 @@ const Job = z.object({
   id: z.string(),
   status: z.enum(["queued", "running", "succeeded", "failed"]),
   datasetId: z.string().nullable(),
-  progress: z.object({ stage: z.string(), fraction: z.number() }).nullable(),
+  progress: JobProgress,
   attempts: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -73,23 +82,13 @@ const Accepted = z.object({
   location: z.string(),
 }).openapi("Accepted");
 
-const IdParam = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
-});
-
-const security = [{ bearer: [] }];
-
 const submit = createRoute({
   method: "post",
   path: "/v1/syntheses",
   summary: "Submit a synthesis job",
-  security,
+  security: BEARER_SECURITY,
   request: {
-    headers: z.object({
-      "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().openapi({
-        description: "Retries with the same key return the same job",
-      }),
-    }),
+    headers: idempotencyKeyHeader("Retries with the same key return the same job"),
     body: { required: true, content: { "application/json": { schema: SynthesisRequest } } },
   },
   responses: {
@@ -105,7 +104,7 @@ const status = createRoute({
   method: "get",
   path: "/v1/syntheses/{id}",
   summary: "A job's status, progress and (on success) public report",
-  security,
+  security: BEARER_SECURITY,
   request: { params: IdParam },
   responses: {
     200: { description: "The job", content: { "application/json": { schema: Job } } },
@@ -117,7 +116,7 @@ const dataset = createRoute({
   method: "get",
   path: "/v1/syntheses/{id}/datasets/{k}",
   summary: "The k-th synthetic dataset (CSV) of a succeeded job",
-  security,
+  security: BEARER_SECURITY,
   request: {
     params: IdParam.extend({
       k: z.coerce.number().int().min(1).max(1000).openapi({ param: { name: "k", in: "path" } }),
@@ -133,7 +132,7 @@ const diagnostics = createRoute({
   method: "get",
   path: "/v1/syntheses/{id}/diagnostics",
   summary: "The confidential diagnostics of a succeeded job (scope diagnostics)",
-  security,
+  security: BEARER_SECURITY,
   request: { params: IdParam },
   responses: {
     200: {

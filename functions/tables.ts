@@ -27,7 +27,16 @@ import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInput } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
-import { CsvText, errorResponses, Records, ReportSchema } from "../src/api/schemas.ts";
+import {
+  BEARER_SECURITY,
+  CsvText,
+  errorResponses,
+  idempotencyKeyHeader,
+  IdParam,
+  JobProgress,
+  Records,
+  ReportSchema,
+} from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { redactValues } from "../src/jobs/failure.ts";
 import { BudgetExceededError } from "../src/jobs/ledger.ts";
@@ -99,7 +108,7 @@ const TableJob = z.object({
   id: z.string(),
   status: Status,
   datasetId: z.string().nullable(),
-  progress: z.object({ stage: z.string(), fraction: z.number() }).nullable(),
+  progress: JobProgress,
   attempts: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -114,19 +123,13 @@ const Accepted = z.object({ id: z.string(), status: Status, location: z.string()
   "TableAccepted",
 );
 
-const security = [{ bearer: [] }];
-
 const create = createRoute({
   method: "post",
   path: "/v1/tables",
   summary: "Survey tables: sample and laplace at once, fbs and fbp as a job",
-  security,
+  security: BEARER_SECURITY,
   request: {
-    headers: z.object({
-      "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().openapi({
-        description: "Retries with the same key return the same table or job",
-      }),
-    }),
+    headers: idempotencyKeyHeader("Retries with the same key return the same table or job"),
     body: { required: true, content: { "application/json": { schema: TablesRequest } } },
   },
   responses: {
@@ -146,11 +149,9 @@ const status = createRoute({
   method: "get",
   path: "/v1/tables/{id}",
   summary: "A stored table or table job: status, progress and (on success) the table",
-  security,
+  security: BEARER_SECURITY,
   request: {
-    params: z.object({
-      id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
-    }),
+    params: IdParam,
   },
   responses: {
     200: { description: "The table job", content: { "application/json": { schema: TableJob } } },

@@ -68,3 +68,29 @@ export const ReportSchema = z.object({
   software: z.object({ name: z.literal("ppsynth"), version: z.string() }),
   seedPolicy: z.string(),
 }).openapi("Report");
+
+/** The OpenAPI security requirement of every keyed route: the `bearer` API-key scheme. */
+export const BEARER_SECURITY = [{ bearer: [] }];
+
+/** The `{id}` path parameter of a stored dataset, job or table. */
+export const IdParam = z.object({
+  id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
+});
+
+/** A job's progress: the stage it is in and the fraction of it done; null before it starts. */
+export const JobProgress = z.object({ stage: z.string(), fraction: z.number() }).nullable();
+
+/**
+ * The optional `Idempotency-Key` request header (1–255 printable ASCII characters): a retry
+ * with the same key returns the same result.
+ *
+ * @param description what a retry returns, for the OpenAPI document.
+ * @returns the headers schema of a route.
+ */
+export function idempotencyKeyHeader(description: string) {
+  return z.object({
+    "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().openapi({
+      description,
+    }),
+  });
+}

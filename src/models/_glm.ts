@@ -54,6 +54,56 @@ export function validateDesign(design: Design): void {
   }
 }
 
+/** Throws unless a parameter-length vector `v` has length `dim`. */
+export function checkLength(what: string, v: Float64Array, dim: number): void {
+  if (v.length !== dim) {
+    throw new RangeError(`Invalid ${what}: must have length ${dim}: length=${v.length}`);
+  }
+}
+
+/** Throws unless a record-length vector `v` has length `n`. */
+export function checkRecords(what: string, v: Float64Array, n: number): void {
+  if (v.length !== n) {
+    throw new RangeError(`Invalid ${what}: must have length n=${n}: length=${v.length}`);
+  }
+}
+
+/**
+ * out_j = log θ_j for j in [from, to), the inverse of θ_j = exp(u_j), after checking θ_j > 0.
+ *
+ * @param names the parameter names, for the messages.
+ */
+export function logPositive(
+  theta: Float64Array,
+  out: Float64Array,
+  from: number,
+  to: number,
+  names: readonly string[],
+): void {
+  for (let j = from; j < to; j++) {
+    if (!(theta[j] > 0)) {
+      throw new RangeError(`Invalid ${names[j]}: must be positive: ${names[j]}=${theta[j]}`);
+    }
+    out[j] = Math.log(theta[j]);
+  }
+}
+
+/**
+ * The linear predictor x_iᵀθ[at..at+K) of record i, with x n×K row-major and its column 0 the
+ * intercept (x_i0 = 1).
+ */
+export function linearPredictor(
+  x: Float64Array,
+  k: number,
+  theta: Float64Array,
+  i: number,
+  at: number,
+): number {
+  let m = theta[at];
+  for (let j = 1; j < k; j++) m += x[i * k + j] * theta[at + j];
+  return m;
+}
+
 /**
  * The censoring bound C of a weighting (+∞ when it has none), after checking that α has one
  * entry per record and that C is positive.
@@ -136,14 +186,7 @@ export abstract class GlmModel implements Model {
     this.checkLength("out", out);
     const k = this.k;
     for (let j = 0; j < k; j++) out[j] = theta[j];
-    for (let j = k; j < this.dim; j++) {
-      if (!(theta[j] > 0)) {
-        throw new RangeError(
-          `Invalid ${this.paramNames[j]}: must be positive: ${this.paramNames[j]}=${theta[j]}`,
-        );
-      }
-      out[j] = Math.log(theta[j]);
-    }
+    logPositive(theta, out, k, this.dim, this.paramNames);
     if (this.#extra !== null) out[2 * k] *= this.#extra.sign;
     return out;
   }
@@ -181,15 +224,11 @@ export abstract class GlmModel implements Model {
 
   /** Throws unless a parameter-length vector has length dim. */
   protected checkLength(what: string, v: Float64Array): void {
-    if (v.length !== this.dim) {
-      throw new RangeError(`Invalid ${what}: must have length ${this.dim}: length=${v.length}`);
-    }
+    checkLength(what, v, this.dim);
   }
 
   /** Throws unless a record-length vector has length n. */
   protected checkRecords(what: string, v: Float64Array): void {
-    if (v.length !== this.n) {
-      throw new RangeError(`Invalid ${what}: must have length n=${this.n}: length=${v.length}`);
-    }
+    checkRecords(what, v, this.n);
   }
 }

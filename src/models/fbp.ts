@@ -18,7 +18,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { censorBound } from "./_glm.ts";
+import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
 import { HalfStudentT } from "./glm_prior.ts";
 import type { Design, Weighting } from "./model.ts";
 import { HALF_LOG_2PI } from "./special.ts";
@@ -153,8 +153,8 @@ export class FbpModel implements SurveyModel {
 
   /** θ_j = u_j for β and κ, exp(u_j) for σ_y and σ_π. */
   constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    this.#checkLength("u", u);
-    this.#checkLength("out", out);
+    checkLength("u", u, this.dim);
+    checkLength("out", out, this.dim);
     const scales = this.dim - 2;
     for (let j = 0; j < scales; j++) out[j] = u[j];
     out[scales] = Math.exp(u[scales]);
@@ -164,18 +164,11 @@ export class FbpModel implements SurveyModel {
 
   /** The inverse of {@link FbpModel.constrain}; σ_y and σ_π must be positive. */
   unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    this.#checkLength("theta", theta);
-    this.#checkLength("out", out);
+    checkLength("theta", theta, this.dim);
+    checkLength("out", out, this.dim);
     const scales = this.dim - 2;
     for (let j = 0; j < scales; j++) out[j] = theta[j];
-    for (let j = scales; j < this.dim; j++) {
-      if (!(theta[j] > 0)) {
-        throw new RangeError(
-          `Invalid ${this.paramNames[j]}: must be positive: ${this.paramNames[j]}=${theta[j]}`,
-        );
-      }
-      out[j] = Math.log(theta[j]);
-    }
+    logPositive(theta, out, scales, this.dim, this.paramNames);
     return out;
   }
 
@@ -227,8 +220,8 @@ export class FbpModel implements SurveyModel {
 
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    this.#checkLength("u", u);
-    if (grad !== null) this.#checkLength("grad", grad);
+    checkLength("u", u, this.dim);
+    if (grad !== null) checkLength("grad", grad, this.dim);
     const n = this.#n;
     const k = this.#k;
     const censor = censorBound(weighting, n);
@@ -299,8 +292,8 @@ export class FbpModel implements SurveyModel {
 
   /** ℓ_i of eq. (6), as in the module doc. */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.#checkLength("theta", theta);
-    this.#checkRecords("out", out);
+    checkLength("theta", theta, this.dim);
+    checkRecords("out", out, this.#n);
     const k = this.#k;
     const kappaY = theta[k];
     const sy = theta[2 * k + 1];
@@ -308,8 +301,8 @@ export class FbpModel implements SurveyModel {
     const c0 = -2 * HALF_LOG_2PI - Math.log(sy) - Math.log(sp) - 0.5 * sp * sp -
       0.5 * kappaY * kappaY * sy * sy;
     for (let i = 0; i < this.#n; i++) {
-      const eta = this.#linear(theta, i, 0);
-      const xi = this.#linear(theta, i, k + 1);
+      const eta = linearPredictor(this.#x, this.#k, theta, i, 0);
+      const xi = linearPredictor(this.#x, this.#k, theta, i, k + 1);
       const yi = this.#logY[i];
       const ry = (yi - eta) / sy;
       const rp = (this.#logPi[i] - kappaY * yi - xi) / sp;
@@ -320,11 +313,11 @@ export class FbpModel implements SurveyModel {
 
   /** y*_i = exp(ỹ*_i), ỹ*_i ~ N(x_iβ, σ_y²): the population model (eq. 4), bias-corrected. */
   simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.#checkLength("theta", theta);
-    this.#checkRecords("out", out);
+    checkLength("theta", theta, this.dim);
+    checkRecords("out", out, this.#n);
     const sy = theta[2 * this.#k + 1];
     for (let i = 0; i < this.#n; i++) {
-      out[i] = Math.exp(this.#linear(theta, i, 0) + sy * rng.normal());
+      out[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, 0) + sy * rng.normal());
     }
     return out;
   }
@@ -343,14 +336,14 @@ export class FbpModel implements SurveyModel {
     out: SurveyDraw,
     strata?: SurveyStrata,
   ): SurveyDraw {
-    this.#checkLength("theta", theta);
-    this.#checkRecords("out.y", out.y);
-    this.#checkRecords("out.w", out.w);
+    checkLength("theta", theta, this.dim);
+    checkRecords("out.y", out.y, this.#n);
+    checkRecords("out.w", out.w, this.#n);
     const n = this.#n;
     const kappaY = theta[this.#k];
     const sy = theta[2 * this.#k + 1];
     for (let i = 0; i < n; i++) {
-      const ly = this.#linear(theta, i, 0) + sy * rng.normal();
+      const ly = linearPredictor(this.#x, this.#k, theta, i, 0) + sy * rng.normal();
       out.y[i] = Math.exp(ly);
       out.w[i] = -kappaY * ly;
     }
@@ -370,26 +363,5 @@ export class FbpModel implements SurveyModel {
     }
     normaliseWithinStrata(out.w, ids, sizes, out.w);
     return out;
-  }
-
-  /** x_iᵀθ[at..at+K): η_i (at = 0) or ξ_i (at = K + 1) of record i. */
-  #linear(theta: Float64Array, i: number, at: number): number {
-    const k = this.#k;
-    const x = this.#x;
-    let m = theta[at];
-    for (let j = 1; j < k; j++) m += x[i * k + j] * theta[at + j];
-    return m;
-  }
-
-  #checkLength(what: string, v: Float64Array): void {
-    if (v.length !== this.dim) {
-      throw new RangeError(`Invalid ${what}: must have length ${this.dim}: length=${v.length}`);
-    }
-  }
-
-  #checkRecords(what: string, v: Float64Array): void {
-    if (v.length !== this.#n) {
-      throw new RangeError(`Invalid ${what}: must have length n=${this.#n}: length=${v.length}`);
-    }
   }
 }

@@ -28,7 +28,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { censorBound } from "./_glm.ts";
+import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
 import type { Design, Weighting } from "./model.ts";
 import { HALF_LOG_2PI, lgamma } from "./special.ts";
@@ -146,8 +146,8 @@ export class FbsModel implements SurveyModel {
 
   /** θ_j = u_j for β, exp(u_j) for σ_y and σ_w, tanh(u) for ρ. */
   constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    this.#checkLength("u", u);
-    this.#checkLength("out", out);
+    checkLength("u", u, this.dim);
+    checkLength("out", out, this.dim);
     const k2 = 2 * this.#k;
     const last = this.dim - 1;
     for (let j = 0; j < k2; j++) out[j] = u[j];
@@ -158,19 +158,12 @@ export class FbsModel implements SurveyModel {
 
   /** The inverse of {@link FbsModel.constrain}; σ_y and σ_w must be positive and |ρ| < 1. */
   unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    this.#checkLength("theta", theta);
-    this.#checkLength("out", out);
+    checkLength("theta", theta, this.dim);
+    checkLength("out", out, this.dim);
     const k2 = 2 * this.#k;
     const last = this.dim - 1;
     for (let j = 0; j < k2; j++) out[j] = theta[j];
-    for (let j = k2; j < last; j++) {
-      if (!(theta[j] > 0)) {
-        throw new RangeError(
-          `Invalid ${this.paramNames[j]}: must be positive: ${this.paramNames[j]}=${theta[j]}`,
-        );
-      }
-      out[j] = Math.log(theta[j]);
-    }
+    logPositive(theta, out, k2, last, this.paramNames);
     if (!(Math.abs(theta[last]) < 1)) {
       throw new RangeError(`Invalid rho: must lie in (−1, 1): rho=${theta[last]}`);
     }
@@ -231,8 +224,8 @@ export class FbsModel implements SurveyModel {
 
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    this.#checkLength("u", u);
-    if (grad !== null) this.#checkLength("grad", grad);
+    checkLength("u", u, this.dim);
+    if (grad !== null) checkLength("grad", grad, this.dim);
     const n = this.#n;
     const k = this.#k;
     const censor = censorBound(weighting, n);
@@ -303,8 +296,8 @@ export class FbsModel implements SurveyModel {
 
   /** ℓ_i = −log 2π − log σ_y − log σ_w − ½·log(1 − ρ²) − Q_i/(2(1 − ρ²)). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.#checkLength("theta", theta);
-    this.#checkRecords("out", out);
+    checkLength("theta", theta, this.dim);
+    checkRecords("out", out, this.#n);
     const k = this.#k;
     const x = this.#x;
     const sy = theta[2 * k];
@@ -328,12 +321,12 @@ export class FbsModel implements SurveyModel {
 
   /** y*_i = exp(ỹ*_i), ỹ*_i ~ N(x_iβ_y, σ_y²) (the outcome margin of the bivariate model). */
   simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.#checkLength("theta", theta);
-    this.#checkRecords("out", out);
+    checkLength("theta", theta, this.dim);
+    checkRecords("out", out, this.#n);
     const k = this.#k;
     const sy = theta[2 * k];
     for (let i = 0; i < this.#n; i++) {
-      out[i] = Math.exp(this.#mean(theta, i, 0) + sy * rng.normal());
+      out[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, 0) + sy * rng.normal());
     }
     return out;
   }
@@ -344,38 +337,17 @@ export class FbsModel implements SurveyModel {
    * weights are on the data's scale, so `strata` is not used.
    */
   simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw): SurveyDraw {
-    this.#checkLength("theta", theta);
-    this.#checkRecords("out.y", out.y);
-    this.#checkRecords("out.w", out.w);
+    checkLength("theta", theta, this.dim);
+    checkRecords("out.y", out.y, this.#n);
+    checkRecords("out.w", out.w, this.#n);
     const k = this.#k;
     const sy = theta[2 * k];
     const slope = theta[2 * k + 2] * theta[2 * k + 1];
     for (let i = 0; i < this.#n; i++) {
       const z = rng.normal();
-      out.y[i] = Math.exp(this.#mean(theta, i, 0) + sy * z);
-      out.w[i] = Math.exp(this.#mean(theta, i, k) + slope * z);
+      out.y[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, 0) + sy * z);
+      out.w[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, k) + slope * z);
     }
     return out;
-  }
-
-  /** x_iᵀθ[at..at+K): the mean of ỹ (at = 0) or of w̃ (at = K) of record i. */
-  #mean(theta: Float64Array, i: number, at: number): number {
-    const k = this.#k;
-    const x = this.#x;
-    let m = theta[at];
-    for (let j = 1; j < k; j++) m += x[i * k + j] * theta[at + j];
-    return m;
-  }
-
-  #checkLength(what: string, v: Float64Array): void {
-    if (v.length !== this.dim) {
-      throw new RangeError(`Invalid ${what}: must have length ${this.dim}: length=${v.length}`);
-    }
-  }
-
-  #checkRecords(what: string, v: Float64Array): void {
-    if (v.length !== this.#n) {
-      throw new RangeError(`Invalid ${what}: must have length n=${this.#n}: length=${v.length}`);
-    }
   }
 }

@@ -285,3 +285,51 @@ export function designAtEta(y: number[], eta: number[]): Design {
     coefficientNames: ["intercept", "eta"],
   };
 }
+
+/**
+ * A survey model bound to `withBad` ignores record `bad` when α_bad = 0 although its ℓ is not
+ * finite: logDensity and its gradient (α = 0.7 elsewhere, censored or not) equal those of the
+ * model built on `base` without that record.
+ */
+export function checkSurveyZeroWeightRecord(
+  withBad: Model,
+  build: (design: Design) => Model,
+  base: Design,
+  theta: Float64Array,
+  bad: number,
+) {
+  const { n, k } = base;
+  const alpha = new Float64Array(n).fill(0.7);
+  alpha[bad] = 0;
+  assert.ok(!Number.isFinite(withBad.logLik(theta, new Float64Array(n))[bad]));
+  const keep = (v: Float64Array, width: number) =>
+    v.filter((_, i) => Math.floor(i / width) !== bad);
+  const without = build({
+    ...base,
+    n: n - 1,
+    y: keep(base.y, 1),
+    x: keep(base.x, k),
+    weight: keep(base.weight!, 1),
+  });
+  const u = withBad.unconstrain(theta);
+  for (const censor of [undefined, 1]) {
+    const g1 = new Float64Array(withBad.dim);
+    const g2 = new Float64Array(without.dim);
+    const v1 = withBad.logDensity(u, g1, { alpha, censor });
+    const v2 = without.logDensity(u, g2, { alpha: keep(alpha, 1), censor });
+    assert.ok(Number.isFinite(v1));
+    assertClose(v1, v2, 1e-14, 0, "value");
+    assertAllClose(g1, g2, 1e-13, "gradient");
+  }
+}
+
+/**
+ * θ for a regression model of dimension `dim`: intercept `b0`, 0.3 for every other coefficient and
+ * scale, and `extra` for the model-specific last parameter (σ, φ) where the model has one.
+ */
+export const thetaAt = (b0: number, extra?: number) => (dim: number): Float64Array => {
+  const t = new Float64Array(dim).fill(0.3);
+  t[0] = b0;
+  if (extra !== undefined) t[dim - 1] = extra;
+  return t;
+};

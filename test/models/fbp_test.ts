@@ -11,6 +11,7 @@ import {
   assertClose,
   censorAwayFromKinks,
   checkGradient,
+  checkSurveyZeroWeightRecord,
   checkTargetIsWeightedSum,
   uniforms,
 } from "./_helpers.ts";
@@ -192,28 +193,13 @@ Deno.test("`FbpModel` ignores an α = 0 record whose ℓ is not finite", () => {
   const base = fbpDesign(20, 2, theta, 4);
   const weight = Float64Array.from(base.weight!);
   weight[5] = 0;
-  const alpha = new Float64Array(20).fill(0.7);
-  alpha[5] = 0;
-  const withBad = new FbpModel({ ...base, weight });
-  assert.ok(!Number.isFinite(withBad.logLik(theta, new Float64Array(20))[5]));
-  const keep = (v: Float64Array, k: number) => v.filter((_, i) => Math.floor(i / k) !== 5);
-  const without = new FbpModel({
-    ...base,
-    n: 19,
-    y: keep(base.y, 1),
-    x: keep(base.x, 2),
-    weight: keep(base.weight!, 1),
-  });
-  const u = withBad.unconstrain(theta);
-  for (const censor of [undefined, 1]) {
-    const g1 = new Float64Array(7);
-    const g2 = new Float64Array(7);
-    const v1 = withBad.logDensity(u, g1, { alpha, censor });
-    const v2 = without.logDensity(u, g2, { alpha: keep(alpha, 1), censor });
-    assert.ok(Number.isFinite(v1));
-    assertClose(v1, v2, 1e-14, 0, "value");
-    assertAllClose(g1, g2, 1e-13, "gradient");
-  }
+  checkSurveyZeroWeightRecord(
+    new FbpModel({ ...base, weight }),
+    (d) => new FbpModel(d),
+    base,
+    theta,
+    5,
+  );
 });
 
 Deno.test("`FbpModel.simulateSurvey()`: ỹ* ~ N(xβ, σ_y²) and w* ∝ e^{−κ_y ỹ*} within strata", () => {

@@ -20,6 +20,7 @@ import {
   assertClose,
   censorAwayFromKinks,
   checkGradient,
+  checkSurveyZeroWeightRecord,
   checkTargetIsWeightedSum,
   uniforms,
 } from "./_helpers.ts";
@@ -217,29 +218,7 @@ Deno.test("`FbsModel` ignores an α = 0 record whose ℓ is not finite", () => {
   const base = fbsDesign(20, 2, theta, 4);
   const y = Float64Array.from(base.y);
   y[5] = 0;
-  const alpha = new Float64Array(20).fill(0.7);
-  alpha[5] = 0;
-  const withBad = new FbsModel({ ...base, y });
-  const l = withBad.logLik(theta, new Float64Array(20));
-  assert.ok(!Number.isFinite(l[5]));
-  const keep = (v: Float64Array, k: number) => v.filter((_, i) => Math.floor(i / k) !== 5);
-  const without = new FbsModel({
-    ...base,
-    n: 19,
-    y: keep(base.y, 1),
-    x: keep(base.x, 2),
-    weight: keep(base.weight!, 1),
-  });
-  const u = withBad.unconstrain(theta);
-  for (const censor of [undefined, 1]) {
-    const g1 = new Float64Array(7);
-    const g2 = new Float64Array(7);
-    const v1 = withBad.logDensity(u, g1, { alpha, censor });
-    const v2 = without.logDensity(u, g2, { alpha: keep(alpha, 1), censor });
-    assert.ok(Number.isFinite(v1));
-    assertClose(v1, v2, 1e-14, 0, "value");
-    assertAllClose(g1, g2, 1e-13, "gradient");
-  }
+  checkSurveyZeroWeightRecord(new FbsModel({ ...base, y }), (d) => new FbsModel(d), base, theta, 5);
 });
 
 Deno.test("`FbsModel.simulateSurvey()`: ỹ* ~ N(xβ_y, σ_y²) and log w* = xβ_w + ρσ_w(ỹ* − xβ_y)/σ_y", () => {

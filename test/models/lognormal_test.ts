@@ -11,16 +11,11 @@ import {
   designAtEta,
   makeDesign,
   simulatedModel,
+  thetaAt,
   uniforms,
 } from "./_helpers.ts";
 
 const build = (d: Design) => new LognormalModel(d);
-const thetaAt = (b0: number, sigma: number) => (dim: number) => {
-  const t = new Float64Array(dim).fill(0.3);
-  t[0] = b0;
-  t[dim - 1] = sigma;
-  return t;
-};
 
 Deno.test("`LognormalModel.logDensity()` gradient matches finite differences (K = 1 and 3)", () => {
   for (const k of [1, 3]) {

@@ -13,16 +13,11 @@ import {
   designAtEta,
   makeDesign,
   simulatedModel,
+  thetaAt,
   uniforms,
 } from "./_helpers.ts";
 
 const build = (d: Design) => new NegBinModel(d);
-const thetaAt = (b0: number, phi: number) => (dim: number) => {
-  const t = new Float64Array(dim).fill(0.3);
-  t[0] = b0;
-  t[dim - 1] = phi;
-  return t;
-};
 
 /** Kahan-compensated Σ_{j<y} log(a + j). */
 function sumLogs(a: number, y: number): number {

@@ -12,15 +12,11 @@ import {
   designAtEta,
   makeDesign,
   simulatedModel,
+  thetaAt,
   uniforms,
 } from "./_helpers.ts";
 
 const build = (d: Design) => new PoissonModel(d);
-const thetaAt = (b0: number) => (dim: number) => {
-  const t = new Float64Array(dim).fill(0.3);
-  t[0] = b0;
-  return t;
-};
 
 Deno.test("`PoissonModel.logDensity()` gradient matches finite differences (K = 1 and 3)", () => {
   for (const k of [1, 3]) {
