@@ -28,6 +28,7 @@ import {
   markdownTable,
   replicateFits,
   replicateRng,
+  SAMPLER_NOTE,
   type SamplerSettings,
   type Study,
   STUDY_SAMPLER,
@@ -377,8 +378,7 @@ export function contractionMarkdown(
     "3.00–3.44 at g = −0.1 and 3.82–4.58 at g = 0.1, so the unshifted rule sits near the slides' " +
     "Δ ≈ 3.5.",
     `- **Sampler**: ${settings.sampler.chains} chains × (${settings.sampler.warmup} warmup + ` +
-    `${settings.sampler.draws} draws). Δ is a maximum over the S draws, so fewer draws can only ` +
-    "lower it (a max over a subset). " +
+    `${settings.sampler.draws} draws). ${SAMPLER_NOTE} ` +
     `Of ${fits.fits} distinct fits, ${fits.flagged} (${fmt(100 * fits.flaggedShare, 1)}%) are ` +
     `flagged by SPEC §6 (R̂ > 1.01 or bulk ESS < 400 for some parameter), ` +
     `${fits.flaggedLikelihood} (${fmt(100 * fits.flaggedLikelihoodShare, 1)}%) on the ` +

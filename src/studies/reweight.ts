@@ -32,6 +32,7 @@ import {
   markdownTable,
   replicateFits,
   replicateRng,
+  SAMPLER_NOTE,
   type SamplerSettings,
   type Study,
   STUDY_SAMPLER,
@@ -483,8 +484,7 @@ export function reweightMarkdown(
     "print the ε of its §3.2 run; its Supp 5 reports LW on this mixture contracting around the " +
     "global Δ_α = 6, so that is where the paper's LW sits on these data.",
     `- **Sampler**: ${settings.sampler.chains} chains × (${settings.sampler.warmup} warmup + ` +
-    `${settings.sampler.draws} draws) per fit; Δ is the maximum over those S draws (fewer draws ` +
-    "can only lower a maximum). " +
+    `${settings.sampler.draws} draws) per fit. ${SAMPLER_NOTE} ` +
     `Of ${fits.fits} distinct fits, ${fits.flagged} (${fmt(100 * fits.flaggedShare, 1)}%) are ` +
     `flagged (R̂ > 1.01 or bulk ESS < 400), ${fits.flaggedLikelihood} ` +
     `(${fmt(100 * fits.flaggedLikelihoodShare, 1)}%) on a likelihood parameter (β₀ or φ). ` +
