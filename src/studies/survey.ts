@@ -38,12 +38,12 @@ import { laplaceTable, seededRelease } from "../survey/laplace_baseline.ts";
 import { type Population, simulatePopulation } from "../survey/population.ts";
 import { ppsSample, sampleDataset } from "../survey/pps_sample.ts";
 import { FIELD_LEVELS, GENDER_LEVELS } from "../survey/sdr_tables.ts";
+import { syntheticSampleTable } from "../survey/synthetic_tables.ts";
 import {
   cellLayout,
   MARGIN_LABEL,
   type SurveyTable,
   surveyTable,
-  type TableInput,
   tableInput,
 } from "../survey/tables.ts";
 import { datasetDrawIndices } from "../synthesis/synthesize.ts";
@@ -244,29 +244,6 @@ export function coverageOf(table: SurveyTable | CombinedTable, truth: CellValues
 }
 
 /**
- * The table of one synthetic sample as `syntheticTable` builds it (SPEC §8): FBS tabulates every
- * cell with the smoothed weights w*; FBP takes the unweighted mean (and its SE) in the interior
- * field × gender cells and the smoothed weights for counts and margins.
- */
-function synthesizedTable(
-  method: Synthesizer,
-  base: TableInput,
-  y: Float64Array,
-  weight: Float64Array,
-): SurveyTable {
-  const weighted = surveyTable({ ...base, y, weight });
-  if (method === "fbs") return weighted;
-  const unweighted = surveyTable({ ...base, y, weight: new Float64Array(y.length).fill(1) });
-  const interior = (r: number) =>
-    weighted.labels[0][r] !== MARGIN_LABEL && weighted.labels[1][r] !== MARGIN_LABEL;
-  return {
-    ...weighted,
-    mean: weighted.mean.map((v, r) => interior(r) ? unweighted.mean[r] : v),
-    meanSE: weighted.meanSE.map((v, r) => interior(r) ? unweighted.meanSE[r] : v),
-  };
-}
-
-/**
  * Caps tried, as multiples of the smallest Δ reached so far, when Δ* is out of reach. A retry
  * takes another calibration path, whose Monte Carlo maxima can land above the first path's
  * smallest Δ, hence the widening steps.
@@ -366,7 +343,7 @@ export async function surveyReplicate(
         { y: new Float64Array(settings.n), w: new Float64Array(settings.n) },
         strata,
       );
-      return synthesizedTable(method, base, draw.y, draw.w);
+      return syntheticSampleTable(method, base, draw.y, draw.w);
     });
     tables[method] = Object.fromEntries(
       ms.map((m) => [`m${m}`, combineTables(perDataset.slice(0, m))]),

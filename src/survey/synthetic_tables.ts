@@ -22,6 +22,7 @@ import {
   type SurveyTable,
   surveyTable,
   type TableColumns,
+  type TableInput,
   tableInput,
 } from "./tables.ts";
 
@@ -47,6 +48,34 @@ export interface SyntheticTableOptions extends TableColumns {
 export interface SyntheticTableResult {
   readonly table: CombinedTable;
   readonly report: ReleaseReport;
+}
+
+/**
+ * The table of one synthetic sample (SPEC §8): FBS tabulates every cell with the smoothed
+ * weights w*; FBP takes the unweighted mean (and its SE) in the interior cells and the smoothed
+ * weights for counts and margins.
+ *
+ * @param method fbs or fbp.
+ * @param base The sample's strata and groupings.
+ * @param y The synthetic outcomes y*.
+ * @param weight The smoothed synthetic weights w*.
+ */
+export function syntheticSampleTable(
+  method: "fbs" | "fbp",
+  base: TableInput,
+  y: Float64Array,
+  weight: Float64Array,
+): SurveyTable {
+  const weighted = surveyTable({ ...base, y, weight });
+  if (method === "fbs") return weighted;
+  const unweighted = surveyTable({ ...base, y, weight: new Float64Array(y.length).fill(1) });
+  const interior = (r: number) =>
+    weighted.labels[0][r] !== MARGIN_LABEL && weighted.labels[1][r] !== MARGIN_LABEL;
+  return {
+    ...weighted,
+    mean: weighted.mean.map((v, r) => interior(r) ? unweighted.mean[r] : v),
+    meanSE: weighted.meanSE.map((v, r) => interior(r) ? unweighted.meanSE[r] : v),
+  };
 }
 
 /**
@@ -78,19 +107,13 @@ export async function syntheticTable(
     warmup: options.warmup,
   });
   const synthesis = await synthesize(data, spec, { onProgress: options.onProgress });
-  const tables = synthesis.datasets.map((columns): SurveyTable => {
-    const y = columns.get(options.y) as Float64Array;
-    const weight = columns.get(options.weight) as Float64Array;
-    const weighted = surveyTable({ ...base, y, weight });
-    if (options.method === "fbs") return weighted;
-    const unweighted = surveyTable({ ...base, y, weight: new Float64Array(y.length).fill(1) });
-    const interior = (r: number) =>
-      weighted.labels[0][r] !== MARGIN_LABEL && weighted.labels[1][r] !== MARGIN_LABEL;
-    return {
-      ...weighted,
-      mean: weighted.mean.map((v, r) => interior(r) ? unweighted.mean[r] : v),
-      meanSE: weighted.meanSE.map((v, r) => interior(r) ? unweighted.meanSE[r] : v),
-    };
-  });
+  const tables = synthesis.datasets.map((columns) =>
+    syntheticSampleTable(
+      options.method,
+      base,
+      columns.get(options.y) as Float64Array,
+      columns.get(options.weight) as Float64Array,
+    )
+  );
   return { table: combineTables(tables), report: synthesis.report };
 }
