@@ -80,7 +80,11 @@ export function fitModel(model: Model, weighting: Weighting, options: FitOptions
   const logDensity = (u: Float64Array, grad: Float64Array) => model.logDensity(u, grad, weighting);
   return summarizeFit(
     model,
-    sample(logDensity, model.dim, { ...options, init: model.initialPoint() }),
+    sample(logDensity, model.dim, {
+      ...options,
+      init: model.initialPoint(),
+      metric: options.metric ?? model.metric,
+    }),
   );
 }
 

@@ -41,7 +41,11 @@ export async function fitModelParallel(
       `Cannot fit in parallel a model createModel cannot rebuild: ${model.name}`,
     );
   }
-  const resolved = resolveSampleOptions(model.dim, { ...options, init: model.initialPoint() });
+  const resolved = resolveSampleOptions(model.dim, {
+    ...options,
+    init: model.initialPoint(),
+    metric: options.metric ?? model.metric,
+  });
   const threads = Math.max(
     1,
     Math.min(options.threads ?? navigator.hardwareConcurrency, resolved.chains),

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { MetricKind } from "../mcmc/metric.ts";
 import type { Rng } from "../random/rng.ts";
 
 /** Names of the models of SPEC §5 that take public covariates. */
@@ -62,6 +63,11 @@ export interface Model {
   readonly dim: number;
   /** Names of θ's entries, in order (e.g. intercept, covariates, phi). */
   readonly paramNames: readonly string[];
+  /**
+   * The NUTS metric a fit of this model uses unless its options name one: `dense` for models
+   * whose posteriors are strongly correlated (FBS, FBP); absent means `diag`, Stan's default.
+   */
+  readonly metric?: MetricKind;
   /** Maps unconstrained u to constrained θ (writes `out`, returns it). */
   constrain(u: Float64Array, out?: Float64Array): Float64Array;
   /** Maps constrained θ to unconstrained u (writes `out`, returns it). */
