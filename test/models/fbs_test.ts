@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { det, inv, multiply } from "mathjs";
 import { fitModel } from "../../src/mcmc/fit.ts";
+import { sample } from "../../src/mcmc/sample.ts";
 import { buildDesign } from "../../src/data/design.ts";
 import {
   FBS_COEFFICIENT_SD,
@@ -309,4 +310,26 @@ Deno.test("`fitModel()` on a §4.1 PPS sample: FBS on field and gender has no di
     const s = fit.summary[name];
     assert.ok(Math.abs(s.mean - value) < 4 * s.sd + 0.01, `${name}: mean ${s.mean} sd ${s.sd}`);
   }
+});
+
+Deno.test("`fitModel()` uses the model's dense metric unless the options name another", () => {
+  const k = 2;
+  const theta = thetaFor(k, 3, 2, 0.5, 0.7, -0.6);
+  const model = new FbsModel(fbsDesign(60, k, theta, 14));
+  assert.equal(model.metric, "dense");
+  const options = { seed: 5, chains: 1, warmup: 60, draws: 20 };
+  const run = (metric: "diag" | "dense") =>
+    sample((u, g) => model.logDensity(u, g, { alpha: null }), model.dim, {
+      ...options,
+      init: model.initialPoint(),
+      metric,
+    }).draws;
+  const draws = (fit: { draws: Float64Array }) => fit.draws.slice(0, model.dim);
+  const first = (raw: Float64Array) => model.constrain(raw.slice(0, model.dim));
+  assert.deepEqual(draws(fitModel(model, { alpha: null }, options)), first(run("dense")));
+  assert.deepEqual(
+    draws(fitModel(model, { alpha: null }, { ...options, metric: "diag" })),
+    first(run("diag")),
+  );
+  assert.notDeepEqual(first(run("dense")), first(run("diag")));
 });
