@@ -818,8 +818,12 @@ export function surveyMarkdown(
     "inclusion probabilities of R's `sampling::inclusionprobabilities`.",
     "- **Calibration**: LW_final with an automatic search of the shift g (c = 1) and Algorithm 3 " +
     "re-weighting; the paper tunes (c₁, c₂) by hand. Δ is the maximum over all S posterior draws.",
+    "- **FBP's likelihood scale**: ℓ_i is eq. (6) plus log π_i, the density of (log y, log π) " +
+    "rather than of (log y, π), so that Δ does not change with the units of the weights " +
+    "(docs/decisions.md). The posterior is the same, but Δ is not: eq. (6)'s Δ_x moves with " +
+    "the scale of π, which the paper does not state, so its 9.92 is not comparable to ours.",
     "- **Priors and sampler**: the project's FBS uses N(0, 10²) coefficients (SPEC §5), not the " +
-    "paper's LKJ/half-t hierarchy; our NUTS, not Stan.",
+    "paper's LKJ/half-t hierarchy; our NUTS with a dense metric for both synthesizers, not Stan.",
     `- **Replicates**: R = ${replicates}${
       replicates < 100
         ? ` only, against the paper's 100: a coverage rate from ${replicates} samples has a ` +
