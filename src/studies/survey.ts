@@ -821,7 +821,20 @@ export function surveyMarkdown(
     "- **FBP's likelihood scale**: ℓ_i is eq. (6) plus log π_i, the density of (log y, log π) " +
     "rather than of (log y, π), so that Δ does not change with the units of the weights " +
     "(docs/decisions.md). The posterior is the same, but Δ is not: eq. (6)'s Δ_x moves with " +
-    "the scale of π, which the paper does not state, so its 9.92 is not comparable to ours.",
+    "the scale of π, which the paper does not state, so its 9.92 is not strictly comparable " +
+    "to our unweighted Δ_x.",
+    "- **FBS counts**: FBS's smoothed weight is exp(E(log w | ỹ)) (SPEC §5), the median of the " +
+    "lognormal weight, not its mean: Σw* falls short of N by about e^{−σ_w²(1−ρ²)/2} ≈ 0.92 " +
+    "at σ_w² ≈ 0.32, ρ ≈ −0.71 (measured: Σw*/N = 0.91–0.94 on three samples), and FBS's intervals for large counts (field totals) then miss " +
+    "far more often than the paper's. FBP's weights are scaled to the public stratum sizes, " +
+    "which is the likely reason its counts cover and beat FBS's on RMSE, against the paper's " +
+    "ranking.",
+    "- **FBP margin means**: FBP draws y* from the population model and then weights the margins " +
+    "by w* ∝ e^{−κ_y ỹ*}, which tilts a margin's mean salary down (by κ_yσ_y² on the log " +
+    "scale; measured on one sample, field 1's margin mean came out 11% below the population's " +
+    "with κ_y = 0.99); its field × gender means are unweighted and cover. The paper's FBP margins also " +
+    "cover less than its cells, but by less than ours. Both weight rules follow SPEC §5/§8 and " +
+    "were left as they are for this run.",
     "- **Priors and sampler**: the project's FBS uses N(0, 10²) coefficients (SPEC §5), not the " +
     "paper's LKJ/half-t hierarchy; our NUTS with a dense metric for both synthesizers, not Stan.",
     `- **Replicates**: R = ${replicates}${
