@@ -9,8 +9,9 @@
 // Sizes live in `params`, so one pipeline serves every shape.
 //
 // `evaluate` (2-D grid: records × groups of draws) computes L = |α·ℓ_r(θ_s)| for its record over
-// its group's draws, keeping the largest L (first draw on ties), the largest error bound and a
-// flag, into `partial`; with write_matrix it also stores every L into `lmatrix`. `reduce` merges
+// its group's draws, keeping the largest L (first draw on ties), the runner-up (the largest L
+// over the other draws, equal to the largest on a tie), the largest error bound and a flag, into
+// `partial`; with write_matrix it also stores every L into `lmatrix`. `reduce` merges
 // the groups, and the running result of earlier draw tiles, into `result` in draw order.
 //
 // Error bounds are carried through every operation as EV values: v the f32 value, e a bound on
@@ -46,13 +47,26 @@ struct Params {
   pad1: u32,
 }
 
-// A record's running maximum: L, its error bound (units of u), the draw (global index) and a
-// flag (1: recompute this record on the CPU).
+// A record's running maximum: L, its error bound (units of u), the draw (global index), a flag
+// (1: recompute this record on the CPU) and the runner-up L over every other draw (−1: none).
+// The CPU trusts the arg-max draw only where v − v2 exceeds twice the error bound.
 struct Best {
   v: f32,
   e: f32,
   arg: u32,
   flag: u32,
+  v2: f32,
+}
+
+// Merges a value (or a partial maximum with its own runner-up) into a running maximum.
+fn best_merge(best: ptr<function, Best>, v: f32, v2: f32, arg: u32) {
+  if (v > (*best).v) {
+    (*best).v2 = max((*best).v, v2);
+    (*best).v = v;
+    (*best).arg = arg;
+  } else {
+    (*best).v2 = max((*best).v2, v);
+  }
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -183,7 +197,7 @@ fn evaluate(@builtin(global_invocation_id) id: vec3<u32>) {
   let s0 = g * params.draws_per_group;
   let s1 = min(s0 + params.draws_per_group, params.n_draws);
   let alpha = records[r * params.rec_stride + params.k - 1u];
-  var best = Best(-1.0, 0.0, params.draw_offset + s0, 0u);
+  var best = Best(-1.0, 0.0, params.draw_offset + s0, 0u, -1.0);
   for (var s = s0; s < s1; s++) {
     var value = 0.0;
     var err = 0.0;
@@ -205,10 +219,7 @@ fn evaluate(@builtin(global_invocation_id) id: vec3<u32>) {
     if (params.write_matrix != 0u) {
       lmatrix[s * params.n_records + r] = value;
     }
-    if (value > best.v) {
-      best.v = value;
-      best.arg = params.draw_offset + s;
-    }
+    best_merge(&best, value, -1.0, params.draw_offset + s);
     best.e = max(best.e, err);
   }
   partial[g * params.n_records + r] = best;
@@ -220,16 +231,13 @@ fn reduce(@builtin(global_invocation_id) id: vec3<u32>) {
   if (r >= params.n_records) {
     return;
   }
-  var best = Best(-1.0, 0.0, 0u, 0u);
+  var best = Best(-1.0, 0.0, 0u, 0u, -1.0);
   if (params.first_tile == 0u) {
     best = result[r];
   }
   for (var g = 0u; g < params.n_groups; g++) {
     let p = partial[g * params.n_records + r];
-    if (p.v > best.v) {
-      best.v = p.v;
-      best.arg = p.arg;
-    }
+    best_merge(&best, p.v, p.v2, p.arg);
     best.e = max(best.e, p.e);
     best.flag = best.flag | p.flag;
   }

@@ -14,10 +14,13 @@
  * overall maximum, the first record attaining it and the first draw attaining that record's
  * maximum are the CPU loop's, bit for bit.
  *
- * Per-record values: the recomputed records get T_i; every other record gets the f64 value
- * |α_i·ℓ_i| at the draw where its approximate maximum was attained (O(n) model work). Where two
- * draws are within E_i of each other that draw may differ from the CPU loop's, and the value
- * then lies below T_i by at most 2·E_i.
+ * Per-record values, exact too: with the runner-up R_i (the approximate maximum over the other
+ * draws the approximation saw), a record with A_i − R_i > 2·E_i has its exact maximum over those
+ * draws at the same draw (every other draw is at most R_i + E_i < A_i − E_i), so the f64 value
+ * there, joined with the skipped draws' f64 maximum, is T_i (O(n) model work). Every other
+ * record (a tie or a near tie) is recomputed over all draws. The per-record values, which set
+ * the LW and truncation weights, are then the CPU loop's bit for bit, so a GPU-backed synthesis
+ * releases the same data as a CPU-backed one.
  *
  * @module
  */
@@ -31,6 +34,8 @@ export interface ApproximateMaxima {
   readonly value: Float32Array | Float64Array;
   /** The draw (index into the caller's draws) where A_i was attained. */
   readonly draw: Int32Array;
+  /** R_i: the approximate max over the approximation's other draws (−1 if it had no other). */
+  readonly runnerUp: Float32Array | Float64Array;
   /** E_i: absolute bound on |A_i − the exact max over the approximation's draws|. */
   readonly bound: Float64Array;
   /** 1 where the record has to be evaluated here in f64 (not approximated). */
@@ -41,8 +46,10 @@ export interface ApproximateMaxima {
 
 /** How much f64 work the confirmation did. */
 export interface ConfirmationStats {
-  /** Records recomputed over all draws (marked exact, or within the bound of the maximum). */
+  /** Records recomputed over all draws (marked exact, near the maximum, or a near tie). */
   readonly recomputed: number;
+  /** Of those, the records recomputed only because their arg-max draw was a near tie. */
+  readonly nearTies: number;
   /** Of those, the distinct (y, x, α) rows actually evaluated. */
   readonly distinct: number;
 }
@@ -203,19 +210,26 @@ export function confirmLipschitz(
   for (let i = 0; i < n; i++) {
     if (known[i] === 1 && (record < 0 || exactMax[i] > exactMax[record])) record = i;
   }
-  const perRecord = new Float64Array(n);
-  // Records not recomputed: f64 at the draw of their approximate maximum, grouped by draw.
+  // The others: exact at their approximate arg-max draw unless it is a near tie.
+  const nearTies: number[] = [];
   const byDraw = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
-    if (known[i] === 1) {
-      perRecord[i] = exactMax[i];
+    if (known[i] === 1) continue;
+    if (!(approx.value[i] - approx.runnerUp[i] > 2 * approx.bound[i])) {
+      nearTies.push(i);
       continue;
     }
-    const s = skippedDraw[i] >= 0 && skipped[i] > approx.value[i] ? skippedDraw[i] : approx.draw[i];
-    let group = byDraw.get(s);
-    if (group === undefined) byDraw.set(s, group = []);
+    let group = byDraw.get(approx.draw[i]);
+    if (group === undefined) byDraw.set(approx.draw[i], group = []);
     group.push(i);
   }
+  if (nearTies.length > 0) {
+    const ids = Int32Array.from(nearTies);
+    distinct += exactMaxima(model, draws, alpha, ids, exactMax, exactDraw, matrix);
+    recomputed += nearTies.length;
+  }
+  const perRecord = new Float64Array(n);
+  for (let i = 0; i < n; i++) perRecord[i] = exactMax[i];
   for (const [s, group] of byDraw) {
     const ids = Int32Array.from(group);
     const values = subModel(model, ids).logLik(
@@ -233,6 +247,6 @@ export function confirmLipschitz(
       argmax: { record, draw: exactDraw[record] },
       matrix,
     },
-    stats: { recomputed, distinct },
+    stats: { recomputed, distinct, nearTies: nearTies.length },
   };
 }

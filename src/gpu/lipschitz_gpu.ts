@@ -4,12 +4,13 @@
  *
  * One kernel per model (shaders/lipschitz_<kernel>.wgsl after special.wgsl and
  * lipschitz_common.wgsl) evaluates ℓ_i(θ_s) in f32 over a tile of records × draws, fused with the
- * per-record maximum of |α_i·ℓ_i|, its first arg-max draw and a running error bound; the S×n
+ * per-record maximum of |α_i·ℓ_i|, its first arg-max draw, the runner-up over the other draws
+ * and a running error bound; the S×n
  * matrix is only written when asked for. Records and draws are tiled so that no binding exceeds
  * maxStorageBufferBindingSize and no dispatch exceeds maxComputeWorkgroupsPerDimension.
  *
- * The f32 maxima are then confirmed in f64 by `confirmLipschitz`: the overall Δ and its arg-max
- * are exactly the CPU loop's. The per-record error bound is E_i = 2·2⁻²⁴·e_i, with e_i the
+ * The f32 maxima are then confirmed in f64 by `confirmLipschitz`: the overall Δ, its arg-max and
+ * every per-record maximum are exactly the CPU loop's. The per-record error bound is E_i = 2·2⁻²⁴·e_i, with e_i the
  * kernel's first-order bound in units of 2⁻²⁴ (every rounding of every operation, from WGSL's
  * accuracy table; see lipschitz_common.wgsl) and the factor 2 for second-order terms.
  *
@@ -45,8 +46,8 @@ const SOURCES: Readonly<Record<LipschitzKernel, string>> = {
 /** Threads per workgroup of both entry points (@workgroup_size in lipschitz_common.wgsl). */
 export const WORKGROUP_SIZE = 64;
 
-/** Bytes of one `Best` struct (v, e, arg, flag). */
-const BEST_BYTES = 16;
+/** Bytes of one `Best` struct (v, e, arg, flag, v2). */
+const BEST_BYTES = 20;
 
 /** The factor on the kernel's first-order bound (units of 2⁻²⁴) giving E_i. */
 export const BOUND_FACTOR = 2 * 2 ** -24;
@@ -137,6 +138,8 @@ export interface KernelMaxima {
   readonly value: Float32Array;
   /** Packed draw index of that max (first on ties). */
   readonly draw: Int32Array;
+  /** f32 max over the other packed draws (equal to `value` on a tie; −1 with one draw). */
+  readonly runnerUp: Float32Array;
   /** The first-order error bound over those draws, in units of 2⁻²⁴. */
   readonly err: Float32Array;
   /** 1 where the kernel left the record to the CPU (out of range or a non-finite result). */
@@ -237,6 +240,7 @@ export async function runLipschitzKernel(
       });
       const value = new Float32Array(n);
       const draw = new Int32Array(n);
+      const runnerUp = new Float32Array(n);
       const err = new Float32Array(n);
       const flag = new Uint8Array(n);
       const out = matrix ? new Float32Array(total * n) : undefined;
@@ -299,16 +303,17 @@ export async function runLipschitzKernel(
           const f = new Float32Array(mapped);
           const u = new Uint32Array(mapped);
           for (let i = 0; i < nTile; i++) {
-            value[r0 + i] = f[4 * i];
-            err[r0 + i] = f[4 * i + 1];
-            draw[r0 + i] = u[4 * i + 2];
-            flag[r0 + i] = u[4 * i + 3] === 0 ? 0 : 1;
+            value[r0 + i] = f[5 * i];
+            err[r0 + i] = f[5 * i + 1];
+            draw[r0 + i] = u[5 * i + 2];
+            flag[r0 + i] = u[5 * i + 3] === 0 ? 0 : 1;
+            runnerUp[r0 + i] = f[5 * i + 4];
           }
         } finally {
           readResult.unmap();
         }
       }
-      return { value, draw, err, flag, matrix: out };
+      return { value, draw, runnerUp, err, flag, matrix: out };
     })
   );
 }
@@ -337,9 +342,8 @@ export interface GpuLipschitzBackend extends LipschitzBackend {
 
 /**
  * The GPU Lipschitz backend: same contract and same answers as `cpuLipschitz` (overall Δ and
- * arg-max exactly the f64 CPU loop's; per-record values f64 at each record's f32 arg-max draw,
- * exact for every record that could attain the maximum; the matrix, when asked for, within E_i
- * of the CPU's). Device failures are thrown as {@linkcode GpuError}, never returned as numbers.
+ * arg-max and per-record maxima exactly the f64 CPU loop's; the matrix, when asked for, within
+ * E_i of the CPU's). Device failures are thrown as {@linkcode GpuError}, never returned as numbers.
  *
  * @param gpu the GPU context from `acquireGpu`.
  * @param options lower tiling limits (tests).
@@ -414,6 +418,7 @@ export function createGpuLipschitz(
       const { result, stats } = confirmLipschitz(model, draws, alpha, {
         value: maxima?.value ?? new Float32Array(n),
         draw: drawOf,
+        runnerUp: maxima?.runnerUp ?? new Float32Array(n).fill(-1),
         bound,
         exact,
         skippedDraws: packed.cpuDraws,

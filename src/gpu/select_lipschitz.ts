@@ -5,8 +5,8 @@
  * - `gpu`: the WebGPU kernels whenever an adapter exists and the model has a kernel.
  * - `auto`: the GPU only where it was measured to be faster: S·n ≥ 4·10⁶ draw×record
  *   evaluations (docs/performance.md, "Lipschitz matrix throughput": lavapipe on 2 cores beats
- *   the CPU loop 1.2–1.9× from S = 4000, n = 10³ up, and loses below that to the fixed cost of
- *   packing and dispatch; a real GPU only moves the cross-over down).
+ *   the CPU loop 1.2–3.3× from S = 4000, n = 10³ up, loaded or quiet, and loses below that to
+ *   the fixed cost of packing and dispatch; a real GPU only moves the cross-over down).
  *
  * Without an adapter, for models without a kernel (FBS, FBP), and on any device error, the CPU
  * computes the bound and a line on stderr says so. The answers are the same either way: the GPU
