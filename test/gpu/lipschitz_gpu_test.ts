@@ -321,8 +321,11 @@ gpuTest("duplicated records tied at the maximum are confirmed once each", async 
   assert.equal(got.overall, want.overall, `seed ${seed}`);
   assert.deepEqual(got.argmax, want.argmax, `seed ${seed}`);
   assert.equal(got.argmax.record, 0);
-  assert.ok(backend.lastStats!.recomputed >= 21, `seed ${seed}`);
-  assert.equal(backend.lastStats!.distinct, 1, `seed ${seed}`);
+  const stats = backend.lastStats!;
+  assert.ok(stats.recomputed >= 21, `seed ${seed}`);
+  // One distinct row for the 21 tied records, plus at most one per near tie elsewhere (rare).
+  assert.ok(stats.distinct >= 1 && stats.distinct - 1 <= stats.nearTies, `seed ${seed}`);
+  if (stats.nearTies === 0) assert.equal(stats.distinct, 1, `seed ${seed}`);
 });
 
 gpuTest("`createGpuLipschitz()` rejects what the CPU loop rejects, and bad limits", async (ctx) => {

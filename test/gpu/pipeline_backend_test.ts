@@ -4,6 +4,7 @@ import { acquireGpu } from "../../src/gpu/device.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { sampleNegBinomial } from "../../src/random/distributions.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
+import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { synthesize } from "../../src/synthesis/synthesize.ts";
 
 const gpu = await acquireGpu();
@@ -37,7 +38,8 @@ const QUICK = { draws: 400, chains: 2, warmup: 150, m: 2 };
 for (
   const [model, mechanism, extra] of [
     ["negbin", "lw", { epsilon: 12 }],
-    ["poisson", "weighted-e", { epsilon: 12, g: 0.5 }],
+    // ε = 60: a third of the weights truncated (at ε = 12 the cascade zeroes all of them).
+    ["poisson", "weighted-e", { epsilon: 60, g: 0.5 }],
     ["negbin", "censored", { epsilon: 4 }],
   ] as const
 ) {
@@ -55,10 +57,17 @@ for (
           ...QUICK,
           ...extra,
         }),
-      );
+      ).catch((error: Error) => error);
     const [cpu, onGpu] = [await run("cpu"), await run("gpu")];
+    if (cpu instanceof Error || onGpu instanceof Error) {
+      // A truncation cascade may end above the target (docs/decisions.md): the same error.
+      assert.ok(cpu instanceof CalibrationError, `seed ${seed}: ${cpu}`);
+      assert.deepEqual(onGpu, cpu, `seed ${seed}`);
+      return;
+    }
     assert.equal(onGpu.report.backend, "gpu", `seed ${seed}`);
     assert.deepEqual({ ...onGpu.report, backend: "cpu" }, cpu.report, `seed ${seed}`);
+    assert.deepEqual(onGpu.diagnostics.alpha, cpu.diagnostics.alpha, `seed ${seed}`);
     assert.deepEqual(onGpu.datasets, cpu.datasets, `seed ${seed}`);
   });
 }
