@@ -154,17 +154,13 @@ export function confirmLipschitz(
   const weight = (i: number) => alpha === null ? 1 : alpha[i];
   // Exact values over the skipped draws, for every record.
   const skipped = new Float64Array(n);
-  const skippedDraw = new Int32Array(n).fill(-1);
   const row = new Float64Array(n);
   for (const s of approx.skippedDraws) {
     model.logLik(draws.subarray(s * dim, (s + 1) * dim), row);
     for (let i = 0; i < n; i++) {
       const value = entry(weight(i), row[i]);
       if (matrix !== undefined) matrix[s * n + i] = value;
-      if (value > skipped[i]) {
-        skipped[i] = value;
-        skippedDraw[i] = s;
-      }
+      if (value > skipped[i]) skipped[i] = value;
     }
   }
   const known = new Uint8Array(n);

@@ -5,14 +5,15 @@
  * One kernel per model (shaders/lipschitz_<kernel>.wgsl after special.wgsl and
  * lipschitz_common.wgsl) evaluates ℓ_i(θ_s) in f32 over a tile of records × draws, fused with the
  * per-record maximum of |α_i·ℓ_i|, its first arg-max draw, the runner-up over the other draws
- * and a running error bound; the S×n
- * matrix is only written when asked for. Records and draws are tiled so that no binding exceeds
- * maxStorageBufferBindingSize and no dispatch exceeds maxComputeWorkgroupsPerDimension.
+ * and a running error bound; the S×n matrix is only written when asked for. Records and draws
+ * are tiled so that no binding exceeds maxStorageBufferBindingSize and no dispatch exceeds
+ * maxComputeWorkgroupsPerDimension.
  *
  * The f32 maxima are then confirmed in f64 by `confirmLipschitz`: the overall Δ, its arg-max and
- * every per-record maximum are exactly the CPU loop's. The per-record error bound is E_i = 2·2⁻²⁴·e_i, with e_i the
- * kernel's first-order bound in units of 2⁻²⁴ (every rounding of every operation, from WGSL's
- * accuracy table; see lipschitz_common.wgsl) and the factor 2 for second-order terms.
+ * every per-record maximum are exactly the CPU loop's. The per-record error bound is
+ * E_i = 2·2⁻²⁴·e_i, with e_i the kernel's first-order bound in units of 2⁻²⁴ (every rounding of
+ * every operation, from WGSL's accuracy table; see lipschitz_common.wgsl) and the factor 2 for
+ * second-order terms.
  *
  * @module
  */
