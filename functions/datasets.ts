@@ -1,23 +1,30 @@
 /**
- * Registered datasets and their privacy budgets.
+ * Registered datasets, their release policies and their privacy budgets.
  *
  * - `POST /v1/datasets` (scope admin: the data owner) registers a confidential dataset with a
- *   total budget ε_total, as CSV text (`Content-Type: text/csv`, `?epsilonTotal=…&name=…`) or
- *   JSON (`{epsilonTotal, name?, csv | records}`); 201 with its id.
+ *   total budget ε_total and its release policy (what is public: `publicColumns`, `bounds`,
+ *   `stratumSizes`, `levels`; see `release_policy.ts`), as CSV text (`Content-Type: text/csv`,
+ *   `?epsilonTotal=…&name=…&publicColumns=a,b`) or JSON (`{epsilonTotal, name?, csv | records,
+ *   publicColumns?, bounds?, stratumSizes?, levels?}`); 201 with its id and policy. The policy
+ *   cannot be changed afterwards. The dataset belongs to the key's tenant.
+ * - `GET /v1/datasets/{id}` (scope read): name, n, columns, ε_total and the policy.
  * - `GET /v1/datasets/{id}/budget` (scope read): ε_total, spent (rounded up), remaining (rounded
- *   down) and the releases charged.
+ *   down) and every charge (a job's requested ε, charged when it was accepted).
+ *
+ * Another tenant's dataset is answered 404, as one that does not exist.
  *
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { DataError } from "../src/data/data_error.ts";
 import { functionApp } from "../src/api/app.ts";
 import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInput } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
+import { createPolicy, PolicyDeclaration } from "../src/jobs/release_policy.ts";
 import { BEARER_SECURITY, CsvText, errorResponses, IdParam, Records } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
+import type { DatasetInfo as StoredDataset } from "../src/jobs/store.ts";
 import { health } from "./health.ts";
 
 const EpsilonTotal = z.number().finite().positive().openapi({
@@ -26,7 +33,7 @@ const EpsilonTotal = z.number().finite().positive().openapi({
 });
 const Name = z.string().min(1).max(200).openapi({ example: "skewed counts" });
 
-const DatasetJson = z.object({
+const DatasetJson = PolicyDeclaration.partial().extend({
   epsilonTotal: EpsilonTotal,
   name: Name.optional(),
   csv: CsvText.optional(),
@@ -46,6 +53,21 @@ const CsvQuery = z.object({
     description: "ε_total, with a text/csv body",
   }),
   name: Name.optional(),
+  publicColumns: z.string().max(100_000).optional().openapi({
+    description: "Comma-separated public columns, with a text/csv body (default: none)",
+  }),
+});
+
+const Policy = z.object({
+  publicColumns: z.array(z.string()),
+  bounds: z.record(z.string(), z.tuple([z.number(), z.number()])),
+  stratumSizes: z.record(z.string(), z.record(z.string(), z.number())),
+  levels: z.record(z.string(), z.array(z.string())),
+  sizePublic: z.literal(true),
+  neighbours: z.literal("add-remove"),
+}).openapi("ReleasePolicy", {
+  description: "What the data owner declared public at registration; every other column is " +
+    "confidential. Fixed for the dataset's life.",
 });
 
 const DatasetInfo = z.object({
@@ -55,6 +77,7 @@ const DatasetInfo = z.object({
   columns: z.array(z.string()),
   epsilonTotal: z.number(),
   createdAt: z.string(),
+  policy: Policy,
 }).openapi("Dataset");
 
 const Budget = z.object({
@@ -62,13 +85,14 @@ const Budget = z.object({
   epsilonTotal: z.number(),
   spent: z.number().openapi({ description: "Σ ε of the releases, rounded up" }),
   remaining: z.number().openapi({ description: "ε_total − spent, rounded down" }),
-  releases: z.array(z.object({ jobId: z.string(), epsilon: z.number(), releasedAt: z.string() })),
+  releases: z.array(z.object({ jobId: z.string(), epsilon: z.number(), chargedAt: z.string() }))
+    .openapi({ description: "Every charge: a job's requested ε, charged when it was accepted" }),
 }).openapi("Budget");
 
 const register = createRoute({
   method: "post",
   path: "/v1/datasets",
-  summary: "Register a confidential dataset with a total privacy budget",
+  summary: "Register a confidential dataset with a total privacy budget and its release policy",
   security: BEARER_SECURITY,
   request: {
     query: CsvQuery,
@@ -83,6 +107,18 @@ const register = createRoute({
   responses: {
     201: { description: "Registered", content: { "application/json": { schema: DatasetInfo } } },
     ...errorResponses(400, 401, 403, 413, 415),
+  },
+});
+
+const describe = createRoute({
+  method: "get",
+  path: "/v1/datasets/{id}",
+  summary: "A registered dataset: size, columns, budget total and release policy",
+  security: BEARER_SECURITY,
+  request: { params: IdParam },
+  responses: {
+    200: { description: "The dataset", content: { "application/json": { schema: DatasetInfo } } },
+    ...errorResponses(400, 401, 403, 404),
   },
 });
 
@@ -102,6 +138,29 @@ function isCsv(contentType: string | undefined): boolean {
   return contentType?.split(";")[0].trim().toLowerCase() === "text/csv";
 }
 
+/** A dataset's description as JSON (mutable copies, as the response types want). */
+function datasetJson(info: StoredDataset) {
+  const { policy } = info;
+  return {
+    ...info,
+    columns: [...info.columns],
+    policy: {
+      publicColumns: [...policy.publicColumns],
+      bounds: Object.fromEntries(
+        Object.entries(policy.bounds).map(([name, [lo, hi]]) => [name, [lo, hi] as [number, number]]),
+      ),
+      stratumSizes: Object.fromEntries(
+        Object.entries(policy.stratumSizes).map(([name, sizes]) => [name, { ...sizes }]),
+      ),
+      levels: Object.fromEntries(
+        Object.entries(policy.levels).map(([name, levels]) => [name, [...levels]]),
+      ),
+      sizePublic: policy.sizePublic,
+      neighbours: policy.neighbours,
+    },
+  };
+}
+
 /** The datasets function. */
 export function datasets(context: ApiContext) {
   const { store } = context;
@@ -116,20 +175,21 @@ export function datasets(context: ApiContext) {
           if (query.epsilonTotal === undefined) {
             throw new ApiError(400, "invalid_request", "epsilonTotal is required", "epsilonTotal");
           }
-          upload = { epsilonTotal: query.epsilonTotal, name: query.name, csv: await c.req.text() };
+          upload = {
+            epsilonTotal: query.epsilonTotal,
+            name: query.name,
+            csv: await c.req.text(),
+            publicColumns: query.publicColumns?.split(",").map((name) => name.trim())
+              .filter((name) => name !== ""),
+          };
         } else if (contentType === undefined) {
           throw new ApiError(400, "invalid_request", "a body is required (JSON or text/csv)");
         } else {
           // JSON bodies were validated against DatasetJson (the text/csv schema is for the docs).
           upload = c.req.valid("json") as z.infer<typeof DatasetJson>;
         }
-        let read: ReturnType<typeof readDataInput>;
-        try {
-          read = readDataInput(upload, "dataset upload");
-        } catch (error) {
-          if (error instanceof DataError) throw new ApiError(400, "invalid_data", error.message);
-          throw error;
-        }
+        const read = readDataInput(upload, "dataset upload");
+        const policy = createPolicy(upload, read.data);
         const info = await store.createDataset({
           id: crypto.randomUUID(),
           name: upload.name ?? "dataset",
@@ -138,15 +198,25 @@ export function datasets(context: ApiContext) {
           columns: read.data.names,
           epsilonTotal: upload.epsilonTotal,
           ownerKeyId: c.var.apiKey.id,
+          tenant: c.var.apiKey.tenant,
+          policy,
         });
-        c.header("Location", `/v1/datasets/${info.id}/budget`);
-        return c.json({ ...info, columns: [...info.columns] }, 201);
+        c.header("Location", `/v1/datasets/${info.id}`);
+        return c.json(datasetJson(info), 201);
+      },
+    )
+    .openapi(
+      { ...describe, middleware: [requireScope(store, "read")] as const },
+      async (c) => {
+        const found = await store.dataset(c.req.valid("param").id, c.var.apiKey.tenant);
+        if (found === null) throw new ApiError(404, "not_found", "no such dataset");
+        return c.json(datasetJson(found), 200);
       },
     )
     .openapi(
       { ...budget, middleware: [requireScope(store, "read")] as const },
       async (c) => {
-        const found = await store.budget(c.req.valid("param").id);
+        const found = await store.budget(c.req.valid("param").id, c.var.apiKey.tenant);
         if (found === null) throw new ApiError(404, "not_found", "no such dataset");
         return c.json({ ...found, releases: [...found.releases] }, 200);
       },

@@ -16,9 +16,7 @@ import { ApiError } from "../src/api/errors.ts";
 import { BEARER_SECURITY, CsvText, errorResponses, Records } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
-import { DataError } from "../src/data/data_error.ts";
 import { buildDesign } from "../src/data/design.ts";
-import { redactValues } from "../src/jobs/failure.ts";
 import type { LipschitzBackend } from "../src/mechanisms/lipschitz_backend.ts";
 import { selectLipschitz } from "../src/gpu/select_lipschitz.ts";
 import { createModel, type Model, MODEL_NAMES, outcomeKind } from "../src/models/mod.ts";
@@ -80,19 +78,6 @@ const route = createRoute({
   },
 });
 
-/** Runs `body` and turns data and setting errors into 400s without values. */
-function asBadRequest<T>(body: () => T): T {
-  try {
-    return body();
-  } catch (error) {
-    if (error instanceof DataError) throw new ApiError(400, "invalid_data", error.message);
-    if (error instanceof RangeError || error instanceof TypeError) {
-      throw new ApiError(400, "invalid_request", redactValues(error.message));
-    }
-    throw error;
-  }
-}
-
 /** Packs the named draws into an S×dim row-major matrix, checking names, lengths and support. */
 function drawMatrix(model: Model, draws: Record<string, number[]>, maxCells: number): Float64Array {
   for (const name of Object.keys(draws)) {
@@ -135,7 +120,7 @@ function drawMatrix(model: Model, draws: Record<string, number[]>, maxCells: num
   const matrix = new Float64Array(S * dim);
   for (let s = 0; s < S; s++) {
     for (let j = 0; j < dim; j++) matrix[s * dim + j] = columns[j][s];
-    asBadRequest(() => model.unconstrain(matrix.subarray(s * dim, (s + 1) * dim)));
+    model.unconstrain(matrix.subarray(s * dim, (s + 1) * dim));
   }
   return matrix;
 }
@@ -146,13 +131,11 @@ export function lipschitz(context: ApiContext) {
     { ...route, middleware: [requireScope(context.store, "diagnostics")] as const },
     async (c) => {
       const body = c.req.valid("json");
-      const model = asBadRequest(() => {
-        const { data } = readDataInput(body, "request data");
-        return createModel(
-          body.model,
-          buildDesign(data, { y: body.y, x: body.x, weight: body.weight }, outcomeKind(body.model)),
-        );
-      });
+      const { data } = readDataInput(body, "request data");
+      const model = createModel(
+        body.model,
+        buildDesign(data, { y: body.y, x: body.x, weight: body.weight }, outcomeKind(body.model)),
+      );
       const n = model.design.n;
       if (body.alpha !== undefined && body.alpha.length !== n) {
         throw new ApiError(

@@ -2,19 +2,23 @@
  * Synthesis jobs.
  *
  * - `POST /v1/syntheses` (scope submit): the `synth` command's options as JSON plus `datasetId`
- *   (a registered dataset) or inline `csv` / `records`; the job is persisted, then 202 with its
- *   id. An `Idempotency-Key` header returns the same job for a retry (never a second job, never
- *   a second charge). With a registered dataset and `epsilon`, 409 when ε exceeds the remaining
- *   budget.
+ *   (a registered dataset of the key's tenant) or inline `csv` / `records`; the job is persisted,
+ *   then 202 with its id. An `Idempotency-Key` header returns the same job for a retry (never a
+ *   second job, never a second charge). On a registered dataset the request must keep to its
+ *   release policy (422 otherwise: `x` and `strata` public, no `seed`, `epsilon` given) and its
+ *   `epsilon` is charged when the job is accepted, whatever the job's outcome (409 when it
+ *   exceeds the remaining budget); a job that fails on the data shows only `data_rejected`.
  * - `GET /v1/syntheses/{id}` (scope read): status, progress and, once succeeded, the public
  *   report (the fields of report.json).
  * - `GET /v1/syntheses/{id}/datasets/{k}` (scope read): the k-th synthetic CSV.
- * - `GET /v1/syntheses/{id}/diagnostics` (scope diagnostics): the confidential diagnostics.
+ * - `GET /v1/syntheses/{id}/diagnostics` (scope diagnostics): the confidential diagnostics
+ *   (of a failed job on a registered dataset: the reason it failed).
+ *
+ * Another tenant's job is answered 404, as one that does not exist.
  *
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { DataError } from "../src/data/data_error.ts";
 import { getColumn } from "../src/data/dataset.ts";
 import { buildDesign } from "../src/data/design.ts";
 import { functionApp } from "../src/api/app.ts";
@@ -34,8 +38,8 @@ import {
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
-import { BudgetExceededError } from "../src/jobs/ledger.ts";
-import { IdempotencyConflictError, type JobView } from "../src/jobs/store.ts";
+import { checkSynthesis } from "../src/jobs/release_policy.ts";
+import type { JobView } from "../src/jobs/store.ts";
 import { outcomeKind } from "../src/models/mod.ts";
 import { SynthesisSpec } from "../src/synthesis/spec.ts";
 
@@ -131,17 +135,25 @@ const dataset = createRoute({
 const diagnostics = createRoute({
   method: "get",
   path: "/v1/syntheses/{id}/diagnostics",
-  summary: "The confidential diagnostics of a succeeded job (scope diagnostics)",
+  summary: "The confidential diagnostics of a finished job (scope diagnostics)",
   security: BEARER_SECURITY,
   request: { params: IdParam },
   responses: {
     200: {
-      description: "Per-record α and Δ, refits, fit summary, utility, risk, seed",
+      description: "Per-record α and Δ, refits, fit summary, utility, risk, seed, values " +
+        "clamped to the policy's bounds; of a failed job on a registered dataset, the reason",
       content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
     },
     ...errorResponses(400, 401, 403, 404, 409),
   },
 });
+
+/** 409 unless the job finished (its diagnostics: a success's, or a failure's reason). */
+function requireFinished(job: JobView): void {
+  if (job.status !== "succeeded" && job.status !== "failed") {
+    throw new ApiError(409, "not_ready", `the job is ${job.status}`);
+  }
+}
 
 /** 409 unless the job succeeded: its failure code, or "not_ready". */
 function requireSucceeded(job: JobView): void {
@@ -180,67 +192,45 @@ export function syntheses(context: ApiContext) {
       { ...submit, middleware: [requireScope(store, "submit")] as const },
       async (c) => {
         const body = c.req.valid("json");
-        const { datasetId, csv, records, ...spec } = body;
+        const { datasetId, csv, records, ...request } = body;
+        const { tenant } = c.var.apiKey;
         let inline: string | null = null;
+        let spec = request;
         if (datasetId !== undefined) {
-          const info = await store.dataset(datasetId);
+          const info = await store.dataset(datasetId, tenant);
           if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
           const named = [
             ["y", spec.y],
-            ...spec.x.map((x) => ["x", x]),
+            ...spec.x.map((x, k) => [`x.${k}`, x]),
             ["weight", spec.weight],
             ["strata", spec.strata],
           ].filter((pair): pair is [string, string] => pair[1] !== undefined);
           for (const [field, column] of named) {
             if (!info.columns.includes(column)) {
-              throw new ApiError(
-                400,
-                "invalid_data",
-                `the dataset has no column "${column}"`,
-                field,
-              );
+              throw new ApiError(400, "invalid_data", `the dataset has no column "${column}"`, field);
             }
           }
+          spec = checkSynthesis(info.policy, spec);
         } else {
-          try {
-            const read = readDataInput({ csv, records }, "inline data");
-            buildDesign(
-              read.data,
-              { y: spec.y, x: spec.x, weight: spec.weight },
-              outcomeKind(spec.model),
-            );
-            if (spec.strata !== undefined) getColumn(read.data, spec.strata);
-            inline = read.csv;
-          } catch (error) {
-            if (error instanceof DataError) throw new ApiError(400, "invalid_data", error.message);
-            throw error;
-          }
+          const read = readDataInput({ csv, records }, "inline data");
+          buildDesign(
+            read.data,
+            { y: spec.y, x: spec.x, weight: spec.weight },
+            outcomeKind(spec.model),
+          );
+          if (spec.strata !== undefined) getColumn(read.data, spec.strata);
+          inline = read.csv;
         }
-        let submitted;
-        try {
-          submitted = await store.submit({
-            id: crypto.randomUUID(),
-            keyId: c.var.apiKey.id,
-            idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
-            requestHash: await sha256Hex(JSON.stringify(body)),
-            datasetId: datasetId ?? null,
-            csv: inline,
-            spec,
-          });
-        } catch (error) {
-          if (error instanceof IdempotencyConflictError) {
-            throw new ApiError(422, "idempotency_conflict", error.message);
-          }
-          if (error instanceof BudgetExceededError) {
-            throw new ApiError(
-              409,
-              "budget_exceeded",
-              "epsilon exceeds the dataset's remaining privacy budget",
-              "epsilon",
-            );
-          }
-          throw error;
-        }
+        const submitted = await store.submit({
+          id: crypto.randomUUID(),
+          keyId: c.var.apiKey.id,
+          tenant,
+          idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
+          requestHash: await sha256Hex(JSON.stringify(body)),
+          datasetId: datasetId ?? null,
+          csv: inline,
+          spec,
+        });
         const { job } = submitted;
         await store.enqueue(job.id);
         context.pool?.wake();
@@ -252,7 +242,7 @@ export function syntheses(context: ApiContext) {
     .openapi(
       { ...status, middleware: [requireScope(store, "read")] as const },
       async (c) => {
-        const job = synthesisJob(await store.job(c.req.valid("param").id));
+        const job = synthesisJob(await store.job(c.req.valid("param").id, c.var.apiKey.tenant));
         return c.json(publicJob(job), 200);
       },
     )
@@ -260,9 +250,10 @@ export function syntheses(context: ApiContext) {
       { ...dataset, middleware: [requireScope(store, "read")] as const },
       async (c) => {
         const { id, k } = c.req.valid("param");
-        const job = synthesisJob(await store.job(id));
+        const { tenant } = c.var.apiKey;
+        const job = synthesisJob(await store.job(id, tenant));
         requireSucceeded(job);
-        const csv = await store.jobDataset(id, k);
+        const csv = await store.jobDataset(id, k, tenant);
         if (csv === null) {
           throw new ApiError(
             404,
@@ -279,9 +270,11 @@ export function syntheses(context: ApiContext) {
       { ...diagnostics, middleware: [requireScope(store, "diagnostics")] as const },
       async (c) => {
         const { id } = c.req.valid("param");
-        const job = synthesisJob(await store.job(id));
-        requireSucceeded(job);
-        const found = await store.jobDiagnostics(id);
+        const { tenant } = c.var.apiKey;
+        const job = synthesisJob(await store.job(id, tenant));
+        requireFinished(job);
+        const found = await store.jobDiagnostics(id, tenant);
+        if (found === null) requireSucceeded(job);
         return c.json({ ...found } as Record<string, unknown>, 200);
       },
     );

@@ -2,24 +2,29 @@
  * Survey tables (SPEC §8): the `tabulate` command as a function.
  *
  * - `POST /v1/tables`: the command's options as JSON (`by` an array of two columns, `method`
- *   required) plus `datasetId` (a registered dataset) or inline `csv` / `records`.
+ *   required) plus `datasetId` (a registered dataset of the key's tenant) or inline `csv` /
+ *   `records`. On a registered dataset the request keeps to its release policy (422 otherwise:
+ *   `by` and `strata` public, no `seed`, `epsilon` given), the cells are the cross product of
+ *   the `by` columns' public levels, and the requested ε is charged whatever the outcome.
  *   - `sample` (scope diagnostics: it releases the confidential estimates themselves, so only the
  *     data owner may ask; nothing is charged or kept): 200 with the rows.
  *   - `laplace` (scope submit): 200 with the rows, after ε is charged to the dataset's budget in
  *     the transaction that stores the table under an id (`GET /v1/tables/{id}`); 409 when ε
- *     exceeds the remaining budget. An `Idempotency-Key` retry returns the stored table, never a
+ *     exceeds the remaining budget; 422 `data_rejected` (still charged) when it fails on a
+ *     registered dataset's data. An `Idempotency-Key` retry returns the stored table, never a
  *     fresh draw of noise or a second charge.
- *   - `fbs`, `fbp` (scope submit): a job, 202 with its id; the synthesis's ε is charged when the
- *     table is released, as for syntheses (409 up front when ε exceeds the remaining budget).
+ *   - `fbs`, `fbp` (scope submit): a job, 202 with its id; on a registered dataset its ε is
+ *     charged when it is accepted (409 when it does not fit).
  * - `GET /v1/tables/{id}` (scope read): a stored table or table job: status, progress and, once
  *   succeeded, the table and its privacy (and the report of the synthesis behind fbs and fbp).
+ *
+ * Another tenant's dataset or table is answered 404, as one that does not exist.
  *
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { TABLE_METHOD_NAMES } from "../src/cli/tabulate.ts";
 import { parseCsv } from "../src/data/csv.ts";
-import { DataError } from "../src/data/data_error.ts";
 import type { Dataset } from "../src/data/dataset.ts";
 import { tableInput } from "../src/survey/tables.ts";
 import { functionApp } from "../src/api/app.ts";
@@ -38,15 +43,9 @@ import {
   ReportSchema,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
-import { redactValues } from "../src/jobs/failure.ts";
-import { BudgetExceededError } from "../src/jobs/ledger.ts";
-import {
-  IdempotencyConflictError,
-  type JobView,
-  type Submission,
-  type Submitted,
-} from "../src/jobs/store.ts";
-import { tabulate } from "../src/jobs/table_job.ts";
+import { checkTable, policyData, type ReleasePolicy } from "../src/jobs/release_policy.ts";
+import type { JobView, Submission } from "../src/jobs/store.ts";
+import { releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
 import { SYNTHETIC_TABLE_METHODS, type TableResult, TableSpec } from "../src/jobs/table_spec.ts";
 import { health } from "./health.ts";
 
@@ -159,21 +158,6 @@ const status = createRoute({
   },
 });
 
-type Body = z.infer<typeof TablesRequest>;
-
-/** Runs `body` turning data and settings errors into 400s whose messages hold no value. */
-async function asBadRequest<T>(body: () => T | Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (error) {
-    if (error instanceof DataError) throw new ApiError(400, "invalid_data", error.message);
-    if (error instanceof RangeError || error instanceof TypeError) {
-      throw new ApiError(400, "invalid_request", redactValues(error.message));
-    }
-    throw error;
-  }
-}
-
 /** A table as JSON (mutable copies, as the response types want). */
 function tableJson(result: TableResult) {
   return {
@@ -202,62 +186,14 @@ function tableView(job: JobView) {
 /** The tables function. */
 export function tables(context: ApiContext) {
   const { store } = context;
-
-  /** The request's data: the registered dataset (its columns checked) or the inline data. */
-  async function dataOf(body: Body, load: boolean): Promise<{ data?: Dataset; inline?: string }> {
-    const { datasetId, csv, records, ...spec } = body;
-    if (datasetId === undefined) {
-      const read = await asBadRequest(() => readDataInput({ csv, records }, "inline data"));
-      await asBadRequest(() => tableInput(read.data, spec));
-      return { data: read.data, inline: read.csv };
-    }
-    const info = await store.dataset(datasetId);
-    if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-    const named: [string, string][] = [
-      ["y", spec.y],
-      ["weight", spec.weight],
-      ["strata", spec.strata],
-      ["by.0", spec.by[0]],
-      ["by.1", spec.by[1]],
-    ];
-    for (const [field, column] of named) {
-      if (!info.columns.includes(column)) {
-        throw new ApiError(400, "invalid_data", `the dataset has no column "${column}"`, field);
-      }
-    }
-    if (!load) return {};
-    const text = await store.datasetCsv(datasetId);
-    if (text === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-    return { data: await asBadRequest(() => parseCsv(text, `dataset ${datasetId}`)) };
-  }
-
-  /** Persists through `save`, mapping the store's refusals to 422 and 409. */
-  async function persist(save: () => Promise<Submitted>): Promise<JobView> {
-    try {
-      return (await save()).job;
-    } catch (error) {
-      if (error instanceof IdempotencyConflictError) {
-        throw new ApiError(422, "idempotency_conflict", error.message);
-      }
-      if (error instanceof BudgetExceededError) {
-        throw new ApiError(
-          409,
-          "budget_exceeded",
-          "epsilon exceeds the dataset's remaining privacy budget",
-          "epsilon",
-        );
-      }
-      throw error;
-    }
-  }
-
   return functionApp()
     .openapi(
       { ...create, middleware: [requireScope(store, null)] as const },
       async (c) => {
         const body = c.req.valid("json");
-        const { datasetId, csv: _csv, records: _records, ...spec } = body;
-        const scope = spec.method === "sample" ? "diagnostics" : "submit";
+        const { datasetId, csv, records, ...request } = body;
+        const { tenant } = c.var.apiKey;
+        const scope = request.method === "sample" ? "diagnostics" : "submit";
         if (!c.var.apiKey.scopes.includes(scope)) {
           throw new ApiError(
             403,
@@ -266,30 +202,68 @@ export function tables(context: ApiContext) {
               (scope === "diagnostics" ? " (sample releases the confidential estimates)" : ""),
           );
         }
-        const synthetic = SYNTHETIC_TABLE_METHODS.includes(spec.method);
-        const { data, inline } = await dataOf(body, !synthetic);
+        const synthetic = SYNTHETIC_TABLE_METHODS.includes(request.method);
+        let spec = request;
+        let policy: ReleasePolicy | null = null;
+        let inline: Dataset | null = null;
+        let inlineCsv: string | null = null;
+        if (datasetId === undefined) {
+          const read = readDataInput({ csv, records }, "inline data");
+          tableInput(read.data, spec);
+          inline = read.data;
+          inlineCsv = read.csv;
+        } else {
+          const info = await store.dataset(datasetId, tenant);
+          if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
+          const named: [string, string][] = [
+            ["y", spec.y],
+            ["weight", spec.weight],
+            ["strata", spec.strata],
+            ["by.0", spec.by[0]],
+            ["by.1", spec.by[1]],
+          ];
+          for (const [field, column] of named) {
+            if (!info.columns.includes(column)) {
+              throw new ApiError(400, "invalid_data", `the dataset has no column "${column}"`, field);
+            }
+          }
+          spec = checkTable(info.policy, spec);
+          policy = info.policy;
+        }
         const submission: Submission = {
           id: crypto.randomUUID(),
           kind: "table",
           keyId: c.var.apiKey.id,
+          tenant,
           idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
           requestHash: await sha256Hex(JSON.stringify({ kind: "table", ...body })),
           datasetId: datasetId ?? null,
-          csv: synthetic ? inline ?? null : null,
+          csv: synthetic ? inlineCsv : null,
           spec,
         };
         if (synthetic) {
-          const job = await persist(() => store.submit(submission));
+          const { job } = await store.submit(submission);
           await store.enqueue(job.id);
           context.pool?.wake();
           const location = `/v1/tables/${job.id}`;
           c.header("Location", location);
           return c.json({ id: job.id, status: job.status, location }, 202);
         }
-        const { result } = await asBadRequest(() => tabulate(data!, spec));
-        if (result.privacy === null) return c.json(tableJson(result), 200);
-        const { epsilon } = result.privacy;
-        const job = await persist(() => store.releaseNow(submission, { epsilon, result }));
+        const confidential = inline ?? await registeredData(datasetId!);
+        const levels = policy?.levels;
+        if (spec.method === "sample") {
+          const { result } = await tabulate(confidential, spec, { levels });
+          return c.json(tableJson(result), 200);
+        }
+        const read = policy === null
+          ? { data: confidential, clamped: undefined }
+          : policyData(confidential, policy);
+        const job = await releaseTableNow(
+          store,
+          submission,
+          async () => (await tabulate(read.data, spec, { levels })).result,
+          read.clamped === undefined ? undefined : { clamped: read.clamped },
+        );
         const location = `/v1/tables/${job.id}`;
         c.header("Location", location);
         return c.json({ ...tableJson(job.result!), id: job.id, location }, 200);
@@ -298,13 +272,20 @@ export function tables(context: ApiContext) {
     .openapi(
       { ...status, middleware: [requireScope(store, "read")] as const },
       async (c) => {
-        const job = await store.job(c.req.valid("param").id);
+        const job = await store.job(c.req.valid("param").id, c.var.apiKey.tenant);
         if (job === null || job.kind !== "table") {
           throw new ApiError(404, "not_found", "no such table");
         }
         return c.json(tableView(job), 200);
       },
     );
+
+  /** A registered dataset's confidential data (its tenant was checked). */
+  async function registeredData(datasetId: string): Promise<Dataset> {
+    const text = await store.datasetCsv(datasetId);
+    if (text === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
+    return parseCsv(text, `dataset ${datasetId}`);
+  }
 }
 
 /** `deno serve functions/tables.ts`: this function alone (and /healthz), with the worker pool. */

@@ -7,7 +7,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { type ApiKey, type JobStore, type Scope, SCOPES } from "../jobs/store.ts";
+import { type ApiKey, DEFAULT_TENANT, type JobStore, type Scope, SCOPES } from "../jobs/store.ts";
 import { ApiError } from "./errors.ts";
 
 /** What a request carries once authenticated. */
@@ -19,6 +19,8 @@ export interface ApiEnv {
 export const KEY_PREFIX = "ppsk_";
 
 const KEY_PATTERN = /^ppsk_[A-Za-z0-9_-]{43}$/;
+
+const TENANT_PATTERN = /^[A-Za-z0-9._-]{1,100}$/;
 
 function base64url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
@@ -57,22 +59,28 @@ export function parseScopes(list: string): Scope[] {
 }
 
 /**
- * Creates a key with the given scopes and stores its hash.
+ * Creates a key with the given scopes in a tenant and stores its hash.
  *
  * @param store Where the hash goes.
  * @param scopes What the key may do.
  * @param name A label for the key's owner.
+ * @param tenant The tenant whose datasets and jobs the key sees (and owns what it creates).
  * @returns The stored key record and the secret (shown once, never stored).
  */
 export async function createApiKey(
   store: JobStore,
   scopes: readonly Scope[],
   name: string,
+  tenant: string = DEFAULT_TENANT,
 ): Promise<{ key: ApiKey; secret: string }> {
+  if (!TENANT_PATTERN.test(tenant)) {
+    throw new RangeError("Invalid tenant: 1–100 letters, digits, '.', '_' or '-'");
+  }
   const secret = KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
   const key: ApiKey = {
     id: crypto.randomUUID(),
     name,
+    tenant,
     scopes: [...scopes],
     createdAt: new Date().toISOString(),
     revokedAt: null,

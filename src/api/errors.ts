@@ -10,6 +10,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
+import { classifyError } from "../jobs/domain_errors.ts";
 import type { Logger } from "./log.ts";
 
 /** The body of every error response. */
@@ -90,7 +91,9 @@ export function errorResponse(
 
 /**
  * The app's `onError`: ApiError and Hono's HTTPException keep their status (4xx with their
- * message); anything else is logged by its class name only and answered 500 "internal".
+ * message); domain errors take their status, code and message from the one table
+ * (`classifyError`); anything else is logged by its class name only and answered 500
+ * "internal".
  *
  * @param log Where unexpected errors are noted.
  * @returns The error handler.
@@ -112,8 +115,17 @@ export function errorHandler(log: Logger): ErrorHandler {
       const message = error.message !== "" ? error.message : `HTTP ${status}`;
       return errorResponse(c, status, HTTP_CODES[status] ?? `http_${status}`, message);
     }
-    log("internal_error", { error: error instanceof Error ? error.name : typeof error });
-    return errorResponse(c, 500, "internal", "internal error");
+    const classified = classifyError(error);
+    if (classified.status === 500) {
+      log("internal_error", { error: error instanceof Error ? error.name : typeof error });
+    }
+    return errorResponse(
+      c,
+      classified.status,
+      classified.code,
+      classified.message,
+      classified.field,
+    );
   };
 }
 

@@ -63,6 +63,7 @@ export const ReportSchema = z.object({
   epsilonPerDataset: z.number(),
   epsilon: z.number(),
   guarantee: z.enum(["DP", "aDP"]),
+  neighbours: z.literal("add-remove"),
   backend: z.string(),
   columns: z.array(z.string()),
   software: z.object({ name: z.literal("ppsynth"), version: z.string() }),

@@ -1,12 +1,14 @@
 /**
  * `deno task keys`: API keys of the HTTP service, in the store under PPSYNTH_DATA_DIR.
  *
- *     deno task keys create --scopes submit,read,diagnostics[,admin] [--name NAME]
+ *     deno task keys create --scopes submit,read,diagnostics[,admin] [--name NAME] [--tenant T]
  *     deno task keys list
  *     deno task keys revoke ID
  *
  * `create` prints the new key once on standard output (only its SHA-256 hash is stored) and
- * its id on standard error; `list` prints id, name, scopes, creation and revocation times.
+ * its id on standard error; the key belongs to tenant T (default "default") and sees only that
+ * tenant's datasets and jobs. `list` prints id, name, tenant, scopes, creation and revocation
+ * times.
  *
  * @module
  */
@@ -16,7 +18,8 @@ import { configFromEnv } from "../api/config.ts";
 import { SqliteJobStore } from "../jobs/sqlite_store.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 
-const USAGE = "usage: keys create --scopes submit,read,diagnostics[,admin] [--name NAME] | " +
+const USAGE =
+  "usage: keys create --scopes submit,read,diagnostics[,admin] [--name NAME] [--tenant T] | " +
   "keys list | keys revoke ID";
 
 async function main(): Promise<void> {
@@ -25,7 +28,11 @@ async function main(): Promise<void> {
       return parseArgs({
         args: Deno.args,
         allowPositionals: true,
-        options: { scopes: { type: "string" }, name: { type: "string" } },
+        options: {
+          scopes: { type: "string" },
+          name: { type: "string" },
+          tenant: { type: "string" },
+        },
       });
     } catch (error) {
       throw new UsageError(`${(error as Error).message}; ${USAGE}`);
@@ -43,13 +50,29 @@ async function main(): Promise<void> {
       } catch (error) {
         throw new UsageError(`--scopes: ${(error as Error).message}`);
       }
-      const { key, secret } = await createApiKey(store, scopes, values.name ?? "");
-      console.error(`keys: created ${key.id} (${key.scopes.join(",")}); the key is shown once:`);
+      let created;
+      try {
+        created = await createApiKey(store, scopes, values.name ?? "", values.tenant);
+      } catch (error) {
+        throw new UsageError(`--tenant: ${(error as Error).message}`);
+      }
+      const { key, secret } = created;
+      console.error(
+        `keys: created ${key.id} (${key.scopes.join(",")}, tenant ${key.tenant}); ` +
+          "the key is shown once:",
+      );
       console.log(secret);
     } else if (command === "list" && rest.length === 0) {
       for (const key of await store.listKeys()) {
         console.log(
-          [key.id, key.name || "-", key.scopes.join(","), key.createdAt, key.revokedAt ?? "-"]
+          [
+            key.id,
+            key.name || "-",
+            key.tenant,
+            key.scopes.join(","),
+            key.createdAt,
+            key.revokedAt ?? "-",
+          ]
             .join("\t"),
         );
       }

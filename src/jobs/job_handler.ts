@@ -1,14 +1,17 @@
 /**
- * The worker pool's handler: reads a claimed job's request and confidential data from the store
- * and runs it by its kind, a synthesis (`synthesis_job.ts`) or a survey table
- * (`table_job.ts`).
+ * The worker pool's handler (and the Redis workers'): reads a claimed job's request and
+ * confidential data from the store and runs it by its kind, a synthesis (`synthesis_job.ts`)
+ * or a survey table (`table_job.ts`). A job on a registered dataset reads its data through the
+ * release policy (bounded columns clamped, the cells of tables over the declared levels) and
+ * never runs with a seed; the counts of clamped values go to the owner's diagnostics.
  *
  * @module
  */
 import { parseCsv } from "../data/csv.ts";
+import { policyData } from "./release_policy.ts";
 import { runSynthesisJob } from "./synthesis_job.ts";
 import { runTableJob } from "./table_job.ts";
-import type { JobStore } from "./store.ts";
+import type { JobStore, Release } from "./store.ts";
 import type { JobHandler } from "./worker_pool.ts";
 
 /**
@@ -22,9 +25,17 @@ export function jobHandler(store: JobStore): JobHandler {
     const input = await store.jobInput(lease.jobId);
     if (input === null) throw new Error(`job ${lease.jobId} has no input`);
     const source = input.datasetId === null ? "inline data" : `dataset ${input.datasetId}`;
-    const data = parseCsv(input.csv, source);
-    return input.kind === "table"
-      ? await runTableJob(data, input.spec, onProgress)
-      : await runSynthesisJob(data, input.spec, onProgress);
+    const parsed = parseCsv(input.csv, source);
+    const { policy } = input;
+    if (policy === null) {
+      return input.kind === "table"
+        ? await runTableJob(parsed, input.spec, onProgress)
+        : await runSynthesisJob(parsed, input.spec, onProgress);
+    }
+    const { data, clamped } = policyData(parsed, policy);
+    const release: Release = input.kind === "table"
+      ? await runTableJob(data, { ...input.spec, seed: undefined }, onProgress, policy.levels)
+      : await runSynthesisJob(data, { ...input.spec, seed: undefined }, onProgress);
+    return { ...release, diagnostics: { ...release.diagnostics, clamped } };
   };
 }

@@ -8,9 +8,11 @@
  */
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
-import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
 import type { TableSpec } from "./table_spec.ts";
+import { DATABASE_FILE, markStore, prepareDataDir, secureStoreFiles } from "./data_dir.ts";
+import { DATA_REJECTED } from "./domain_errors.ts";
 import { balance, BudgetExceededError, checkBudget, checkCharge, fits } from "./ledger.ts";
+import type { ReleasePolicy } from "./release_policy.ts";
 import {
   type ApiKey,
   type Budget,
@@ -27,6 +29,7 @@ import {
   type JobView,
   type Lease,
   type NewDataset,
+  type OwnerDiagnostics,
   type Release,
   type Scope,
   type Submission,
@@ -97,13 +100,29 @@ CREATE TABLE IF NOT EXISTS idempotency (
 `;
 
 /**
- * Columns added after the first release, as `ALTER TABLE jobs ADD COLUMN` clauses: applied to a
- * store that lacks them, so an older store opens with its jobs intact.
+ * Columns added after the first release, as (table, `ADD COLUMN` clause): applied to a store
+ * that lacks them, so an older store opens with its rows intact (an older dataset has no
+ * policy, and is read as one whose every column is confidential).
  */
-const JOB_COLUMNS: readonly (readonly [string, string])[] = [
-  ["kind", "kind TEXT NOT NULL DEFAULT 'synthesis' CHECK (kind IN ('synthesis', 'table'))"],
-  ["result", "result TEXT"],
+const ADDED_COLUMNS: readonly (readonly [string, string, string])[] = [
+  ["jobs", "kind", "kind TEXT NOT NULL DEFAULT 'synthesis' CHECK (kind IN ('synthesis', 'table'))"],
+  ["jobs", "result", "result TEXT"],
+  ["jobs", "tenant", "tenant TEXT NOT NULL DEFAULT 'default'"],
+  ["jobs", "failure_detail", "failure_detail TEXT"],
+  ["api_keys", "tenant", "tenant TEXT NOT NULL DEFAULT 'default'"],
+  ["datasets", "tenant", "tenant TEXT NOT NULL DEFAULT 'default'"],
+  ["datasets", "policy", "policy TEXT"],
 ];
+
+/** The policy of a dataset registered before policies existed: every column confidential. */
+const LEGACY_POLICY: ReleasePolicy = {
+  publicColumns: [],
+  bounds: {},
+  stratumSizes: {},
+  levels: {},
+  sizePublic: true,
+  neighbours: "add-remove",
+};
 
 type Row = Record<string, SQLInputValue>;
 
@@ -132,29 +151,38 @@ export class SqliteJobStore implements JobStore {
   }
 
   /**
-   * Opens (creating if needed) the store in `dir/ppsynth.sqlite`.
+   * Opens (creating if needed) the store in `dir/ppsynth.sqlite`: the directory is made 0700 and
+   * the store's files 0600, and a store whose marker exists but whose database is missing is
+   * refused (see `data_dir.ts`).
    *
    * @param dir The data directory (created if missing).
    */
   static async open(dir: string): Promise<SqliteJobStore> {
-    await Deno.mkdir(dir, { recursive: true });
-    const db = new DatabaseSync(`${dir}/ppsynth.sqlite`);
-    db.exec("PRAGMA busy_timeout = 10000");
-    db.exec("PRAGMA journal_mode = WAL");
-    db.exec("PRAGMA synchronous = FULL");
-    db.exec("PRAGMA foreign_keys = ON");
-    db.exec(SCHEMA);
-    const store = new SqliteJobStore(db);
-    store.#migrate();
-    return store;
+    await prepareDataDir(dir);
+    const db = new DatabaseSync(`${dir}/${DATABASE_FILE}`);
+    try {
+      db.exec("PRAGMA busy_timeout = 10000");
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = FULL");
+      db.exec("PRAGMA foreign_keys = ON");
+      db.exec(SCHEMA);
+      const store = new SqliteJobStore(db);
+      store.#migrate();
+      await markStore(dir);
+      await secureStoreFiles(dir);
+      return store;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
   }
 
-  /** Adds the columns of {@linkcode JOB_COLUMNS} that the jobs table lacks (one transaction). */
+  /** Adds the columns of {@linkcode ADDED_COLUMNS} that the store lacks (one transaction). */
   #migrate(): void {
     this.#tx(() => {
-      const present = new Set(this.#all("PRAGMA table_info(jobs)").map((row) => String(row.name)));
-      for (const [name, definition] of JOB_COLUMNS) {
-        if (!present.has(name)) this.#db.exec(`ALTER TABLE jobs ADD COLUMN ${definition}`);
+      for (const [table, name, definition] of ADDED_COLUMNS) {
+        const present = this.#all(`PRAGMA table_info(${table})`).some((row) => row.name === name);
+        if (!present) this.#db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
       }
     });
   }
@@ -186,10 +214,12 @@ export class SqliteJobStore implements JobStore {
   createKey(key: ApiKey, hash: string): Promise<void> {
     return settle(() => {
       this.#run(
-        "INSERT INTO api_keys (id, hash, name, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)",
+        `INSERT INTO api_keys (id, hash, name, tenant, scopes, created_at, revoked_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
         key.id,
         hash,
         key.name,
+        key.tenant,
         key.scopes.join(","),
         key.createdAt,
         key.revokedAt,
@@ -224,8 +254,8 @@ export class SqliteJobStore implements JobStore {
       checkBudget(dataset.epsilonTotal);
       const createdAt = now();
       this.#run(
-        `INSERT INTO datasets (id, name, csv, n, columns, epsilon_total, owner_key_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO datasets (id, name, csv, n, columns, epsilon_total, owner_key_id, tenant,
+         policy, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         dataset.id,
         dataset.name,
         dataset.csv,
@@ -233,18 +263,22 @@ export class SqliteJobStore implements JobStore {
         JSON.stringify(dataset.columns),
         dataset.epsilonTotal,
         dataset.ownerKeyId,
+        dataset.tenant,
+        JSON.stringify(dataset.policy),
         createdAt,
       );
-      const { id, name, n, columns, epsilonTotal } = dataset;
-      return { id, name, n, columns: [...columns], epsilonTotal, createdAt };
+      const { id, name, n, columns, epsilonTotal, policy } = dataset;
+      return { id, name, n, columns: [...columns], epsilonTotal, createdAt, policy };
     });
   }
 
-  dataset(id: string): Promise<DatasetInfo | null> {
+  dataset(id: string, tenant: string): Promise<DatasetInfo | null> {
     return settle(() => {
       const row = this.#get(
-        "SELECT id, name, n, columns, epsilon_total, created_at FROM datasets WHERE id = ?",
+        `SELECT id, name, n, columns, epsilon_total, created_at, policy FROM datasets
+         WHERE id = ? AND tenant = ?`,
         id,
+        tenant,
       );
       if (row === undefined) return null;
       return {
@@ -254,13 +288,20 @@ export class SqliteJobStore implements JobStore {
         columns: JSON.parse(String(row.columns)),
         epsilonTotal: Number(row.epsilon_total),
         createdAt: String(row.created_at),
+        policy: row.policy === null ? LEGACY_POLICY : JSON.parse(String(row.policy)),
       };
     });
   }
 
-  #ledger(datasetId: string): { total: number; charges: number[]; rows: Row[] } | null {
-    const dataset = this.#get("SELECT epsilon_total FROM datasets WHERE id = ?", datasetId);
-    if (dataset === undefined) return null;
+  #ledger(
+    datasetId: string,
+    tenant: string | null,
+  ): { total: number; charges: number[]; rows: Row[] } | null {
+    const dataset = this.#get(
+      "SELECT epsilon_total, tenant FROM datasets WHERE id = ?",
+      datasetId,
+    );
+    if (dataset === undefined || (tenant !== null && dataset.tenant !== tenant)) return null;
     const rows = this.#all(
       "SELECT job_id, epsilon, released_at FROM ledger WHERE dataset_id = ? ORDER BY seq",
       datasetId,
@@ -272,9 +313,9 @@ export class SqliteJobStore implements JobStore {
     };
   }
 
-  budget(datasetId: string): Promise<Budget | null> {
+  budget(datasetId: string, tenant: string): Promise<Budget | null> {
     return settle(() => {
-      const ledger = this.#ledger(datasetId);
+      const ledger = this.#ledger(datasetId, tenant);
       if (ledger === null) return null;
       const { spent, remaining } = balance(ledger.total, ledger.charges);
       return {
@@ -285,7 +326,7 @@ export class SqliteJobStore implements JobStore {
         releases: ledger.rows.map((row) => ({
           jobId: String(row.job_id),
           epsilon: Number(row.epsilon),
-          releasedAt: String(row.released_at),
+          chargedAt: String(row.released_at),
         })),
       };
     });
@@ -321,26 +362,26 @@ export class SqliteJobStore implements JobStore {
         const previous = this.#previous(submission);
         if (previous !== null) return previous;
         const epsilon = submission.spec.epsilon;
-        if (submission.datasetId !== null) {
-          const ledger = this.#ledger(submission.datasetId);
-          if (ledger === null) throw new RangeError("Invalid datasetId: no such dataset");
-          if (epsilon !== undefined && !fits(ledger.total, ledger.charges, epsilon)) {
-            throw new BudgetExceededError(epsilon, balance(ledger.total, ledger.charges).remaining);
-          }
+        if (submission.datasetId !== null && epsilon === undefined) {
+          throw new RangeError("Invalid epsilon: a job on a registered dataset is charged it");
         }
         const time = now();
         this.#run(
-          `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, created_at, updated_at)
-         VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, tenant,
+           created_at, updated_at) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
           submission.id,
           submission.kind ?? "synthesis",
           JSON.stringify(submission.spec),
           submission.datasetId,
           submission.csv,
           submission.keyId,
+          submission.tenant,
           time,
           time,
         );
+        if (submission.datasetId !== null) {
+          this.#charge(submission.datasetId, submission.tenant, submission.id, epsilon!, time);
+        }
         this.#rememberIdempotency(submission);
         return { job: this.#jobView(submission.id)!, created: true };
       })
@@ -354,41 +395,53 @@ export class SqliteJobStore implements JobStore {
         if (previous !== null) return previous;
         checkCharge(release.epsilon);
         const time = now();
-        if (submission.datasetId !== null) {
-          const ledger = this.#ledger(submission.datasetId);
-          if (ledger === null) throw new RangeError("Invalid datasetId: no such dataset");
-          if (!fits(ledger.total, ledger.charges, release.epsilon)) {
-            throw new BudgetExceededError(
-              release.epsilon,
-              balance(ledger.total, ledger.charges).remaining,
-            );
-          }
-        }
+        const failed = "failure" in release;
+        const registered = submission.datasetId !== null;
         this.#run(
-          `INSERT INTO jobs (id, kind, status, spec, dataset_id, submitted_by, progress, result,
-           created_at, updated_at) VALUES (?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO jobs (id, kind, status, spec, dataset_id, submitted_by, tenant, progress,
+           result, diagnostics, error, failure_detail, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           submission.id,
           submission.kind ?? "synthesis",
+          failed ? "failed" : "succeeded",
           JSON.stringify(submission.spec),
           submission.datasetId,
           submission.keyId,
+          submission.tenant,
           JSON.stringify({ stage: "done", fraction: 1 }),
-          JSON.stringify(release.result),
+          failed ? null : JSON.stringify(release.result),
+          release.diagnostics === undefined ? null : JSON.stringify(release.diagnostics),
+          failed ? JSON.stringify(registered ? DATA_REJECTED : release.failure) : null,
+          failed && registered ? JSON.stringify(release.failure) : null,
           time,
           time,
         );
-        if (submission.datasetId !== null) {
-          this.#run(
-            "INSERT INTO ledger (job_id, dataset_id, epsilon, released_at) VALUES (?, ?, ?, ?)",
-            submission.id,
-            submission.datasetId,
-            release.epsilon,
-            time,
-          );
+        if (registered) {
+          this.#charge(submission.datasetId!, submission.tenant, submission.id, release.epsilon, time);
         }
         this.#rememberIdempotency(submission);
         return { job: this.#jobView(submission.id)!, created: true };
       })
+    );
+  }
+
+  /**
+   * Charges `epsilon` for a job to the tenant's dataset (inside the caller's transaction),
+   * refusing a charge that does not fit; the ledger's unique job id charges a job once.
+   */
+  #charge(datasetId: string, tenant: string, jobId: string, epsilon: number, time: string): void {
+    checkCharge(epsilon);
+    const ledger = this.#ledger(datasetId, tenant);
+    if (ledger === null) throw new RangeError("Invalid datasetId: no such dataset");
+    if (!fits(ledger.total, ledger.charges, epsilon)) {
+      throw new BudgetExceededError(epsilon, balance(ledger.total, ledger.charges).remaining);
+    }
+    this.#run(
+      "INSERT INTO ledger (job_id, dataset_id, epsilon, released_at) VALUES (?, ?, ?, ?)",
+      jobId,
+      datasetId,
+      epsilon,
+      time,
     );
   }
 
@@ -415,22 +468,31 @@ export class SqliteJobStore implements JobStore {
     };
   }
 
-  job(id: string): Promise<JobView | null> {
-    return settle(() => this.#jobView(id));
+  job(id: string, tenant: string): Promise<JobView | null> {
+    return settle(() => {
+      const owned = this.#get("SELECT 1 FROM jobs WHERE id = ? AND tenant = ?", id, tenant);
+      return owned === undefined ? null : this.#jobView(id);
+    });
   }
 
   jobInput(id: string): Promise<JobInput | null> {
     return settle(() => {
       const row = this.#get(
-        `SELECT jobs.kind, jobs.spec, jobs.dataset_id,
+        `SELECT jobs.kind, jobs.spec, jobs.dataset_id, datasets.policy,
                 COALESCE(jobs.inline_csv, datasets.csv) AS csv
          FROM jobs LEFT JOIN datasets ON datasets.id = jobs.dataset_id WHERE jobs.id = ?`,
         id,
       );
       if (row === undefined || row.csv === null) return null;
+      const registered = row.dataset_id !== null;
       const common = {
         csv: String(row.csv),
-        datasetId: row.dataset_id === null ? null : String(row.dataset_id),
+        datasetId: registered ? String(row.dataset_id) : null,
+        policy: !registered
+          ? null
+          : row.policy === null
+          ? LEGACY_POLICY
+          : JSON.parse(String(row.policy)) as ReleasePolicy,
       };
       const spec = JSON.parse(String(row.spec));
       return row.kind === "table"
@@ -446,26 +508,33 @@ export class SqliteJobStore implements JobStore {
     });
   }
 
-  jobDataset(id: string, k: number): Promise<string | null> {
+  jobDataset(id: string, k: number, tenant: string): Promise<string | null> {
     return settle(() => {
       const row = this.#get(
         `SELECT job_datasets.csv FROM job_datasets JOIN jobs ON jobs.id = job_datasets.job_id
-         WHERE job_datasets.job_id = ? AND job_datasets.k = ? AND jobs.status = 'succeeded'`,
+         WHERE job_datasets.job_id = ? AND job_datasets.k = ? AND jobs.status = 'succeeded'
+         AND jobs.tenant = ?`,
         id,
         k,
+        tenant,
       );
       return row === undefined ? null : String(row.csv);
     });
   }
 
-  jobDiagnostics(id: string): Promise<SynthesisDiagnostics | null> {
+  jobDiagnostics(id: string, tenant: string): Promise<OwnerDiagnostics | null> {
     return settle(() => {
       const row = this.#get(
-        "SELECT diagnostics FROM jobs WHERE id = ? AND status = 'succeeded'",
+        `SELECT status, diagnostics, failure_detail FROM jobs
+         WHERE id = ? AND tenant = ? AND status IN ('succeeded', 'failed')`,
         id,
+        tenant,
       );
-      if (row === undefined || row.diagnostics === null) return null;
-      return JSON.parse(String(row.diagnostics));
+      if (row === undefined) return null;
+      const diagnostics = row.diagnostics === null ? null : JSON.parse(String(row.diagnostics));
+      if (row.status === "succeeded") return diagnostics;
+      if (row.failure_detail === null) return null;
+      return { ...diagnostics, failure: JSON.parse(String(row.failure_detail)) };
     });
   }
 
@@ -531,11 +600,18 @@ export class SqliteJobStore implements JobStore {
     });
   }
 
+  /**
+   * Fails a job. On a registered dataset every key sees {@linkcode DATA_REJECTED}, and the
+   * failure itself is kept for the owner's diagnostics.
+   */
   #finish(id: string, failure: JobFailure): void {
+    const registered = this.#get("SELECT dataset_id FROM jobs WHERE id = ?", id)?.dataset_id;
+    const onRegistered = registered !== null && registered !== undefined;
     this.#run(
-      `UPDATE jobs SET status = 'failed', error = ?, inline_csv = NULL, lease_owner = NULL,
-         lease_token = NULL, lease_expires = NULL, updated_at = ? WHERE id = ?`,
-      JSON.stringify(failure),
+      `UPDATE jobs SET status = 'failed', error = ?, failure_detail = ?, inline_csv = NULL,
+         lease_owner = NULL, lease_token = NULL, lease_expires = NULL, updated_at = ? WHERE id = ?`,
+      JSON.stringify(onRegistered ? DATA_REJECTED : failure),
+      onRegistered ? JSON.stringify(failure) : null,
       now(),
       id,
     );
@@ -548,32 +624,8 @@ export class SqliteJobStore implements JobStore {
         const job = this.#get("SELECT dataset_id FROM jobs WHERE id = ?", lease.jobId)!;
         const epsilon = release.report.epsilon;
         if (job.dataset_id !== null) {
-          const datasetId = String(job.dataset_id);
-          const ledger = this.#ledger(datasetId)!;
-          try {
-            checkCharge(epsilon);
-          } catch {
-            this.#finish(lease.jobId, {
-              code: "invalid_charge",
-              message: "the release's epsilon is not finite, so it cannot be charged to the budget",
-            });
-            return "invalid_charge";
-          }
-          if (!fits(ledger.total, ledger.charges, epsilon)) {
-            this.#finish(lease.jobId, {
-              code: "budget_exceeded",
-              message: "the release's epsilon exceeds the dataset's remaining privacy budget; " +
-                "nothing was released",
-            });
-            return "budget_exceeded";
-          }
-          this.#run(
-            "INSERT INTO ledger (job_id, dataset_id, epsilon, released_at) VALUES (?, ?, ?, ?)",
-            lease.jobId,
-            datasetId,
-            epsilon,
-            now(),
-          );
+          const refused = this.#checkRelease(lease.jobId, String(job.dataset_id), epsilon);
+          if (refused !== null) return refused;
         }
         release.datasets.forEach((csv, j) => {
           this.#run(
@@ -598,6 +650,49 @@ export class SqliteJobStore implements JobStore {
         return "released";
       })
     );
+  }
+
+  /**
+   * Whether a registered dataset's job may release at ε: within the cap charged at acceptance,
+   * or (a job accepted uncharged by an older version) charged now if it fits. Fails the job and
+   * returns why otherwise, or null when it may release.
+   */
+  #checkRelease(jobId: string, datasetId: string, epsilon: number): CompleteOutcome | null {
+    try {
+      checkCharge(epsilon);
+    } catch {
+      this.#finish(jobId, {
+        code: "invalid_charge",
+        message: "the release's epsilon is not finite, so it cannot be charged to the budget",
+      });
+      return "invalid_charge";
+    }
+    const cap = this.#get("SELECT epsilon FROM ledger WHERE job_id = ?", jobId);
+    if (cap !== undefined) {
+      if (epsilon <= Number(cap.epsilon)) return null;
+      this.#finish(jobId, {
+        code: "budget_exceeded",
+        message: "the release's epsilon exceeds the cap charged when the job was accepted",
+      });
+      return "budget_exceeded";
+    }
+    const ledger = this.#ledger(datasetId, null)!;
+    if (!fits(ledger.total, ledger.charges, epsilon)) {
+      this.#finish(jobId, {
+        code: "budget_exceeded",
+        message: "the release's epsilon exceeds the dataset's remaining privacy budget; " +
+          "nothing was released",
+      });
+      return "budget_exceeded";
+    }
+    this.#run(
+      "INSERT INTO ledger (job_id, dataset_id, epsilon, released_at) VALUES (?, ?, ?, ?)",
+      jobId,
+      datasetId,
+      epsilon,
+      now(),
+    );
+    return null;
   }
 
   fail(lease: Lease, failure: JobFailure): Promise<boolean> {
@@ -645,9 +740,13 @@ export class SqliteJobStore implements JobStore {
     );
   }
 
+  /** Runs `PRAGMA quick_check`; rejects unless it answers the single row "ok". */
   ping(): Promise<void> {
     return settle(() => {
-      this.#get("SELECT 1");
+      const rows = this.#all("PRAGMA quick_check");
+      if (rows.length !== 1 || Object.values(rows[0])[0] !== "ok") {
+        throw new Error(`the store failed its integrity check (${rows.length} problems)`);
+      }
     });
   }
 
@@ -660,6 +759,7 @@ function keyOf(row: Row): ApiKey {
   return {
     id: String(row.id),
     name: String(row.name),
+    tenant: String(row.tenant),
     scopes: String(row.scopes).split(",").filter((s) => s !== "") as Scope[],
     createdAt: String(row.created_at),
     revokedAt: row.revoked_at === null ? null : String(row.revoked_at),

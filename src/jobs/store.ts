@@ -8,6 +8,7 @@
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import type { ReleaseReport, SynthesisDiagnostics } from "../synthesis/synthesize.ts";
+import type { ReleasePolicy } from "./release_policy.ts";
 import type { TableResult, TableSpec } from "./table_spec.ts";
 
 /** What an API key may do. */
@@ -16,10 +17,17 @@ export const SCOPES = ["submit", "read", "diagnostics", "admin"] as const;
 /** One of {@linkcode SCOPES}. */
 export type Scope = typeof SCOPES[number];
 
-/** An API key as stored: its id and scopes, never the key itself (only its hash is kept). */
+/** The tenant of a key made without one. */
+export const DEFAULT_TENANT = "default";
+
+/**
+ * An API key as stored: its id, tenant and scopes, never the key itself (only its hash is
+ * kept). Everything a key creates belongs to its tenant; no other tenant can see it.
+ */
 export interface ApiKey {
   readonly id: string;
   readonly name: string;
+  readonly tenant: string;
   readonly scopes: readonly Scope[];
   readonly createdAt: string;
   readonly revokedAt: string | null;
@@ -36,6 +44,10 @@ export interface NewDataset {
   readonly epsilonTotal: number;
   /** The API key that registered it. */
   readonly ownerKeyId: string;
+  /** The tenant it belongs to (the registering key's). */
+  readonly tenant: string;
+  /** What the owner declared public. */
+  readonly policy: ReleasePolicy;
 }
 
 /** A registered dataset's public description (no values). */
@@ -46,13 +58,17 @@ export interface DatasetInfo {
   readonly columns: readonly string[];
   readonly epsilonTotal: number;
   readonly createdAt: string;
+  readonly policy: ReleasePolicy;
 }
 
-/** One charge of the ledger: a release of a job. */
+/**
+ * One charge of the ledger: a job's requested ε, charged when the job was accepted and never
+ * refunded, whatever the job's outcome.
+ */
 export interface LedgerEntry {
   readonly jobId: string;
   readonly epsilon: number;
-  readonly releasedAt: string;
+  readonly chargedAt: string;
 }
 
 /** A dataset's budget: total, spent (rounded up), remaining (rounded down) and the releases. */
@@ -92,15 +108,23 @@ export interface Submission {
   readonly kind?: JobKind;
   /** The API key that submitted it (scopes idempotency keys). */
   readonly keyId: string;
+  /** The submitting key's tenant, which owns the job. */
+  readonly tenant: string;
   readonly idempotencyKey: string | null;
   /** SHA-256 of the validated request, to tell a retry from a different request. */
   readonly requestHash: string;
-  /** A registered dataset, or null for inline data. */
+  /**
+   * A registered dataset (of the same tenant), or null for inline data. A job on a registered
+   * dataset is charged `spec.epsilon` (required) when it is accepted.
+   */
   readonly datasetId: string | null;
   /** Inline data as canonical CSV text (null with a registered dataset). */
   readonly csv: string | null;
   readonly spec: SynthesisSpec | TableSpec;
 }
+
+/** The owner's confidential diagnostics of a job (the reason of a failure, α, Δ_i, seed…). */
+export type OwnerDiagnostics = Readonly<Record<string, unknown>>;
 
 /** What a submission returned: the job, and whether this call created it. */
 export interface Submitted {
@@ -128,9 +152,16 @@ export interface JobView {
   readonly error: JobFailure | null;
 }
 
-/** What a worker needs to run a job: its kind, the request and the confidential data. */
+/**
+ * What a worker needs to run a job: its kind, the request, the confidential data and, for a
+ * registered dataset, its release policy.
+ */
 export type JobInput =
-  & { readonly csv: string; readonly datasetId: string | null }
+  & {
+    readonly csv: string;
+    readonly datasetId: string | null;
+    readonly policy: ReleasePolicy | null;
+  }
   & (
     | { readonly kind: "synthesis"; readonly spec: SynthesisSpec }
     | { readonly kind: "table"; readonly spec: TableSpec }
@@ -146,24 +177,27 @@ export interface Lease {
 export interface Release {
   /** The public manifest; its ε is charged (a table job: the synthesis behind the table). */
   readonly report: ReleaseReport;
-  /** The owner's diagnostics (null: none kept, as for a table job). */
-  readonly diagnostics: SynthesisDiagnostics | null;
+  /** The owner's diagnostics (null: none kept). */
+  readonly diagnostics: SynthesisDiagnostics | OwnerDiagnostics | null;
   /** The m synthetic datasets as CSV text (none for a table job). */
   readonly datasets: readonly string[];
   /** A table job's public table. */
   readonly result?: TableResult;
 }
 
-/** A table released at once (`laplace`): its ε and the table. */
-export interface ImmediateRelease {
-  readonly epsilon: number;
-  readonly result: TableResult;
-}
+/**
+ * A table answered at once (`laplace`): its ε and the table, or the failure (a job on a
+ * registered dataset is charged either way), with the owner's diagnostics.
+ */
+export type ImmediateRelease =
+  & { readonly epsilon: number; readonly diagnostics?: OwnerDiagnostics }
+  & ({ readonly result: TableResult } | { readonly failure: JobFailure });
 
 /**
- * What completing a job did: released it (and charged the ledger), refused it for the budget
- * (the job failed with code "budget_exceeded", nothing released), or nothing because the lease
- * was no longer this worker's (another worker owns the job, or it already finished).
+ * What completing a job did: released it, refused it because its ε exceeded the cap charged
+ * at acceptance or (a job accepted uncharged by an older version) the budget (the job failed,
+ * nothing released), or nothing because the lease was no longer this worker's (another worker
+ * owns the job, or it already finished).
  */
 export type CompleteOutcome = "released" | "budget_exceeded" | "invalid_charge" | "lease_lost";
 
@@ -182,11 +216,15 @@ export interface JobQueue {
   /** Records progress under a held lease. */
   progress(lease: Lease, progress: JobProgress): Promise<void>;
   /**
-   * Completes a job: charges its ε to its dataset's ledger (once per job id, rounded up) and
-   * makes the release visible in one transaction, or fails it when the charge does not fit.
+   * Completes a job: makes the release visible when its ε is within the cap charged at
+   * acceptance (in one transaction), or fails it.
    */
   complete(lease: Lease, release: Release): Promise<CompleteOutcome>;
-  /** Fails a job under a held lease; false when the lease was lost. */
+  /**
+   * Fails a job under a held lease; false when the lease was lost. A job on a registered
+   * dataset shows every key the fixed `data_rejected` failure; `failure` goes to its owner's
+   * diagnostics.
+   */
   fail(lease: Lease, failure: JobFailure): Promise<boolean>;
   /**
    * Requeues running jobs whose lease expires before `before` (ms since the epoch; Infinity:
@@ -208,43 +246,43 @@ export interface JobStore extends JobQueue {
   revokeKey(id: string): Promise<boolean>;
 
   createDataset(dataset: NewDataset): Promise<DatasetInfo>;
-  dataset(id: string): Promise<DatasetInfo | null>;
-  budget(datasetId: string): Promise<Budget | null>;
+  /** The tenant's dataset with this id, or null (another tenant's is null too). */
+  dataset(id: string, tenant: string): Promise<DatasetInfo | null>;
+  budget(datasetId: string, tenant: string): Promise<Budget | null>;
 
   /**
-   * Persists a job (queued) unless the key already submitted one under the same idempotency
-   * key, which is returned instead. Throws `IdempotencyConflictError` when that key was used for
-   * a different request, and `BudgetExceededError` when the request's ε does not fit the
-   * dataset's remaining budget.
+   * Persists a job (queued) and, on a registered dataset, charges its requested ε in the same
+   * transaction, unless the key already submitted one under the same idempotency key, which is
+   * returned instead (never charged twice). Throws `IdempotencyConflictError` when that key was
+   * used for a different request, and `BudgetExceededError` when the request's ε does not fit
+   * the dataset's remaining budget.
    */
   submit(submission: Submission): Promise<Submitted>;
   /**
-   * Persists a request answered at once as a succeeded job: charges `release.epsilon` to the
-   * dataset's ledger (once per job id, rounded up) and stores the result in one transaction.
+   * Persists a request answered at once as a succeeded (or failed) job: charges
+   * `release.epsilon` to the dataset's ledger (once per job id, rounded up) and stores the
+   * result in one transaction.
    * A retry under the same idempotency key returns the stored job (never a second charge);
    * throws `IdempotencyConflictError` for a reused key, `BudgetExceededError` when the charge
    * does not fit, and a RangeError for a charge that is not finite and non-negative.
    */
   releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted>;
-  job(id: string): Promise<JobView | null>;
+  /** The tenant's job with this id, or null. */
+  job(id: string, tenant: string): Promise<JobView | null>;
   jobInput(id: string): Promise<JobInput | null>;
   /** A registered dataset's confidential CSV text, or null. */
   datasetCsv(id: string): Promise<string | null>;
-  /** The k-th (1-based) synthetic CSV of a succeeded job, or null. */
-  jobDataset(id: string, k: number): Promise<string | null>;
-  /** The confidential diagnostics of a succeeded job, or null. */
-  jobDiagnostics(id: string): Promise<SynthesisDiagnostics | null>;
+  /** The k-th (1-based) synthetic CSV of the tenant's succeeded job, or null. */
+  jobDataset(id: string, k: number, tenant: string): Promise<string | null>;
+  /**
+   * The confidential diagnostics of the tenant's finished job: a success's, or `{failure}` with
+   * the reason of a job on a registered dataset that failed; null otherwise.
+   */
+  jobDiagnostics(id: string, tenant: string): Promise<OwnerDiagnostics | null>;
 
   /** Throws when the store cannot be read. */
   ping(): Promise<void>;
   close(): void;
 }
 
-/** An idempotency key reused by the same API key for a different request. */
-export class IdempotencyConflictError extends Error {
-  override name = "IdempotencyConflictError";
-
-  constructor() {
-    super("Cannot reuse an Idempotency-Key for a different request");
-  }
-}
+export { IdempotencyConflictError } from "./domain_errors.ts";

@@ -89,6 +89,8 @@ export interface TablePrivacy {
    * (laplace: ε-DP with respect to the sensitivities observed on this sample only).
    */
   readonly guarantee: string;
+  /** The neighbour relation of the guarantee ("add-remove"). */
+  readonly neighbours: string;
   readonly seedPolicy: string;
   /** laplace: ε_pc = ε/16 for the points and ε_rep = ε/(16·R) per replicate, R replicates. */
   readonly epsilonPoint?: number;

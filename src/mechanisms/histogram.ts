@@ -4,9 +4,10 @@
  * bounds [a, b], Laplace noise on each count, negatives set to 0, normalised, and synthetic values
  * drawn by picking a bin and then a uniform point inside it.
  *
- * Privacy guarantee: ε-DP under the replace-one neighbour relation (n is fixed and public; one
- * record changes its value). Replacing one record moves one unit of count from one bin to another,
- * so the count vector has L1 sensitivity 2 and Laplace(0, 2/ε) noise per bin gives ε-DP; the
+ * Privacy guarantee: ε-DP under add/remove neighbours, the one relation of every ppsynth mechanism
+ * (`privacy.ts`): adding or removing one record changes one bin's count by 1, so the count vector
+ * has L1 sensitivity 1 and Laplace(0, 1/ε) noise per bin gives ε-DP. Drawing n synthetic values
+ * releases n, which the data owner declares public at registration (SPEC §11); the
  * clamping, normalisation and every synthetic draw are post-processing, so any number of
  * synthetic datasets drawn from one histogram costs ε in total. This holds only when [a, b] is
  * public (not read off the data) and the noise comes from a secure sampler.
@@ -14,6 +15,9 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
+
+/** L1 sensitivity of the bin counts under add/remove neighbours. */
+export const HISTOGRAM_SENSITIVITY = 1;
 
 /** A released histogram: noisy counts, their normalised probabilities, and the bin edges. */
 export interface NoisyHistogram {
@@ -52,7 +56,7 @@ function defaultBins(n: number): number {
 
 /**
  * Builds the ε-DP perturbed histogram of y on [lower, upper] (see the module's privacy
- * guarantee): count_j + Laplace(0, 2/ε) per bin, negatives set to 0, normalised. If every noisy
+ * guarantee): count_j + Laplace(0, 1/ε) per bin, negatives set to 0, normalised. If every noisy
  * count is ≤ 0 the probabilities fall back to 1/K per bin, the uniform distribution on
  * [lower, upper] (post-processing, so still ε-DP).
  *
@@ -121,7 +125,7 @@ export function perturbedHistogram(
     while (j < bins - 1 && v >= edges[j + 1]) j++;
     counts[j]++;
   }
-  const scale = 2 / epsilon;
+  const scale = HISTOGRAM_SENSITIVITY / epsilon;
   let total = 0;
   for (let j = 0; j < bins; j++) {
     const e = noise(scale);

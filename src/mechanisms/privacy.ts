@@ -8,6 +8,29 @@
  * @module
  */
 
+/**
+ * The one neighbour relation of every ppsynth mechanism (SPEC §11): databases x and y are
+ * neighbours when y is x with one record added or removed.
+ *
+ * Proof sketch (why this is the relation the mechanisms' ε bound):
+ * - Pseudo posterior (Savitsky, Williams & Hu, vector-weighted paper Def. 1.4 and eq. 4): for x
+ *   with record i and y = x without it, log ξ^α(θ | x) − log ξ^α(θ | y) = α_i·ℓ_i(θ) − log(Z_x/Z_y)
+ *   (the prior and the other records cancel), so for every θ in the draws' support the density
+ *   ratio lies in exp(±2·Δ_{α,x}) with Δ_{α,x} = max_i sup_θ |α_i·ℓ_i(θ)|, the quantity the
+ *   Lipschitz pass computes (the leave-one-out difference Σ_j α_jℓ_j − Σ_{j≠i} α_jℓ_j = α_iℓ_i).
+ *   One synthetic dataset from one draw is post-processing: ε = 2Δ per dataset, 2Δm for m
+ *   (sequential composition). Replace-one would need the difference of two records' terms,
+ *   up to 2Δ in the exponent and so 4Δ per dataset: the papers' 2Δ is add/remove.
+ * - Censoring: each |ℓ_i| is clamped to C, so the same argument gives 2C for every database.
+ * - Perturbed histogram: adding or removing a record changes one bin count by 1 (L1 sensitivity
+ *   1, Laplace(1/ε) per bin).
+ * - Survey Laplace baseline: the paper's local sensitivities are taken per cell over the units
+ *   in it, the change one unit can make when it is added or removed.
+ * A release of n synthetic records reveals n, which add/remove does not protect: registering a
+ * dataset declares n public (the papers treat it so).
+ */
+export const NEIGHBOURS = "add-remove";
+
 /** "DP": ε-differential privacy for every database; "aDP": asymptotic DP (local ε_x, SPEC §1). */
 export type Guarantee = "DP" | "aDP";
 
@@ -178,7 +201,7 @@ export function censoredPrivacy(censor: number, m: number): PrivacyLoss {
 
 /**
  * Privacy map of the perturbed histogram (Wasserman & Zhou 2010; SPEC §4; see `histogram.ts`).
- * Privacy guarantee: the noisy histogram is ε-DP under replace-one neighbours with public bounds,
+ * Privacy guarantee: the noisy histogram is ε-DP under add/remove neighbours with public bounds,
  * and every synthetic dataset drawn from it is post-processing: the release costs ε however many
  * datasets it holds, so epsilonPerDataset = epsilon = ε.
  *

@@ -268,8 +268,8 @@ export function laplaceQueryGrid(sensitivity: number, epsilon: number): LaplaceQ
  * drawn exactly (see the module). Mean 0, variance 2γ²e^{−1/τ}/(1 − e^{−1/τ})² = 2b²(1 − O(τ^−2)).
  *
  * Privacy guarantee: for a query f whose values are multiples of γ (every integer-valued query,
- * e.g. histogram counts, since γ ≤ 1) with L1 sensitivity Δ, also a multiple of γ (e.g. 2 for a
- * histogram under replace-one neighbours), f(x) + noise in every coordinate is exactly
+ * e.g. histogram counts, since γ ≤ 1) with L1 sensitivity Δ, also a multiple of γ (e.g. 1 for a
+ * histogram under add/remove neighbours), f(x) + noise in every coordinate is exactly
  * (Δ/b)-DP. The float addition f(x) + noise returns the correctly rounded exact sum, a
  * post-processing of it, provided the noise γZ is itself exact, i.e. |Z| ≤ 2^53; |Z| > 2^53 has
  * probability below e^{−2^53/τ} (τ = b/γ; < e^{−2^21} for b < 2^32). For a real-valued query

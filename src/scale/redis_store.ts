@@ -20,11 +20,11 @@ import type {
   JobView,
   Lease,
   NewDataset,
+  OwnerDiagnostics,
   Release,
   Submission,
   Submitted,
 } from "../jobs/store.ts";
-import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
 import { apiJobKey } from "./scale_jobs.ts";
 import type { ScaleQueues } from "./scale_queues.ts";
 
@@ -108,11 +108,11 @@ export class RedisQueuedStore implements JobStore {
   createDataset(dataset: NewDataset): Promise<DatasetInfo> {
     return this.#store.createDataset(dataset);
   }
-  dataset(id: string): Promise<DatasetInfo | null> {
-    return this.#store.dataset(id);
+  dataset(id: string, tenant: string): Promise<DatasetInfo | null> {
+    return this.#store.dataset(id, tenant);
   }
-  budget(datasetId: string): Promise<Budget | null> {
-    return this.#store.budget(datasetId);
+  budget(datasetId: string, tenant: string): Promise<Budget | null> {
+    return this.#store.budget(datasetId, tenant);
   }
   submit(submission: Submission): Promise<Submitted> {
     return this.#store.submit(submission);
@@ -120,8 +120,8 @@ export class RedisQueuedStore implements JobStore {
   releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
     return this.#store.releaseNow(submission, release);
   }
-  job(id: string): Promise<JobView | null> {
-    return this.#store.job(id);
+  job(id: string, tenant: string): Promise<JobView | null> {
+    return this.#store.job(id, tenant);
   }
   jobInput(id: string): Promise<JobInput | null> {
     return this.#store.jobInput(id);
@@ -129,11 +129,11 @@ export class RedisQueuedStore implements JobStore {
   datasetCsv(id: string): Promise<string | null> {
     return this.#store.datasetCsv(id);
   }
-  jobDataset(id: string, k: number): Promise<string | null> {
-    return this.#store.jobDataset(id, k);
+  jobDataset(id: string, k: number, tenant: string): Promise<string | null> {
+    return this.#store.jobDataset(id, k, tenant);
   }
-  jobDiagnostics(id: string): Promise<SynthesisDiagnostics | null> {
-    return this.#store.jobDiagnostics(id);
+  jobDiagnostics(id: string, tenant: string): Promise<OwnerDiagnostics | null> {
+    return this.#store.jobDiagnostics(id, tenant);
   }
   ping(): Promise<void> {
     return this.#store.ping();

@@ -6,7 +6,8 @@
  * - Sensitivities (eqs. 8–9), per cell over the units in it: Δ^c = max w − min w for the count;
  *   Δ^a = (max w·y − min w·y)/(Σ w − (max w − min w)) for the mean; the maximum over all cells
  *   is used for every cell (Δ^c_*, Δ^a_*).
- * - Points: N̂ + Laplace(Δ^c_* / ε_pc), μ̂ + Laplace(Δ^a_* / ε_pc).
+ * - Points: N̂ + Laplace(Δ^c_* / ε_pc), μ̂ + Laplace(Δ^a_* / ε_pc); an empty cell's mean is
+ *   defined as {@linkcode EMPTY_CELL_MEAN} and noised the same way (never released as a marker).
  * - Variances: R random-group replicates (Preston 2009): in every stratum keep a random ⌊n_h/2⌋
  *   units and scale their weights by n_h/⌊n_h/2⌋ (2 when n_h is even), zero the rest; each
  *   replicate's counts and means get noise at scale Δ_r/ε_rep with Δ_r the larger of the
@@ -59,6 +60,12 @@ export interface LaplaceTable extends SurveyTable {
   readonly meanSensitivity: number;
 }
 
+/**
+ * The mean of an empty cell, a data-independent value: it is noised like every other cell, so
+ * the released table never marks a cell as empty.
+ */
+export const EMPTY_CELL_MEAN = 0;
+
 /** Point estimates of every cell and the maximum sensitivities over cells. */
 interface CellEstimates {
   readonly count: Float64Array;
@@ -99,7 +106,7 @@ function estimates(input: TableInput, weight: Float64Array, rows: Int32Array): C
   }
   return {
     count,
-    mean: total.map((t, r) => t / count[r]),
+    mean: total.map((t, r) => count[r] > 0 ? t / count[r] : EMPTY_CELL_MEAN),
     countSensitivity,
     meanSensitivity,
   };

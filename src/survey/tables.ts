@@ -245,6 +245,11 @@ export interface TableColumns {
   readonly weight: string;
   readonly strata: string;
   readonly by: readonly [string, string];
+  /**
+   * Declared levels of grouping columns (a registered dataset's public levels): the cells are
+   * their cross product, in this order, whether or not the data has every level.
+   */
+  readonly levels?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -260,8 +265,8 @@ export interface TableColumns {
  */
 export function tableInput(data: Dataset, columns: TableColumns): TableInput {
   const by: [Grouping, Grouping] = [
-    groupingOf(data, columns.by[0]),
-    groupingOf(data, columns.by[1]),
+    groupingOf(data, columns.by[0], columns.levels?.[columns.by[0]]),
+    groupingOf(data, columns.by[1], columns.levels?.[columns.by[1]]),
   ];
   const strata = groupingOf(data, columns.strata);
   const y = numericColumn(data, columns.y);
@@ -286,9 +291,30 @@ export function tableInput(data: Dataset, columns: TableColumns): TableInput {
   return { y, weight, strata: strata.codes, by };
 }
 
-/** A column as a {@linkcode Grouping}: categorical codes, or numeric values coded in order. */
-function groupingOf(data: Dataset, name: string): Grouping {
+/**
+ * A column as a {@linkcode Grouping}: its declared levels when given (a value outside them is
+ * a `DataError`), else categorical codes, or numeric values coded in order of appearance.
+ */
+function groupingOf(data: Dataset, name: string, declared?: readonly string[]): Grouping {
   const column = getColumn(data, name);
+  if (declared !== undefined) {
+    const index = new Map(declared.map((level, code) => [level, code]));
+    const codes = new Int32Array(data.n);
+    for (let i = 0; i < data.n; i++) {
+      const label = column.kind === "numeric"
+        ? String(column.values[i])
+        : column.levels[column.codes[i]];
+      const code = index.get(label);
+      if (code === undefined) {
+        throw new DataError(
+          { file: data.source, row: i + 1, column: name },
+          "the value is not one of the column's declared levels",
+        );
+      }
+      codes[i] = code;
+    }
+    return { name, codes, levels: declared };
+  }
   if (column.kind === "categorical") return { name, codes: column.codes, levels: column.levels };
   const levels: string[] = [];
   const index = new Map<number, number>();

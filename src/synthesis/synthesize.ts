@@ -13,7 +13,7 @@ import { fitModelParallel } from "../mcmc/parallel_fit.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import { sampleFromHistogram } from "../mechanisms/histogram.ts";
 import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
-import type { Guarantee } from "../mechanisms/privacy.ts";
+import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { runMechanism } from "../mechanisms/run_mechanism.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
 import { sampleGpuHmc } from "../gpu/hmc.ts";
@@ -50,6 +50,8 @@ export interface ReleaseReport {
   readonly epsilonPerDataset: number;
   readonly epsilon: number;
   readonly guarantee: Guarantee;
+  /** The neighbour relation of the guarantee: one record added or removed. */
+  readonly neighbours: typeof NEIGHBOURS;
   /** Which backend computed the final fit's bound ("cpu" or "gpu"; the value is the same). */
   readonly backend: string;
   /** Columns of each synthetic file: the synthetic outcome and the public covariates. */
@@ -282,6 +284,7 @@ export async function synthesize(
       epsilonPerDataset: outcome.privacy.epsilonPerDataset,
       epsilon: outcome.privacy.epsilon,
       guarantee: outcome.privacy.guarantee,
+      neighbours: NEIGHBOURS,
       backend: lipschitz.name,
       columns: [...datasets[0].keys()],
       software: { name: "ppsynth", version: config.version },

@@ -21,6 +21,7 @@ const REPORT_FIELDS = [
   "mechanism",
   "model",
   "n",
+  "neighbours",
   "seedPolicy",
   "software",
 ];

@@ -1,11 +1,17 @@
 import assert from "node:assert/strict";
 import { BudgetExceededError } from "../../src/jobs/ledger.ts";
 import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
+import { parseCsv } from "../../src/data/csv.ts";
+import { DATA_REJECTED } from "../../src/jobs/domain_errors.ts";
+import { createPolicy } from "../../src/jobs/release_policy.ts";
 import { IdempotencyConflictError, type Release, type Submission } from "../../src/jobs/store.ts";
 import type { ReleaseReport } from "../../src/synthesis/synthesize.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 
 const SPEC = SynthesisSpec.parse({ y: "y", model: "normal", mechanism: "unweighted" });
+/** A request on a registered dataset: charged its ε (3) when accepted. */
+const CAPPED = SynthesisSpec.parse({ ...SPEC, epsilon: 3 });
+const TENANT = "default";
 
 function release(epsilon: number): Release {
   return {
@@ -35,6 +41,8 @@ async function registered(store: SqliteJobStore, epsilonTotal: number): Promise<
     columns: ["y"],
     epsilonTotal,
     ownerKeyId: "k",
+    tenant: TENANT,
+    policy: createPolicy({}, parseCsv("y\n1\n2\n", "d")),
   });
   return id;
 }
@@ -43,34 +51,36 @@ function submission(datasetId: string | null, extra: Partial<Submission> = {}): 
   return {
     id: crypto.randomUUID(),
     keyId: "key-1",
+    tenant: TENANT,
     idempotencyKey: null,
     requestHash: "h",
     datasetId,
     csv: datasetId === null ? "y\n1\n" : null,
-    spec: SPEC,
+    spec: datasetId === null ? SPEC : CAPPED,
     ...extra,
   };
 }
 
-Deno.test("the store charges a job once, in the transaction that releases it", async () => {
+Deno.test("the store charges a job's cap once, when it accepts it", async () => {
   await withStore(async (store) => {
     const datasetId = await registered(store, 10);
     const { job } = await store.submit(submission(datasetId));
+    assert.equal((await store.budget(datasetId, TENANT))!.spent, 3, "charged at acceptance");
     assert.equal(await store.claim("w", 60_000), null, "not claimable before it is enqueued");
     await store.enqueue(job.id);
     const lease = (await store.claim("w", 60_000))!;
     assert.equal(lease.jobId, job.id);
-    assert.equal(await store.jobDataset(job.id, 1), null, "nothing visible while running");
-    assert.equal(await store.complete(lease, release(3)), "released");
-    assert.equal(await store.complete(lease, release(3)), "lease_lost", "a second completion");
-    const budget = (await store.budget(datasetId))!;
-    assert.equal(budget.spent, 3);
+    assert.equal(await store.jobDataset(job.id, 1, TENANT), null, "nothing visible while running");
+    assert.equal(await store.complete(lease, release(2.5)), "released");
+    assert.equal(await store.complete(lease, release(2.5)), "lease_lost", "a second completion");
+    const budget = (await store.budget(datasetId, TENANT))!;
+    assert.equal(budget.spent, 3, "the cap stays charged, not the release's smaller epsilon");
     assert.equal(budget.remaining, 7);
     assert.deepEqual(budget.releases.map((r) => r.jobId), [job.id]);
-    assert.equal(await store.jobDataset(job.id, 2), "y\n2\n");
-    assert.equal(await store.jobDataset(job.id, 3), null);
-    assert.deepEqual(await store.jobDiagnostics(job.id), { seed: 1 });
-    const view = (await store.job(job.id))!;
+    assert.equal(await store.jobDataset(job.id, 2, TENANT), "y\n2\n");
+    assert.equal(await store.jobDataset(job.id, 3, TENANT), null);
+    assert.deepEqual(await store.jobDiagnostics(job.id, TENANT), { seed: 1 });
+    const view = (await store.job(job.id, TENANT))!;
     assert.equal(view.status, "succeeded");
     assert.equal(view.datasetCount, 2);
   });
@@ -90,28 +100,29 @@ Deno.test("an expired lease is requeued, and only the new lease can complete the
     assert.equal(await store.complete(first, release(1)), "lease_lost");
     assert.equal(await store.fail(first, { code: "x", message: "x" }), false);
     assert.equal(await store.complete(second, release(1)), "released");
-    assert.equal((await store.job(job.id))!.attempts, 2);
-    assert.equal((await store.budget(datasetId))!.releases.length, 1);
+    assert.equal((await store.job(job.id, TENANT))!.attempts, 2);
+    assert.equal((await store.budget(datasetId, TENANT))!.releases.length, 1);
   });
 });
 
-Deno.test("a release over the remaining budget fails the job and releases nothing", async () => {
+Deno.test("a release over its cap fails the job as data_rejected, keeps the charge, releases nothing", async () => {
   await withStore(async (store) => {
-    const datasetId = await registered(store, 1);
+    const datasetId = await registered(store, 10);
     for (
-      const [epsilon, outcome] of [[2, "budget_exceeded"], [Infinity, "invalid_charge"]] as const
+      const [epsilon, outcome] of [[4, "budget_exceeded"], [Infinity, "invalid_charge"]] as const
     ) {
       const { job } = await store.submit(submission(datasetId));
       await store.enqueue(job.id);
       const lease = (await store.claim("w", 60_000))!;
       assert.equal(await store.complete(lease, release(epsilon)), outcome);
-      const view = (await store.job(job.id))!;
+      const view = (await store.job(job.id, TENANT))!;
       assert.equal(view.status, "failed");
-      assert.equal(view.error!.code, outcome);
-      assert.equal(await store.jobDataset(job.id, 1), null);
-      assert.equal(await store.jobDiagnostics(job.id), null);
+      assert.deepEqual(view.error, DATA_REJECTED, "one fixed failure for every key");
+      assert.equal(await store.jobDataset(job.id, 1, TENANT), null);
+      const owner = await store.jobDiagnostics(job.id, TENANT);
+      assert.equal((owner!.failure as { code: string }).code, outcome, "the reason, for the owner");
     }
-    assert.deepEqual((await store.budget(datasetId))!.releases, []);
+    assert.equal((await store.budget(datasetId, TENANT))!.spent, 6, "both caps stay charged");
     // Inline data has no ledger: its release is not charged anywhere.
     const { job } = await store.submit(submission(null));
     await store.enqueue(job.id);
@@ -146,7 +157,7 @@ Deno.test("a requested epsilon over the remaining budget is refused before the j
     const spec = SynthesisSpec.parse({ ...SPEC, epsilon: 1.5 });
     const id = crypto.randomUUID();
     await assert.rejects(store.submit(submission(datasetId, { id, spec })), BudgetExceededError);
-    assert.equal(await store.job(id), null);
+    assert.equal(await store.job(id, TENANT), null);
     const fitting = SynthesisSpec.parse({ ...SPEC, epsilon: 1 });
     assert.equal((await store.submit(submission(datasetId, { spec: fitting }))).created, true);
   });
@@ -163,18 +174,54 @@ Deno.test("jobs survive a reopen; running ones are requeued, then failed after m
     store.close(); // as if killed: the job is "running" under a lease nobody renews
 
     store = await SqliteJobStore.open(dir);
-    assert.equal((await store.job(job.id))!.status, "running");
+    assert.equal((await store.job(job.id, TENANT))!.status, "running");
     const recovered = await store.recoverStale(Infinity, 2);
     assert.deepEqual(recovered.sort(), [job.id, unqueued.job.id].sort());
-    assert.equal((await store.job(job.id))!.status, "queued");
+    assert.equal((await store.job(job.id, TENANT))!.status, "queued");
     const claims = [(await store.claim("w", 60_000))!, (await store.claim("w", 60_000))!];
     assert.deepEqual(claims.map((l) => l.jobId), [job.id, unqueued.job.id], "oldest first");
     assert.deepEqual(await store.recoverStale(Infinity, 2), [unqueued.job.id]);
-    const failed = (await store.job(job.id))!;
+    const failed = (await store.job(job.id, TENANT))!;
     assert.equal(failed.status, "failed");
     assert.equal(failed.error!.code, "too_many_attempts");
     store.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("another tenant sees none of a tenant's datasets, budgets, jobs or results", async () => {
+  await withStore(async (store) => {
+    const datasetId = await registered(store, 10);
+    const { job } = await store.submit(submission(datasetId));
+    await store.enqueue(job.id);
+    const lease = (await store.claim("w", 60_000))!;
+    assert.equal(await store.complete(lease, release(1)), "released");
+    assert.notEqual(await store.dataset(datasetId, TENANT), null);
+    assert.equal(await store.dataset(datasetId, "other"), null);
+    assert.equal(await store.budget(datasetId, "other"), null);
+    assert.equal(await store.job(job.id, "other"), null);
+    assert.equal(await store.jobDataset(job.id, 1, "other"), null);
+    assert.equal(await store.jobDiagnostics(job.id, "other"), null);
+    await assert.rejects(
+      store.submit(submission(datasetId, { tenant: "other" })),
+      /no such dataset/,
+      "another tenant cannot charge the budget",
+    );
+    assert.equal((await store.budget(datasetId, TENANT))!.spent, 3);
+  });
+});
+
+Deno.test("a failed job on a registered dataset shows data_rejected; the reason is the owner's", async () => {
+  await withStore(async (store) => {
+    const datasetId = await registered(store, 10);
+    const { job } = await store.submit(submission(datasetId));
+    await store.enqueue(job.id);
+    const lease = (await store.claim("w", 60_000))!;
+    const reason = { code: "invalid_data", message: "dataset d, row 2 (line 3), column y: …" };
+    assert.equal(await store.fail(lease, reason), true);
+    assert.deepEqual((await store.job(job.id, TENANT))!.error, DATA_REJECTED);
+    assert.deepEqual(await store.jobDiagnostics(job.id, TENANT), { failure: reason });
+    assert.equal((await store.budget(datasetId, TENANT))!.spent, 3, "a failure is charged too");
+  });
 });

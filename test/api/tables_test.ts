@@ -279,7 +279,7 @@ Deno.test("an older store (no job kinds) opens with its jobs as syntheses", asyn
     for (let open = 0; open < 2; open++) {
       const store = await SqliteJobStore.open(dir);
       try {
-        const job = await store.job("old");
+        const job = await store.job("old", "default");
         assert.equal(job?.kind, "synthesis");
         assert.equal(job?.result, null);
       } finally {

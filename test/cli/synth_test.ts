@@ -60,6 +60,7 @@ Deno.test("`deno task synth` writes the m datasets, the public report and the di
     "mechanism",
     "model",
     "n",
+    "neighbours",
     "seedPolicy",
     "software",
   ]);

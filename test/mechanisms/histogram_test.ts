@@ -45,8 +45,8 @@ Deno.test("`perturbedHistogram()` counts exactly when the noise is 0", () => {
   assert.deepEqual([...h.edges], [0, 0.25, 0.5, 0.75, 1]);
   assert.deepEqual([...h.counts], [2, 2, 2, 4]);
   assert.deepEqual([...h.probabilities], [0.2, 0.2, 0.2, 0.4]);
-  // One Laplace draw per bin at scale 2/ε (replace-one sensitivity 2).
-  assert.deepEqual(scales, [4, 4, 4, 4]);
+  // One Laplace draw per bin at scale 1/ε (add/remove sensitivity 1).
+  assert.deepEqual(scales, [2, 2, 2, 2]);
 });
 
 Deno.test("`perturbedHistogram()` adds the noise, clamps at 0 and normalises", () => {
