@@ -104,7 +104,7 @@ async function createKey(env: Record<string, string>, scopes: string): Promise<s
 
 Deno.test({
   name:
-    "the web report in Chromium: upload, synthesize, report and plots; no confidential plot without diagnostics",
+    "the web report in Chromium: register with a policy, synthesize, report and plots; no confidential plot without diagnostics",
   ignore: !hasChromium && !inCi,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "ppsynth_browser_" });
@@ -168,7 +168,8 @@ Deno.test({
       const count = (page: Awaited<ReturnType<typeof open>>, selector: string) =>
         page.locator(selector).count();
 
-      // The data owner: register the data, synthesize with LW_final at ε = 8, tabulate.
+      // The data owner: register the data with region and sex public and public bounds of y,
+      // synthesize with LW_final at ε = 8, tabulate.
       const page = await open(owner);
       await page.setInputFiles("#csv-file", {
         name: "skewed_counts.csv",
@@ -177,6 +178,25 @@ Deno.test({
       });
       await settle(page, "#survey");
       await page.selectOption("#y", "y");
+      // One "public" box per column, none ticked: strata and by offer no column yet.
+      assert.equal(await count(page, "#public-columns input[type=checkbox]"), 4);
+      assert.equal(await count(page, "#public-columns input:checked"), 0);
+      assert.equal(await count(page, "#by-1 option"), 0);
+      await page.check("#public-columns input[value=region]");
+      await page.check("#public-columns input[value=sex]");
+      assert.deepEqual(
+        await page.locator("#by-2 option").allTextContents(),
+        ["region", "sex"],
+        "only public columns are offered as by",
+      );
+      // The API's answer to a policy it refuses is shown, code, message and field.
+      await page.fill("#bound-lower", "1000");
+      await page.fill("#bound-upper", "0");
+      await page.click("#run");
+      await page.locator("#error:not(:empty)").waitFor();
+      assert.match((await page.textContent("#error"))!, /^invalid_policy: .*\(bounds\.y\)$/);
+      await page.fill("#bound-lower", "0");
+      await page.fill("#bound-upper", "1000");
       await page.selectOption("#model", "negbin");
       await page.selectOption("#mechanism", "lw-final");
       await page.fill("#epsilon", "8");
@@ -185,7 +205,8 @@ Deno.test({
       await page.fill("#draws", "100");
       await page.fill("#chains", "2");
       await page.fill("#warmup", "100");
-      await page.fill("#seed", "1");
+      // No seed on a registered dataset: the server draws it.
+      assert.equal(await page.isDisabled("#seed"), true);
       await page.check("#tabulate");
       await page.selectOption("#weight", "w");
       await page.selectOption("#strata", "region");
@@ -196,13 +217,21 @@ Deno.test({
       await page.click("#run");
       await settle(page, "#tables-section");
       assert.equal(await page.textContent("#error"), "");
+      // The policy of the registered dataset, from the 201 answer.
+      const policy = (await page.textContent("#policy"))!;
+      assert.match(policy, /Public columns\s*region, sex/);
+      assert.match(policy, /Confidential columns\s*y, w/);
+      assert.match(policy, /region: A, B, C, D; sex: f, m/);
+      assert.match(policy, /Public bounds\s*y: \[0, 1000\]/);
+      assert.match(policy, /add-remove/);
+      assert.match((await page.textContent("#policy-section"))!, /fixed at registration/);
       assert.equal(await page.textContent("#status"), "succeeded");
-      assert.match((await page.textContent("#report"))!, /lw-final.*negbin.*200/s);
-      // The synthesis (ε ≤ 8) and the table (ε = 2) charged to the budget of 20.
-      const spent = /ε spent ([\d.]+) of 20 \(2 releases\)/.exec(
+      assert.match((await page.textContent("#report"))!, /lw-final.*negbin.*200.*add-remove/s);
+      // The synthesis (its requested ε = 8) and the table (ε = 2) charged to the budget of 20.
+      const spent = /ε spent ([\d.]+) of 20 \(2 charges/.exec(
         (await page.textContent("#budget"))!,
       );
-      assert.ok(spent !== null && Number(spent[1]) > 2 && Number(spent[1]) <= 10, spent?.[0]);
+      assert.equal(spent?.[1], "10", "each request's ε is charged when it is accepted");
       // ECDF: the confidential data and the m = 2 synthetic datasets.
       assert.equal(await count(page, "#plot-ecdf svg g[aria-label=line] path"), 3);
       assert.ok(await count(page, "#plot-lipschitz svg g[aria-label=bar] rect") >= 1);
@@ -212,7 +241,10 @@ Deno.test({
       // Survey tables: 4 regions × 2 sexes, and every row of the 5·3 table.
       assert.equal(await count(page, "#plot-tables svg g[aria-label=dot] circle"), 8);
       assert.equal(await count(page, "#table-rows tr"), 1 + 15);
-      assert.match((await page.textContent("#table-privacy"))!, /laplace: ε = 2 \(local DP\)/);
+      assert.match(
+        (await page.textContent("#table-privacy"))!,
+        /laplace: ε = 2 \(local DP, add-remove neighbours\)/,
+      );
       await Deno.mkdir(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: `${SCREENSHOTS}report-owner.png`, fullPage: true });
       console.log(`screenshot: ${SCREENSHOTS}report-owner.png`);
@@ -221,9 +253,12 @@ Deno.test({
       const jobId = await page.inputValue("#job-id");
       const other = await open(analyst);
       await other.fill("#job-id", jobId);
+      assert.equal(await other.isHidden("#policy-fields"), true, "no file, no policy to set");
       await other.click("#load-form button");
       await settle(other, "#report-section");
       assert.equal(await other.textContent("#error"), "");
+      // The analyst (same tenant) reads the policy through GET /v1/datasets/{id}.
+      assert.match((await other.textContent("#policy"))!, /region, sex.*add-remove/s);
       assert.match(
         (await other.textContent("#diagnostics-note"))!,
         /lacks the "diagnostics" scope/,

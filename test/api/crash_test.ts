@@ -102,7 +102,7 @@ Deno.test("a server SIGKILLed during a job restarts and completes it, charging t
     await until("the server", async () => (await fetch(`${base}/healthz`)).ok || undefined);
     const dataset = await api("/v1/datasets", {
       method: "POST",
-      body: JSON.stringify({ epsilonTotal: 1e9, csv: confidentialCsv(200) }),
+      body: JSON.stringify({ epsilonTotal: 1e9, csv: confidentialCsv(200), publicColumns: ["z"] }),
     });
     const { id } = await api("/v1/syntheses", {
       method: "POST",
@@ -112,6 +112,7 @@ Deno.test("a server SIGKILLed during a job restarts and completes it, charging t
         x: ["z"],
         model: "normal",
         mechanism: "lw",
+        epsilon: 1e6,
         c: 1,
         g: 0.2,
         m: 2,
@@ -137,7 +138,8 @@ Deno.test("a server SIGKILLed during a job restarts and completes it, charging t
     assert.equal(job.attempts, 2, "the interrupted job ran again");
     const budget = await api(`/v1/datasets/${dataset.id}/budget`);
     assert.deepEqual(budget.releases.map((r: { jobId: string }) => r.jobId), [id]);
-    assert.equal(budget.spent, job.report.epsilon);
+    assert.equal(budget.spent, 1e6, "the cap, charged once at acceptance, not again on the retry");
+    assert.ok(job.report.epsilon <= 1e6);
     const diagnostics = await api(`/v1/syntheses/${id}/diagnostics`);
     assert.equal(diagnostics.alpha.length, 200);
 

@@ -27,11 +27,17 @@ Deno.test("`deno task keys` creates, lists and revokes keys, and refuses unknown
     const secret = created.stdout.trim();
     assert.match(secret, /^ppsk_/);
     const listed = await keys(dir, "list");
-    const [id, name, scopes, , revokedAt] = listed.stdout.trim().split("\t");
-    assert.deepEqual([name, scopes, revokedAt], ["analyst", "read,submit", "-"]);
+    const [id, name, tenant, scopes, , revokedAt] = listed.stdout.trim().split("\t");
+    assert.deepEqual([name, tenant, scopes, revokedAt], ["analyst", "default", "read,submit", "-"]);
+    const tenanted = await keys(dir, "create", "--scopes", "read", "--tenant", "agency-b");
+    assert.equal(tenanted.code, 0);
+    assert.match((await keys(dir, "list")).stdout, /\tagency-b\tread\t/);
+    const badTenant = await keys(dir, "create", "--scopes", "read", "--tenant", "a b");
+    assert.equal(badTenant.code, 2);
+    assert.match(badTenant.stderr, /--tenant/);
     assert.ok(!listed.stdout.includes(secret), "list never shows a key");
     assert.equal((await keys(dir, "revoke", id)).code, 0);
-    assert.notEqual((await keys(dir, "list")).stdout.trim().split("\t")[4], "-");
+    assert.notEqual((await keys(dir, "list")).stdout.trim().split("\n")[0].split("\t")[5], "-");
     assert.equal((await keys(dir, "revoke", id)).code, 2, "a key is revoked once");
   } finally {
     await Deno.remove(dir, { recursive: true });

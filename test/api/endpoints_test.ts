@@ -43,6 +43,7 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
       const path of [
         "/healthz",
         "/v1/datasets",
+        "/v1/datasets/{id}",
         "/v1/datasets/{id}/budget",
         "/v1/syntheses",
         "/v1/syntheses/{id}",
@@ -55,10 +56,10 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     assert.equal(docs.status, 200);
     assert.match(await docs.text(), /swagger-ui/);
 
-    // Register: CSV body (admin only).
+    // Register: CSV body (admin only), with the covariate z declared public.
     const csv = confidentialCsv(60);
     const upload = (key: string) =>
-      app.request("/v1/datasets?epsilonTotal=1000000&name=survey", {
+      app.request("/v1/datasets?epsilonTotal=1000000&name=survey&publicColumns=z", {
         method: "POST",
         headers: auth(key, "text/csv"),
         body: csv,
@@ -69,7 +70,12 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     const dataset = await registered.json();
     assert.equal(dataset.n, 60);
     assert.deepEqual(dataset.columns, ["y", "z"]);
-    assert.equal(registered.headers.get("location"), `/v1/datasets/${dataset.id}/budget`);
+    assert.equal(registered.headers.get("location"), `/v1/datasets/${dataset.id}`);
+    assert.deepEqual(dataset.policy.publicColumns, ["z"]);
+    assert.deepEqual(dataset.policy.levels.z, ["0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"]);
+    assert.equal(dataset.policy.neighbours, "add-remove");
+    assert.deepEqual(await (await get(`/v1/datasets/${dataset.id}`)).json(), dataset);
+    assert.equal((await get("/v1/datasets/nope")).status, 404);
 
     // Register: JSON records.
     const records = confidentialValues(30).map((y, i) => ({ y: Number(y), z: i % 3 }));
@@ -79,7 +85,9 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
       body: JSON.stringify({ epsilonTotal: 5, records }),
     });
     assert.equal(fromRecords.status, 201);
-    assert.equal((await fromRecords.json()).n, 30);
+    const fromRecordsInfo = await fromRecords.json();
+    assert.equal(fromRecordsInfo.n, 30);
+    assert.deepEqual(fromRecordsInfo.policy.publicColumns, [], "every column confidential");
 
     const budget0 = await (await get(`/v1/datasets/${dataset.id}/budget`)).json();
     assert.deepEqual(budget0, {
@@ -91,8 +99,8 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     });
     assert.equal((await get("/v1/datasets/nope/budget")).status, 404);
 
-    // Submit against the registered dataset, with an idempotency key.
-    const request = { ...QUICK, datasetId: dataset.id, m: 2, seed: 11 };
+    // Submit against the registered dataset, with an idempotency key; its cap is charged now.
+    const request = { ...QUICK, datasetId: dataset.id, m: 2, epsilon: 500000 };
     const submit = (body: unknown, key = keys.submit, idempotencyKey = "retry-1") =>
       app.request("/v1/syntheses", {
         method: "POST",
@@ -107,6 +115,8 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     const retried = await submit(request);
     assert.equal(retried.status, 202);
     assert.equal((await retried.json()).id, id, "a retry returns the same job");
+    const charged = await (await get(`/v1/datasets/${dataset.id}/budget`)).json();
+    assert.equal(charged.spent, 500000, "the cap is charged at acceptance, once");
     const reused = await submit({ ...request, m: 1 });
     assert.equal(reused.status, 422);
     assert.equal((await reused.json()).error.code, "idempotency_conflict");
@@ -135,15 +145,16 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     assert.equal((await get(`/v1/syntheses/${id}/diagnostics`)).status, 403);
     const diagnostics = await (await get(`/v1/syntheses/${id}/diagnostics`, keys.diagnostics))
       .json();
-    assert.equal(diagnostics.seed, 11);
+    assert.ok(Number.isSafeInteger(diagnostics.seed), "a fresh seed, for the owner's eyes only");
+    assert.deepEqual(diagnostics.clamped, {});
     assert.equal(diagnostics.recordLipschitz.length, 60);
 
-    // The ledger charged the release once, despite the retry.
+    // The ledger charged the cap once, despite the retry; the release's ε is within it.
     const budget1 = await (await get(`/v1/datasets/${dataset.id}/budget`)).json();
-    assert.equal(budget1.spent, report.epsilon);
+    assert.equal(budget1.spent, 500000);
     assert.deepEqual(budget1.releases.map((r: { jobId: string }) => r.jobId), [id]);
-    assert.equal(budget1.releases[0].epsilon, report.epsilon);
-    assert.ok(budget1.remaining <= 1000000 - (report.epsilon as number));
+    assert.equal(budget1.releases[0].epsilon, 500000);
+    assert.ok((report.epsilon as number) <= 500000);
 
     // Inline data (CSV and records) need no registration and charge no ledger.
     for (const inline of [{ csv }, { records }]) {
@@ -163,7 +174,7 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
   }
 });
 
-Deno.test("the budget refuses a release up front (409) and at completion (job fails, nothing served)", async () => {
+Deno.test("the budget refuses a cap up front (409); a job over its cap fails, charged, nothing served", async () => {
   const t = await testApp();
   const { app, keys } = t;
   const get = (path: string) => app.request(path, { headers: auth(keys.all) });
@@ -171,7 +182,7 @@ Deno.test("the budget refuses a release up front (409) and at completion (job fa
     const registered = await app.request("/v1/datasets", {
       method: "POST",
       headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 0.5, csv: confidentialCsv(40) }),
+      body: JSON.stringify({ epsilonTotal: 0.5, csv: confidentialCsv(40), publicColumns: ["z"] }),
     });
     const { id: datasetId } = await registered.json();
     const upFront = await app.request("/v1/syntheses", {
@@ -182,25 +193,26 @@ Deno.test("the budget refuses a release up front (409) and at completion (job fa
     assert.equal(upFront.status, 409);
     assert.deepEqual((await upFront.json()).error.code, "budget_exceeded");
 
-    // No ε in the request: the synthesis runs, its ε (far above 0.5) is refused at release.
+    // The unweighted synthesis's ε is far above its cap 0.5: it fails, and the cap is spent.
     const accepted = await app.request("/v1/syntheses", {
       method: "POST",
       headers: auth(keys.submit),
-      body: JSON.stringify({ ...QUICK, datasetId, seed: 1 }),
+      body: JSON.stringify({ ...QUICK, datasetId, epsilon: 0.5 }),
     });
     assert.equal(accepted.status, 202);
     const { id } = await accepted.json();
     const job = await waitForJob(get, id);
     assert.equal(job.status, "failed");
-    assert.equal((job.error as { code: string }).code, "budget_exceeded");
+    assert.equal((job.error as { code: string }).code, "data_rejected");
     assert.equal(job.report, undefined);
     const refused = await get(`/v1/syntheses/${id}/datasets/1`);
     assert.equal(refused.status, 409);
-    assert.equal((await refused.json()).error.code, "budget_exceeded");
-    assert.equal((await get(`/v1/syntheses/${id}/diagnostics`)).status, 409);
+    assert.equal((await refused.json()).error.code, "data_rejected");
+    const owner = await (await get(`/v1/syntheses/${id}/diagnostics`)).json();
+    assert.equal(owner.failure.code, "epsilon_unreachable", "the reason is the owner's");
     const budget = await (await get(`/v1/datasets/${datasetId}/budget`)).json();
-    assert.equal(budget.spent, 0);
-    assert.deepEqual(budget.releases, []);
+    assert.equal(budget.spent, 0.5);
+    assert.deepEqual(budget.releases.map((r: { jobId: string }) => r.jobId), [id]);
   } finally {
     await t.close();
   }

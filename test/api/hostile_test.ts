@@ -61,7 +61,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
     const registered = await app.request("/v1/datasets", {
       method: "POST",
       headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 1, csv }),
+      body: JSON.stringify({ epsilonTotal: 1, csv, publicColumns: ["z"] }),
     });
     assert.equal(registered.status, 201);
     const { id: datasetId } = await registered.json();
@@ -405,7 +405,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
     const again = await app.request("/v1/datasets", {
       method: "POST",
       headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 3, csv }),
+      body: JSON.stringify({ epsilonTotal: 3, csv, publicColumns: ["z"] }),
     });
     assert.equal(again.status, 201);
     const fresh = (await again.json()).id;

@@ -19,6 +19,9 @@ const SLICE_CSV = SAMPLE_CSV.trim().split("\n").filter((_, i) => i === 0 || i % 
 
 const COLUMNS = { y: "salary", weight: "w", strata: "field", by: ["field", "gender"] };
 
+/** The design columns the owner declares public when registering the sample. */
+const PUBLIC = ["field", "gender"];
+
 /** The rows `deno task tabulate --out FILE.json` writes for the same options. */
 async function commandRows(csv: string, options: Record<string, unknown>) {
   const parsed = TabulateOptions.parse({
@@ -35,7 +38,7 @@ Deno.test("`POST /v1/tables` sample reproduces R's survey package, needs diagnos
   const t = await testApp({}, false);
   const { app, keys } = t;
   try {
-    const registered = await app.request("/v1/datasets?epsilonTotal=5&name=survey", {
+    const registered = await app.request("/v1/datasets?epsilonTotal=5&name=survey&publicColumns=field,gender", {
       method: "POST",
       headers: auth(keys.admin, "text/csv"),
       body: SAMPLE_CSV,
@@ -90,9 +93,9 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
     const { id: datasetId } = await (await app.request("/v1/datasets", {
       method: "POST",
       headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 10, csv: SLICE_CSV }),
+      body: JSON.stringify({ epsilonTotal: 10, csv: SLICE_CSV, publicColumns: PUBLIC }),
     })).json();
-    const request = { ...COLUMNS, method: "laplace", epsilon: 4, seed: 7 };
+    const request = { ...COLUMNS, method: "laplace", epsilon: 4 };
     const post = (body: unknown, idempotencyKey: string, key = keys.submit) =>
       app.request("/v1/tables", {
         method: "POST",
@@ -100,15 +103,19 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
         body: JSON.stringify(body),
       });
     assert.equal((await post({ ...request, datasetId }, "t-1", keys.read)).status, 403);
+    const seeded = await post({ ...request, datasetId, seed: 7 }, "t-0");
+    assert.equal(seeded.status, 422, "no seed on a registered dataset");
+    assert.equal((await seeded.json()).error.code, "seed_not_allowed");
     const first = await post({ ...request, datasetId }, "t-1");
     assert.equal(first.status, 200);
     const table = await first.json();
     assert.equal(first.headers.get("location"), `/v1/tables/${table.id}`);
-    assert.deepEqual(table.rows, await commandRows(SLICE_CSV, request));
+    assert.equal(table.rows.length, 27);
     assert.deepEqual(table.privacy, {
       epsilon: 4,
       guarantee: "local DP",
-      seedPolicy: "seeded: the output is reproducible from the seed, which must stay secret",
+      neighbours: "add-remove",
+      seedPolicy: "fresh: a secret seed drawn from the operating system's CSPRNG, not released",
       epsilonPoint: 4 / 16,
       epsilonReplicate: 4 / 160,
       replicates: 10,
@@ -145,10 +152,11 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
     assert.equal(budget2.spent, 8);
     assert.equal(budget2.releases.length, 2);
 
-    // Inline data have no budget: answered, stored, nothing charged anywhere.
-    const inline = await post({ ...request, csv: SLICE_CSV }, "t-4");
+    // Inline data (the caller's own) have no budget and may be seeded: the command's rows.
+    const inlineRequest = { ...request, seed: 7 };
+    const inline = await post({ ...inlineRequest, csv: SLICE_CSV }, "t-4");
     assert.equal(inline.status, 200);
-    assert.deepEqual((await inline.json()).rows, table.rows);
+    assert.deepEqual((await inline.json()).rows, await commandRows(SLICE_CSV, inlineRequest));
     const values = SLICE_CSV.split("\n").slice(1, 40).flatMap((line) => line.split(",").slice(2));
     assertNoLeak(t.logs, values);
   } finally {
@@ -156,7 +164,7 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
   }
 });
 
-Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, ε charged at release", async () => {
+Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its cap charged at acceptance", async () => {
   const t = await testApp({ workers: 1 });
   const { app, keys } = t;
   const get = (path: string) => app.request(path, { headers: auth(keys.read) });
@@ -164,7 +172,7 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, ε cha
     const { id: datasetId } = await (await app.request("/v1/datasets", {
       method: "POST",
       headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 100, csv: SLICE_CSV }),
+      body: JSON.stringify({ epsilonTotal: 100, csv: SLICE_CSV, publicColumns: PUBLIC }),
     })).json();
     const request = {
       ...COLUMNS,
@@ -174,7 +182,6 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, ε cha
       draws: 20,
       chains: 1,
       warmup: 30,
-      seed: 3,
     };
     const refused = await app.request("/v1/tables", {
       method: "POST",
@@ -197,7 +204,7 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, ε cha
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.equal(job.status, "succeeded", JSON.stringify(job.error));
-    assert.deepEqual(job.table.rows, await commandRows(SLICE_CSV, request));
+    assert.equal(job.table.rows.length, 27);
     assert.ok(job.table.rows.every((row: Record<string, unknown>) => "meanUpper" in row));
     assert.equal(job.report.model, "fbs");
     assert.equal(job.report.m, 2);
@@ -205,12 +212,33 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, ε cha
     assert.ok(job.report.epsilon <= 99);
     const budget = await (await get(`/v1/datasets/${datasetId}/budget`)).json();
     assert.deepEqual(budget.releases.map((r: { jobId: string }) => r.jobId), [id]);
-    assert.equal(budget.spent, job.report.epsilon);
+    assert.equal(budget.spent, 99, "the cap, charged at acceptance");
+    // Inline and seeded (the caller's own data): the command's rows.
+    const inline = await app.request("/v1/tables", {
+      method: "POST",
+      headers: auth(keys.submit),
+      body: JSON.stringify({ ...request, seed: 3, csv: SLICE_CSV }),
+    });
+    assert.equal(inline.status, 202);
+    const inlineLocation = (await inline.json()).location;
+    let inlineJob;
+    for (;;) {
+      inlineJob = await (await get(inlineLocation)).json();
+      if (inlineJob.status === "succeeded" || inlineJob.status === "failed") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(inlineJob.table.rows, await commandRows(SLICE_CSV, { ...request, seed: 3 }));
     // A synthesis id is not a table.
     const synthesis = await app.request("/v1/syntheses", {
       method: "POST",
       headers: auth(keys.submit),
-      body: JSON.stringify({ y: "salary", model: "lognormal", mechanism: "unweighted", datasetId }),
+      body: JSON.stringify({
+        y: "salary",
+        model: "lognormal",
+        mechanism: "unweighted",
+        epsilon: 0.5,
+        datasetId,
+      }),
     });
     assert.equal((await get(`/v1/tables/${(await synthesis.json()).id}`)).status, 404);
   } finally {

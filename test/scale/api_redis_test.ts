@@ -37,23 +37,23 @@ Deno.test({
       const app = mainApp(context);
       const key = (await createApiKey(context.store, ["submit", "read", "admin"], "all")).secret;
       const get = (path: string) => app.request(path, { headers: auth(key) });
-      const registered = await app.request("/v1/datasets?epsilonTotal=1000000", {
+      const registered = await app.request("/v1/datasets?epsilonTotal=1000000&publicColumns=z", {
         method: "POST",
         headers: auth(key, "text/csv"),
         body: confidentialCsv(80),
       });
       assert.equal(registered.status, 201);
       const dataset = (await registered.json()).id;
-      const submit = async (seed: number) => {
+      const submit = async (epsilon: number) => {
         const response = await app.request("/v1/syntheses", {
           method: "POST",
           headers: auth(key),
-          body: JSON.stringify({ ...QUICK, datasetId: dataset, seed, m: 2 }),
+          body: JSON.stringify({ ...QUICK, datasetId: dataset, epsilon, m: 2 }),
         });
         assert.equal(response.status, 202, logs.slice(-3).join("\n"));
         return (await response.json()).id as string;
       };
-      const ids = [await submit(1), await submit(2)];
+      const ids = [await submit(1000), await submit(2000)];
       for (const id of ids) {
         const job = await waitForJob(get, id);
         assert.equal(job.status, "succeeded", JSON.stringify(job.error));
@@ -69,7 +69,7 @@ Deno.test({
       await queues.add({ kind: "api", jobId: first }, `${apiJobKey(first)}-again-1`);
       await queues.add({ kind: "api", jobId: first }, `${apiJobKey(first)}-again-2`);
       // A fresh job also delivered twice at once: one delivery releases it, the other not.
-      const third = await submit(3);
+      const third = await submit(4000);
       await queues.add({ kind: "api", jobId: third }, `${apiJobKey(third)}-again`);
       const job = await waitForJob(get, third);
       assert.equal(job.status, "succeeded", JSON.stringify(job.error));
@@ -104,6 +104,7 @@ Deno.test({
           third,
         ].toSorted(),
       );
+      assert.equal(budget.spent, 7000, "each job's cap charged once, at acceptance");
     } finally {
       await queues.close();
       await Promise.all(workers.map(stopWorker));
