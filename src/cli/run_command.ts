@@ -1,12 +1,13 @@
 /**
  * Runs a command's main function: a known input error prints one line and exits 2, a target ε
- * that cannot be met exits 3, anything else prints its message and exits 1. Stack traces are not printed (they can carry values).
+ * that cannot be met exits 3, anything else prints its message and exits 1 (the exit codes of
+ * the one error table, `src/jobs/domain_errors.ts`). Stack traces are not printed (they can
+ * carry values).
  *
  * @module
  */
 import { ZodError } from "zod";
-import { DataError } from "../data/data_error.ts";
-import { CalibrationError } from "../mechanisms/calibrate.ts";
+import { classifyError } from "../jobs/domain_errors.ts";
 
 /** An invalid command-line option, named in the message. */
 export class UsageError extends Error {
@@ -22,8 +23,8 @@ export function formatZodError(error: ZodError): string {
 }
 
 /**
- * Runs `main`, mapping errors to exit codes: 2 for bad input (usage, data), 3 for an
- * unreachable ε, 1 otherwise.
+ * Runs `main`, mapping errors to exit codes by the one error table (`classifyError`): 2 for
+ * bad input (usage, data, settings), 3 for an unreachable ε, 1 otherwise.
  *
  * @param name The command's name, printed before the message.
  * @param main The command body.
@@ -32,14 +33,13 @@ export async function runCommand(name: string, main: () => Promise<void>): Promi
   try {
     await main();
   } catch (error) {
-    const bad = error instanceof UsageError || error instanceof DataError ||
-      error instanceof ZodError || error instanceof RangeError;
+    const exit = error instanceof UsageError ? 2 : classifyError(error).exit;
     const message = error instanceof ZodError
       ? formatZodError(error)
       : error instanceof Error
       ? error.message
       : String(error);
-    console.error(`${name}: ${bad ? "" : "error: "}${message}`);
-    Deno.exit(error instanceof CalibrationError ? 3 : bad ? 2 : 1);
+    console.error(`${name}: ${exit === 2 ? "" : "error: "}${message}`);
+    Deno.exit(exit);
   }
 }

@@ -3,22 +3,25 @@
  * the confidential sample's cell counts and means, with local sensitivities, and standard errors
  * from noisy random-group replicates.
  *
- * - Sensitivities (eqs. 8–9), per cell over the units in it: Δ^c = max w − min w for the count;
- *   Δ^a = (max w·y − min w·y)/(Σ w − (max w − min w)) for the mean; the maximum over all cells
- *   is used for every cell (Δ^c_*, Δ^a_*).
+ * - Sensitivities, local to this sample as the paper's eqs. 8–9 are, but for ppsynth's one
+ *   neighbour relation (add/remove, `privacy.ts`) where the paper's replace-one spreads
+ *   (max w − min w and (max w·y − min w·y)/(Σ w − (max w − min w))) would understate a removal:
+ *   removing a unit of weight w changes each of its cells' counts by w and its cell's mean by
+ *   w·|y − μ_c|/(N_c − w); the maxima over units and cells are used for every cell (Δ^c_*,
+ *   Δ^a_*).
  * - Points: N̂ + Laplace(Δ^c_* / ε_pc), μ̂ + Laplace(Δ^a_* / ε_pc); an empty cell's mean is
  *   defined as {@linkcode EMPTY_CELL_MEAN} and noised the same way (never released as a marker).
  * - Variances: R random-group replicates (Preston 2009): in every stratum keep a random ⌊n_h/2⌋
  *   units and scale their weights by n_h/⌊n_h/2⌋ (2 when n_h is even), zero the rest; each
  *   replicate's counts and means get noise at scale Δ_r/ε_rep with Δ_r the larger of the
- *   replicate's own sensitivity and the full sample's (a half-sample can have a zero spread); Var = (1/R)·Σ_r (θ̂_r − θ̂)², with θ̂ the noisy point (post-processing only).
+ *   replicate's own sensitivity and the full sample's; Var = (1/R)·Σ_r (θ̂_r − θ̂)², with θ̂ the noisy point (post-processing only).
  * - Budget: each unit enters 4 cells × 2 tables, once as a point and R times as a replicate:
  *   ε = 8·ε_pc + 8·R·ε_rep; split equally, ε_pc = ε/16 and ε_rep = ε/(16·R) (ε = 8, R = 10:
  *   ε_pc = 0.5, ε_rep = 0.05).
  *
- * Privacy guarantee: ε-DP with respect to the sensitivities observed on this sample only (the
- * paper's "local DP"): weights and salaries are unbounded, so no global sensitivity exists and
- * the guarantee does not extend to neighbouring samples with wider ranges.
+ * Privacy guarantee: ε-DP with respect to the removal sensitivities observed on this sample only
+ * (the paper's "local DP"): weights and salaries are unbounded, so no global sensitivity exists
+ * and the guarantee does not extend to neighbours with a larger weight or a wider range.
  *
  * @module
  */
@@ -74,42 +77,41 @@ interface CellEstimates {
   readonly meanSensitivity: number;
 }
 
+/**
+ * Cell counts and means with the local sensitivities of removing one unit (add/remove
+ * neighbours): a unit of weight w changes each of its cells' counts by w, and its cell c's mean
+ * μ_c = T_c/N_c by w·|y − μ_c|/(N_c − w) (to {@linkcode EMPTY_CELL_MEAN} when it is the cell's
+ * only unit); the maxima over units and cells.
+ */
 function estimates(input: TableInput, weight: Float64Array, rows: Int32Array): CellEstimates {
   const R = rows.length === 0 ? 0 : Math.max(...rows) + 1;
   const count = new Float64Array(R);
   const total = new Float64Array(R);
-  const minW = new Float64Array(R).fill(Infinity);
-  const maxW = new Float64Array(R).fill(-Infinity);
-  const minWy = new Float64Array(R).fill(Infinity);
-  const maxWy = new Float64Array(R).fill(-Infinity);
+  let countSensitivity = 0;
   for (let i = 0; i < weight.length; i++) {
     const w = weight[i];
     if (w === 0) continue;
-    const wy = w * input.y[i];
+    countSensitivity = Math.max(countSensitivity, w);
     for (let k = 4 * i; k < 4 * i + 4; k++) {
-      const r = rows[k];
-      count[r] += w;
-      total[r] += wy;
-      minW[r] = Math.min(minW[r], w);
-      maxW[r] = Math.max(maxW[r], w);
-      minWy[r] = Math.min(minWy[r], wy);
-      maxWy[r] = Math.max(maxWy[r], wy);
+      count[rows[k]] += w;
+      total[rows[k]] += w * input.y[i];
     }
   }
-  let countSensitivity = 0;
+  const mean = total.map((t, r) => count[r] > 0 ? t / count[r] : EMPTY_CELL_MEAN);
   let meanSensitivity = 0;
-  for (let r = 0; r < R; r++) {
-    if (count[r] === 0) continue;
-    const spread = maxW[r] - minW[r];
-    countSensitivity = Math.max(countSensitivity, spread);
-    meanSensitivity = Math.max(meanSensitivity, (maxWy[r] - minWy[r]) / (count[r] - spread));
+  for (let i = 0; i < weight.length; i++) {
+    const w = weight[i];
+    if (w === 0) continue;
+    for (let k = 4 * i; k < 4 * i + 4; k++) {
+      const r = rows[k];
+      const rest = count[r] - w;
+      const change = rest > 0
+        ? (w * Math.abs(input.y[i] - mean[r])) / rest
+        : Math.abs(mean[r] - EMPTY_CELL_MEAN);
+      meanSensitivity = Math.max(meanSensitivity, change);
+    }
   }
-  return {
-    count,
-    mean: total.map((t, r) => count[r] > 0 ? t / count[r] : EMPTY_CELL_MEAN),
-    countSensitivity,
-    meanSensitivity,
-  };
+  return { count, mean, countSensitivity, meanSensitivity };
 }
 
 /** Preston's random-group replicate weights: a random ⌊n_h/2⌋ of every stratum, rescaled. */
@@ -154,7 +156,7 @@ export function laplaceTable(input: TableInput, options: LaplaceTableOptions): L
   const point = estimates(input, input.weight, rows);
   if (!(point.countSensitivity > 0) || !(point.meanSensitivity > 0)) {
     throw new RangeError(
-      "Invalid sample: a local sensitivity is 0 (equal weights, or equal w·y, in every cell), " +
+      "Invalid sample: a local sensitivity is 0 (every outcome equals its cell's mean), " +
         "so the Laplace mechanism would release exact values",
     );
   }

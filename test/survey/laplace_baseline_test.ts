@@ -15,7 +15,35 @@ const SMALL: TableInput = {
   ],
 };
 
-Deno.test("`laplaceTable()` uses the largest cell sensitivities of eqs. 8–9 and the 16-way split", () => {
+/**
+ * Brute force: the largest change of any cell's count and mean when one unit is removed (an
+ * emptied cell's mean is 0), over every unit, recomputing the table without it.
+ */
+function removalSensitivities(input: TableInput): { count: number; mean: number } {
+  const full = surveyTable(input);
+  const meanOf = (v: number) => Number.isNaN(v) ? 0 : v;
+  let count = 0;
+  let mean = 0;
+  for (let j = 0; j < input.y.length; j++) {
+    const keep = (_: unknown, i: number) => i !== j;
+    const without = surveyTable({
+      y: input.y.filter(keep),
+      weight: input.weight.filter(keep),
+      strata: input.strata.filter(keep),
+      by: [
+        { ...input.by[0], codes: input.by[0].codes.filter(keep) },
+        { ...input.by[1], codes: input.by[1].codes.filter(keep) },
+      ],
+    } as TableInput);
+    full.count.forEach((c, r) => count = Math.max(count, Math.abs(c - without.count[r])));
+    full.mean.forEach((m, r) =>
+      mean = Math.max(mean, Math.abs(meanOf(m) - meanOf(without.mean[r])))
+    );
+  }
+  return { count, mean };
+}
+
+Deno.test("`laplaceTable()` uses the largest removal sensitivities (add/remove) and the 16-way split", () => {
   const calls: [number, number][] = [];
   const table = laplaceTable(SMALL, {
     epsilon: 8,
@@ -25,11 +53,11 @@ Deno.test("`laplaceTable()` uses the largest cell sensitivities of eqs. 8–9 an
       return value;
     },
   });
-  // Grand total: weights 1..5 → Δ^c = 5 − 1 = 4 (the largest over cells); w·y: 10, 60, 60, 80,
-  // 250, 60 → Δ^a = (250 − 10)/(14 − 4) = 24; field b: w 2,2,5, wy 60,80,250 → (190)/(9 − 3) ≈ 31.67.
-  assert.equal(table.countSensitivity, 4);
-  const meanSensitivities = [24, 190 / 6];
-  assert.ok(meanSensitivities.every((d) => table.meanSensitivity >= d - 1e-12));
+  // Removing the unit of weight 5 moves its cells' counts by 5, the largest count change.
+  assert.equal(table.countSensitivity, 5);
+  const brute = removalSensitivities(SMALL);
+  assert.equal(brute.count, 5);
+  assert.ok(Math.abs(table.meanSensitivity - brute.mean) < 1e-9 * brute.mean);
   assert.equal(table.epsilonPoint, 0.5);
   assert.equal(table.epsilonReplicate, 0.05);
   const points = calls.slice(0, 18);
@@ -37,7 +65,7 @@ Deno.test("`laplaceTable()` uses the largest cell sensitivities of eqs. 8–9 an
   const replicateCalls = calls.slice(18);
   assert.ok(replicateCalls.length > 0 && replicateCalls.length <= 10 * 2 * 9);
   // Every replicate's noise uses ε_rep and at least the full sample's sensitivity.
-  assert.ok(replicateCalls.every(([sensitivity, eps]) => eps === 0.05 && sensitivity >= 4));
+  assert.ok(replicateCalls.every(([sensitivity, eps]) => eps === 0.05 && sensitivity >= 5));
   const exact = surveyTable(SMALL);
   assert.deepEqual(table.count, exact.count);
   table.mean.forEach((m, r) => assert.ok(Math.abs(m - exact.mean[r]) < 1e-9));
@@ -79,4 +107,22 @@ Deno.test("`laplaceTable()` with seeded noise is reproducible and noisier at sma
     t.count.reduce((s, c, r) => s + Math.abs(c - surveyTable(SMALL).count[r]), 0);
   assert.ok(spread(run(0.5)) > spread(run(80)));
   assert.throws(() => run(0), /epsilon/);
+});
+
+Deno.test("`laplaceTable()` releases an empty cell's mean as noise around 0, never as a marker", () => {
+  const withEmpty: TableInput = {
+    ...SMALL,
+    by: [{ ...SMALL.by[0], levels: ["a", "b", "c"] }, SMALL.by[1]],
+  };
+  const noiseless = laplaceTable(withEmpty, { epsilon: 8, rng: new Rng(1), release: (v) => v });
+  const empty = noiseless.labels[0].flatMap((label, r) => label === "c" ? [r] : []);
+  assert.equal(empty.length, 3);
+  for (const r of empty) assert.deepEqual([noiseless.count[r], noiseless.mean[r]], [0, 0]);
+  const noisy = laplaceTable(withEmpty, {
+    epsilon: 8,
+    rng: new Rng(1),
+    release: seededRelease(new Rng(2)),
+  });
+  assert.ok([...noisy.mean, ...noisy.meanSE, ...noisy.count].every(Number.isFinite));
+  assert.ok(empty.every((r) => noisy.mean[r] !== 0), "noised like every other cell");
 });
