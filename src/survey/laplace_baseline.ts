@@ -28,7 +28,7 @@
 import { sampleLaplace } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
 import { secureLaplace } from "../mechanisms/secure_laplace.ts";
-import { cellLayout, type SurveyTable, type TableInput } from "./tables.ts";
+import { type CellLayout, cellLayout, type SurveyTable, type TableInput } from "./tables.ts";
 
 /** Adds ε-DP Laplace noise for a query of the given L1 sensitivity to a value. */
 export type LaplaceRelease = (value: number, sensitivity: number, epsilon: number) => number;
@@ -83,8 +83,12 @@ interface CellEstimates {
  * μ_c = T_c/N_c by w·|y − μ_c|/(N_c − w) (to {@linkcode EMPTY_CELL_MEAN} when it is the cell's
  * only unit); the maxima over units and cells.
  */
-function estimates(input: TableInput, weight: Float64Array, rows: Int32Array): CellEstimates {
-  const R = rows.length === 0 ? 0 : Math.max(...rows) + 1;
+function estimates(
+  input: TableInput,
+  weight: Float64Array,
+  { rows, labels }: CellLayout,
+): CellEstimates {
+  const R = labels[0].length;
   const count = new Float64Array(R);
   const total = new Float64Array(R);
   let countSensitivity = 0;
@@ -152,8 +156,9 @@ export function laplaceTable(input: TableInput, options: LaplaceTableOptions): L
   }
   const epsilonPoint = epsilon / 16;
   const epsilonReplicate = epsilon / (16 * replicates);
-  const { rows, labels } = cellLayout(input.by);
-  const point = estimates(input, input.weight, rows);
+  const layout = cellLayout(input.by);
+  const { labels } = layout;
+  const point = estimates(input, input.weight, layout);
   if (!(point.countSensitivity > 0) || !(point.meanSensitivity > 0)) {
     throw new RangeError(
       "Invalid sample: a local sensitivity is 0 (every outcome equals its cell's mean), " +
@@ -167,7 +172,7 @@ export function laplaceTable(input: TableInput, options: LaplaceTableOptions): L
   const squaresCount = new Float64Array(count.length);
   const squaresMean = new Float64Array(mean.length);
   for (let r = 0; r < replicates; r++) {
-    const replicate = estimates(input, replicateWeights(input, rng), rows);
+    const replicate = estimates(input, replicateWeights(input, rng), layout);
     const countScale = Math.max(replicate.countSensitivity, point.countSensitivity);
     const meanScale = Math.max(replicate.meanSensitivity, point.meanSensitivity);
     const c = noisy(replicate.count, countScale, epsilonReplicate);
