@@ -147,7 +147,9 @@ function datasetJson(info: StoredDataset) {
     policy: {
       publicColumns: [...policy.publicColumns],
       bounds: Object.fromEntries(
-        Object.entries(policy.bounds).map(([name, [lo, hi]]) => [name, [lo, hi] as [number, number]]),
+        Object.entries(policy.bounds).map((
+          [name, [lo, hi]],
+        ) => [name, [lo, hi] as [number, number]]),
       ),
       stratumSizes: Object.fromEntries(
         Object.entries(policy.stratumSizes).map(([name, sizes]) => [name, { ...sizes }]),

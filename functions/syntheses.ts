@@ -207,7 +207,12 @@ export function syntheses(context: ApiContext) {
           ].filter((pair): pair is [string, string] => pair[1] !== undefined);
           for (const [field, column] of named) {
             if (!info.columns.includes(column)) {
-              throw new ApiError(400, "invalid_data", `the dataset has no column "${column}"`, field);
+              throw new ApiError(
+                400,
+                "invalid_data",
+                `the dataset has no column "${column}"`,
+                field,
+              );
             }
           }
           spec = checkSynthesis(info.policy, spec);

@@ -224,7 +224,12 @@ export function tables(context: ApiContext) {
           ];
           for (const [field, column] of named) {
             if (!info.columns.includes(column)) {
-              throw new ApiError(400, "invalid_data", `the dataset has no column "${column}"`, field);
+              throw new ApiError(
+                400,
+                "invalid_data",
+                `the dataset has no column "${column}"`,
+                field,
+              );
             }
           }
           spec = checkTable(info.policy, spec);

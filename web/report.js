@@ -3,13 +3,17 @@
 // and `d3`, served by this server). The confidential plots (record-level Lipschitz bounds,
 // weights, the confidential ECDF) are drawn only when the key may read the job's diagnostics.
 // The key lives in sessionStorage (this tab only), under the name /docs uses too.
+// A registered dataset carries the release policy its owner sets once at registration: the
+// public columns (the only ones a request may name as covariates, strata or table labels) and
+// public bounds and stratum sizes; requests on it state their ε and never a seed (the server
+// takes stratum sizes and bounds from the policy).
 
 const KEY = "ppsynth-api-key";
 const { Plot, d3 } = globalThis;
 const $ = (id) => document.getElementById(id);
 
 /** What the page knows of the uploaded file (kept in this tab only): its header and rows. */
-const data = { name: "", csv: "", columns: [], rows: [] };
+const data = { name: "", csv: "", columns: [], rows: [], numeric: [] };
 
 /** CSV text as its header and rows of cells (csvParseRows: no eval, which the CSP forbids). */
 function parse(text) {
@@ -76,25 +80,66 @@ function guess(columns, pattern, fallback) {
   return columns.find((name) => pattern.test(name)) ?? fallback;
 }
 
+const registered = () => $("register").checked;
+
+/** The columns the owner ticked as public. */
+function publicColumns() {
+  return Array.from(document.querySelectorAll("#public-columns input:checked"), (box) => box.value);
+}
+
+/** Fills a select, keeping its choice when it is still offered. */
+function refill(select, values, fallback) {
+  options(select, values, values.includes(select.value) ? select.value : fallback);
+}
+
+/** The survey selects; strata and `by` offer only the public columns of data to register. */
+function survey() {
+  const shown = data.columns.length >= 4;
+  $("survey").hidden = !shown;
+  if (!shown) return;
+  const numeric = data.numeric;
+  const others = (registered() ? publicColumns() : data.columns)
+    .filter((name) => name !== $("y").value);
+  const strata = guess(others, /strat|field|region/i, others[1]);
+  refill($("weight"), numeric, guess(numeric, /^(w|wt|weight)$/i, numeric.at(-1)));
+  refill($("strata"), others, strata);
+  refill($("by-1"), others, strata);
+  refill($("by-2"), others, others.find((name) => name !== strata && !numeric.includes(name)));
+}
+
+/** Shows the policy fields and hides the seed when the data will be registered. */
+function policyFields() {
+  $("policy-fields").hidden = !registered() || data.columns.length === 0;
+  $("seed").disabled = registered();
+  $("seed-note").textContent = registered()
+    ? "registered data: the server draws a secret seed"
+    : "";
+  $("bounds-column").textContent = $("y").value;
+  survey();
+}
+
 async function readFile(file) {
   data.name = file.name;
   data.csv = await file.text();
   Object.assign(data, parse(data.csv));
-  const numeric = data.columns.filter((_name, j) =>
+  data.numeric = data.columns.filter((_name, j) =>
     data.rows.every((row) => row[j] !== "" && Number.isFinite(Number(row[j])))
   );
+  const numeric = data.numeric;
   $("data-summary").textContent = `${data.rows.length} records: ${data.columns.join(", ")}`;
   options($("y"), numeric, guess(numeric, /^(y|salary|income|count)$/i, numeric[0]));
-  const survey = data.columns.length >= 4;
-  $("survey").hidden = !survey;
-  if (survey) {
-    const others = data.columns.filter((name) => name !== $("y").value);
-    const strata = guess(others, /strat|field|region/i, others[1]);
-    options($("weight"), numeric, guess(numeric, /^(w|wt|weight)$/i, numeric.at(-1)));
-    options($("strata"), others, strata);
-    options($("by-1"), others, strata);
-    options($("by-2"), others, others.find((name) => name !== strata && !numeric.includes(name)));
-  }
+  $("public-columns").replaceChildren(
+    "Public columns:",
+    ...data.columns.map((name) => {
+      const label = document.createElement("label");
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.value = name;
+      label.append(box, ` ${name}`);
+      return label;
+    }),
+  );
+  policyFields();
 }
 
 const number = (id) => $(id).value === "" ? undefined : Number($(id).value);
@@ -110,13 +155,26 @@ function stratumSizes() {
   );
 }
 
-function sampler() {
+/** A request field only inline data may set (a registered dataset's policy or server does). */
+const inline = (source, value) => source.datasetId === undefined ? value : undefined;
+
+function sampler(source) {
   return {
     draws: number("draws"),
     chains: number("chains"),
     warmup: number("warmup"),
-    seed: number("seed"),
+    seed: inline(source, number("seed")),
   };
+}
+
+/** The public bounds of the outcome, when the owner gave them. */
+function bounds() {
+  const [lower, upper] = [number("bound-lower"), number("bound-upper")];
+  if (lower === undefined && upper === undefined) return undefined;
+  if (lower === undefined || upper === undefined) {
+    throw new Error("give both public bounds of the outcome, or neither");
+  }
+  return { [$("y").value]: [lower, upper] };
 }
 
 /** Polls a job until it has finished, showing its progress; throws when it failed. */
@@ -146,6 +204,7 @@ const REPORT_FIELDS = [
   ["guarantee", "Guarantee"],
   ["seedPolicy", "Seed"],
   ["backend", "Backend"],
+  ["neighbours", "Neighbouring datasets"],
 ];
 
 const format = (value) => typeof value === "number" ? d3.format(",.6~g")(value) : String(value);
@@ -161,12 +220,41 @@ function tableRows(table, pairs) {
   }));
 }
 
+/** `name: value; …` of an object's entries, or "none". */
+function listed(object, show) {
+  const entries = Object.entries(object ?? {});
+  return entries.length === 0
+    ? "none"
+    : entries.map(([name, value]) => `${name}: ${show(value)}`).join("; ");
+}
+
+/** A registered dataset and its release policy (the 201 answer or GET /v1/datasets/{id}). */
+function showPolicy(dataset) {
+  const policy = dataset.policy;
+  const confidential = dataset.columns.filter((name) => !policy.publicColumns.includes(name));
+  tableRows($("policy"), [
+    ["Dataset", `${dataset.name} (${dataset.id})`],
+    ["Records n (public)", dataset.n],
+    ["Total budget ε_total", dataset.epsilonTotal],
+    ["Public columns", policy.publicColumns.join(", ") || "none"],
+    ["Confidential columns", confidential.join(", ") || "none"],
+    ["Levels of the public columns", listed(policy.levels, (levels) => levels.join(", "))],
+    ["Public bounds", listed(policy.bounds, ([lower, upper]) => `[${lower}, ${upper}]`)],
+    [
+      "Stratum sizes",
+      listed(policy.stratumSizes, (sizes) => listed(sizes, format).replaceAll(";", ",")),
+    ],
+    ["Neighbouring datasets", policy.neighbours],
+  ]);
+  $("policy-section").hidden = false;
+}
+
 async function showBudget(datasetId) {
   const budget = datasetId === null ? null : await json(`/v1/datasets/${datasetId}/budget`);
   $("budget").textContent = budget === null
     ? "Inline data: no budget is kept (the report still states the release's ε)."
     : `Budget of the dataset: ε spent ${format(budget.spent)} of ${format(budget.epsilonTotal)}` +
-      ` (${budget.releases.length} releases).`;
+      ` (${budget.releases.length} charges, each a request's ε, charged when it was accepted).`;
 }
 
 /** Step points of the empirical CDF of each series. */
@@ -184,7 +272,11 @@ function draw(id, plot) {
 /** The public report of a succeeded synthesis, and the owner's plots when the key allows. */
 async function showReport(job, y) {
   const report = job.report;
-  tableRows($("report"), REPORT_FIELDS.map(([field, label]) => [label, report[field]]));
+  tableRows(
+    $("report"),
+    REPORT_FIELDS.filter(([field]) => report[field] !== undefined)
+      .map(([field, label]) => [label, report[field]]),
+  );
   await showBudget(job.datasetId);
   const outcome = report.columns.includes(y) ? y : report.columns[0];
   const synthetic = await Promise.all(job.datasets.map(async (url, k) => {
@@ -269,7 +361,8 @@ function showTable(table) {
   const privacy = table.privacy;
   $("table-privacy").textContent = privacy === null
     ? "sample: the confidential estimates themselves (not private)."
-    : `${table.method}: ε = ${privacy.epsilon} (${privacy.guarantee}), charged once.`;
+    : `${table.method}: ε = ${privacy.epsilon} (${privacy.guarantee}` +
+      `${privacy.neighbours ? `, ${privacy.neighbours} neighbours` : ""}), charged once.`;
   const cells = table.rows.filter((row) =>
     row[a] !== "all" && row[b] !== "all" && row.mean !== null
   )
@@ -325,25 +418,40 @@ async function tabulate(source) {
     method,
     ...(method === "sample" ? {} : { epsilon: number("table-epsilon") }),
     ...(method === "fbs" || method === "fbp"
-      ? { m: number("m"), stratumSizes: stratumSizes(), ...sampler() }
+      ? { m: number("m"), stratumSizes: inline(source, stratumSizes()), ...sampler(source) }
       : {}),
   };
   const answer = await post("/v1/tables", body);
   return answer.rows === undefined ? (await follow(answer.location)).table : answer;
 }
 
+/**
+ * Registers the file with its release policy (JSON, so that bounds can go with it); stratum
+ * sizes, when given, are the public sizes of the chosen strata column.
+ */
+async function register() {
+  const sizes = stratumSizes();
+  const dataset = await post("/v1/datasets", {
+    epsilonTotal: number("epsilon-total"),
+    name: data.name,
+    csv: data.csv,
+    publicColumns: publicColumns(),
+    bounds: bounds(),
+    stratumSizes: sizes === undefined ? undefined : { [$("strata").value]: sizes },
+  });
+  showPolicy(dataset);
+  return { datasetId: dataset.id };
+}
+
 async function run() {
   if (data.csv === "") throw new Error("choose a CSV file first");
-  let source = { csv: data.csv };
-  if ($("register").checked) {
-    const query = new URLSearchParams({ epsilonTotal: $("epsilon-total").value, name: data.name });
-    const dataset = await json(`/v1/datasets?${query}`, {
-      method: "POST",
-      headers: { "Content-Type": "text/csv" },
-      body: data.csv,
-    });
-    source = { datasetId: dataset.id };
+  if (registered() && number("epsilon") === undefined) {
+    throw new Error(
+      "ε is required on a registered dataset (it is charged when the job is accepted)",
+    );
   }
+  $("policy-section").hidden = true;
+  const source = registered() ? await register() : { csv: data.csv };
   const model = $("model").value;
   const survey = model === "fbs" || model === "fbp";
   const accepted = await post("/v1/syntheses", {
@@ -353,9 +461,13 @@ async function run() {
     mechanism: $("mechanism").value,
     epsilon: number("epsilon"),
     m: number("m"),
-    ...sampler(),
+    ...sampler(source),
     ...(survey
-      ? { weight: $("weight").value, strata: $("strata").value, stratumSizes: stratumSizes() }
+      ? {
+        weight: $("weight").value,
+        strata: $("strata").value,
+        stratumSizes: inline(source, stratumSizes()),
+      }
       : {}),
   });
   $("job-id").value = accepted.id;
@@ -387,12 +499,18 @@ handle("key-form", async () => {
 handle("run-form", run);
 handle("load-form", async () => {
   const job = await follow(`/v1/syntheses/${encodeURIComponent($("job-id").value.trim())}`);
+  $("policy-section").hidden = true;
+  if (job.datasetId !== null) showPolicy(await json(`/v1/datasets/${job.datasetId}`));
   await showReport(job, $("y").value);
 });
 $("csv-file").addEventListener("change", () => {
   const file = $("csv-file").files[0];
   if (file !== undefined) readFile(file).catch(fail);
 });
+$("register").addEventListener("change", policyFields);
+$("public-columns").addEventListener("change", survey);
+$("y").addEventListener("change", policyFields);
+policyFields();
 if (sessionStorage.getItem(KEY)) {
   $("key").value = sessionStorage.getItem(KEY);
   useKey().catch(fail);

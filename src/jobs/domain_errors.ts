@@ -141,7 +141,12 @@ export function classifyError(error: unknown): ErrorClass {
     };
   }
   if (error instanceof CalibrationError) {
-    return { status: 422, code: "epsilon_unreachable", exit: 3, message: redactValues(error.message) };
+    return {
+      status: 422,
+      code: "epsilon_unreachable",
+      exit: 3,
+      message: redactValues(error.message),
+    };
   }
   if (error instanceof BudgetExceededError) {
     return {

@@ -117,7 +117,10 @@ export function createPolicy(declaration: PolicyDeclaration, data: Dataset): Rel
     if (declared !== undefined) {
       const missing = present.find((level) => !declared.includes(level));
       if (missing !== undefined) {
-        throw invalid(`the data has the level "${missing}", which is not declared`, `levels.${name}`);
+        throw invalid(
+          `the data has the level "${missing}", which is not declared`,
+          `levels.${name}`,
+        );
       }
       levels[name] = [...new Set(declared)];
     } else if (present.length <= MAX_PUBLIC_LEVELS) {

@@ -417,7 +417,13 @@ export class SqliteJobStore implements JobStore {
           time,
         );
         if (registered) {
-          this.#charge(submission.datasetId!, submission.tenant, submission.id, release.epsilon, time);
+          this.#charge(
+            submission.datasetId!,
+            submission.tenant,
+            submission.id,
+            release.epsilon,
+            time,
+          );
         }
         this.#rememberIdempotency(submission);
         return { job: this.#jobView(submission.id)!, created: true };

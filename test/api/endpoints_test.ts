@@ -72,7 +72,18 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     assert.deepEqual(dataset.columns, ["y", "z"]);
     assert.equal(registered.headers.get("location"), `/v1/datasets/${dataset.id}`);
     assert.deepEqual(dataset.policy.publicColumns, ["z"]);
-    assert.deepEqual(dataset.policy.levels.z, ["0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"]);
+    assert.deepEqual(dataset.policy.levels.z, [
+      "0",
+      "0.1",
+      "0.2",
+      "0.3",
+      "0.4",
+      "0.5",
+      "0.6",
+      "0.7",
+      "0.8",
+      "0.9",
+    ]);
     assert.equal(dataset.policy.neighbours, "add-remove");
     assert.deepEqual(await (await get(`/v1/datasets/${dataset.id}`)).json(), dataset);
     assert.equal((await get("/v1/datasets/nope")).status, 404);

@@ -38,11 +38,14 @@ Deno.test("`POST /v1/tables` sample reproduces R's survey package, needs diagnos
   const t = await testApp({}, false);
   const { app, keys } = t;
   try {
-    const registered = await app.request("/v1/datasets?epsilonTotal=5&name=survey&publicColumns=field,gender", {
-      method: "POST",
-      headers: auth(keys.admin, "text/csv"),
-      body: SAMPLE_CSV,
-    });
+    const registered = await app.request(
+      "/v1/datasets?epsilonTotal=5&name=survey&publicColumns=field,gender",
+      {
+        method: "POST",
+        headers: auth(keys.admin, "text/csv"),
+        body: SAMPLE_CSV,
+      },
+    );
     const { id: datasetId } = await registered.json();
     const ask = (key: string) =>
       app.request("/v1/tables", {
