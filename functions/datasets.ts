@@ -19,7 +19,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { functionApp } from "../src/api/app.ts";
 import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
-import { readDataInput } from "../src/api/data_input.ts";
+import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import { createPolicy, PolicyDeclaration } from "../src/jobs/release_policy.ts";
 import { BEARER_SECURITY, CsvText, errorResponses, IdParam, Records } from "../src/api/schemas.ts";
@@ -190,7 +190,7 @@ export function datasets(context: ApiContext) {
           // JSON bodies were validated against DatasetJson (the text/csv schema is for the docs).
           upload = c.req.valid("json") as z.infer<typeof DatasetJson>;
         }
-        const read = readDataInput(upload, "dataset upload");
+        const read = await readDataInputAsync(upload, "dataset upload");
         const policy = createPolicy(upload, read.data);
         const info = await store.createDataset({
           id: crypto.randomUUID(),

@@ -11,7 +11,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { functionApp } from "../src/api/app.ts";
 import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
-import { readDataInput } from "../src/api/data_input.ts";
+import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import { BEARER_SECURITY, CsvText, errorResponses, Records } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
@@ -131,7 +131,7 @@ export function lipschitz(context: ApiContext) {
     { ...route, middleware: [requireScope(context.store, "diagnostics")] as const },
     async (c) => {
       const body = c.req.valid("json");
-      const { data } = readDataInput(body, "request data");
+      const { data } = await readDataInputAsync(body, "request data");
       const model = createModel(
         body.model,
         buildDesign(data, { y: body.y, x: body.x, weight: body.weight }, outcomeKind(body.model)),

@@ -24,7 +24,7 @@ import { buildDesign } from "../src/data/design.ts";
 import { functionApp } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
-import { readDataInput } from "../src/api/data_input.ts";
+import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import {
   BEARER_SECURITY,
@@ -217,7 +217,7 @@ export function syntheses(context: ApiContext) {
           }
           spec = checkSynthesis(info.policy, spec);
         } else {
-          const read = readDataInput({ csv, records }, "inline data");
+          const read = await readDataInputAsync({ csv, records }, "inline data");
           buildDesign(
             read.data,
             { y: spec.y, x: spec.x, weight: spec.weight },

@@ -30,7 +30,7 @@ import { tableInput } from "../src/survey/tables.ts";
 import { functionApp } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
-import { readDataInput } from "../src/api/data_input.ts";
+import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import {
   BEARER_SECURITY,
@@ -208,7 +208,7 @@ export function tables(context: ApiContext) {
         let inline: Dataset | null = null;
         let inlineCsv: string | null = null;
         if (datasetId === undefined) {
-          const read = readDataInput({ csv, records }, "inline data");
+          const read = await readDataInputAsync({ csv, records }, "inline data");
           tableInput(read.data, spec);
           inline = read.data;
           inlineCsv = read.csv;
