@@ -1,0 +1,99 @@
+/**
+ * Attack 7 of issue 11, no tenancy: the owner of a key was stored but never read, so any key
+ * read any dataset's diagnostics (α, per-record Δ, seed) and releases, and spent any budget. A
+ * key of another tenant now gets 404 (existence is not disclosed) on every dataset, budget, job,
+ * release, diagnostics and table of a tenant, and cannot spend its budget.
+ */
+import assert from "node:assert/strict";
+import {
+  confidentialCsv,
+  get,
+  keyOf,
+  post,
+  QUICK,
+  register,
+  SURVEY_COLUMNS,
+  SURVEY_CSV,
+  tenantKeys,
+  testApp,
+  waitFor,
+} from "./_helpers.ts";
+
+Deno.test("cross-tenant: tenant b gets 404 on everything of tenant a and cannot spend its budget", async () => {
+  const t = await testApp();
+  try {
+    const a = await tenantKeys(t, "a");
+    const b = await keyOf(t, ["submit", "read", "diagnostics", "admin"], "b");
+
+    const { id: datasetId } = await register(t, a.owner, {
+      epsilonTotal: 1000,
+      csv: confidentialCsv(40),
+      publicColumns: ["z"],
+    });
+    const { id: surveyId } = await register(t, a.owner, {
+      epsilonTotal: 100,
+      csv: SURVEY_CSV,
+      publicColumns: ["field", "gender"],
+    });
+    const submitted = await post(t, "/v1/syntheses", a.analyst, {
+      ...QUICK,
+      m: 1,
+      epsilon: 50,
+      datasetId,
+    }, "a-synthesis");
+    const { id: jobId, location } = await submitted.json();
+    assert.equal(submitted.status, 202);
+    const tableResponse = await post(t, "/v1/tables", a.analyst, {
+      ...SURVEY_COLUMNS,
+      datasetId: surveyId,
+      method: "laplace",
+      epsilon: 1,
+    }, "a-table");
+    const { id: tableId } = await tableResponse.json();
+    assert.equal(tableResponse.status, 200);
+    const job = await waitFor(t, location, a.analyst);
+    assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+
+    // What tenant a's own keys read (200), tenant b must not see (404).
+    const paths: [string, string][] = [
+      [`/v1/syntheses/${jobId}/diagnostics`, a.owner],
+      [`/v1/syntheses/${jobId}/datasets/1`, a.analyst],
+      [`/v1/syntheses/${jobId}`, a.analyst],
+      [`/v1/datasets/${datasetId}/budget`, a.analyst],
+      [`/v1/tables/${tableId}`, a.analyst],
+      [`/v1/datasets/${datasetId}`, a.analyst],
+    ];
+    for (const [path, own] of paths) {
+      const theirs = await get(t, path, b);
+      const text = await theirs.text();
+      assert.equal(theirs.status, 404, `tenant b read ${path}: ${text.slice(0, 200)}`);
+      assert.equal(JSON.parse(text).error.code, "not_found");
+      assert.equal((await get(t, path, own)).status, 200, `tenant a reads ${path}`);
+    }
+
+    // Spending a's budget with a's datasetId: 404 on datasetId, nothing charged.
+    const before = await (await get(t, `/v1/datasets/${datasetId}/budget`, a.analyst)).json();
+    const beforeSurvey = await (await get(t, `/v1/datasets/${surveyId}/budget`, a.analyst)).json();
+    const attempts: [string, Record<string, unknown>][] = [
+      ["/v1/syntheses", { ...QUICK, m: 1, epsilon: 10, datasetId }],
+      ["/v1/tables", { ...SURVEY_COLUMNS, datasetId: surveyId, method: "laplace", epsilon: 1 }],
+      ["/v1/tables", { ...SURVEY_COLUMNS, datasetId: surveyId, method: "sample" }],
+    ];
+    for (const [path, request] of attempts) {
+      const response = await post(t, path, b, request, crypto.randomUUID());
+      const body = await response.json();
+      assert.equal(
+        response.status,
+        404,
+        `tenant b used a's dataset at ${path}: ${JSON.stringify(body).slice(0, 200)}`,
+      );
+      assert.equal(body.error.field, "datasetId");
+    }
+    const after = await (await get(t, `/v1/datasets/${datasetId}/budget`, a.analyst)).json();
+    const afterSurvey = await (await get(t, `/v1/datasets/${surveyId}/budget`, a.analyst)).json();
+    assert.deepEqual(after, before, "tenant b's attempts changed a's budget");
+    assert.deepEqual(afterSurvey, beforeSurvey, "tenant b's attempts changed a's budget");
+  } finally {
+    await t.close();
+  }
+});
