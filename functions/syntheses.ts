@@ -38,7 +38,7 @@ import {
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
-import { checkSynthesis } from "../src/jobs/release_policy.ts";
+import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
 import type { JobView } from "../src/jobs/store.ts";
 import { outcomeKind } from "../src/models/mod.ts";
 import { SynthesisSpec } from "../src/synthesis/spec.ts";
@@ -199,22 +199,12 @@ export function syntheses(context: ApiContext) {
         if (datasetId !== undefined) {
           const info = await store.dataset(datasetId, tenant);
           if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-          const named = [
+          requireColumns(info.columns, [
             ["y", spec.y],
-            ...spec.x.map((x, k) => [`x.${k}`, x]),
+            ...spec.x.map((x, k) => [`x.${k}`, x] as const),
             ["weight", spec.weight],
             ["strata", spec.strata],
-          ].filter((pair): pair is [string, string] => pair[1] !== undefined);
-          for (const [field, column] of named) {
-            if (!info.columns.includes(column)) {
-              throw new ApiError(
-                400,
-                "invalid_data",
-                `the dataset has no column "${column}"`,
-                field,
-              );
-            }
-          }
+          ]);
           spec = checkSynthesis(info.policy, spec);
         } else {
           const read = await readDataInputAsync({ csv, records }, "inline data");

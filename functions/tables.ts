@@ -43,7 +43,12 @@ import {
   ReportSchema,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
-import { checkTable, policyData, type ReleasePolicy } from "../src/jobs/release_policy.ts";
+import {
+  checkTable,
+  policyData,
+  type ReleasePolicy,
+  requireColumns,
+} from "../src/jobs/release_policy.ts";
 import type { JobView, Submission } from "../src/jobs/store.ts";
 import { releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
 import { SYNTHETIC_TABLE_METHODS, type TableResult, TableSpec } from "../src/jobs/table_spec.ts";
@@ -215,23 +220,13 @@ export function tables(context: ApiContext) {
         } else {
           const info = await store.dataset(datasetId, tenant);
           if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-          const named: [string, string][] = [
+          requireColumns(info.columns, [
             ["y", spec.y],
             ["weight", spec.weight],
             ["strata", spec.strata],
             ["by.0", spec.by[0]],
             ["by.1", spec.by[1]],
-          ];
-          for (const [field, column] of named) {
-            if (!info.columns.includes(column)) {
-              throw new ApiError(
-                400,
-                "invalid_data",
-                `the dataset has no column "${column}"`,
-                field,
-              );
-            }
-          }
+          ]);
           spec = checkTable(info.policy, spec);
           policy = info.policy;
         }

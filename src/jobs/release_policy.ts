@@ -146,6 +146,24 @@ export function createPolicy(declaration: PolicyDeclaration, data: Dataset): Rel
   };
 }
 
+/**
+ * Refuses a request that names a column the registered dataset does not have (400
+ * "invalid_data"; column names are public: they are in the dataset's description).
+ *
+ * @param columns The dataset's columns.
+ * @param named (request field, column) pairs; undefined columns are skipped.
+ */
+export function requireColumns(
+  columns: readonly string[],
+  named: readonly (readonly [string, string | undefined])[],
+): void {
+  for (const [field, column] of named) {
+    if (column !== undefined && !columns.includes(column)) {
+      throw new PolicyError(400, "invalid_data", `the dataset has no column "${column}"`, field);
+    }
+  }
+}
+
 function refuse(code: string, message: string, field: string): PolicyError {
   return new PolicyError(422, code, message, field);
 }
