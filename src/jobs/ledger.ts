@@ -3,8 +3,14 @@
  * has a total budget ε_total; every release charges its ε once; the spent budget is the
  * composition Σ_k ε_k rounded up (`composeEpsilon`), and a charge is accepted only when
  * spent ⊕ charge ≤ ε_total with ⊕ rounded up, so rounding can only refuse a release that fits
- * exactly, never admit one that does not. The store applies these rules inside the transaction
- * that makes a release visible.
+ * exactly, never admit one that does not.
+ *
+ * When a charge is made: a job on a registered dataset is charged its requested ε (its cap) in
+ * the transaction that accepts it, once per job id however often it is retried or delivered,
+ * and never refunded, whatever its outcome: success, a failure on the data, or a crash. The
+ * release reports its actual ε, at most the cap (a release above it is refused). Anything that
+ * touches confidential data costs budget, because a failure is an output too (as in Tumult
+ * Analytics and OpenDP, which also charge before they run).
  *
  * @module
  */
