@@ -8,8 +8,9 @@
  *   release policy (422 otherwise: `x` and `strata` public, no `seed`, `epsilon` given) and its
  *   `epsilon` is charged when the job is accepted, whatever the job's outcome (409 when it
  *   exceeds the remaining budget); a job that fails on the data shows only `data_rejected`.
- * - `GET /v1/syntheses/{id}` (scope read): status, progress and, once succeeded, the public
- *   report (the fields of report.json).
+ * - `GET /v1/syntheses/{id}` (scope read): status, progress (on a registered dataset, to
+ *   diagnostics keys only while it runs: the fits' stages depend on the data) and, once
+ *   succeeded, the public report (the fields of report.json).
  * - `GET /v1/syntheses/{id}/datasets/{k}` (scope read): the k-th synthetic CSV.
  * - `GET /v1/syntheses/{id}/diagnostics` (scope diagnostics): the confidential diagnostics
  *   (of a failed job on a registered dataset: the reason it failed).
@@ -38,7 +39,7 @@ import {
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
-import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
+import { checkSynthesis, requireColumns, visibleProgress } from "../src/jobs/release_policy.ts";
 import type { JobView } from "../src/jobs/store.ts";
 import { outcomeKind } from "../src/models/mod.ts";
 import { SynthesisSpec } from "../src/synthesis/spec.ts";
@@ -164,12 +165,12 @@ function requireSucceeded(job: JobView): void {
   throw new ApiError(409, "not_ready", `the job is ${job.status}`);
 }
 
-function publicJob(job: JobView) {
+function publicJob(job: JobView, diagnostics: boolean) {
   return {
     id: job.id,
     status: job.status,
     datasetId: job.datasetId,
-    progress: job.progress,
+    progress: visibleProgress(job, diagnostics),
     attempts: job.attempts,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
@@ -238,7 +239,7 @@ export function syntheses(context: ApiContext) {
       { ...status, middleware: [requireScope(store, "read")] as const },
       async (c) => {
         const job = synthesisJob(await store.job(c.req.valid("param").id, c.var.apiKey.tenant));
-        return c.json(publicJob(job), 200);
+        return c.json(publicJob(job, c.var.apiKey.scopes.includes("diagnostics")), 200);
       },
     )
     .openapi(

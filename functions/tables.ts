@@ -15,8 +15,11 @@
  *     fresh draw of noise or a second charge.
  *   - `fbs`, `fbp` (scope submit): a job, 202 with its id; on a registered dataset its ε is
  *     charged when it is accepted (409 when it does not fit).
- * - `GET /v1/tables/{id}` (scope read): a stored table or table job: status, progress and, once
- *   succeeded, the table and its privacy (and the report of the synthesis behind fbs and fbp).
+ * - `GET /v1/tables/{id}` (scope read): a stored table or table job: status, progress (on a
+ *   registered dataset, to diagnostics keys only while it runs) and, once succeeded, the table
+ *   and its privacy (and the report of the synthesis behind fbs and fbp).
+ * - `GET /v1/tables/{id}/diagnostics` (scope diagnostics): the owner's diagnostics of a finished
+ *   table on a registered dataset (values clamped to the bounds; a failure's reason).
  *
  * Another tenant's dataset or table is answered 404, as one that does not exist.
  *
@@ -48,6 +51,7 @@ import {
   policyData,
   type ReleasePolicy,
   requireColumns,
+  visibleProgress,
 } from "../src/jobs/release_policy.ts";
 import type { JobView, Submission } from "../src/jobs/store.ts";
 import { releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
@@ -163,6 +167,22 @@ const status = createRoute({
   },
 });
 
+const diagnostics = createRoute({
+  method: "get",
+  path: "/v1/tables/{id}/diagnostics",
+  summary: "The confidential diagnostics of a finished table (scope diagnostics)",
+  security: BEARER_SECURITY,
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: "Values clamped to the policy's bounds; of a table on a registered dataset " +
+        "that failed, the reason",
+      content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...errorResponses(400, 401, 403, 404, 409),
+  },
+});
+
 /** A table as JSON (mutable copies, as the response types want). */
 function tableJson(result: TableResult) {
   return {
@@ -173,12 +193,12 @@ function tableJson(result: TableResult) {
   };
 }
 
-function tableView(job: JobView) {
+function tableView(job: JobView, diagnostics: boolean) {
   return {
     id: job.id,
     status: job.status,
     datasetId: job.datasetId,
-    progress: job.progress,
+    progress: visibleProgress(job, diagnostics),
     attempts: job.attempts,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
@@ -276,7 +296,24 @@ export function tables(context: ApiContext) {
         if (job === null || job.kind !== "table") {
           throw new ApiError(404, "not_found", "no such table");
         }
-        return c.json(tableView(job), 200);
+        return c.json(tableView(job, c.var.apiKey.scopes.includes("diagnostics")), 200);
+      },
+    )
+    .openapi(
+      { ...diagnostics, middleware: [requireScope(store, "diagnostics")] as const },
+      async (c) => {
+        const { id } = c.req.valid("param");
+        const { tenant } = c.var.apiKey;
+        const job = await store.job(id, tenant);
+        if (job === null || job.kind !== "table") {
+          throw new ApiError(404, "not_found", "no such table");
+        }
+        if (job.status !== "succeeded" && job.status !== "failed") {
+          throw new ApiError(409, "not_ready", `the table job is ${job.status}`);
+        }
+        const found = await store.jobDiagnostics(id, tenant);
+        if (found === null) throw new ApiError(404, "not_found", "no diagnostics are kept for it");
+        return c.json({ ...found } as Record<string, unknown>, 200);
       },
     );
 

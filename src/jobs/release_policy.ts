@@ -317,3 +317,21 @@ export function policyData(data: Dataset, policy: ReleasePolicy): PolicyData {
   }
   return { data: { ...data, columns }, clamped };
 }
+
+/**
+ * A job's progress as a key may see it. On a registered dataset the stages and fractions of a
+ * running job depend on the data (how many refits calibration takes, where a failing job
+ * stops), so only a key with the diagnostics scope sees them; any other key sees null until the
+ * job has finished.
+ *
+ * @param job The job's dataset, status and progress.
+ * @param diagnostics Whether the key has the diagnostics scope.
+ * @returns The progress to show.
+ */
+export function visibleProgress<P>(
+  job: { readonly datasetId: string | null; readonly status: string; readonly progress: P | null },
+  diagnostics: boolean,
+): P | null {
+  const running = job.status === "queued" || job.status === "running";
+  return job.datasetId !== null && running && !diagnostics ? null : job.progress;
+}
