@@ -42,13 +42,14 @@ import { health } from "./health.ts";
 import { checkSynthesis, requireColumns, visibleProgress } from "../src/jobs/release_policy.ts";
 import type { JobView } from "../src/jobs/store.ts";
 import { outcomeKind } from "../src/models/mod.ts";
-import { SynthesisSpec } from "../src/synthesis/spec.ts";
+import { SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
 
-const SynthesisRequest = SynthesisSpec.safeExtend({
+const SynthesisRequest = SynthesisFields.safeExtend({
   datasetId: z.string().min(1).max(100).optional(),
   csv: CsvText.optional(),
   records: Records.optional(),
 }).superRefine((body, context) => {
+  synthesisRules(body, context, body.datasetId !== undefined);
   const given = [body.datasetId, body.csv, body.records].filter((v) => v !== undefined).length;
   if (given !== 1) {
     context.addIssue({

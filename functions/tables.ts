@@ -26,7 +26,6 @@
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { TABLE_METHOD_NAMES } from "../src/cli/tabulate.ts";
 import { parseCsv } from "../src/data/csv.ts";
 import type { Dataset } from "../src/data/dataset.ts";
 import { tableInput } from "../src/survey/tables.ts";
@@ -55,7 +54,8 @@ import {
 } from "../src/jobs/release_policy.ts";
 import type { JobView, Submission } from "../src/jobs/store.ts";
 import { releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
-import { SYNTHETIC_TABLE_METHODS, type TableResult, TableSpec } from "../src/jobs/table_spec.ts";
+import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_spec.ts";
+import { SYNTHETIC_TABLE_METHODS, TABLE_METHOD_NAMES } from "../src/survey/table_methods.ts";
 import { health } from "./health.ts";
 
 const TablesRequest = TableSpec.safeExtend({
@@ -63,6 +63,7 @@ const TablesRequest = TableSpec.safeExtend({
   csv: CsvText.optional(),
   records: Records.optional(),
 }).superRefine((body, context) => {
+  tableRules(body, context, body.datasetId !== undefined);
   const given = [body.datasetId, body.csv, body.records].filter((v) => v !== undefined).length;
   if (given !== 1) {
     context.addIssue({

@@ -29,6 +29,7 @@ function run(data: Awaited<ReturnType<typeof readCsv>>, fields: Record<string, u
   const spec = SynthesisSpec.parse({ y: "y", model: "negbin", m: M, seed: SEED, ...fields });
   const progress = new Map<string, ReturnType<typeof progressLine>>();
   return synthesize(data, spec, {
+    onNote: (line) => console.error(line),
     onProgress: (stage, done, total) => {
       if (!progress.has(stage)) progress.set(stage, progressLine(`${spec.mechanism}: ${stage}`));
       progress.get(stage)!(done, total);

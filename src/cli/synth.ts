@@ -105,6 +105,7 @@ async function main(): Promise<void> {
   const data = await readCsv(path);
   const progress = new Map<string, ReturnType<typeof progressLine>>();
   const result = await synthesize(data, spec, {
+    onNote: (line) => console.error(line),
     onProgress: (stage, done, total) => {
       if (!progress.has(stage)) progress.set(stage, progressLine(`fit ${stage}`));
       progress.get(stage)!(done, total);

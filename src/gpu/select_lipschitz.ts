@@ -17,6 +17,7 @@
 import { cpuLipschitz, type LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
 import type { LipschitzOptions, LipschitzResult } from "../mechanisms/lipschitz.ts";
 import type { Model } from "../models/model.ts";
+import { gpuSpec } from "../models/registry.ts";
 import { acquireGpu, GpuError } from "./device.ts";
 import { createGpuLipschitz } from "./lipschitz_gpu.ts";
 
@@ -25,9 +26,6 @@ export type BackendChoice = "auto" | "cpu" | "gpu";
 
 /** Draw×record evaluations from which `auto` prefers the GPU (measured, see the module). */
 export const AUTO_GPU_MIN_EVALUATIONS = 4_000_000;
-
-/** Models with a WGSL Lipschitz kernel. */
-const GPU_MODELS = new Set(["poisson", "negbin", "beta", "normal", "lognormal"]);
 
 /** A backend that picks the GPU or the CPU per call and remembers which one ran last. */
 export interface SelectingLipschitz extends LipschitzBackend {
@@ -39,11 +37,11 @@ export interface SelectingLipschitz extends LipschitzBackend {
  * Builds the backend for a `--backend` choice.
  *
  * @param choice auto, cpu or gpu.
- * @param log Where fall-back notes go (default: stderr).
+ * @param log Where fall-back notes go (default: nowhere; the command line passes stderr).
  */
 export async function selectLipschitz(
   choice: BackendChoice,
-  log: (line: string) => void = (line) => console.error(line),
+  log: (line: string) => void = () => {},
 ): Promise<SelectingLipschitz> {
   let gpuBackend: LipschitzBackend | null = null;
   let note: string | null = null;
@@ -72,7 +70,7 @@ export async function selectLipschitz(
     },
     async compute(model: Model, draws: Float64Array, options?: LipschitzOptions) {
       const evaluations = (draws.length / model.dim) * model.design.n;
-      const wanted = gpuBackend !== null && GPU_MODELS.has(model.name) &&
+      const wanted = gpuBackend !== null && gpuSpec(model.name) !== null &&
         (choice === "gpu" || evaluations >= AUTO_GPU_MIN_EVALUATIONS);
       if (wanted) {
         try {

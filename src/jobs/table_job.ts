@@ -1,21 +1,17 @@
 /**
- * Survey tables for the HTTP service (SPEC §8): the `tabulate` command's methods on a dataset,
- * returned as the command's JSON rows with the release's privacy. `sample` and `laplace` answer
- * at once; `fbs` and `fbp` synthesise, so they run as jobs of kind "table" in the worker pool.
+ * Survey tables for the HTTP service (SPEC §8): the table methods of `src/survey/table_methods.ts`
+ * on a dataset, returned as the command's JSON rows with the release's privacy. `sample` and
+ * `laplace` answer at once; `fbs` and `fbp` synthesise, so they run as jobs of kind "table" in
+ * the worker pool.
  *
  * @module
  */
-import { formatTable } from "../cli/tabulate.ts";
-import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import type { Dataset } from "../data/dataset.ts";
-import { Rng } from "../random/rng.ts";
-import { laplaceTable, secureRelease, seededRelease } from "../survey/laplace_baseline.ts";
-import { syntheticTable } from "../survey/synthetic_tables.ts";
-import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
-import type { ReleaseReport, SynthesisProgress } from "../synthesis/synthesize.ts";
-import { publicStage } from "./synthesis_job.ts";
+import { formatTable, releaseTable, type ReleaseTableOptions } from "../survey/table_methods.ts";
+import type { ReleaseReport } from "../synthesis/synthesize.ts";
 import { DataRejectedError } from "./domain_errors.ts";
 import { failureOf } from "./failure.ts";
+import { publicStage } from "./synthesis_job.ts";
 import type {
   JobFailure,
   JobProgress,
@@ -25,19 +21,7 @@ import type {
   Release,
   Submission,
 } from "./store.ts";
-import {
-  DEFAULT_TABLE_M,
-  type TablePrivacy,
-  type TableResult,
-  type TableRow,
-  type TableSpec,
-} from "./table_spec.ts";
-
-/** Random-group replicates of the Laplace baseline (the survey paper's R = 10). */
-const LAPLACE_REPLICATES = 10;
-
-const SEEDED = "seeded: the output is reproducible from the seed, which must stay secret";
-const FRESH = "fresh: a secret seed drawn from the operating system's CSPRNG, not released";
+import type { TableResult, TableRow, TableSpec } from "./table_spec.ts";
 
 /** A computed table: the public result and, for fbs and fbp, the synthesis's report. */
 export interface TableOutcome {
@@ -46,86 +30,23 @@ export interface TableOutcome {
   readonly report: ReleaseReport | null;
 }
 
-function freshSeed(): number {
-  const [high, low] = crypto.getRandomValues(new Uint32Array(2));
-  return (high & 0x1fffff) * 2 ** 32 + low;
-}
-
-/** The rows of `tabulate --out FILE.json` (NaN as null). */
-function rowsOf(table: SurveyTable): TableRow[] {
-  return JSON.parse(formatTable(table, "json"));
-}
-
-/** Options of {@linkcode tabulate}. */
-export interface TabulateOptions {
-  /** Progress of an fbs or fbp synthesis. */
-  readonly onProgress?: SynthesisProgress;
-  /** Declared levels of the grouping columns (a registered dataset's policy). */
-  readonly levels?: Readonly<Record<string, readonly string[]>>;
-}
-
 /**
- * Computes the table a request asks for, with the randomness of `deno task tabulate` (so a
- * seeded request gives the command's rows): `sample`, the sample's own Taylor-linearised table;
- * `laplace`, the Laplace baseline at total ε (replicates from `Rng(seed)`, noise from its
- * stream 1 when seeded, the secure discrete Laplace otherwise); `fbs` and `fbp`, the combined
- * tables of m synthetic samples at total ε (LW weights calibrated to ε; m defaults to 3).
+ * Computes the table a request asks for (`releaseTable`, with the randomness of `deno task
+ * tabulate`, so a seeded request gives the command's rows) as the API returns it.
  *
  * @param data The confidential sample.
  * @param spec The validated request.
  * @param options Progress, and the declared levels of the cells.
- * @returns The table, its privacy, and the synthesis report for fbs and fbp; throws a
- * `DataError` for bad data, a `RangeError` for settings or data the method cannot use, and a
- * `CalibrationError` when fbs or fbp cannot reach ε.
+ * @returns The table as rows with its privacy, and the synthesis report for fbs and fbp.
  */
 export async function tabulate(
   data: Dataset,
   spec: TableSpec,
-  options: TabulateOptions = {},
+  options: ReleaseTableOptions = {},
 ): Promise<TableOutcome> {
-  const { method, by } = spec;
-  const columns = { ...spec, levels: options.levels };
-  if (method === "sample") {
-    const table = surveyTable(tableInput(data, columns));
-    return { result: { method, by, rows: rowsOf(table), privacy: null }, report: null };
-  }
-  const epsilon = spec.epsilon!;
-  if (method === "laplace") {
-    const seeded = spec.seed !== undefined;
-    const rng = new Rng(spec.seed ?? freshSeed());
-    const table = laplaceTable(tableInput(data, columns), {
-      epsilon,
-      replicates: LAPLACE_REPLICATES,
-      rng,
-      release: seeded ? seededRelease(rng.split(1)) : secureRelease,
-    });
-    const privacy: TablePrivacy = {
-      epsilon: table.epsilon,
-      guarantee: "local DP",
-      neighbours: NEIGHBOURS,
-      seedPolicy: seeded ? SEEDED : FRESH,
-      epsilonPoint: table.epsilonPoint,
-      epsilonReplicate: table.epsilonReplicate,
-      replicates: LAPLACE_REPLICATES,
-    };
-    return { result: { method, by, rows: rowsOf(table), privacy }, report: null };
-  }
-  const { table, report } = await syntheticTable(data, {
-    ...columns,
-    method,
-    epsilon,
-    m: spec.m ?? DEFAULT_TABLE_M,
-    onProgress: options.onProgress,
-  });
-  const privacy: TablePrivacy = {
-    epsilon: report.epsilon,
-    guarantee: report.guarantee,
-    neighbours: NEIGHBOURS,
-    seedPolicy: report.seedPolicy,
-    m: report.m,
-    lipschitz: report.lipschitz,
-  };
-  return { result: { method, by, rows: rowsOf(table), privacy }, report };
+  const { table, privacy, report } = await releaseTable(data, spec, options);
+  const rows: TableRow[] = JSON.parse(formatTable(table, "json"));
+  return { result: { method: spec.method, by: spec.by, rows, privacy }, report };
 }
 
 /**

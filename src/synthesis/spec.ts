@@ -10,8 +10,8 @@ import { MODEL_NAMES } from "../models/mod.ts";
 
 const finite = z.number().finite();
 
-/** Options of one synthesis (everything but the data). */
-export const SynthesisSpec = z.object({
+/** Options of one synthesis (everything but the data), field by field. */
+export const SynthesisFields = z.object({
   /** Outcome column. */
   y: z.string().min(1),
   /** Public covariate columns (kept as they are in the synthetic data). */
@@ -52,7 +52,22 @@ export const SynthesisSpec = z.object({
   backend: z.enum(["auto", "cpu", "gpu"]).default("auto"),
   /** NUTS on the CPU, or many-chain ChEES-HMC on the GPU (`chains` GPU chains, default 64). */
   sampler: z.enum(["nuts", "gpu-hmc"]).default("nuts"),
-}).strict().superRefine((spec, context) => {
+}).strict();
+
+/**
+ * The rules of a synthesis request across fields (m ≤ draws, the survey models' columns, bounds
+ * in order…). FBP's public stratum sizes come from the request, or, with `sizesFromPolicy`, from
+ * a registered dataset's release policy.
+ *
+ * @param spec The request.
+ * @param context Where issues go.
+ * @param sizesFromPolicy The stratum sizes come from a release policy, not the request.
+ */
+export function synthesisRules(
+  spec: z.infer<typeof SynthesisFields>,
+  context: z.RefinementCtx,
+  sizesFromPolicy = false,
+): void {
   if (spec.sampler === "nuts" && spec.chains !== undefined && spec.chains > 64) {
     context.addIssue({ code: "custom", path: ["chains"], message: "NUTS runs at most 64 chains" });
   }
@@ -71,7 +86,10 @@ export const SynthesisSpec = z.object({
       message: `the ${spec.model} model needs the survey weight column`,
     });
   }
-  if (spec.model === "fbp" && (spec.strata === undefined || spec.stratumSizes === undefined)) {
+  if (
+    spec.model === "fbp" &&
+    (spec.strata === undefined || (spec.stratumSizes === undefined && !sizesFromPolicy))
+  ) {
     context.addIssue({
       code: "custom",
       path: ["stratumSizes"],
@@ -85,7 +103,12 @@ export const SynthesisSpec = z.object({
   if (spec.lower !== undefined && spec.upper !== undefined && !(spec.lower < spec.upper)) {
     context.addIssue({ code: "custom", path: ["upper"], message: "upper must exceed lower" });
   }
-});
+}
+
+/** Options of one synthesis, validated with their cross-field rules. */
+export const SynthesisSpec = SynthesisFields.superRefine((spec, context) =>
+  synthesisRules(spec, context)
+);
 
 /** A validated synthesis request. */
 export type SynthesisSpec = z.infer<typeof SynthesisSpec>;

@@ -29,6 +29,7 @@ import {
 } from "../models/mod.ts";
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
+import { releaseSeed } from "../random/seed_policy.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
 import type { SynthesisSpec } from "./spec.ts";
 import { type Utility, utilityOf } from "./utility.ts";
@@ -104,6 +105,8 @@ export type SynthesisProgress = (stage: string, done: number, total: number) => 
 /** Options of {@linkcode synthesize}. */
 export interface SynthesizeOptions {
   readonly onProgress?: SynthesisProgress;
+  /** Notes for the person running it (a GPU fall-back); library code never writes to stderr. */
+  readonly onNote?: (line: string) => void;
 }
 
 /**
@@ -119,7 +122,10 @@ export function datasetDrawIndices(S: number, m: number): number[] {
  * The GPU for the many-chain HMC sampler, or null (with a line on stderr) when there is no
  * adapter or the model has no GPU kernel: NUTS on the CPU samples instead.
  */
-async function gpuSamplerFor(model: Model): Promise<GpuContext | null> {
+async function gpuSamplerFor(
+  model: Model,
+  note: (line: string) => void,
+): Promise<GpuContext | null> {
   const gpu = await acquireGpu().catch(() => null);
   const reason = gpu === null
     ? "no WebGPU adapter"
@@ -127,7 +133,7 @@ async function gpuSamplerFor(model: Model): Promise<GpuContext | null> {
     ? `no GPU kernel for the ${model.name} model`
     : null;
   if (reason === null) return gpu;
-  console.error(`ppsynth: ${reason}: sampling with NUTS on the CPU instead of GPU HMC`);
+  note(`ppsynth: ${reason}: sampling with NUTS on the CPU instead of GPU HMC`);
   return null;
 }
 
@@ -156,11 +162,6 @@ function surveyStrata(data: Dataset, spec: SynthesisSpec): SurveyStrata | undefi
   return { strata: Int32Array.from(labels, (label) => index.get(label)!), stratumSizes };
 }
 
-function freshSeed(): number {
-  const words = crypto.getRandomValues(new Uint32Array(2));
-  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
-}
-
 /**
  * Runs a synthesis on the confidential `data`.
  *
@@ -181,13 +182,14 @@ export async function synthesize(
     outcomeKind(spec.model),
   );
   const model = createModel(spec.model, design);
-  const lipschitz = await selectLipschitz(spec.backend);
+  const note = options.onNote ?? (() => {});
+  const lipschitz = await selectLipschitz(spec.backend, note);
   const seeded = spec.seed !== undefined;
-  const seed = spec.seed ?? freshSeed();
+  const { seed, policy: seedPolicy } = releaseSeed(spec.seed);
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
   const chains = spec.chains ?? (spec.sampler === "gpu-hmc" ? 64 : 4);
   const drawsPerChain = Math.ceil(spec.draws / chains);
-  const gpuSampler = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model) : null;
+  const gpuSampler = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model, note) : null;
   const unitInterval = spec.model === "beta";
 
   const outcome: MechanismOutcome = await runMechanism({
@@ -288,9 +290,7 @@ export async function synthesize(
       backend: lipschitz.name,
       columns: [...datasets[0].keys()],
       software: { name: "ppsynth", version: config.version },
-      seedPolicy: seeded
-        ? "seeded: the output is reproducible from the seed, which must stay secret"
-        : "fresh: a secret seed drawn from the operating system's CSPRNG, not released",
+      seedPolicy,
     },
     diagnostics: {
       alpha: outcome.alpha === null ? null : [...outcome.alpha],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { formatTable, TABLE_METHODS, TabulateOptions } from "../../src/cli/tabulate.ts";
+import { TabulateOptions } from "../../src/cli/tabulate.ts";
+import { formatTable, releaseTable } from "../../src/survey/table_methods.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
 import { assertNoLeak, auth, testApp } from "./_helpers.ts";
@@ -30,7 +31,7 @@ async function commandRows(csv: string, options: Record<string, unknown>) {
     data: "request.csv",
     out: "tables.json",
   });
-  const table = await TABLE_METHODS.get(parsed.method)!(parseCsv(csv, "request.csv"), parsed);
+  const { table } = await releaseTable(parseCsv(csv, "request.csv"), parsed);
   return JSON.parse(formatTable(table, "json"));
 }
 
@@ -249,6 +250,59 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
   }
 });
 
+Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes from the policy", async () => {
+  const t = await testApp({ workers: 1 });
+  const { app, keys } = t;
+  const get = (path: string) => app.request(path, { headers: auth(keys.read) });
+  try {
+    const fields = [...new Set(SLICE_CSV.trim().split("\n").slice(1).map((l) => l.split(",")[0]))];
+    const sizes = Object.fromEntries(fields.map((field, h) => [field, 10_000 + 1000 * h]));
+    const { id: datasetId } = await (await app.request("/v1/datasets", {
+      method: "POST",
+      headers: auth(keys.admin),
+      body: JSON.stringify({
+        epsilonTotal: 100,
+        csv: SLICE_CSV,
+        publicColumns: PUBLIC,
+        stratumSizes: { field: sizes },
+      }),
+    })).json();
+    const request = {
+      ...COLUMNS,
+      datasetId,
+      method: "fbp",
+      epsilon: 99,
+      m: 2,
+      draws: 20,
+      chains: 1,
+      warmup: 30,
+    };
+    const post = (body: unknown) =>
+      app.request("/v1/tables", {
+        method: "POST",
+        headers: auth(keys.submit),
+        body: JSON.stringify(body),
+      });
+    const own = await post({ ...request, stratumSizes: sizes });
+    assert.equal(own.status, 422, "the policy sets the sizes, not the request");
+    assert.equal((await own.json()).error.code, "set_by_policy");
+    const accepted = await post(request);
+    assert.equal(accepted.status, 202);
+    const { location } = await accepted.json();
+    let job;
+    for (;;) {
+      job = await (await get(location)).json();
+      if (job.status === "succeeded" || job.status === "failed") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+    assert.equal(job.report.model, "fbp");
+    assert.equal(job.table.rows.length, 27);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("`POST /v1/tables` names the field at fault and never echoes a value", async () => {
   const t = await testApp({}, false);
   const { app, keys } = t;
@@ -273,7 +327,7 @@ Deno.test("`POST /v1/tables` names the field at fault and never echoes a value",
     await bad({ datasetId, by: ["field", "field"] }, 400, "by");
     await bad({ datasetId, by: ["field", "count"] }, 400, "by");
     await bad({ datasetId, epsilon: undefined }, 400, "epsilon");
-    await bad({ datasetId, method: "fbp" }, 400, "stratumSizes");
+    await bad({ csv: SLICE_CSV, method: "fbp" }, 400, "stratumSizes");
     await bad({ datasetId, method: "fbs", m: 30, draws: 20 }, 400, "m");
     await bad({ datasetId, method: "magic" }, 400, "method");
     await bad({ datasetId, out: "x.json" }, 400);

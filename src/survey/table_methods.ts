@@ -1,0 +1,211 @@
+/**
+ * The survey-table methods (SPEC §8; the survey paper's §2), one home for the `tabulate` command
+ * and the HTTP table jobs alike: `sample` (the confidential sample's own table with
+ * Taylor-linearised SEs), `laplace` (the Laplace baseline at total ε), `fbs` and `fbp` (combined
+ * tables of m synthetic samples at total ε), with the privacy each release carries and its rows
+ * as `tabulate --out FILE.csv|FILE.json` writes them.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { formatCsv } from "../data/csv.ts";
+import type { Dataset } from "../data/dataset.ts";
+import { NEIGHBOURS } from "../mechanisms/privacy.ts";
+import { Rng } from "../random/rng.ts";
+import { releaseSeed } from "../random/seed_policy.ts";
+import type { ReleaseReport, SynthesisProgress } from "../synthesis/synthesize.ts";
+import type { CombinedTable } from "./combine.ts";
+import { laplaceTable, secureRelease, seededRelease } from "./laplace_baseline.ts";
+import { syntheticTable } from "./synthetic_tables.ts";
+import {
+  type SurveyTable,
+  surveyTable,
+  type TableColumns,
+  tableColumns,
+  tableInput,
+} from "./tables.ts";
+
+/** The table methods (SPEC §8; the survey paper's §2). */
+export const TABLE_METHOD_NAMES = ["sample", "fbs", "fbp", "laplace"] as const;
+
+/** One of {@linkcode TABLE_METHOD_NAMES}. */
+export type TableMethodName = typeof TABLE_METHOD_NAMES[number];
+
+/** Methods whose release is a synthesis (the HTTP API runs them as jobs). */
+export const SYNTHETIC_TABLE_METHODS: readonly TableMethodName[] = ["fbs", "fbp"];
+
+/** The number of synthetic samples of fbs and fbp when `m` is absent. */
+export const DEFAULT_TABLE_M = 3;
+
+/** Random-group replicates of the Laplace baseline (the survey paper's R = 10). */
+export const LAPLACE_REPLICATES = 10;
+
+/** The value columns of every table, after the two grouping columns. */
+export const VALUE_COLUMNS = ["count", "countSE", "mean", "meanSE"] as const;
+
+/**
+ * The settings of a table request that the command line and the HTTP API share (numbers are
+ * coerced, as the command line's are strings); each adds its own form of `by` and its inputs.
+ */
+export const TableSettings = z.object({
+  y: z.string().min(1),
+  weight: z.string().min(1),
+  strata: z.string().min(1),
+  method: z.enum(TABLE_METHOD_NAMES).default("sample"),
+  epsilon: z.coerce.number().positive().finite().optional(),
+  m: z.coerce.number().int().positive().max(1000).optional(),
+  seed: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  stratumSizes: z.record(z.string(), z.number()).optional(),
+  draws: z.coerce.number().int().min(4).max(1_000_000).optional(),
+  chains: z.coerce.number().int().min(1).max(64).optional(),
+  warmup: z.coerce.number().int().min(10).max(100_000).optional(),
+});
+
+/** A table request: the columns, the method and its settings. */
+export interface TableRequest extends TableColumns {
+  readonly method: TableMethodName;
+  /** Total ε of the table (laplace, fbs, fbp). */
+  readonly epsilon?: number;
+  /** Synthetic samples (fbs, fbp; default {@linkcode DEFAULT_TABLE_M}). */
+  readonly m?: number;
+  /** Seed (absent: a fresh secret one). */
+  readonly seed?: number;
+  /** Public population size of every stratum (fbp). */
+  readonly stratumSizes?: Record<string, number>;
+  /** Sampler settings of fbs and fbp. */
+  readonly draws?: number;
+  readonly chains?: number;
+  readonly warmup?: number;
+}
+
+/** What a released table spent and guarantees (public). */
+export interface TablePrivacy {
+  /** Total ε of the table, charged once to a registered dataset's budget. */
+  readonly epsilon: number;
+  /**
+   * "DP" or "aDP" (fbs, fbp: the synthesis's guarantee, ε = 2·Δ_{α,x}·m), or "local DP"
+   * (laplace: ε-DP with respect to the sensitivities observed on this sample only).
+   */
+  readonly guarantee: string;
+  /** The neighbour relation of the guarantee ("add-remove"). */
+  readonly neighbours: string;
+  readonly seedPolicy: string;
+  /** laplace: ε_pc = ε/16 for the points and ε_rep = ε/(16·R) per replicate, R replicates. */
+  readonly epsilonPoint?: number;
+  readonly epsilonReplicate?: number;
+  readonly replicates?: number;
+  /** fbs, fbp: the number of synthetic samples m and Δ_{α,x}. */
+  readonly m?: number;
+  readonly lipschitz?: number | null;
+}
+
+/** A computed table, its privacy (null for `sample`) and, for fbs and fbp, the synthesis's report. */
+export interface TableRelease {
+  readonly table: SurveyTable;
+  readonly privacy: TablePrivacy | null;
+  readonly report: ReleaseReport | null;
+}
+
+/** Options of {@linkcode releaseTable}. */
+export interface ReleaseTableOptions {
+  /** Progress of an fbs or fbp synthesis. */
+  readonly onProgress?: SynthesisProgress;
+  /** Declared levels of the grouping columns (a registered dataset's policy). */
+  readonly levels?: Readonly<Record<string, readonly string[]>>;
+}
+
+function requireEpsilon(request: TableRequest): number {
+  if (request.epsilon === undefined) {
+    throw new RangeError(`Invalid epsilon: the ${request.method} method needs the table's total ε`);
+  }
+  return request.epsilon;
+}
+
+/**
+ * Computes the table a request asks for: `sample`, the sample's own table; `laplace`, the
+ * Laplace baseline at total ε (replicates from `Rng(seed)`, noise from its stream 1 when seeded,
+ * the secure discrete Laplace otherwise); `fbs` and `fbp`, the combined tables of m synthetic
+ * samples at total ε (LW weights calibrated to ε).
+ *
+ * @param data The confidential sample.
+ * @param request The columns, method and settings.
+ * @param options Progress, and the declared levels of the cells.
+ * @returns The table, its privacy and the synthesis report; throws a `DataError` for bad data,
+ * a `RangeError` for settings or data the method cannot use, and a `CalibrationError` when fbs
+ * or fbp cannot reach ε.
+ */
+export async function releaseTable(
+  data: Dataset,
+  request: TableRequest,
+  options: ReleaseTableOptions = {},
+): Promise<TableRelease> {
+  const columns: TableColumns = { ...request, levels: options.levels ?? request.levels };
+  const { method } = request;
+  if (method === "sample") {
+    return { table: surveyTable(tableInput(data, columns)), privacy: null, report: null };
+  }
+  const epsilon = requireEpsilon(request);
+  if (method === "laplace") {
+    const { seed, policy } = releaseSeed(request.seed);
+    const rng = new Rng(seed);
+    const table = laplaceTable(tableInput(data, columns), {
+      epsilon,
+      replicates: LAPLACE_REPLICATES,
+      rng,
+      release: request.seed !== undefined ? seededRelease(rng.split(1)) : secureRelease,
+    });
+    const privacy: TablePrivacy = {
+      epsilon: table.epsilon,
+      guarantee: "local DP",
+      neighbours: NEIGHBOURS,
+      seedPolicy: policy,
+      epsilonPoint: table.epsilonPoint,
+      epsilonReplicate: table.epsilonReplicate,
+      replicates: LAPLACE_REPLICATES,
+    };
+    return { table, privacy, report: null };
+  }
+  const { table, report } = await syntheticTable(data, {
+    ...columns,
+    method,
+    epsilon,
+    m: request.m ?? DEFAULT_TABLE_M,
+    onProgress: options.onProgress,
+  });
+  const privacy: TablePrivacy = {
+    epsilon: report.epsilon,
+    guarantee: report.guarantee,
+    neighbours: NEIGHBOURS,
+    seedPolicy: report.seedPolicy,
+    m: report.m,
+    lipschitz: report.lipschitz,
+  };
+  return { table, privacy, report };
+}
+
+/**
+ * Formats a table as CSV text or as a JSON array of row objects (NaN becomes null), with the
+ * combining rules' columns for a combined (fbs, fbp) table.
+ *
+ * @param table The table.
+ * @param format "csv" or "json".
+ * @returns The text `tabulate --out` writes.
+ */
+export function formatTable(table: SurveyTable, format: "csv" | "json"): string {
+  const columns = tableColumns(table);
+  if ("m" in table) {
+    const combined = table as CombinedTable;
+    columns.set("countDf", combined.countDf);
+    columns.set("countLower", combined.countLower);
+    columns.set("countUpper", combined.countUpper);
+    columns.set("meanDf", combined.meanDf);
+    columns.set("meanLower", combined.meanLower);
+    columns.set("meanUpper", combined.meanUpper);
+  }
+  if (format === "csv") return formatCsv(columns);
+  const rows = Array.from(
+    { length: table.count.length },
+    (_, r) => Object.fromEntries([...columns].map(([name, values]) => [name, values[r]])),
+  );
+  return JSON.stringify(rows, null, 2) + "\n";
+}
