@@ -22,7 +22,14 @@ import type { ApiContext } from "../src/api/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import { createPolicy, PolicyDeclaration } from "../src/jobs/release_policy.ts";
-import { BEARER_SECURITY, CsvText, errorResponses, IdParam, Records } from "../src/api/schemas.ts";
+import {
+  BEARER_SECURITY,
+  CsvText,
+  errorResponses,
+  exactlyOneSource,
+  IdParam,
+  Records,
+} from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import type { DatasetInfo as StoredDataset } from "../src/jobs/store.ts";
 import { health } from "./health.ts";
@@ -38,15 +45,8 @@ const DatasetJson = PolicyDeclaration.partial().extend({
   name: Name.optional(),
   csv: CsvText.optional(),
   records: Records.optional(),
-}).strict().superRefine((body, context) => {
-  if ((body.csv === undefined) === (body.records === undefined)) {
-    context.addIssue({
-      code: "custom",
-      path: ["csv"],
-      message: "give exactly one of csv and records",
-    });
-  }
-}).openapi("DatasetUpload");
+}).strict().superRefine((body, context) => exactlyOneSource(body, context, ["csv", "records"]))
+  .openapi("DatasetUpload");
 
 const CsvQuery = z.object({
   epsilonTotal: z.coerce.number().finite().positive().optional().openapi({

@@ -13,7 +13,13 @@ import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
-import { BEARER_SECURITY, CsvText, errorResponses, Records } from "../src/api/schemas.ts";
+import {
+  BEARER_SECURITY,
+  CsvText,
+  errorResponses,
+  exactlyOneSource,
+  Records,
+} from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 import { buildDesign } from "../src/data/design.ts";
@@ -40,15 +46,8 @@ const LipschitzRequest = z.object({
     description: "Posterior draws on the constrained scale: parameter name → S values",
     example: { intercept: [1.1, 1.2], sigma_beta_intercept: [0.9, 1.3], phi: [4.2, 5.0] },
   }),
-}).strict().superRefine((body, context) => {
-  if ((body.csv === undefined) === (body.records === undefined)) {
-    context.addIssue({
-      code: "custom",
-      path: ["csv"],
-      message: "give exactly one of csv and records",
-    });
-  }
-}).openapi("LipschitzRequest");
+}).strict().superRefine((body, context) => exactlyOneSource(body, context, ["csv", "records"]))
+  .openapi("LipschitzRequest");
 
 const LipschitzResponse = z.object({
   model: z.string(),

@@ -30,7 +30,9 @@ import { ApiError } from "../src/api/errors.ts";
 import {
   BEARER_SECURITY,
   CsvText,
+  DatasetId,
   errorResponses,
+  exactlyOneSource,
   idempotencyKeyHeader,
   IdParam,
   JobProgress,
@@ -45,19 +47,12 @@ import { outcomeKind } from "../src/models/mod.ts";
 import { SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
 
 const SynthesisRequest = SynthesisFields.safeExtend({
-  datasetId: z.string().min(1).max(100).optional(),
+  datasetId: DatasetId.optional(),
   csv: CsvText.optional(),
   records: Records.optional(),
 }).superRefine((body, context) => {
   synthesisRules(body, context, body.datasetId !== undefined);
-  const given = [body.datasetId, body.csv, body.records].filter((v) => v !== undefined).length;
-  if (given !== 1) {
-    context.addIssue({
-      code: "custom",
-      path: ["datasetId"],
-      message: "give exactly one of datasetId, csv and records",
-    });
-  }
+  exactlyOneSource(body, context);
 }).openapi("SynthesisRequest", {
   example: {
     datasetId: "3f0c…",

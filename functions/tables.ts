@@ -37,7 +37,9 @@ import { ApiError } from "../src/api/errors.ts";
 import {
   BEARER_SECURITY,
   CsvText,
+  DatasetId,
   errorResponses,
+  exactlyOneSource,
   idempotencyKeyHeader,
   IdParam,
   JobProgress,
@@ -59,19 +61,12 @@ import { SYNTHETIC_TABLE_METHODS, TABLE_METHOD_NAMES } from "../src/survey/table
 import { health } from "./health.ts";
 
 const TablesRequest = TableSpec.safeExtend({
-  datasetId: z.string().min(1).max(100).optional(),
+  datasetId: DatasetId.optional(),
   csv: CsvText.optional(),
   records: Records.optional(),
 }).superRefine((body, context) => {
   tableRules(body, context, body.datasetId !== undefined);
-  const given = [body.datasetId, body.csv, body.records].filter((v) => v !== undefined).length;
-  if (given !== 1) {
-    context.addIssue({
-      code: "custom",
-      path: ["datasetId"],
-      message: "give exactly one of datasetId, csv and records",
-    });
-  }
+  exactlyOneSource(body, context);
 }).openapi("TablesRequest", {
   example: {
     datasetId: "3f0c…",

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
+import { ReleaseReportSchema } from "../synthesis/report.ts";
 
 /** `{error: {code, message, field?}}`. */
 export const ErrorSchema = z.object({
@@ -52,23 +53,33 @@ export const CsvText = z.string().min(1).openapi({
   example: "y,z\n3,0.5\n7,1.2\n",
 });
 
-/** The public release manifest (`report.json`). */
-export const ReportSchema = z.object({
-  mechanism: z.string(),
-  model: z.string(),
-  n: z.number().int(),
-  m: z.number().int(),
-  lipschitz: z.number().nullable(),
-  lipschitzOverDraws: z.literal("max"),
-  epsilonPerDataset: z.number(),
-  epsilon: z.number(),
-  guarantee: z.enum(["DP", "aDP"]),
-  neighbours: z.literal("add-remove"),
-  backend: z.string(),
-  columns: z.array(z.string()),
-  software: z.object({ name: z.literal("ppsynth"), version: z.string() }),
-  seedPolicy: z.string(),
-}).openapi("Report");
+/** A registered dataset's id, as a request's data source. */
+export const DatasetId = z.string().min(1).max(100);
+
+/**
+ * Adds an issue unless exactly one of the named data sources is in the body (`datasetId`, inline
+ * `csv`, or `records`): the one rule of every request that carries data.
+ *
+ * @param body The request body.
+ * @param context Where the issue goes.
+ * @param sources The fields that may carry the data, the first named in the issue.
+ */
+export function exactlyOneSource(
+  body: Readonly<Record<string, unknown>>,
+  context: z.RefinementCtx,
+  sources: readonly string[] = ["datasetId", "csv", "records"],
+): void {
+  if (sources.filter((name) => body[name] !== undefined).length !== 1) {
+    context.addIssue({
+      code: "custom",
+      path: [sources[0]],
+      message: `give exactly one of ${sources.slice(0, -1).join(", ")} and ${sources.at(-1)}`,
+    });
+  }
+}
+
+/** The public release manifest (`report.json`): the synthesis's own schema, documented. */
+export const ReportSchema = ReleaseReportSchema.openapi("Report");
 
 /** The OpenAPI security requirement of every keyed route: the `bearer` API-key scheme. */
 export const BEARER_SECURITY = [{ bearer: [] }];

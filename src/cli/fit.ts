@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { buildDesign, formatCsv, numericColumn, readCsv } from "../data/mod.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
-import { fitModelParallel } from "../mcmc/parallel_fit.ts";
+import { fitter } from "../synthesis/release.ts";
 import { createModel, MODEL_NAMES, outcomeKind } from "../models/mod.ts";
 import { drawColumns } from "./draw_columns.ts";
 import { progressLine } from "./progress.ts";
@@ -65,14 +65,15 @@ async function main(): Promise<void> {
   });
   const model = createModel(options.model, design);
   const started = performance.now();
-  const fit = await fitModelParallel(model, { alpha }, {
+  const progress = progressLine("fit");
+  const fit = await fitter(model, {
     chains: options.chains,
     warmup: options.warmup,
-    draws: options.draws,
+    drawsPerChain: options.draws,
     seed: options.seed,
     threads: options.threads,
-    onProgress: progressLine("fit"),
-  });
+    onProgress: (_, done, total) => progress(done, total),
+  })({ alpha }, "fit");
   const samplingSeconds = (performance.now() - started) / 1000;
   const { draws: _draws, ...summary } = fit;
   await writeFilesAtomically(

@@ -4,9 +4,30 @@
  *
  * @module
  */
-import type { Design, OutcomeKind } from "../models/model.ts";
 import { DataError } from "./data_error.ts";
 import { type Dataset, getColumn, numericColumn } from "./dataset.ts";
+
+/** What the outcome column must hold for a model, checked when data are read. */
+export type OutcomeKind = "count" | "unit-interval" | "positive" | "real";
+
+/** Outcome and public covariates, row-major, with an intercept column first. */
+export interface Design {
+  /** Number of records n. */
+  readonly n: number;
+  /** Number of regression coefficients K (intercept included). */
+  readonly k: number;
+  /** Outcome y, length n. */
+  readonly y: Float64Array;
+  /** Covariates, n×K row-major; column 0 is all ones. */
+  readonly x: Float64Array;
+  /**
+   * Coefficient names, length K: "intercept" then the covariates' column names (a categorical
+   * covariate contributes one dummy per level but the first, named `column=level`).
+   */
+  readonly coefficientNames: readonly string[];
+  /** Survey weights w_i > 0, length n, for the survey models (FBS, FBP); absent otherwise. */
+  readonly weight?: Float64Array;
+}
 
 /** Which columns hold the outcome, the public covariates and (survey models) the weights. */
 export interface DesignColumns {

@@ -53,13 +53,8 @@ import {
   MODE_EVAL,
   MODE_RUN,
 } from "./hmc_layout.ts";
-import {
-  baseParams,
-  gpuTarget,
-  HmcResources,
-  type ReadbackSource,
-  stageReadback,
-} from "./hmc_target.ts";
+import { HmcResources, type ReadbackSource, stageReadback } from "./hmc_resources.ts";
+import { baseParams, gpuTarget } from "./hmc_target.ts";
 
 /** A device interaction the sampler reports to `onDeviceCall`. */
 export type GpuHmcEvent = "submit" | "readback";

@@ -2,7 +2,7 @@
  * Memory layout shared by the many-chain HMC kernels and their host code: the uniform parameter
  * block and the offsets inside the per-chain and control buffers. Mirrors
  * `shaders/hmc_common.wgsl` and the tiling constants of `shaders/hmc_target.wgsl`; change both
- * together.
+ * together (`test/gpu/hmc_layout_test.ts` reads the WGSL and compares, without a GPU).
  *
  * @module
  */

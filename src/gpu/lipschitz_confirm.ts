@@ -25,8 +25,8 @@
  * @module
  */
 import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
-import { createModel } from "../models/mod.ts";
-import type { Model, ModelName } from "../models/model.ts";
+import type { Model } from "../models/model.ts";
+import { createModel, type ModelName } from "../models/registry.ts";
 
 /** An approximation of the per-record maxima, with its error bounds. */
 export interface ApproximateMaxima {

@@ -25,7 +25,7 @@ import poisson from "../../shaders/lipschitz_poisson.wgsl" with { type: "text" }
 import special from "../../shaders/special.wgsl" with { type: "text" };
 import { lipschitz, type LipschitzResult } from "../mechanisms/lipschitz.ts";
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
-import type { Model } from "../models/model.ts";
+import type { GpuKernelName, Model } from "../models/model.ts";
 import { bufferPool } from "./buffers.ts";
 import {
   cachedPipeline,
@@ -35,9 +35,10 @@ import {
   withErrorScopes,
 } from "./device.ts";
 import { type ConfirmationStats, confirmLipschitz } from "./lipschitz_confirm.ts";
-import { type LipschitzKernel, type PackedLipschitz, packLipschitz } from "./lipschitz_pack.ts";
+import { type PackedLipschitz, packLipschitz } from "./lipschitz_pack.ts";
 
-const SOURCES: Readonly<Record<LipschitzKernel, string>> = {
+/** The WGSL of each kernel (after special.wgsl and lipschitz_common.wgsl). */
+const SOURCES: Readonly<Record<GpuKernelName, string>> = {
   poisson,
   negbin,
   beta,

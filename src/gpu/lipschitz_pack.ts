@@ -14,26 +14,15 @@
  *
  * @module
  */
-import type { Model, ModelName } from "../models/model.ts";
-import { HALF_LOG_2PI, lgamma } from "../models/special.ts";
-
-/** Which WGSL kernel evaluates a model's ℓ_i (normal and lognormal share the Gaussian one). */
-export type LipschitzKernel = "poisson" | "negbin" | "beta" | "gaussian";
-
-/** The kernel of each regression model of SPEC §5 (the survey models FBS and FBP have none). */
-export const KERNEL_OF: Readonly<Partial<Record<ModelName, LipschitzKernel>>> = Object.freeze({
-  poisson: "poisson",
-  negbin: "negbin",
-  beta: "beta",
-  normal: "gaussian",
-  lognormal: "gaussian",
-});
+import type { GpuKernelName, Model, ModelGpu } from "../models/model.ts";
+import { gpuSpec } from "../models/registry.ts";
+import { lgamma } from "../stats/special.ts";
 
 /** Bound on |x_ij| and |β_j| for the kernels (products stay below 2⁴⁸). */
 export const COEFFICIENT_MAX = 2 ** 24;
 
 /** Per-draw constants after β, per kernel. */
-const DRAW_CONSTANTS: Readonly<Record<LipschitzKernel, number>> = {
+const DRAW_CONSTANTS: Readonly<Record<GpuKernelName, number>> = {
   poisson: 0,
   negbin: 4,
   beta: 4,
@@ -41,16 +30,27 @@ const DRAW_CONSTANTS: Readonly<Record<LipschitzKernel, number>> = {
 };
 
 /** Allowed range of the model's extra parameter (φ or σ) per kernel; see the shaders. */
-const EXTRA_RANGE: Readonly<Record<LipschitzKernel, readonly [number, number]>> = {
+const EXTRA_RANGE: Readonly<Record<GpuKernelName, readonly [number, number]>> = {
   poisson: [0, 0],
   negbin: [2 ** -30, 2 ** 33],
   beta: [2 ** -20, 2 ** 40],
   gaussian: [2 ** -20, 2 ** 20],
 };
 
+/**
+ * Whether a record's outcome y (and z, its first per-record constant) is inside the kernel's
+ * range; see the shaders.
+ */
+const RECORD_RANGE: Readonly<Record<GpuKernelName, (y: number, z: number) => boolean>> = {
+  poisson: (y) => y >= 0 && y <= 2 ** 30,
+  negbin: (y) => y >= 0 && y <= 2 ** 30,
+  beta: (y) => y > 0 && y < 1,
+  gaussian: (_, z) => within(z, 2 ** 40),
+};
+
 /** Packed kernel inputs for one model, S draws and weights α. */
 export interface PackedLipschitz {
-  readonly kernel: LipschitzKernel;
+  readonly kernel: GpuKernelName;
   /** Number of coefficients K. */
   readonly k: number;
   /** Number of records n. */
@@ -100,35 +100,12 @@ function within(v: number, max: number): boolean {
  * Writes record i's two model constants into out[at], out[at + 1], or returns false when the
  * outcome is outside the kernel's range (then the CPU evaluates the record).
  */
-function recordConstants(
-  kernel: LipschitzKernel,
-  name: string,
-  y: number,
-  out: Float32Array,
-  at: number,
-): boolean {
-  switch (kernel) {
-    case "poisson":
-    case "negbin": {
-      if (!(y >= 0 && y <= 2 ** 30)) return false;
-      out[at] = y;
-      out[at + 1] = lgamma(y + 1);
-      return true;
-    }
-    case "beta": {
-      if (!(y > 0 && y < 1)) return false;
-      out[at] = Math.log(y);
-      out[at + 1] = Math.log1p(-y);
-      return true;
-    }
-    case "gaussian": {
-      const z = name === "lognormal" ? Math.log(y) : y;
-      if (!within(z, 2 ** 40)) return false;
-      out[at] = z;
-      out[at + 1] = name === "lognormal" ? -HALF_LOG_2PI - z : -HALF_LOG_2PI;
-      return true;
-    }
-  }
+function recordConstants(gpu: ModelGpu, y: number, out: Float32Array, at: number): boolean {
+  const z = gpu.record[0](y);
+  if (!RECORD_RANGE[gpu.kernel](y, z)) return false;
+  out[at] = z;
+  out[at + 1] = gpu.record[1](y);
+  return true;
 }
 
 /**
@@ -136,7 +113,7 @@ function recordConstants(
  * returns false when the parameter is outside the kernel's range.
  */
 function drawConstants(
-  kernel: LipschitzKernel,
+  kernel: GpuKernelName,
   extra: number,
   out: Float32Array,
   at: number,
@@ -169,10 +146,11 @@ export function packLipschitz(
   draws: Float64Array,
   alpha: Float64Array | null,
 ): PackedLipschitz {
-  const kernel = KERNEL_OF[model.name as ModelName];
-  if (kernel === undefined) {
+  const gpu = gpuSpec(model.name);
+  if (gpu === null) {
     throw new TypeError(`No GPU Lipschitz kernel for this model: name=${model.name}`);
   }
+  const kernel = gpu.kernel;
   const { n, k, y, x } = model.design;
   const dim = model.dim;
   const recStride = k + 2;
@@ -182,7 +160,7 @@ export function packLipschitz(
     const at = i * recStride;
     const a = alpha === null ? 1 : alpha[i];
     if (a === 0) continue;
-    let ok = a > 0 && a <= 1 && recordConstants(kernel, model.name, y[i], records, at + k);
+    let ok = a > 0 && a <= 1 && recordConstants(gpu, y[i], records, at + k);
     for (let j = 1; ok && j < k; j++) {
       const v = x[i * k + j];
       ok = within(v, COEFFICIENT_MAX);

@@ -14,5 +14,5 @@ export {
 } from "./lipschitz_gpu.ts";
 export { type GpuHmcOptions, sampleGpuHmc } from "./hmc.ts";
 export { type CheesOptions } from "./chees.ts";
-export { evaluateGpuLogDensity } from "./hmc_target.ts";
+export { evaluateGpuLogDensity } from "./hmc_resources.ts";
 export { type BackendChoice, selectLipschitz } from "./select_lipschitz.ts";

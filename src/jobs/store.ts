@@ -7,7 +7,8 @@
  * @module
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
-import type { ReleaseReport, SynthesisDiagnostics } from "../synthesis/synthesize.ts";
+import type { ReleaseReport } from "../synthesis/report.ts";
+import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
 import type { TableResult, TableSpec } from "./table_spec.ts";
 
@@ -173,6 +174,12 @@ export interface Lease {
   readonly token: string;
 }
 
+/** A lease just taken, with how many times the job has now been claimed (this claim included). */
+export interface Claim {
+  readonly lease: Lease;
+  readonly attempts: number;
+}
+
 /** A finished job to release. */
 export interface Release {
   /** The public manifest; its ε is charged (a table job: the synthesis behind the table). */
@@ -211,6 +218,12 @@ export interface JobQueue {
   enqueue(jobId: string): Promise<void>;
   /** Claims the oldest claimable job for `leaseMs` milliseconds, or null when there is none. */
   claim(workerId: string, leaseMs: number): Promise<Lease | null>;
+  /**
+   * Claims the job with this id for a worker that was handed the id by a distributed queue: a
+   * fresh lease on a queued or running job (a running one's worker lost its lock), or null when
+   * the job is finished or unknown.
+   */
+  claimById(jobId: string, workerId: string, leaseMs: number): Promise<Claim | null>;
   /** Extends a lease; false when it is no longer held. */
   renew(lease: Lease, leaseMs: number): Promise<boolean>;
   /** Records progress under a held lease. */

@@ -8,7 +8,7 @@
  */
 import type { Dataset } from "../data/dataset.ts";
 import { formatTable, releaseTable, type ReleaseTableOptions } from "../survey/table_methods.ts";
-import type { ReleaseReport } from "../synthesis/synthesize.ts";
+import type { ReleaseReport } from "../synthesis/report.ts";
 import { DataRejectedError } from "./domain_errors.ts";
 import { failureOf } from "./failure.ts";
 import { publicStage } from "./synthesis_job.ts";

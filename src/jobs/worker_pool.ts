@@ -5,19 +5,14 @@
  * failed only while the lease is still held, so a job handed out twice (delivery is at least
  * once) is released at most once. Stale leases are recovered periodically; a server that owns
  * the store alone recovers every running job at start, since they were running when it died.
+ * Each job runs through {@linkcode runLeasedJob} (`leased_job.ts`), as on the Redis workers.
  *
  * @module
  */
-import type { JobFailure, JobProgress, JobQueue, Lease, Release } from "./store.ts";
+import { IdleWait, type JobHandler, type Logger, runLeasedJob } from "./leased_job.ts";
+import type { JobFailure, JobQueue } from "./store.ts";
 
-/** Runs a claimed job to its release; throws to fail it. */
-export type JobHandler = (
-  lease: Lease,
-  onProgress: (progress: JobProgress) => void,
-) => Promise<Release>;
-
-/** A structured log line: an event name and primitive fields (never confidential values). */
-export type Logger = (event: string, fields?: Record<string, string | number | boolean>) => void;
+export type { JobHandler, Logger };
 
 /** Options of {@linkcode WorkerPool}. */
 export interface WorkerPoolOptions {
@@ -44,7 +39,7 @@ export class WorkerPool {
   readonly #handler: JobHandler;
   readonly #options: WorkerPoolOptions;
   readonly #instance = crypto.randomUUID().slice(0, 8);
-  readonly #wakers = new Set<() => void>();
+  readonly #idle = new IdleWait();
   #loops: Promise<void>[] = [];
   #recovery: ReturnType<typeof setInterval> | undefined;
   #stopping = false;
@@ -75,7 +70,7 @@ export class WorkerPool {
 
   /** Wakes idle workers (a job was just enqueued). */
   wake(): void {
-    for (const wake of [...this.#wakers]) wake();
+    this.#idle.wake();
   }
 
   /** Stops claiming, and resolves when every running job has finished. */
@@ -98,73 +93,26 @@ export class WorkerPool {
     }
   }
 
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wakers.add(done);
-    });
-  }
-
   async #loop(workerId: string): Promise<void> {
-    while (!this.#stopping) {
-      let lease: Lease | null = null;
+    const { leaseMs, progressIntervalMs, failureOf, log } = this.#options;
+    const claim = async () => {
       try {
-        lease = await this.#queue.claim(workerId, this.#options.leaseMs);
+        const lease = await this.#queue.claim(workerId, leaseMs);
+        return lease === null ? null : { lease };
       } catch (error) {
-        this.#options.log("claim_error", { error: (error as Error).name });
+        log("claim_error", { error: (error as Error).name });
+        return null;
       }
-      if (lease === null) {
-        await this.#sleep(this.#options.pollMs);
-        continue;
-      }
-      await this.#run(lease);
-    }
-  }
-
-  async #run(lease: Lease): Promise<void> {
-    const { leaseMs, progressIntervalMs, log, failureOf } = this.#options;
-    log("job_started", { job: lease.jobId });
-    const heartbeat = setInterval(() => {
-      this.#queue.renew(lease, leaseMs).catch((error) =>
-        log("renew_error", { job: lease.jobId, error: (error as Error).name })
-      );
-    }, leaseMs / 3);
-    let lastWrite = -Infinity;
-    let write: Promise<void> = Promise.resolve();
-    const onProgress = (progress: JobProgress) => {
-      const time = Date.now();
-      if (time - lastWrite < progressIntervalMs) return;
-      lastWrite = time;
-      write = write.then(() => this.#queue.progress(lease, progress)).catch(() => {});
     };
-    try {
-      let release: Release | null = null;
-      let failure: JobFailure | null = null;
-      try {
-        release = await this.#handler(lease, onProgress);
-      } catch (error) {
-        failure = failureOf(error);
-        if (failure.code === "internal") {
-          log("job_error", { job: lease.jobId, error: (error as Error)?.name ?? "unknown" });
-        }
-      }
-      await write;
-      if (release !== null) {
-        const outcome = await this.#queue.complete(lease, release);
-        log("job_finished", { job: lease.jobId, outcome });
-      } else {
-        const held = await this.#queue.fail(lease, failure!);
-        log("job_finished", { job: lease.jobId, outcome: held ? failure!.code : "lease_lost" });
-      }
-    } catch (error) {
-      log("job_store_error", { job: lease.jobId, error: (error as Error).name });
-    } finally {
-      clearInterval(heartbeat);
+    while (!this.#stopping) {
+      const outcome = await runLeasedJob(this.#queue, claim, this.#handler, {
+        leaseMs,
+        progressIntervalMs,
+        failureOf,
+        log,
+        onStoreError: (job, error) => log("job_store_error", { job, error: (error as Error).name }),
+      });
+      if (outcome === null) await this.#idle.sleep(this.#options.pollMs);
     }
   }
 }

@@ -8,8 +8,8 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { createModel } from "../models/mod.ts";
-import type { Design, ModelName, Weighting } from "../models/model.ts";
+import type { Design, Weighting } from "../models/model.ts";
+import { createModel, type ModelName } from "../models/registry.ts";
 import { type ResolvedSampleOptions, runChain } from "./sample.ts";
 
 /** What a worker is asked to run. */

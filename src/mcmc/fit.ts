@@ -9,7 +9,8 @@
  * @module
  */
 import type { Model, Weighting } from "../models/model.ts";
-import { essBulk, essTail, quantile, splitRhat } from "./diagnostics.ts";
+import { quantile } from "../stats/quantile.ts";
+import { essBulk, essTail, splitRhat } from "./diagnostics.ts";
 import { sample, type SampleOptions, type SampleResult } from "./sample.ts";
 
 /** Options of `fitModel`: those of `sample` except the starting point, which the model gives. */

@@ -15,10 +15,10 @@
  *
  * @module
  */
+import type { MetricKind } from "../models/model.ts";
 import type { Rng } from "../random/rng.ts";
 
-/** Which Euclidean metric the sampler adapts and uses (Stan's `diag_e` and `dense_e`). */
-export type MetricKind = "diag" | "dense";
+export type { MetricKind } from "../models/model.ts";
 
 /** The metric kinds. */
 export const METRIC_KINDS: readonly MetricKind[] = ["diag", "dense"];

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { Model, ModelName, Weighting } from "../models/model.ts";
-import { MODEL_NAMES } from "../models/mod.ts";
+import type { Model, Weighting } from "../models/model.ts";
+import { MODEL_NAMES, type ModelName } from "../models/registry.ts";
 import type { ChainJob } from "./chain_worker.ts";
 import { type Fit, type FitOptions, summarizeFit } from "./fit.ts";
 import { type ChainResult, combineChains, resolveSampleOptions } from "./sample.ts";

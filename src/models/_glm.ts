@@ -7,6 +7,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
+import { lgamma } from "../stats/special.ts";
 import { coefficientPriorLogDensity, type HalfStudentT } from "./glm_prior.ts";
 import type { Design, Model, Weighting } from "./model.ts";
 
@@ -19,6 +20,12 @@ export interface ExtraParameter {
   readonly sign: 1 | -1;
   readonly prior: HalfStudentT;
 }
+
+/** The GPU kernels' per-record constants of the count models: y and log Γ(y + 1). */
+export const COUNT_RECORD: readonly [(y: number) => number, (y: number) => number] = [
+  (y) => y,
+  (y) => lgamma(y + 1),
+];
 
 /**
  * Checks a design's shapes and that its column 0 is the intercept (all ones), which the models'

@@ -11,10 +11,10 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleBeta } from "../random/distributions.ts";
-import { censorBound, GlmModel, meanVariance } from "./_glm.ts";
+import { censorBound, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
-import type { Design, Weighting } from "./model.ts";
-import { digamma, lgamma, sigmoid } from "./special.ts";
+import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
+import { digamma, lgamma, sigmoid } from "../stats/special.ts";
 
 /**
  * The beta regression model; θ = (β, σ_β, φ), u = (β, log σ_β, log(1/φ)).
@@ -169,11 +169,15 @@ export class BetaModel extends GlmModel {
     const k = this.k;
     const x = this.#x;
     const phi = theta[2 * k];
-    for (let i = 0, off = 0; i < this.n; i++, off += k) {
-      let eta = theta[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+    for (let i = 0; i < this.n; i++) {
+      const eta = linearPredictor(x, k, theta, i, 0);
       out[i] = sampleBeta(rng, sigmoid(eta) * phi, sigmoid(-eta) * phi);
     }
     return out;
   }
 }
+
+/** Beta regression's registry entry: values in (0, 1), the `beta` GPU kernels. */
+export const BETA = describeModel("beta", "unit-interval", (design) => new BetaModel(design), {
+  gpu: hmcKernels("beta", [Math.log, (y) => Math.log1p(-y)], RECIPROCAL_PHI_PRIOR),
+});

@@ -25,8 +25,8 @@
 import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
 import { HalfStudentT } from "./glm_prior.ts";
-import type { Design, Weighting } from "./model.ts";
-import { HALF_LOG_2PI } from "./special.ts";
+import { describeModel, type Design, type MetricKind, type Weighting } from "./model.ts";
+import { HALF_LOG_2PI } from "../stats/special.ts";
 import {
   leastSquares,
   residualSd,
@@ -126,7 +126,7 @@ export class FbpModel implements SurveyModel {
   readonly paramNames: readonly string[];
   /** Dense: β, κ_y and κ_x are strongly correlated; on an n = 1000 study sample it needs about
    * 40% of the gradients of `diag` for a larger bulk ESS (docs/decisions.md). */
-  readonly metric = "dense";
+  readonly metric: MetricKind = FBP.metric;
   readonly #n: number;
   readonly #k: number;
   readonly #x: Float64Array;
@@ -373,3 +373,8 @@ export class FbpModel implements SurveyModel {
     return out;
   }
 }
+
+/** The FBP model's registry entry: positive outcomes with survey weights, CPU only. */
+export const FBP = describeModel("fbp", "positive", (design) => new FbpModel(design), {
+  metric: "dense",
+});

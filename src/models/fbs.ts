@@ -30,8 +30,8 @@
 import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
-import type { Design, Weighting } from "./model.ts";
-import { HALF_LOG_2PI, lgamma } from "./special.ts";
+import { describeModel, type Design, type MetricKind, type Weighting } from "./model.ts";
+import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 import {
   leastSquares,
   residualSd,
@@ -117,7 +117,7 @@ export class FbsModel implements SurveyModel {
   readonly paramNames: readonly string[];
   /** Dense: the two outcomes' coefficients are correlated; on an n = 1000 study sample it needs
    * about half the gradients of `diag` for a larger bulk ESS (docs/decisions.md). */
-  readonly metric = "dense";
+  readonly metric: MetricKind = FBS.metric;
   readonly #n: number;
   readonly #k: number;
   readonly #x: Float64Array;
@@ -354,3 +354,8 @@ export class FbsModel implements SurveyModel {
     return out;
   }
 }
+
+/** The FBS model's registry entry: positive outcomes with survey weights, CPU only. */
+export const FBS = describeModel("fbs", "positive", (design) => new FbsModel(design), {
+  metric: "dense",
+});

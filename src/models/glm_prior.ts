@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { HALF_LOG_2PI, lgamma } from "./special.ts";
+import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 
 /**
  * A half-Student-t(ν, 0, s) prior on a positive x = e^u, evaluated on the unconstrained u:

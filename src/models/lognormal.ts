@@ -9,9 +9,10 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleLognormal } from "../random/distributions.ts";
-import type { Design } from "./model.ts";
+import { SIGMA_PRIOR } from "./glm_prior.ts";
+import { describeModel, type Design, hmcKernels } from "./model.ts";
 import { GaussianRegression } from "./normal.ts";
-import { HALF_LOG_2PI } from "./special.ts";
+import { HALF_LOG_2PI } from "../stats/special.ts";
 
 /**
  * The lognormal regression model: z = log y, c_i = −½·log(2π) − log y_i.
@@ -46,3 +47,8 @@ export class LognormalModel extends GaussianRegression {
     return out;
   }
 }
+
+/** The lognormal model's registry entry: positive outcomes, the Gaussian GPU kernels on log y. */
+export const LOGNORMAL = describeModel("lognormal", "positive", (d) => new LognormalModel(d), {
+  gpu: hmcKernels("gaussian", [Math.log, (y) => -HALF_LOG_2PI - Math.log(y)], SIGMA_PRIOR),
+});

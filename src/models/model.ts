@@ -8,14 +8,17 @@
  *
  * @module
  */
-import type { MetricKind } from "../mcmc/metric.ts";
+import type { Design, OutcomeKind } from "../data/design.ts";
 import type { Rng } from "../random/rng.ts";
+import type { HalfStudentT } from "./glm_prior.ts";
 
-/** Names of the models of SPEC §5 that take public covariates. */
-export type ModelName = "poisson" | "negbin" | "beta" | "normal" | "lognormal" | "fbs" | "fbp";
+export type { Design, OutcomeKind } from "../data/design.ts";
 
-/** What the outcome column must hold for a model, checked when data are read. */
-export type OutcomeKind = "count" | "unit-interval" | "positive" | "real";
+/**
+ * Which Euclidean metric the NUTS sampler adapts and uses (Stan's `diag_e` and `dense_e`); a model
+ * names the one its fits use by default (`src/mcmc/metric.ts` implements them).
+ */
+export type MetricKind = "diag" | "dense";
 
 /**
  * How record log-likelihoods enter the log target (SPEC §1 and §3).
@@ -33,25 +36,6 @@ export interface Weighting {
 
 /** The unweighted pseudo posterior: every α_i = 1, no censoring. */
 export const UNWEIGHTED: Weighting = Object.freeze({ alpha: null });
-
-/** Outcome and public covariates, row-major, with an intercept column first. */
-export interface Design {
-  /** Number of records n. */
-  readonly n: number;
-  /** Number of regression coefficients K (intercept included). */
-  readonly k: number;
-  /** Outcome y, length n. */
-  readonly y: Float64Array;
-  /** Covariates, n×K row-major; column 0 is all ones. */
-  readonly x: Float64Array;
-  /**
-   * Coefficient names, length K: "intercept" then the covariates' column names (a categorical
-   * covariate contributes one dummy per level but the first, named `column=level`).
-   */
-  readonly coefficientNames: readonly string[];
-  /** Survey weights w_i > 0, length n, for the survey models (FBS, FBP); absent otherwise. */
-  readonly weight?: Float64Array;
-}
 
 /** A model bound to one dataset. */
 export interface Model {
@@ -84,4 +68,91 @@ export interface Model {
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number;
   /** Draws a synthetic outcome for every record from p(y | x_i, θ) into `out` (length n). */
   simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array;
+}
+
+/**
+ * The WGSL record functions a model runs on the GPU: `shaders/lipschitz_<kernel>.wgsl` and
+ * `<kernel>_chain`/`<kernel>_record` in `shaders/hmc_models.wgsl` (normal and lognormal share the
+ * Gaussian ones).
+ */
+export type GpuKernelName = "poisson" | "negbin" | "beta" | "gaussian";
+
+/** How the GPU kernels evaluate a model: plain data, read by `src/gpu`. */
+export interface ModelGpu {
+  /** The record functions. */
+  readonly kernel: GpuKernelName;
+  /**
+   * The two per-record constants of an outcome y that the kernels read (log Γ(y+1), log y, …),
+   * computed in f64 and rounded once to f32 when packed.
+   */
+  readonly record: readonly [(y: number) => number, (y: number) => number];
+  /** Whether the many-chain GPU HMC sampler (`src/gpu/hmc.ts`) runs the model. */
+  readonly hmc: boolean;
+  /** The prior of the model's extra parameter (φ or σ) on e^u, or null when it has none. */
+  readonly extraPrior: HalfStudentT | null;
+}
+
+/**
+ * Everything the rest of the program needs to know about one model: its registry entry
+ * (`registry.ts`), written next to the model's class.
+ */
+export interface ModelDescriptor<N extends string = string> {
+  /** The name `createModel` and the command line take. */
+  readonly name: N;
+  /** What the outcome column must hold, checked when data are read. */
+  readonly outcome: OutcomeKind;
+  /** Binds the model to a design. */
+  readonly create: (design: Design) => Model;
+  /** The NUTS metric its fits use unless told otherwise. */
+  readonly metric: MetricKind;
+  /** Its GPU kernels, or null when it runs on the CPU only. */
+  readonly gpu: ModelGpu | null;
+}
+
+/**
+ * A registry entry: `gpu` defaults to none (the CPU only), `metric` to `diag`.
+ *
+ * @param name the model's name (also the class's `name`).
+ * @param outcome what its outcome column must hold.
+ * @param create binds the model to a design.
+ * @param options its GPU kernels and default metric.
+ * @returns the descriptor.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PoissonModel } from "./poisson.ts";
+ * import { describeModel } from "./model.ts";
+ * const entry = describeModel("counts", "count", (design) => new PoissonModel(design));
+ * assert.deepEqual([entry.metric, entry.gpu], ["diag", null]);
+ * ```
+ */
+export function describeModel<N extends string>(
+  name: N,
+  outcome: OutcomeKind,
+  create: (design: Design) => Model,
+  options: { readonly gpu?: ModelGpu; readonly metric?: MetricKind } = {},
+): ModelDescriptor<N> {
+  return Object.freeze({
+    name,
+    outcome,
+    create,
+    metric: options.metric ?? "diag",
+    gpu: options.gpu ?? null,
+  });
+}
+
+/**
+ * The GPU description of a model that both the Lipschitz kernels and the HMC sampler run.
+ *
+ * @param kernel its record functions.
+ * @param record its two per-record constants of y, in f64.
+ * @param extraPrior the prior of its extra parameter, null for none.
+ * @returns the description.
+ */
+export function hmcKernels(
+  kernel: GpuKernelName,
+  record: ModelGpu["record"],
+  extraPrior: HalfStudentT | null,
+): ModelGpu {
+  return Object.freeze({ kernel, record, hmc: true, extraPrior });
 }

@@ -16,10 +16,10 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleNegBinomial } from "../random/distributions.ts";
-import { censorBound, GlmModel, meanVariance } from "./_glm.ts";
+import { censorBound, COUNT_RECORD, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
-import type { Design, Weighting } from "./model.ts";
-import { digammaDiff, lgamma, log1pExp, logPochhammer } from "./special.ts";
+import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
+import { digammaDiff, lgamma, log1pExp, logPochhammer } from "../stats/special.ts";
 
 /**
  * The negative binomial regression model; θ = (β, σ_β, φ), u = (β, log σ_β, log(1/φ)).
@@ -203,11 +203,15 @@ export class NegBinModel extends GlmModel {
     const k = this.k;
     const x = this.#x;
     const phi = theta[2 * k];
-    for (let i = 0, off = 0; i < this.n; i++, off += k) {
-      let eta = theta[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+    for (let i = 0; i < this.n; i++) {
+      const eta = linearPredictor(x, k, theta, i, 0);
       out[i] = sampleNegBinomial(rng, Math.exp(eta), phi);
     }
     return out;
   }
 }
+
+/** The negative binomial model's registry entry: counts, the `negbin` GPU kernels. */
+export const NEGBIN = describeModel("negbin", "count", (design) => new NegBinModel(design), {
+  gpu: hmcKernels("negbin", COUNT_RECORD, RECIPROCAL_PHI_PRIOR),
+});

@@ -12,10 +12,10 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleNormal } from "../random/distributions.ts";
-import { censorBound, GlmModel, meanVariance } from "./_glm.ts";
+import { censorBound, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
-import type { Design, Weighting } from "./model.ts";
-import { HALF_LOG_2PI } from "./special.ts";
+import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
+import { HALF_LOG_2PI } from "../stats/special.ts";
 
 /**
  * A Gaussian regression on a transformed response z (z = y for the normal model, log y for the
@@ -117,11 +117,7 @@ export abstract class GaussianRegression extends GlmModel {
 
   /** The linear predictor η_i = x_iᵀβ of record i at θ. */
   protected eta(theta: Float64Array, i: number): number {
-    const k = this.k;
-    const x = this.x;
-    let eta = theta[0];
-    for (let j = 1; j < k; j++) eta += x[i * k + j] * theta[j];
-    return eta;
+    return linearPredictor(this.x, this.k, theta, i, 0);
   }
 }
 
@@ -157,3 +153,8 @@ export class NormalModel extends GaussianRegression {
     return out;
   }
 }
+
+/** The normal model's registry entry: any real outcome, the Gaussian GPU kernels on y. */
+export const NORMAL = describeModel("normal", "real", (design) => new NormalModel(design), {
+  gpu: hmcKernels("gaussian", [(y) => y, () => -HALF_LOG_2PI], SIGMA_PRIOR),
+});

@@ -6,9 +6,9 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { samplePoisson } from "../random/distributions.ts";
-import { censorBound, GlmModel, meanVariance } from "./_glm.ts";
-import type { Design, Weighting } from "./model.ts";
-import { lgamma } from "./special.ts";
+import { censorBound, COUNT_RECORD, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
+import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
+import { lgamma } from "../stats/special.ts";
 
 /**
  * The Poisson regression model; θ = (β, σ_β).
@@ -120,11 +120,15 @@ export class PoissonModel extends GlmModel {
     this.checkRecords("out", out);
     const k = this.k;
     const x = this.#x;
-    for (let i = 0, off = 0; i < this.n; i++, off += k) {
-      let eta = theta[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+    for (let i = 0; i < this.n; i++) {
+      const eta = linearPredictor(x, k, theta, i, 0);
       out[i] = samplePoisson(rng, Math.exp(eta));
     }
     return out;
   }
 }
+
+/** The Poisson model's registry entry: counts, the `poisson` GPU kernels. */
+export const POISSON = describeModel("poisson", "count", (design) => new PoissonModel(design), {
+  gpu: hmcKernels("poisson", COUNT_RECORD, null),
+});

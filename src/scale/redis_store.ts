@@ -10,6 +10,7 @@ import type { SqliteJobStore } from "../jobs/sqlite_store.ts";
 import type {
   ApiKey,
   Budget,
+  Claim,
   CompleteOutcome,
   DatasetInfo,
   ImmediateRelease,
@@ -77,6 +78,9 @@ export class RedisQueuedStore implements JobStore {
 
   claim(workerId: string, leaseMs: number): Promise<Lease | null> {
     return this.#store.claim(workerId, leaseMs);
+  }
+  claimById(jobId: string, workerId: string, leaseMs: number): Promise<Claim | null> {
+    return this.#store.claimById(jobId, workerId, leaseMs);
   }
   renew(lease: Lease, leaseMs: number): Promise<boolean> {
     return this.#store.renew(lease, leaseMs);

@@ -6,22 +6,21 @@
  * back to waiting once its lock expires and another worker runs it; workers can join and leave
  * at any time.
  *
- * - An API job claims its store lease by id, runs the job handler and completes through the
- *   store, which releases and charges the ledger only under the current lease (once per job id).
- *   A job already finished when it is delivered again is acknowledged without running.
- * - A study replicate runs in a thread of this slot (`study_worker.ts`, so the lock keeps being
- *   extended while the fits compute) and its JSON record is stored with HSETNX: the first
- *   writer wins, a second run of the same replicate writes nothing.
+ * - An API job claims its store lease by id (`claimById`) and runs through `runLeasedJob`
+ *   (`src/jobs/leased_job.ts`, as in the server's worker pool): the store releases and charges
+ *   the ledger only under the current lease (once per job id). A job already finished when it
+ *   is delivered again is acknowledged without running.
+ * - A study replicate runs in this slot's `ReplicateThread` (so the lock keeps being extended
+ *   while the fits compute) and its JSON record is stored with HSETNX: the first writer wins, a
+ *   second run of the same replicate writes nothing (`runQueuedReplicate`, `study_fanout.ts`).
  *
  * @module
  */
 import { failureOf } from "../jobs/failure.ts";
 import { jobHandler } from "../jobs/job_handler.ts";
+import { IdleWait, type Logger, runLeasedJob } from "../jobs/leased_job.ts";
 import { SqliteJobStore } from "../jobs/sqlite_store.ts";
-import type { JobFailure, JobProgress, Release } from "../jobs/store.ts";
-import type { Logger } from "../jobs/worker_pool.ts";
-import type { ReplicateJob, WorkerMessage } from "../studies/study_worker.ts";
-import { JobClaimer } from "./claim_job.ts";
+import { ReplicateThread } from "../studies/replicate_scheduler.ts";
 import {
   type BullJob,
   type BullWorker,
@@ -32,15 +31,11 @@ import {
 import {
   type ApiJobData,
   CPU_QUEUE,
-  errorsKey,
   GPU_QUEUE,
-  RECORD_TTL_S,
-  recordsKey,
-  type ReplicateJobData,
   type ScaleJobData,
   workerKey,
 } from "./scale_jobs.ts";
-import { studyByName } from "../studies/registry.ts";
+import { runQueuedReplicate } from "./study_fanout.ts";
 
 /** Options of {@linkcode ScaleWorker}. */
 export interface ScaleWorkerOptions {
@@ -65,48 +60,15 @@ export interface ScaleWorkerOptions {
   readonly log: Logger;
 }
 
-/** What a study thread answers for one replicate. */
-type ThreadAnswer = { record: unknown } | { error: string };
-
-/** A thread running one study replicate at a time. */
-class StudyThread {
-  #worker: Worker | null = null;
-
-  run(job: ReplicateJob<unknown>): Promise<ThreadAnswer> {
-    const worker = this.#worker ??= new Worker(
-      new URL("../studies/study_worker.ts", import.meta.url).href,
-      { type: "module" },
-    );
-    return new Promise((resolve) => {
-      worker.onmessage = (event: MessageEvent<WorkerMessage<unknown>>) => {
-        const message = event.data;
-        if (message.type === "record") resolve({ record: message.record });
-        else if (message.type === "error") resolve({ error: message.message });
-      };
-      worker.onerror = (event) => {
-        event.preventDefault();
-        this.close();
-        resolve({ error: `study thread failed: ${event.message}` });
-      };
-      worker.postMessage(job);
-    });
-  }
-
-  close(): void {
-    this.#worker?.terminate();
-    this.#worker = null;
-  }
-}
-
 /** A worker process's slots on both queues. */
 export class ScaleWorker {
   readonly #options: ScaleWorkerOptions;
   readonly #id = crypto.randomUUID().slice(0, 8);
   readonly #queues: BullWorker[];
   readonly #redis: RedisClient;
-  readonly #threads: StudyThread[];
-  readonly #wakers = new Set<() => void>();
-  #store: { store: SqliteJobStore; claimer: JobClaimer } | null = null;
+  readonly #threads: ReplicateThread[];
+  readonly #idle = new IdleWait();
+  #store: Promise<SqliteJobStore> | null = null;
   #loops: Promise<void>[] = [];
   #advertising: ReturnType<typeof setInterval> | undefined;
   #stopping = false;
@@ -131,7 +93,7 @@ export class ScaleWorker {
       queue.on("error", (error) => options.log("queue_error", { error: error.name }));
     }
     this.#redis = connectRedis(options.url);
-    this.#threads = Array.from({ length: options.concurrency }, () => new StudyThread());
+    this.#threads = Array.from({ length: options.concurrency }, () => new ReplicateThread());
   }
 
   /** This worker's id (its log lines and its advertisement carry it). */
@@ -156,14 +118,13 @@ export class ScaleWorker {
   async stop(): Promise<void> {
     this.#stopping = true;
     clearInterval(this.#advertising);
-    for (const wake of [...this.#wakers]) wake();
+    this.#idle.wake();
     await Promise.all(this.#loops);
     this.#threads.forEach((thread) => thread.close());
     await Promise.all(this.#queues.map((queue) => queue.close()));
     await this.#redis.del(workerKey(this.#id)).catch(() => 0);
     await this.#redis.quit();
-    this.#store?.claimer.close();
-    this.#store?.store.close();
+    (await this.#store?.catch(() => null))?.close();
   }
 
   async #advertise(): Promise<void> {
@@ -178,18 +139,6 @@ export class ScaleWorker {
     } catch (error) {
       log("advertise_error", { error: (error as Error).name });
     }
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wakers.add(done);
-    });
   }
 
   async #next(token: string): Promise<BullJob | null> {
@@ -210,7 +159,7 @@ export class ScaleWorker {
         this.#options.log("fetch_error", { worker: this.#id, error: (error as Error).name });
       }
       if (job === null) {
-        await this.#sleep(this.#options.pollMs);
+        await this.#idle.sleep(this.#options.pollMs);
         continue;
       }
       await this.#run(job, token, slot);
@@ -227,7 +176,7 @@ export class ScaleWorker {
     try {
       const data = job.data as ScaleJobData;
       if (data.kind === "api") await this.#runApi(data, `${this.#id}-${slot}`);
-      else await this.#runReplicate(data, slot);
+      else await runQueuedReplicate(this.#redis, this.#threads[slot], data, log);
       await job.moveToCompleted(null, token, false);
     } catch (error) {
       log("job_error", { job: job.id ?? "", error: (error as Error).name });
@@ -237,87 +186,19 @@ export class ScaleWorker {
     }
   }
 
-  async #openStore(): Promise<{ store: SqliteJobStore; claimer: JobClaimer }> {
-    if (this.#store === null) {
-      const store = await SqliteJobStore.open(this.#options.dataDir);
-      this.#store = { store, claimer: new JobClaimer(this.#options.dataDir) };
-    }
-    return this.#store;
-  }
-
   async #runApi(data: ApiJobData, workerId: string): Promise<void> {
     const { leaseMs, maxAttempts, progressIntervalMs, log } = this.#options;
-    const { store, claimer } = await this.#openStore();
-    const claim = claimer.claim(data.jobId, workerId, leaseMs);
-    if (claim === null) {
-      log("job_finished", { job: data.jobId, outcome: "already_finished" });
-      return;
-    }
-    const { lease } = claim;
-    if (claim.attempts > maxAttempts) {
-      await store.fail(lease, {
-        code: "too_many_attempts",
-        message: `the job was interrupted ${claim.attempts - 1} times and is not retried again`,
-      });
-      log("job_finished", { job: data.jobId, outcome: "too_many_attempts" });
-      return;
-    }
-    log("job_started", { job: data.jobId, attempt: claim.attempts });
-    const renew = setInterval(() => {
-      store.renew(lease, leaseMs).catch(() => false);
-    }, leaseMs / 3);
-    let lastWrite = -Infinity;
-    let write: Promise<void> = Promise.resolve();
-    const onProgress = (progress: JobProgress) => {
-      const time = Date.now();
-      if (time - lastWrite < progressIntervalMs) return;
-      lastWrite = time;
-      write = write.then(() => store.progress(lease, progress)).catch(() => {});
-    };
-    try {
-      let release: Release | null = null;
-      let failure: JobFailure | null = null;
-      try {
-        release = await jobHandler(store)(lease, onProgress);
-      } catch (error) {
-        failure = failureOf(error);
-      }
-      await write;
-      if (release !== null) {
-        log("job_finished", { job: data.jobId, outcome: await store.complete(lease, release) });
-      } else {
-        const held = await store.fail(lease, failure!);
-        log("job_finished", { job: data.jobId, outcome: held ? failure!.code : "lease_lost" });
-      }
-    } finally {
-      clearInterval(renew);
-    }
-  }
-
-  async #runReplicate(data: ReplicateJobData, slot: number): Promise<void> {
-    const { study } = studyByName(data.study);
-    this.#options.log("replicate_started", { run: data.run, study: data.study, r: data.r });
-    const answer = await this.#threads[slot].run({
-      module: study.module,
-      r: data.r,
-      seed: data.seed,
-      settings: data.settings,
-    });
-    if ("error" in answer) {
-      await this.#redis.hset(errorsKey(data.run), String(data.r), answer.error);
-      await this.#redis.expire(errorsKey(data.run), RECORD_TTL_S);
-      throw new Error(`replicate ${data.r} failed`);
-    }
-    const written = await this.#redis.hsetnx(
-      recordsKey(data.run),
-      String(data.r),
-      JSON.stringify(answer.record),
+    const store =
+      await (this.#store ??= SqliteJobStore.open(this.#options.dataDir).catch((error) => {
+        this.#store = null;
+        throw error;
+      }));
+    const outcome = await runLeasedJob(
+      store,
+      () => store.claimById(data.jobId, workerId, leaseMs),
+      jobHandler(store),
+      { leaseMs, progressIntervalMs, maxAttempts, failureOf, log },
     );
-    await this.#redis.expire(recordsKey(data.run), RECORD_TTL_S);
-    this.#options.log("replicate_finished", {
-      run: data.run,
-      r: data.r,
-      outcome: written === 1 ? "stored" : "already_stored",
-    });
+    if (outcome === null) log("job_finished", { job: data.jobId, outcome: "already_finished" });
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { lgamma, logPochhammer } from "../models/special.ts";
+import { lgamma, logPochhammer } from "./special.ts";
 
 /**
  * The standard normal quantile Φ⁻¹(p) by Wichura's AS 241 (PPND16, Applied Statistics 37:477,

@@ -13,14 +13,20 @@
  * @module
  */
 import { writeFilesAtomically } from "../data/write_files.ts";
-import { quantile } from "../mcmc/diagnostics.ts";
-import { type Fit, fitModel } from "../mcmc/fit.ts";
+import { quantile } from "../stats/quantile.ts";
+import type { Fit } from "../mcmc/fit.ts";
 import { cpuLipschitz, type LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
 import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
 import type { MechanismContext } from "../mechanisms/mechanism.ts";
 import type { Model, Weighting } from "../models/model.ts";
 import { Rng } from "../random/rng.ts";
-import type { ReplicateJob, WorkerMessage } from "./study_worker.ts";
+import { fitter } from "../synthesis/release.ts";
+import {
+  inThisThread,
+  inWorkerThreads,
+  type OnStage,
+  scheduleReplicates,
+} from "./replicate_scheduler.ts";
 
 /** Stream of a replicate's generator that seeds its fits. */
 export const FIT_STREAM = 2 ** 40;
@@ -106,7 +112,8 @@ export interface ReplicateFits {
 }
 
 /**
- * Builds a {@linkcode MechanismContext} whose `fit` runs the serial `fitModel` with one seed and
+ * Builds a {@linkcode MechanismContext} whose `fit` is the pipeline's `fitter` in this thread (NUTS
+ * with one seed, the replicate already runs in a worker) and
  * remembers every fit by its weighting (the bytes of α and the censoring level), so the
  * unweighted fit, the LW fit and every calibration step are computed once per replicate
  * however many mechanisms ask for them. Lipschitz bounds are remembered by (draws, α) likewise.
@@ -146,18 +153,20 @@ export function replicateFits(
       return bound;
     },
   };
-  const fit = (weighting: Weighting, label: string): Promise<Fit> => {
+  const fitInThread = fitter(model, {
+    seed,
+    chains: sampler.chains,
+    warmup: sampler.warmup,
+    drawsPerChain: sampler.draws,
+    inThread: true,
+  });
+  const fit = async (weighting: Weighting, label: string): Promise<Fit> => {
     const hit = fits.find((f) =>
       f.weighting.censor === weighting.censor && sameWeights(f.weighting.alpha, weighting.alpha)
     );
-    if (hit !== undefined) return Promise.resolve(hit.fit);
+    if (hit !== undefined) return hit.fit;
     options.onFit?.(label);
-    const result = fitModel(model, weighting, {
-      seed,
-      chains: sampler.chains,
-      warmup: sampler.warmup,
-      draws: sampler.draws,
-    });
+    const result = await fitInThread(weighting, label);
     fits.push({
       weighting: {
         alpha: weighting.alpha === null ? null : weighting.alpha.slice(),
@@ -165,7 +174,7 @@ export function replicateFits(
       },
       fit: result,
     });
-    return Promise.resolve(result);
+    return result;
   };
   return {
     context: { model, fit, lipschitz, laplace: options.laplace },
@@ -290,100 +299,24 @@ export interface RunStudyOptions<S> {
   /** Worker threads running replicates side by side (0: every replicate in this thread). */
   readonly workers: number;
   /** Told when replicate r (0-based) reaches a stage, and when it is done (stage "done"). */
-  readonly onStage?: (r: number, stage: string) => void;
-}
-
-function checkId(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`Invalid ${name}: must be an integer ≥ ${min}: ${name}=${value}`);
-  }
-}
-
-async function inWorkers<S, R>(
-  study: Study<S, R, unknown>,
-  options: RunStudyOptions<S>,
-  records: R[],
-): Promise<void> {
-  let next = 0;
-  const workers = Array.from(
-    { length: Math.min(options.workers, options.replicates) },
-    () => new Worker(new URL("./study_worker.ts", import.meta.url).href, { type: "module" }),
-  );
-  try {
-    await Promise.all(workers.map((worker) =>
-      new Promise<void>((resolve, reject) => {
-        const send = () => {
-          if (next >= options.replicates) return resolve();
-          const job: ReplicateJob<S> = {
-            module: study.module,
-            r: next++,
-            seed: options.seed,
-            settings: options.settings,
-          };
-          worker.postMessage(job);
-        };
-        worker.onmessage = (event: MessageEvent<WorkerMessage<R>>) => {
-          const message = event.data;
-          if (message.type === "stage") {
-            options.onStage?.(message.r, message.stage);
-          } else if (message.type === "record") {
-            records[message.r] = message.record;
-            options.onStage?.(message.r, "done");
-            send();
-          } else {
-            reject(new Error(`replicate ${message.r + 1}: ${message.message}`));
-          }
-        };
-        worker.onerror = (event) => {
-          event.preventDefault();
-          reject(new Error(`study worker failed: ${event.message}`));
-        };
-        send();
-      })
-    ));
-  } finally {
-    workers.forEach((worker) => worker.terminate());
-  }
+  readonly onStage?: OnStage;
 }
 
 /**
- * Runs R replicates of `study` and aggregates them. The result does not depend on `workers`:
- * each replicate is a pure function of (r, seed, settings) and records are aggregated in
- * replicate order.
+ * Runs R replicates of `study` and aggregates them (`replicate_scheduler.ts`, in this thread
+ * or in worker threads). The result does not depend on `workers`: each replicate is a pure
+ * function of (r, seed, settings) and records are aggregated in replicate order.
  *
  * @param study The study.
  * @param options Seed, R, settings, worker threads and a progress callback.
  * @returns The JSON-able result.
  */
-export async function runStudy<S, R, A>(
+export function runStudy<S, R, A>(
   study: Study<S, R, A>,
   options: RunStudyOptions<S>,
 ): Promise<StudyResult<S, R, A>> {
-  checkId("seed", options.seed, 0);
-  checkId("replicates", options.replicates, 1);
-  checkId("workers", options.workers, 0);
-  const records: R[] = new Array(options.replicates);
-  if (options.workers === 0) {
-    for (let r = 0; r < options.replicates; r++) {
-      records[r] = await study.replicate(
-        r,
-        options.seed,
-        options.settings,
-        (stage) => options.onStage?.(r, stage),
-      );
-      options.onStage?.(r, "done");
-    }
-  } else {
-    await inWorkers(study, options, records);
-  }
-  return {
-    study: study.name,
-    seed: options.seed,
-    replicates: options.replicates,
-    settings: options.settings,
-    summary: study.aggregate(records, options.settings),
-    records,
-  };
+  const transport = options.workers === 0 ? inThisThread : inWorkerThreads(options.workers);
+  return scheduleReplicates(study, options, transport, options.onStage);
 }
 
 /** The JSON text of a result: two-space indented, with a final newline. */

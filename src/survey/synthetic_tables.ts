@@ -15,7 +15,8 @@
  */
 import type { Dataset } from "../data/dataset.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
-import { type ReleaseReport, type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
+import type { ReleaseReport } from "../synthesis/report.ts";
+import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import { type CombinedTable, combineTables } from "./combine.ts";
 import {
   MARGIN_LABEL,

@@ -9,19 +9,14 @@ import config from "../../deno.json" with { type: "json" };
 import { datasetColumns, type OutputColumn } from "../data/csv.ts";
 import { type Dataset, getColumn } from "../data/dataset.ts";
 import { buildDesign } from "../data/design.ts";
-import { fitModelParallel } from "../mcmc/parallel_fit.ts";
-import { CalibrationError } from "../mechanisms/calibrate.ts";
-import { sampleFromHistogram } from "../mechanisms/histogram.ts";
 import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
-import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
-import { runMechanism } from "../mechanisms/run_mechanism.ts";
+import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
-import { sampleGpuHmc } from "../gpu/hmc.ts";
 import { selectLipschitz } from "../gpu/select_lipschitz.ts";
-import { summarizeFit } from "../mcmc/fit.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
 import {
   createModel,
+  hasGpuHmc,
   isSurveyModel,
   type Model,
   outcomeKind,
@@ -30,6 +25,8 @@ import {
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
+import { datasetDrawIndices, fitter, runRelease, simulateDataset } from "./release.ts";
+import type { ReleaseReport } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
 import type { SynthesisSpec } from "./spec.ts";
 import { type Utility, utilityOf } from "./utility.ts";
@@ -37,29 +34,6 @@ import { type Utility, utilityOf } from "./utility.ts";
 /** Streams of a seed: chains use 0..K−1; these stay clear of them. */
 const SYNTHESIS_STREAM = 2 ** 40;
 const NOISE_STREAM = 2 ** 41;
-
-/** The public release manifest (`report.json`): only what may be released with the data. */
-export interface ReleaseReport {
-  readonly mechanism: string;
-  readonly model: string;
-  readonly n: number;
-  readonly m: number;
-  /** Δ_{α,x} (censoring: the level C; histogram: null). */
-  readonly lipschitz: number | null;
-  /** Lipschitz bound over draws: "max" (the maximum over all S draws, no relaxation). */
-  readonly lipschitzOverDraws: "max";
-  readonly epsilonPerDataset: number;
-  readonly epsilon: number;
-  readonly guarantee: Guarantee;
-  /** The neighbour relation of the guarantee: one record added or removed. */
-  readonly neighbours: typeof NEIGHBOURS;
-  /** Which backend computed the final fit's bound ("cpu" or "gpu"; the value is the same). */
-  readonly backend: string;
-  /** Columns of each synthetic file: the synthetic outcome and the public covariates. */
-  readonly columns: readonly string[];
-  readonly software: { readonly name: "ppsynth"; readonly version: string };
-  readonly seedPolicy: string;
-}
 
 /** The data owner's confidential evaluation (`diagnostics.json`). */
 export interface SynthesisDiagnostics {
@@ -110,15 +84,6 @@ export interface SynthesizeOptions {
 }
 
 /**
- * The m posterior draws that generate the datasets: distinct and evenly spaced over the S
- * draws, s_j = ⌊(j + 1)·S/(m + 1)⌋ for j = 0..m−1.
- */
-export function datasetDrawIndices(S: number, m: number): number[] {
-  if (!(m >= 1 && m <= S)) throw new RangeError(`Invalid m: must lie in [1, S=${S}]: m=${m}`);
-  return Array.from({ length: m }, (_, j) => Math.floor(((j + 1) * S) / (m + 1)));
-}
-
-/**
  * The GPU for the many-chain HMC sampler, or null (with a line on stderr) when there is no
  * adapter or the model has no GPU kernel: NUTS on the CPU samples instead.
  */
@@ -129,16 +94,13 @@ async function gpuSamplerFor(
   const gpu = await acquireGpu().catch(() => null);
   const reason = gpu === null
     ? "no WebGPU adapter"
-    : !GPU_HMC_MODELS.has(model.name)
+    : !hasGpuHmc(model.name)
     ? `no GPU kernel for the ${model.name} model`
     : null;
   if (reason === null) return gpu;
   note(`ppsynth: ${reason}: sampling with NUTS on the CPU instead of GPU HMC`);
   return null;
 }
-
-/** Models the GPU HMC sampler implements. */
-const GPU_HMC_MODELS = new Set(["poisson", "negbin", "beta", "normal", "lognormal"]);
 
 /**
  * The strata codes and public stratum sizes FBP scales its synthetic weights to; a stratum of
@@ -188,11 +150,10 @@ export async function synthesize(
   const { seed, policy: seedPolicy } = releaseSeed(spec.seed);
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
   const chains = spec.chains ?? (spec.sampler === "gpu-hmc" ? 64 : 4);
-  const drawsPerChain = Math.ceil(spec.draws / chains);
-  const gpuSampler = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model, note) : null;
+  const gpu = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model, note) : null;
   const unitInterval = spec.model === "beta";
 
-  const outcome: MechanismOutcome = await runMechanism({
+  const outcome: MechanismOutcome = await runRelease({
     mechanism: spec.mechanism,
     m: spec.m,
     epsilon: spec.epsilon,
@@ -210,35 +171,15 @@ export async function synthesize(
     laplace: seeded
       ? (scale) => sampleLaplace(noiseRng, 0, scale)
       : (scale) => secureLaplaceNoise(scale),
-    fit: async (weighting, label) => {
-      const onProgress = (done: number, total: number) => options.onProgress?.(label, done, total);
-      if (gpuSampler !== null) {
-        const result = await sampleGpuHmc(gpuSampler, model, weighting, {
-          seed,
-          chains,
-          warmup: spec.warmup,
-          draws: drawsPerChain,
-          onProgress,
-        });
-        return summarizeFit(model, result);
-      }
-      return fitModelParallel(model, weighting, {
-        seed,
-        chains,
-        warmup: spec.warmup,
-        draws: drawsPerChain,
-        onProgress,
-      });
-    },
+    fit: fitter(model, {
+      seed,
+      chains,
+      warmup: spec.warmup,
+      drawsPerChain: Math.ceil(spec.draws / chains),
+      gpu,
+      onProgress: options.onProgress,
+    }),
   });
-
-  if (spec.epsilon !== undefined && !(outcome.privacy.epsilon <= spec.epsilon)) {
-    throw new CalibrationError(
-      spec.epsilon,
-      outcome.privacy.epsilon,
-      `${spec.mechanism} could not bring epsilon under the target`,
-    );
-  }
 
   const S = outcome.fit?.S ?? spec.m;
   const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(S, spec.m);
@@ -250,16 +191,7 @@ export async function synthesize(
   const risk: SynthesisDiagnostics["risk"] = [];
   for (let j = 0; j < spec.m; j++) {
     const rng = new Rng(seed).split(SYNTHESIS_STREAM + j);
-    const theta = outcome.fit?.draws.subarray(
-      drawIndices[j] * model.dim,
-      (drawIndices[j] + 1) * model.dim,
-    );
-    const wstar = new Float64Array(design.n);
-    const ystar = theta === undefined
-      ? sampleFromHistogram(outcome.histogram!, design.n, rng)
-      : isSurveyModel(model)
-      ? model.simulateSurvey(theta, rng, { y: new Float64Array(design.n), w: wstar }, strata).y
-      : model.simulate(theta, rng, new Float64Array(design.n));
+    const { y: ystar, w: wstar } = simulateDataset(model, outcome, drawIndices[j], rng, strata);
     const columns = new Map<string, OutputColumn>();
     for (const name of data.names) {
       if (name === spec.y) columns.set(name, ystar);

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { quantile } from "../mcmc/diagnostics.ts";
+import { quantile } from "../stats/quantile.ts";
 
 /** Mean, median and the 15th and 90th percentiles (type-7 quantiles) of one sample. */
 export interface SampleSummary {

@@ -1,13 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  assertNoLeak,
-  auth,
-  confidentialCsv,
-  confidentialValues,
-  QUICK,
-  testApp,
-  waitForJob,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 const REPORT_FIELDS = [
   "backend",
@@ -27,9 +19,9 @@ const REPORT_FIELDS = [
 ];
 
 Deno.test("every endpoint through app.request(): datasets, budget, syntheses, results, docs", async () => {
-  const t = await testApp();
+  const t = await h.testApp();
   const { app, keys } = t;
-  const get = (path: string, key = keys.read) => app.request(path, { headers: auth(key) });
+  const get = (path: string, key = keys.read) => app.request(path, { headers: h.auth(key) });
   try {
     // healthz needs no key; everything else does.
     const health = await app.request("/healthz");
@@ -57,11 +49,11 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     assert.match(await docs.text(), /swagger-ui/);
 
     // Register: CSV body (admin only), with the covariate z declared public.
-    const csv = confidentialCsv(60);
+    const csv = h.confidentialCsv(60);
     const upload = (key: string) =>
       app.request("/v1/datasets?epsilonTotal=1000000&name=survey&publicColumns=z", {
         method: "POST",
-        headers: auth(key, "text/csv"),
+        headers: h.auth(key, "text/csv"),
         body: csv,
       });
     assert.equal((await upload(keys.submit)).status, 403);
@@ -89,10 +81,10 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     assert.equal((await get("/v1/datasets/nope")).status, 404);
 
     // Register: JSON records.
-    const records = confidentialValues(30).map((y, i) => ({ y: Number(y), z: i % 3 }));
+    const records = h.confidentialValues(30).map((y, i) => ({ y: Number(y), z: i % 3 }));
     const fromRecords = await app.request("/v1/datasets", {
       method: "POST",
-      headers: auth(keys.admin),
+      headers: h.auth(keys.admin),
       body: JSON.stringify({ epsilonTotal: 5, records }),
     });
     assert.equal(fromRecords.status, 201);
@@ -111,11 +103,11 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     assert.equal((await get("/v1/datasets/nope/budget")).status, 404);
 
     // Submit against the registered dataset, with an idempotency key; its cap is charged now.
-    const request = { ...QUICK, datasetId: dataset.id, m: 2, epsilon: 500000 };
+    const request = { ...h.QUICK, datasetId: dataset.id, m: 2, epsilon: 500000 };
     const submit = (body: unknown, key = keys.submit, idempotencyKey = "retry-1") =>
       app.request("/v1/syntheses", {
         method: "POST",
-        headers: { ...auth(key), "Idempotency-Key": idempotencyKey },
+        headers: { ...h.auth(key), "Idempotency-Key": idempotencyKey },
         body: JSON.stringify(body),
       });
     assert.equal((await submit(request, keys.read)).status, 403);
@@ -132,7 +124,7 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     assert.equal(reused.status, 422);
     assert.equal((await reused.json()).error.code, "idempotency_conflict");
 
-    const job = await waitForJob(get, id);
+    const job = await h.waitForJob(get, id);
     assert.equal(job.status, "succeeded", JSON.stringify(job.error));
     const report = job.report as Record<string, unknown>;
     assert.deepEqual(Object.keys(report).sort(), REPORT_FIELDS);
@@ -170,36 +162,36 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     // Inline data (CSV and records) need no registration and charge no ledger.
     for (const inline of [{ csv }, { records }]) {
       const response = await submit(
-        { ...QUICK, ...inline, seed: 3 },
+        { ...h.QUICK, ...inline, seed: 3 },
         keys.all,
         crypto.randomUUID(),
       );
       assert.equal(response.status, 202);
-      const done = await waitForJob(get, (await response.json()).id);
+      const done = await h.waitForJob(get, (await response.json()).id);
       assert.equal(done.status, "succeeded");
       assert.equal(done.datasetId, null);
     }
-    assertNoLeak(t.logs, [...confidentialValues(60), ...Object.values(keys)]);
+    h.assertNoLeak(t.logs, [...h.confidentialValues(60), ...Object.values(keys)]);
   } finally {
     await t.close();
   }
 });
 
 Deno.test("the budget refuses a cap up front (409); a job over its cap fails, charged, nothing served", async () => {
-  const t = await testApp();
+  const t = await h.testApp();
   const { app, keys } = t;
-  const get = (path: string) => app.request(path, { headers: auth(keys.all) });
+  const get = (path: string) => app.request(path, { headers: h.auth(keys.all) });
   try {
     const registered = await app.request("/v1/datasets", {
       method: "POST",
-      headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 0.5, csv: confidentialCsv(40), publicColumns: ["z"] }),
+      headers: h.auth(keys.admin),
+      body: JSON.stringify({ epsilonTotal: 0.5, csv: h.confidentialCsv(40), publicColumns: ["z"] }),
     });
     const { id: datasetId } = await registered.json();
     const upFront = await app.request("/v1/syntheses", {
       method: "POST",
-      headers: auth(keys.submit),
-      body: JSON.stringify({ ...QUICK, datasetId, epsilon: 0.75 }),
+      headers: h.auth(keys.submit),
+      body: JSON.stringify({ ...h.QUICK, datasetId, epsilon: 0.75 }),
     });
     assert.equal(upFront.status, 409);
     assert.deepEqual((await upFront.json()).error.code, "budget_exceeded");
@@ -207,12 +199,12 @@ Deno.test("the budget refuses a cap up front (409); a job over its cap fails, ch
     // The unweighted synthesis's ε is far above its cap 0.5: it fails, and the cap is spent.
     const accepted = await app.request("/v1/syntheses", {
       method: "POST",
-      headers: auth(keys.submit),
-      body: JSON.stringify({ ...QUICK, datasetId, epsilon: 0.5 }),
+      headers: h.auth(keys.submit),
+      body: JSON.stringify({ ...h.QUICK, datasetId, epsilon: 0.5 }),
     });
     assert.equal(accepted.status, 202);
     const { id } = await accepted.json();
-    const job = await waitForJob(get, id);
+    const job = await h.waitForJob(get, id);
     assert.equal(job.status, "failed");
     assert.equal((job.error as { code: string }).code, "data_rejected");
     assert.equal(job.report, undefined);
@@ -230,10 +222,10 @@ Deno.test("the budget refuses a cap up front (409); a job over its cap fails, ch
 });
 
 Deno.test("`POST /v1/lipschitz` matches the normal log-likelihood in closed form", async () => {
-  const t = await testApp({ lipschitzMaxCells: 1000 }, false);
+  const t = await h.testApp({ lipschitzMaxCells: 1000 }, false);
   const { app, keys } = t;
   try {
-    const y = confidentialValues(20).map(Number);
+    const y = h.confidentialValues(20).map(Number);
     const records = y.map((value) => ({ y: value }));
     const draws = {
       intercept: [2.9, 3.1, 3.4],
@@ -244,7 +236,7 @@ Deno.test("`POST /v1/lipschitz` matches the normal log-likelihood in closed form
     const call = (body: unknown, key = keys.diagnostics) =>
       app.request("/v1/lipschitz", {
         method: "POST",
-        headers: auth(key),
+        headers: h.auth(key),
         body: JSON.stringify(body),
       });
     assert.equal((await call({ model: "normal", y: "y", records, draws }, keys.read)).status, 403);
@@ -304,14 +296,14 @@ Deno.test("`POST /v1/lipschitz` matches the normal log-likelihood in closed form
       400,
       "draws",
     );
-    assertNoLeak(t.logs, confidentialValues(20));
+    h.assertNoLeak(t.logs, h.confidentialValues(20));
   } finally {
     await t.close();
   }
 });
 
 Deno.test("a request that outlives the timeout is answered 503 `timeout` in the error shape", async () => {
-  const t = await testApp({ requestTimeoutMs: 200 }, false);
+  const t = await h.testApp({ requestTimeoutMs: 200 }, false);
   try {
     // A client that starts a body and never finishes it.
     const stalled = new ReadableStream<Uint8Array>({
@@ -321,7 +313,7 @@ Deno.test("a request that outlives the timeout is answered 503 `timeout` in the 
     });
     const response = await t.app.request("/v1/datasets?epsilonTotal=1", {
       method: "POST",
-      headers: auth(t.keys.admin, "text/csv"),
+      headers: h.auth(t.keys.admin, "text/csv"),
       body: stalled,
       // @ts-ignore: duplex is required for a streamed request body
       duplex: "half",

@@ -1,12 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  assertNoLeak,
-  auth,
-  confidentialCsv,
-  confidentialValues,
-  QUICK,
-  testApp,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 const LIMIT = 64 * 1024;
 
@@ -54,13 +47,13 @@ const WRONG_VALUES: unknown[] = [
 ];
 
 Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the server stays healthy", async () => {
-  const t = await testApp({ maxBodyBytes: LIMIT, lipschitzMaxCells: 10_000 }, false);
+  const t = await h.testApp({ maxBodyBytes: LIMIT, lipschitzMaxCells: 10_000 }, false);
   const { app, keys } = t;
   try {
-    const csv = confidentialCsv(40);
+    const csv = h.confidentialCsv(40);
     const registered = await app.request("/v1/datasets", {
       method: "POST",
-      headers: auth(keys.admin),
+      headers: h.auth(keys.admin),
       body: JSON.stringify({ epsilonTotal: 1, csv, publicColumns: ["z"] }),
     });
     assert.equal(registered.status, 201);
@@ -70,7 +63,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
     const revoked = (await t.context.store.listKeys()).find((k) => k.name === "all")!;
     await t.context.store.revokeKey(revoked.id);
 
-    const base = { ...QUICK, datasetId, epsilon: 0.5 };
+    const base = { ...h.QUICK, datasetId, epsilon: 0.5 };
     const synthesis = { ...base };
     const lipschitz = {
       model: "normal",
@@ -96,7 +89,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
       path,
       init: {
         method: "POST",
-        headers: auth(key),
+        headers: h.auth(key),
         body: typeof body === "string" ? body : JSON.stringify(body),
       },
       status,
@@ -134,7 +127,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
         probes.push({
           label: `${endpoint.path} scope ${scope}`,
           path: endpoint.path,
-          init: { method: endpoint.method, headers: auth(keys[scope]), body },
+          init: { method: endpoint.method, headers: h.auth(keys[scope]), body },
           status: 403,
         });
       }
@@ -232,24 +225,24 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
     // Inline data that the model cannot take, and columns that do not exist.
     for (
       const bad of [
-        { ...QUICK, csv: "y,z\nabc,1\n" },
-        { ...QUICK, csv: "y,z\nNaN,1\n" },
-        { ...QUICK, csv: "y,z\nInf,1\n" },
-        { ...QUICK, csv: "y,z\n,1\n" },
-        { ...QUICK, model: "poisson", csv: "y,z\n-1,1\n" },
-        { ...QUICK, model: "poisson", csv: "y,z\n1.5,1\n" },
-        { ...QUICK, model: "beta", csv: "y,z\n1.5,1\n" },
-        { ...QUICK, model: "lognormal", csv: "y,z\n0,1\n" },
-        { ...QUICK, y: "missing", csv },
-        { ...QUICK, x: ["missing"], csv },
-        { ...QUICK, x: ["y"], csv },
-        { ...QUICK, y: "missing", datasetId },
-        { ...QUICK, x: ["missing"], datasetId },
-        { ...QUICK, datasetId: "no-such-dataset" },
-        { ...QUICK, datasetId, csv },
-        { ...QUICK },
-        { ...QUICK, datasetId, epsilon: 2 },
-        { ...QUICK, datasetId, m: 50 },
+        { ...h.QUICK, csv: "y,z\nabc,1\n" },
+        { ...h.QUICK, csv: "y,z\nNaN,1\n" },
+        { ...h.QUICK, csv: "y,z\nInf,1\n" },
+        { ...h.QUICK, csv: "y,z\n,1\n" },
+        { ...h.QUICK, model: "poisson", csv: "y,z\n-1,1\n" },
+        { ...h.QUICK, model: "poisson", csv: "y,z\n1.5,1\n" },
+        { ...h.QUICK, model: "beta", csv: "y,z\n1.5,1\n" },
+        { ...h.QUICK, model: "lognormal", csv: "y,z\n0,1\n" },
+        { ...h.QUICK, y: "missing", csv },
+        { ...h.QUICK, x: ["missing"], csv },
+        { ...h.QUICK, x: ["y"], csv },
+        { ...h.QUICK, y: "missing", datasetId },
+        { ...h.QUICK, x: ["missing"], datasetId },
+        { ...h.QUICK, datasetId: "no-such-dataset" },
+        { ...h.QUICK, datasetId, csv },
+        { ...h.QUICK },
+        { ...h.QUICK, datasetId, epsilon: 2 },
+        { ...h.QUICK, datasetId, m: 50 },
       ]
     ) probes.push(json("/v1/syntheses", bad));
     // Query strings of a CSV upload.
@@ -270,7 +263,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
       probes.push({
         label: `csv upload ${query}`,
         path: `/v1/datasets${query}`,
-        init: { method: "POST", headers: auth(keys.admin, "text/csv"), body: csv },
+        init: { method: "POST", headers: h.auth(keys.admin, "text/csv"), body: csv },
         status: 400,
       });
     }
@@ -293,7 +286,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
         probes.push({
           label: `${path} as ${type}`,
           path,
-          init: { method: "POST", headers: auth(key, type), body: "y\n1\n" },
+          init: { method: "POST", headers: h.auth(key, type), body: "y\n1\n" },
           status: 415,
         });
       }
@@ -306,7 +299,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
           path,
           init: {
             method: "POST",
-            headers: auth(key, path.startsWith("/v1/datasets") ? "text/csv" : "application/json"),
+            headers: h.auth(key, path.startsWith("/v1/datasets") ? "text/csv" : "application/json"),
             body: " ".repeat(LIMIT + 1),
           },
         });
@@ -316,7 +309,10 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
             path,
             init: {
               method: "POST",
-              headers: auth(key, path.startsWith("/v1/datasets") ? "text/csv" : "application/json"),
+              headers: h.auth(
+                key,
+                path.startsWith("/v1/datasets") ? "text/csv" : "application/json",
+              ),
               body: chunked(size),
               // @ts-ignore: duplex is required for a streamed request body
               duplex: "half",
@@ -345,13 +341,13 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
         "/v2/syntheses",
         "/healthz/../openapi.json",
       ]
-    ) probes.push({ label: path, path, init: { headers: auth(keys.read) } });
+    ) probes.push({ label: path, path, init: { headers: h.auth(keys.read) } });
     for (const method of ["PUT", "DELETE", "PATCH"]) {
       for (const path of ["/v1/datasets", "/v1/syntheses", "/v1/lipschitz", "/healthz"]) {
         probes.push({
           label: `${method} ${path}`,
           path,
-          init: { method, headers: auth(keys.admin) },
+          init: { method, headers: h.auth(keys.admin) },
         });
       }
     }
@@ -362,7 +358,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
         path: "/v1/syntheses",
         init: {
           method: "POST",
-          headers: { ...auth(keys.submit), "Idempotency-Key": key },
+          headers: { ...h.auth(keys.submit), "Idempotency-Key": key },
           body: JSON.stringify(base),
         },
       });
@@ -404,22 +400,22 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
     assert.equal((await app.request("/healthz")).status, 200);
     const again = await app.request("/v1/datasets", {
       method: "POST",
-      headers: auth(keys.admin),
+      headers: h.auth(keys.admin),
       body: JSON.stringify({ epsilonTotal: 3, csv, publicColumns: ["z"] }),
     });
     assert.equal(again.status, 201);
     const fresh = (await again.json()).id;
     assert.equal(
-      (await app.request(`/v1/datasets/${fresh}/budget`, { headers: auth(keys.read) })).status,
+      (await app.request(`/v1/datasets/${fresh}/budget`, { headers: h.auth(keys.read) })).status,
       200,
     );
     const submitted = await app.request("/v1/syntheses", {
       method: "POST",
-      headers: auth(keys.submit),
-      body: JSON.stringify({ ...QUICK, datasetId: fresh, epsilon: 1 }),
+      headers: h.auth(keys.submit),
+      body: JSON.stringify({ ...h.QUICK, datasetId: fresh, epsilon: 1 }),
     });
     assert.equal(submitted.status, 202);
-    assertNoLeak(t.logs, [...confidentialValues(40), ...Object.values(keys), "ppsk_"]);
+    h.assertNoLeak(t.logs, [...h.confidentialValues(40), ...Object.values(keys), "ppsk_"]);
   } finally {
     await t.close();
   }

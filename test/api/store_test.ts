@@ -4,8 +4,14 @@ import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import { DATA_REJECTED } from "../../src/jobs/domain_errors.ts";
 import { createPolicy } from "../../src/jobs/release_policy.ts";
-import { IdempotencyConflictError, type Release, type Submission } from "../../src/jobs/store.ts";
-import type { ReleaseReport } from "../../src/synthesis/synthesize.ts";
+import {
+  IdempotencyConflictError,
+  type JobView,
+  type Lease,
+  type Release,
+  type Submission,
+} from "../../src/jobs/store.ts";
+import type { ReleaseReport } from "../../src/synthesis/report.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 
 const SPEC = SynthesisSpec.parse({ y: "y", model: "normal", mechanism: "unweighted" });
@@ -45,6 +51,17 @@ async function registered(store: SqliteJobStore, epsilonTotal: number): Promise<
     policy: createPolicy({}, parseCsv("y\n1\n2\n", "d")),
   });
   return id;
+}
+
+/** Submits a job (on a registered dataset, or on inline data), enqueues it and claims it. */
+async function running(
+  store: SqliteJobStore,
+  datasetId: string | null,
+  leaseMs = 60_000,
+): Promise<{ job: JobView; lease: Lease }> {
+  const { job } = await store.submit(submission(datasetId));
+  await store.enqueue(job.id);
+  return { job, lease: (await store.claim("w", leaseMs))! };
 }
 
 function submission(datasetId: string | null, extra: Partial<Submission> = {}): Submission {
@@ -89,9 +106,7 @@ Deno.test("the store charges a job's cap once, when it accepts it", async () => 
 Deno.test("an expired lease is requeued, and only the new lease can complete the job", async () => {
   await withStore(async (store) => {
     const datasetId = await registered(store, 10);
-    const { job } = await store.submit(submission(datasetId));
-    await store.enqueue(job.id);
-    const first = (await store.claim("a", 1))!;
+    const { job, lease: first } = await running(store, datasetId, 1);
     await new Promise((resolve) => setTimeout(resolve, 5));
     assert.deepEqual(await store.recoverStale(Date.now(), 3), [job.id]);
     const second = (await store.claim("b", 60_000))!;
@@ -111,9 +126,7 @@ Deno.test("a release over its cap fails the job as data_rejected, keeps the char
     for (
       const [epsilon, outcome] of [[4, "budget_exceeded"], [Infinity, "invalid_charge"]] as const
     ) {
-      const { job } = await store.submit(submission(datasetId));
-      await store.enqueue(job.id);
-      const lease = (await store.claim("w", 60_000))!;
+      const { job, lease } = await running(store, datasetId);
       assert.equal(await store.complete(lease, release(epsilon)), outcome);
       const view = (await store.job(job.id, TENANT))!;
       assert.equal(view.status, "failed");
@@ -124,9 +137,7 @@ Deno.test("a release over its cap fails the job as data_rejected, keeps the char
     }
     assert.equal((await store.budget(datasetId, TENANT))!.spent, 6, "both caps stay charged");
     // Inline data has no ledger: its release is not charged anywhere.
-    const { job } = await store.submit(submission(null));
-    await store.enqueue(job.id);
-    const lease = (await store.claim("w", 60_000))!;
+    const { job, lease } = await running(store, null);
     assert.equal(await store.complete(lease, release(50)), "released");
     assert.equal(await store.jobInput(job.id), null, "inline data is dropped once released");
   });
@@ -193,9 +204,7 @@ Deno.test("jobs survive a reopen; running ones are requeued, then failed after m
 Deno.test("another tenant sees none of a tenant's datasets, budgets, jobs or results", async () => {
   await withStore(async (store) => {
     const datasetId = await registered(store, 10);
-    const { job } = await store.submit(submission(datasetId));
-    await store.enqueue(job.id);
-    const lease = (await store.claim("w", 60_000))!;
+    const { job, lease } = await running(store, datasetId);
     assert.equal(await store.complete(lease, release(1)), "released");
     assert.notEqual(await store.dataset(datasetId, TENANT), null);
     assert.equal(await store.dataset(datasetId, "other"), null);
@@ -215,13 +224,28 @@ Deno.test("another tenant sees none of a tenant's datasets, budgets, jobs or res
 Deno.test("a failed job on a registered dataset shows data_rejected; the reason is the owner's", async () => {
   await withStore(async (store) => {
     const datasetId = await registered(store, 10);
-    const { job } = await store.submit(submission(datasetId));
-    await store.enqueue(job.id);
-    const lease = (await store.claim("w", 60_000))!;
+    const { job, lease } = await running(store, datasetId);
     const reason = { code: "invalid_data", message: "dataset d, row 2 (line 3), column y: …" };
     assert.equal(await store.fail(lease, reason), true);
     assert.deepEqual((await store.job(job.id, TENANT))!.error, DATA_REJECTED);
     assert.deepEqual(await store.jobDiagnostics(job.id, TENANT), { failure: reason });
     assert.equal((await store.budget(datasetId, TENANT))!.spent, 3, "a failure is charged too");
+  });
+});
+
+Deno.test("`claimById()` leases a queued or running job by its id; a finished or unknown one gives null", async () => {
+  await withStore(async (store) => {
+    const datasetId = await registered(store, 10);
+    const { job } = await store.submit(submission(datasetId));
+    const first = (await store.claimById(job.id, "a", 60_000))!;
+    assert.equal(first.attempts, 1, "a queued job, even one not enqueued here");
+    assert.equal((await store.job(job.id, TENANT))!.status, "running");
+    const second = (await store.claimById(job.id, "b", 60_000))!;
+    assert.equal(second.attempts, 2, "a running job whose worker lost its lock");
+    assert.equal(await store.complete(first.lease, release(1)), "lease_lost");
+    assert.equal(await store.complete(second.lease, release(1)), "released");
+    assert.equal(await store.claimById(job.id, "c", 60_000), null, "finished");
+    assert.equal(await store.claimById("no-such-job", "c", 60_000), null, "unknown");
+    assert.equal((await store.budget(datasetId, TENANT))!.spent, 3, "charged once");
   });
 });

@@ -13,22 +13,11 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { MECHANISM_NAMES } from "../../src/mechanisms/mechanism.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const HASHES = new URL("hashes.json", import.meta.url).pathname;
 const REGRESSION_MODELS = ["poisson", "negbin", "beta", "normal", "lognormal"] as const;
-const MECHANISMS = [
-  "unweighted",
-  "lw",
-  "cw",
-  "sw",
-  "lw-final",
-  "cw-final",
-  "weighted-e",
-  "censored",
-  "censored-w",
-  "histogram",
-] as const;
 const STUDIES = ["contraction", "reweight", "five", "survey"] as const;
 const SAMPLER = ["--draws", "200", "--chains", "2", "--warmup", "150"];
 
@@ -129,7 +118,7 @@ async function runAll(only: Set<string>, work: string): Promise<Record<string, s
     for (const model of REGRESSION_MODELS) {
       const data = `${work}/${model}.csv`;
       await Deno.writeTextFile(data, modelCsv(model));
-      for (const mechanism of MECHANISMS) {
+      for (const mechanism of MECHANISM_NAMES) {
         const out = `${work}/synth-${model}-${mechanism}`;
         const key = `synth/${model}/${mechanism}`;
         const result = await run("src/cli/synth.ts", [

@@ -1,26 +1,15 @@
 import assert from "node:assert/strict";
-import { buildDesign, numericColumn, readCsv } from "../../src/data/mod.ts";
-import { acquireGpu } from "../../src/gpu/device.ts";
+import { buildDesign, numericColumn } from "../../src/data/mod.ts";
 import { type GpuHmcEvent, sampleGpuHmc } from "../../src/gpu/hmc.ts";
 import { mcseMean } from "../../src/mcmc/diagnostics.ts";
 import { type Fit, summarizeFit } from "../../src/mcmc/fit.ts";
 import { createModel, type Model, type Weighting } from "../../src/models/mod.ts";
 import { samplePoisson, sampleUniform } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
+import { NB_DATA, stanSummary } from "../mcmc/_stan_reference.ts";
+import { announceGpu, gpu, GPU_TEST } from "./_helpers.ts";
 
-const gpu = await acquireGpu();
-if (gpu === null) {
-  if (Deno.env.get("CI") === "true") {
-    Deno.test("a WebGPU adapter is available in CI", () => {
-      throw new Error("no WebGPU adapter in CI");
-    });
-  } else {
-    console.log("Skipping the GPU HMC sampler tests: no WebGPU adapter");
-  }
-} else {
-  console.log(`WebGPU adapter: ${gpu.description}`);
-}
-const GPU_TEST = { ignore: gpu === null, sanitizeResources: false, sanitizeOps: false };
+announceGpu("the GPU HMC sampler tests", true);
 
 /** An intercept-only Poisson model of n counts (mean 3.5) with weights α_i ~ uniform(0.2, 1). */
 function poissonIntercept(n: number): { model: Model; alpha: Float64Array } {
@@ -165,23 +154,6 @@ Deno.test({
   },
 });
 
-interface StanSummary {
-  mean: number;
-  mcse_mean: number;
-}
-const STAN = JSON.parse(
-  await Deno.readTextFile(new URL("../reference/nb_stan_expected.json", import.meta.url)),
-) as { fits: Record<"unweighted" | "weighted", Record<string, StanSummary>> };
-const NB_DATA = await readCsv(
-  new URL("../reference/nb_mixture_n1000.csv", import.meta.url).pathname,
-);
-/** Our parameter name → the Stan program's. */
-const STAN_NAMES: Record<string, string> = {
-  intercept: "beta",
-  sigma_beta_intercept: "sigma_beta",
-  phi: "phi",
-};
-
 for (const fitName of ["weighted", "unweighted"] as const) {
   Deno.test({
     name: `\`sampleGpuHmc()\` posterior means of the NB model match rstan's (${fitName}) ` +
@@ -201,7 +173,7 @@ for (const fitName of ["weighted", "unweighted"] as const) {
       assert.equal(fit.divergences, 0);
       const reference: Record<string, { mean: number; mcse: number }> = {};
       for (const name of model.paramNames) {
-        const stan = STAN.fits[fitName][STAN_NAMES[name]];
+        const stan = stanSummary(fitName, name);
         reference[name] = { mean: stan.mean, mcse: stan.mcse_mean };
       }
       checkMeans(fit, reference, `NB ${fitName}`);

@@ -1,24 +1,13 @@
 import assert from "node:assert/strict";
-import { acquireGpu } from "../../src/gpu/device.ts";
 import { TILE } from "../../src/gpu/hmc_layout.ts";
-import { evaluateGpuLogDensity, gpuTarget } from "../../src/gpu/hmc_target.ts";
+import { evaluateGpuLogDensity } from "../../src/gpu/hmc_resources.ts";
+import { gpuTarget } from "../../src/gpu/hmc_target.ts";
 import { createModel, type Model, type ModelName, type Weighting } from "../../src/models/mod.ts";
 import { sampleNegBinomial, sampleNormal, sampleUniform } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
+import { announceGpu, gpu, GPU_TEST } from "./_helpers.ts";
 
-const gpu = await acquireGpu();
-if (gpu === null) {
-  if (Deno.env.get("CI") === "true") {
-    Deno.test("a WebGPU adapter is available in CI", () => {
-      throw new Error("no WebGPU adapter in CI");
-    });
-  } else {
-    console.log("Skipping the GPU log-density tests: no WebGPU adapter");
-  }
-} else {
-  console.log(`WebGPU adapter: ${gpu.description}`);
-}
-const GPU_TEST = { ignore: gpu === null, sanitizeResources: false, sanitizeOps: false };
+announceGpu("the GPU log-density tests", true);
 
 /**
  * Tolerances for f32 (unit roundoff u = 2⁻²⁴ ≈ 6e-8). Each record's term passes through a few

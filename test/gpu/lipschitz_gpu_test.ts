@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { acquireGpu, type GpuContext, GpuError } from "../../src/gpu/device.ts";
+import { type GpuContext, GpuError } from "../../src/gpu/device.ts";
 import { confirmLipschitz } from "../../src/gpu/lipschitz_confirm.ts";
 import {
   BOUND_FACTOR,
@@ -11,28 +11,10 @@ import { packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
 import { lipschitz, type LipschitzResult } from "../../src/mechanisms/lipschitz.ts";
 import { createModel, type Model } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
+import { twoRecordPoisson } from "../models/_helpers.ts";
+import { announceGpu, gpuTest } from "./_helpers.ts";
 
-const gpu = await acquireGpu();
-const inCi = Deno.env.get("CI") === "true";
-if (gpu === null) {
-  console.log(
-    inCi ? "no WebGPU adapter in CI" : "no WebGPU adapter: the GPU Lipschitz tests are ignored",
-  );
-} else {
-  console.log(`WebGPU adapter: ${gpu.description}`);
-}
-
-/** Registers a GPU test: ignored without an adapter, except in CI, where it fails. */
-function gpuTest(name: string, fn: (gpu: GpuContext) => Promise<void>): void {
-  Deno.test({
-    name,
-    ignore: gpu === null && !inCi,
-    fn: async () => {
-      if (gpu === null) throw new Error("no WebGPU adapter in CI");
-      await fn(gpu);
-    },
-  });
-}
+announceGpu("the GPU Lipschitz tests");
 
 const MODELS = ["poisson", "negbin", "beta", "normal", "lognormal"] as const;
 type Name = typeof MODELS[number];
@@ -330,13 +312,7 @@ gpuTest("duplicated records tied at the maximum are confirmed once each", async 
 
 gpuTest("`createGpuLipschitz()` rejects what the CPU loop rejects, and bad limits", async (ctx) => {
   const backend = createGpuLipschitz(ctx);
-  const model = createModel("poisson", {
-    n: 2,
-    k: 1,
-    y: Float64Array.of(1, 2),
-    x: Float64Array.of(1, 1),
-    coefficientNames: ["intercept"],
-  });
+  const model = twoRecordPoisson();
   await assert.rejects(backend.compute(model, new Float64Array(3)), /not a positive multiple/);
   await assert.rejects(
     backend.compute(model, new Float64Array(2), { alpha: new Float64Array(3) }),

@@ -1,20 +1,10 @@
 import assert from "node:assert/strict";
 import philoxSource from "../../shaders/philox.wgsl" with { type: "text" };
-import { acquireGpu, cachedPipeline, withErrorScopes } from "../../src/gpu/device.ts";
+import { cachedPipeline, withErrorScopes } from "../../src/gpu/device.ts";
 import { philox4x32, Rng } from "../../src/random/rng.ts";
+import { announceGpu, encodePass, gpu, GPU_TEST } from "./_helpers.ts";
 
-const gpu = await acquireGpu();
-if (gpu === null) {
-  if (Deno.env.get("CI") === "true") {
-    Deno.test("a WebGPU adapter is available in CI", () => {
-      throw new Error("no WebGPU adapter in CI");
-    });
-  } else {
-    console.log("Skipping the WGSL Philox tests: no WebGPU adapter");
-  }
-} else {
-  console.log(`WebGPU adapter: ${gpu.description}`);
-}
+announceGpu("the WGSL Philox tests", true);
 
 /** Per input: counter (4 words) and key (2); per output: the block (4) and three floats. */
 const KERNEL = `${philoxSource}
@@ -61,21 +51,7 @@ async function runKernel(
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
     device.queue.writeBuffer(input, 0, inputs);
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(
-      0,
-      device.createBindGroup({
-        layout: pipeline.getBindGroupLayout(0),
-        entries: [input, words, floats].map((buffer, binding) => ({
-          binding,
-          resource: { buffer },
-        })),
-      }),
-    );
-    pass.dispatchWorkgroups(Math.ceil(count / 64));
-    pass.end();
+    const encoder = encodePass(device, pipeline, [input, words, floats], count);
     encoder.copyBufferToBuffer(words, 0, staging, 0, 16 * count);
     encoder.copyBufferToBuffer(floats, 0, staging, 16 * count, 12 * count);
     device.queue.submit([encoder.finish()]);
@@ -100,8 +76,6 @@ function randomInputs(seed: number, count: number): Uint32Array<ArrayBuffer> {
   inputs.set([1, 0, 0, 0, 0xffff, 0x10000], 12);
   return inputs;
 }
-
-const GPU_TEST = { ignore: gpu === null, sanitizeResources: false, sanitizeOps: false };
 
 Deno.test({
   name:

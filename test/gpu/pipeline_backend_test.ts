@@ -1,30 +1,13 @@
 import assert from "node:assert/strict";
 import { parseCsv } from "../../src/data/csv.ts";
-import { acquireGpu } from "../../src/gpu/device.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { sampleNegBinomial } from "../../src/random/distributions.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { synthesize } from "../../src/synthesis/synthesize.ts";
+import { announceGpu, gpuTest } from "./_helpers.ts";
 
-const gpu = await acquireGpu();
-const inCi = Deno.env.get("CI") === "true";
-if (gpu === null) {
-  console.log(inCi ? "no WebGPU adapter in CI" : "no WebGPU adapter: pipeline GPU tests ignored");
-} else {
-  console.log(`pipeline GPU tests on: ${gpu.description}`);
-}
-
-function gpuTest(name: string, fn: () => Promise<void>): void {
-  Deno.test({
-    name,
-    ignore: gpu === null && !inCi,
-    fn: async () => {
-      if (gpu === null) throw new Error("no WebGPU adapter in CI");
-      await fn();
-    },
-  });
-}
+announceGpu("pipeline GPU tests");
 
 const seed = crypto.getRandomValues(new Uint32Array(1))[0];
 const rng = new Rng(seed);

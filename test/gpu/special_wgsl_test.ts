@@ -1,35 +1,11 @@
 import assert from "node:assert/strict";
 import special from "../../shaders/special.wgsl" with { type: "text" };
-import {
-  acquireGpu,
-  cachedPipeline,
-  type GpuContext,
-  withErrorScopes,
-} from "../../src/gpu/device.ts";
-import { digamma, HALF_LOG_2PI, lgamma, log1pExp } from "../../src/models/special.ts";
+import { cachedPipeline, type GpuContext, withErrorScopes } from "../../src/gpu/device.ts";
+import { digamma, HALF_LOG_2PI, lgamma, log1pExp } from "../../src/stats/special.ts";
 import { Rng } from "../../src/random/rng.ts";
+import { announceGpu, encodePass, gpuTest } from "./_helpers.ts";
 
-const gpu = await acquireGpu();
-const inCi = Deno.env.get("CI") === "true";
-if (gpu === null) {
-  console.log(
-    inCi ? "no WebGPU adapter in CI" : "no WebGPU adapter: the special.wgsl tests are ignored",
-  );
-} else {
-  console.log(`WebGPU adapter: ${gpu.description}`);
-}
-
-/** Registers a GPU test: ignored without an adapter, except in CI, where it fails. */
-function gpuTest(name: string, fn: (gpu: GpuContext) => Promise<void>): void {
-  Deno.test({
-    name,
-    ignore: gpu === null && !inCi,
-    fn: async () => {
-      if (gpu === null) throw new Error("no WebGPU adapter in CI");
-      await fn(gpu);
-    },
-  });
-}
+announceGpu("the special.wgsl tests");
 
 /** The unit roundoff of f32. */
 const U = 2 ** -24;
@@ -73,21 +49,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
     device.queue.writeBuffer(input, 0, inputs);
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(
-      0,
-      device.createBindGroup({
-        layout: pipeline.getBindGroupLayout(0),
-        entries: [{ binding: 0, resource: { buffer: input } }, {
-          binding: 1,
-          resource: { buffer: output },
-        }],
-      }),
-    );
-    pass.dispatchWorkgroups(Math.ceil(inputs.length / 64));
-    pass.end();
+    const encoder = encodePass(device, pipeline, [input, output], inputs.length);
     encoder.copyBufferToBuffer(output, 0, staging, 0, 2 * inputs.byteLength);
     device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
@@ -244,7 +206,7 @@ gpuTest("`stirling_rem_f32()` is Stirling's remainder within u/4", async (ctx) =
     xs,
     value,
     () => 0.25,
-    // The remainder through x⁻¹³ (src/models/special.ts's series), accurate to 1e-17.
+    // The remainder through x⁻¹³ (src/stats/special.ts's series), accurate to 1e-17.
     (x) => {
       const r = 1 / (x * x);
       return (1 / 12 -

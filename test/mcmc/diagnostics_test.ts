@@ -5,11 +5,11 @@ import {
   essMean,
   essTail,
   mcseMean,
-  quantile,
   rankNormalize,
   splitChains,
   splitRhat,
 } from "../../src/mcmc/diagnostics.ts";
+import { quantile } from "../../src/stats/quantile.ts";
 
 // Reference values: Rscript test/reference/diagnostics_reference.R (R package posterior 1.4.0).
 const REFERENCE = new URL("../reference/", import.meta.url);

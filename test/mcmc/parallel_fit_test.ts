@@ -4,6 +4,7 @@ import { fitModelParallel } from "../../src/mcmc/parallel_fit.ts";
 import { createModel } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { simulateNbMixture } from "../../src/studies/nb_mixture.ts";
+import { twoRecordPoisson } from "../models/_helpers.ts";
 
 Deno.test("`fitModelParallel()` gives the same draws as `fitModel()` for the same seed", async () => {
   const n = 200;
@@ -31,13 +32,7 @@ Deno.test("`fitModelParallel()` gives the same draws as `fitModel()` for the sam
 });
 
 Deno.test("`fitModelParallel()` rejects a worker's error instead of hanging", async () => {
-  const model = createModel("poisson", {
-    n: 2,
-    k: 1,
-    y: Float64Array.of(1, 2),
-    x: Float64Array.of(1, 1),
-    coefficientNames: ["intercept"],
-  });
+  const model = twoRecordPoisson();
   await assert.rejects(
     fitModelParallel(model, { alpha: Float64Array.of(1, 1), censor: -1 }, {
       seed: 1,

@@ -3,6 +3,7 @@ import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { createModel } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { samplePoisson } from "../../src/random/distributions.ts";
+import { twoRecordPoisson } from "../models/_helpers.ts";
 
 /** The Supplement 1 R script's double loop: |Σ_j α_jℓ_sj − Σ_{j≠i} α_jℓ_sj|, O(S·n²). */
 function naiveLeaveOneOut(ll: Float64Array[], alpha: Float64Array): Float64Array[] {
@@ -69,13 +70,7 @@ Deno.test("`lipschitz()` equals the leave-one-out double loop on random inputs",
 });
 
 Deno.test("`lipschitz()` rejects draws and weights of the wrong shape", () => {
-  const model = createModel("poisson", {
-    n: 2,
-    k: 1,
-    y: Float64Array.of(1, 2),
-    x: Float64Array.of(1, 1),
-    coefficientNames: ["intercept"],
-  });
+  const model = twoRecordPoisson();
   assert.throws(() => lipschitz(model, new Float64Array(3)), /not a positive multiple of 2/);
   assert.throws(
     () => lipschitz(model, new Float64Array(2), { alpha: new Float64Array(3) }),

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.ts";
 import type { Design, Model, Weighting } from "../../src/models/model.ts";
+import { createModel } from "../../src/models/mod.ts";
 
 /** A design with an intercept and k − 1 standard normal covariates (seeded). */
 export function makeDesign(y: Float64Array, k: number, seed: number): Design {
@@ -333,3 +334,56 @@ export const thetaAt = (b0: number, extra?: number) => (dim: number): Float64Arr
   if (extra !== undefined) t[dim - 1] = extra;
   return t;
 };
+
+/** The parameters of the two log-density tests every regression model gets. */
+export interface LogDensityCase {
+  /** The outcome of the scaffold design the data are simulated from. */
+  readonly placeholder: number;
+  /** θ as `thetaAt(b0, extra)` for the gradient test, with the jitter radius and seed base. */
+  readonly gradient: {
+    readonly at: readonly number[];
+    readonly radius: number;
+    readonly seed: number;
+  };
+  /** θ as `thetaAt(b0, extra)` for the weighted-sum test, and its censoring bound. */
+  readonly target: { readonly at: readonly number[]; readonly censor: number };
+}
+
+/**
+ * Registers the log-density tests every regression model gets: the gradient against finite
+ * differences (K = 1 and 3) and the target as the prior plus Σ clamp(α·ℓ, ±C).
+ */
+export function logDensityTests(
+  label: string,
+  build: (design: Design) => Model,
+  c: LogDensityCase,
+): void {
+  const [b0, extra] = c.gradient.at;
+  Deno.test(`\`${label}.logDensity()\` gradient matches finite differences (K = 1 and 3)`, () => {
+    for (const k of [1, 3]) {
+      const model = simulatedModel(build, c.placeholder, 40, k, thetaAt(b0, extra), 1 + k);
+      const centre = new Float64Array(model.dim);
+      centre[0] = b0;
+      checkGradients(model, centre, c.gradient.radius, c.gradient.seed + k);
+    }
+  });
+  Deno.test(`\`${label}.logDensity()\` is the prior plus Σ clamp(α·ℓ, ±C)`, () => {
+    const theta = thetaAt(c.target.at[0], c.target.at[1]);
+    const model = simulatedModel(build, c.placeholder, 30, 3, theta, 5);
+    const u = model.unconstrain(theta(model.dim));
+    const alpha = uniforms(30, 0, 1, 6);
+    checkTargetIsWeightedSum(model, u, alpha);
+    checkTargetIsWeightedSum(model, u, alpha, c.target.censor);
+  });
+}
+
+/** An intercept-only Poisson model of the two counts 1 and 2, for the shape checks of callers. */
+export function twoRecordPoisson(): Model {
+  return createModel("poisson", {
+    n: 2,
+    k: 1,
+    y: Float64Array.of(1, 2),
+    x: Float64Array.of(1, 1),
+    coefficientNames: ["intercept"],
+  });
+}

@@ -2,37 +2,14 @@ import assert from "node:assert/strict";
 import { gamma, lgamma as mjLgamma } from "mathjs";
 import { BetaModel } from "../../src/models/beta.ts";
 import type { Design } from "../../src/models/model.ts";
-import {
-  assertClose,
-  checkGradients,
-  checkRoundTrip,
-  checkSimulatedMean,
-  checkTargetIsWeightedSum,
-  checkZeroWeightRecord,
-  designAtEta,
-  makeDesign,
-  simulatedModel,
-  thetaAt,
-  uniforms,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 const build = (d: Design) => new BetaModel(d);
 
-Deno.test("`BetaModel.logDensity()` gradient matches finite differences (K = 1 and 3)", () => {
-  for (const k of [1, 3]) {
-    const model = simulatedModel(build, 0.5, 40, k, thetaAt(-0.5, 6), 1 + k);
-    const centre = new Float64Array(model.dim);
-    centre[0] = -0.5;
-    checkGradients(model, centre, 0.4, 40 + k);
-  }
-});
-
-Deno.test("`BetaModel.logDensity()` is the prior plus Σ clamp(α·ℓ, ±C)", () => {
-  const model = simulatedModel(build, 0.5, 30, 3, thetaAt(0.2, 4), 5);
-  const u = model.unconstrain(thetaAt(0.2, 4)(model.dim));
-  const alpha = uniforms(30, 0, 1, 6);
-  checkTargetIsWeightedSum(model, u, alpha);
-  checkTargetIsWeightedSum(model, u, alpha, 0.4);
+h.logDensityTests("BetaModel", build, {
+  placeholder: 0.5,
+  gradient: { at: [-0.5, 6], radius: 0.4, seed: 40 },
+  target: { at: [0.2, 4], censor: 0.4 },
 });
 
 Deno.test("`BetaModel.logLik()` matches the Beta(μφ, (1−μ)φ) closed form from mathjs at edge cases", () => {
@@ -44,7 +21,7 @@ Deno.test("`BetaModel.logLik()` matches the Beta(μφ, (1−μ)φ) closed form f
       etas.push(eta);
     }
   }
-  const model = build(designAtEta(ys, etas));
+  const model = build(h.designAtEta(ys, etas));
   for (const phi of [1e-3, 0.8, 30, 1e6]) {
     const l = model.logLik(new Float64Array([0, 1, 1, 1, phi]), new Float64Array(ys.length));
     for (let i = 0; i < ys.length; i++) {
@@ -60,7 +37,7 @@ Deno.test("`BetaModel.logLik()` matches the Beta(μφ, (1−μ)φ) closed form f
       const ref = terms.reduce((a, b) => a + b, 0);
       const scale = terms.reduce((a, b) => a + Math.abs(b), 0);
       // mathjs lgamma: about 2e-10 absolute; each term rounded to about 1e-16 relative.
-      assertClose(l[i], ref, 0, 1e-9 + 1e-14 * scale, `ℓ at y=${ys[i]}, η=${etas[i]}, φ=${phi}`);
+      h.assertClose(l[i], ref, 0, 1e-9 + 1e-14 * scale, `ℓ at y=${ys[i]}, η=${etas[i]}, φ=${phi}`);
     }
   }
 });
@@ -69,45 +46,45 @@ Deno.test("`BetaModel.logLik()` matches the density built from mathjs gamma", ()
   const ys = [0.1, 0.5, 0.8, 0.33];
   const etas = [0, 1.2, -0.7, 2];
   const phi = 7.5;
-  const model = build(designAtEta(ys, etas));
+  const model = build(h.designAtEta(ys, etas));
   const l = model.logLik(new Float64Array([0, 1, 1, 1, phi]), new Float64Array(4));
   for (let i = 0; i < 4; i++) {
     const a = phi / (1 + Math.exp(-etas[i]));
     const b = phi - a;
     const pdf = (gamma(phi) as number) / ((gamma(a) as number) * (gamma(b) as number)) *
       Math.pow(ys[i], a - 1) * Math.pow(1 - ys[i], b - 1);
-    assertClose(l[i], Math.log(pdf), 1e-13, 1e-13, `log pdf at y=${ys[i]}`);
+    h.assertClose(l[i], Math.log(pdf), 1e-13, 1e-13, `log pdf at y=${ys[i]}`);
   }
 });
 
 Deno.test("`BetaModel` constrain/unconstrain round trip: u = log(1/φ)", () => {
-  const model = build(makeDesign(new Float64Array([0.1, 0.2, 0.3]), 2, 1));
+  const model = build(h.makeDesign(new Float64Array([0.1, 0.2, 0.3]), 2, 1));
   const theta = new Float64Array([0.5, -0.2, 0.7, 1.3, 12]);
-  checkRoundTrip(model, theta, "phi");
-  assertClose(model.unconstrain(theta)[4], -Math.log(12), 1e-15, 0, "u_phi");
+  h.checkRoundTrip(model, theta, "phi");
+  h.assertClose(model.unconstrain(theta)[4], -Math.log(12), 1e-15, 0, "u_phi");
 });
 
 Deno.test("`BetaModel.simulate()` averages to the model mean logit⁻¹(η)", () => {
-  const model = build(makeDesign(new Float64Array(50).fill(0.5), 2, 3));
+  const model = build(h.makeDesign(new Float64Array(50).fill(0.5), 2, 3));
   const theta = new Float64Array([-0.4, 0.5, 1, 1, 5]);
   const x = model.design.x;
   const mean = (i: number) => 1 / (1 + Math.exp(-(theta[0] + theta[1] * x[2 * i + 1])));
   const variance = (i: number) => mean(i) * (1 - mean(i)) / (1 + theta[4]);
-  checkSimulatedMean(model, theta, mean, variance, 200, 4);
+  h.checkSimulatedMean(model, theta, mean, variance, 200, 4);
 });
 
 Deno.test("`BetaModel` ignores α = 0 records at y = 0 and y = 1", () => {
-  const y = simulatedModel(build, 0.5, 20, 2, thetaAt(0, 5), 8).design.y;
-  checkZeroWeightRecord(build, y, 0, new Float64Array([0, 0.2, 0, 0, -1]));
-  checkZeroWeightRecord(build, y, 1, new Float64Array([0, 0.2, 0, 0, -1]));
+  const y = h.simulatedModel(build, 0.5, 20, 2, h.thetaAt(0, 5), 8).design.y;
+  h.checkZeroWeightRecord(build, y, 0, new Float64Array([0, 0.2, 0, 0, -1]));
+  h.checkZeroWeightRecord(build, y, 1, new Float64Array([0, 0.2, 0, 0, -1]));
 });
 
 Deno.test("`BetaModel.initialPoint()` uses the mean and the moment estimate of φ", () => {
   const y = new Float64Array([0.2, 0.4, 0.6, 0.4]);
-  const model = build(makeDesign(y, 1, 1));
+  const model = build(h.makeDesign(y, 1, 1));
   const u = model.initialPoint();
   const variance = (0.04 + 0 + 0.04 + 0) / 3;
-  assertClose(u[0], Math.log(0.4 / 0.6), 1e-14, 1e-15, "intercept");
-  assertClose(u[2], -Math.log((0.4 * 0.6) / variance - 1), 1e-14, 0, "log(1/φ)");
+  h.assertClose(u[0], Math.log(0.4 / 0.6), 1e-14, 1e-15, "intercept");
+  h.assertClose(u[2], -Math.log((0.4 * 0.6) / variance - 1), 1e-14, 0, "log(1/φ)");
   assert.ok(Number.isFinite(model.logDensity(u, null, { alpha: null })));
 });

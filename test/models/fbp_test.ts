@@ -6,15 +6,7 @@ import { createModel, outcomeKind } from "../../src/models/mod.ts";
 import type { Design } from "../../src/models/model.ts";
 import { isSurveyModel } from "../../src/models/survey_model.ts";
 import { Rng } from "../../src/random/rng.ts";
-import {
-  assertAllClose,
-  assertClose,
-  censorAwayFromKinks,
-  checkGradient,
-  checkSurveyZeroWeightRecord,
-  checkTargetIsWeightedSum,
-  uniforms,
-} from "./_helpers.ts";
+import * as mh from "./_helpers.ts";
 
 /**
  * θ for K coefficients: β = (b, 0.3, −0.2, …), κ_y, κ_x = (c, 0.4, −0.3, …), σ_y, σ_π.
@@ -82,10 +74,10 @@ Deno.test("`FbpModel.logDensity()` gradient matches finite differences (K = 1 an
     const model = new FbpModel(fbpDesign(40, k, theta, 1 + k));
     for (let r = 0; r < 3; r++) {
       const u = jitter(model, theta, 10 * k + r);
-      const alpha = uniforms(40, 0, 1, 50 + 10 * k + r);
-      checkGradient(model, u, { alpha: null });
-      checkGradient(model, u, { alpha });
-      checkGradient(model, u, { alpha, censor: censorAwayFromKinks(model, u, alpha) });
+      const alpha = mh.uniforms(40, 0, 1, 50 + 10 * k + r);
+      mh.checkGradient(model, u, { alpha: null });
+      mh.checkGradient(model, u, { alpha });
+      mh.checkGradient(model, u, { alpha, censor: mh.censorAwayFromKinks(model, u, alpha) });
     }
   }
 });
@@ -94,9 +86,9 @@ Deno.test("`FbpModel.logDensity()` is the prior plus Σ clamp(α·ℓ, ±C)", ()
   const theta = thetaFor(3, 3, -0.5, 1, 0.5, 0.6);
   const model = new FbpModel(fbpDesign(30, 3, theta, 7));
   const u = model.unconstrain(theta);
-  const alpha = uniforms(30, 0, 1, 8);
-  checkTargetIsWeightedSum(model, u, alpha);
-  checkTargetIsWeightedSum(model, u, alpha, 1.5);
+  const alpha = mh.uniforms(30, 0, 1, 8);
+  mh.checkTargetIsWeightedSum(model, u, alpha);
+  mh.checkTargetIsWeightedSum(model, u, alpha, 1.5);
 });
 
 Deno.test("`FbpModel.logLik()` is the tilted bivariate normal density of (log y, log π) (mathjs)", () => {
@@ -125,7 +117,7 @@ Deno.test("`FbpModel.logLik()` is the tilted bivariate normal density of (log y,
       ];
       const quad = multiply(r, multiply(precision, r)) as unknown as number;
       const ref = -Math.log(2 * Math.PI) - 0.5 * logDet - 0.5 * quad;
-      assertClose(l[i], ref, 1e-11, 1e-11, `ℓ[${i}] at κ_y=${kappaY}, σ_y=${sy}, σ_π=${sp}`);
+      mh.assertClose(l[i], ref, 1e-11, 1e-11, `ℓ[${i}] at κ_y=${kappaY}, σ_y=${sy}, σ_π=${sp}`);
     }
   }
 });
@@ -148,7 +140,7 @@ Deno.test("`FbpModel` prior: N(0, 100) coefficients and half-Cauchy(0, 1) scales
       halfCauchy(2.5),
   );
   const got = model.logDensity(model.unconstrain(theta), null, { alpha: new Float64Array(1) });
-  assertClose(got, want, 1e-13, 1e-13, "log prior");
+  mh.assertClose(got, want, 1e-13, 1e-13, "log prior");
 });
 
 Deno.test("`FbpModel` constrain/unconstrain round trip, names and range checks", () => {
@@ -167,8 +159,8 @@ Deno.test("`FbpModel` constrain/unconstrain round trip, names and range checks",
     "sigma_pi",
   ]);
   const u = model.unconstrain(theta);
-  assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
-  assertClose(u[8], Math.log(0.6), 1e-15, 0, "u_sigma_pi");
+  mh.assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
+  mh.assertClose(u[8], Math.log(0.6), 1e-15, 0, "u_sigma_pi");
   for (const j of [7, 8]) {
     const bad = Float64Array.from(theta);
     bad[j] = 0;
@@ -193,7 +185,7 @@ Deno.test("`FbpModel` ignores an α = 0 record whose ℓ is not finite", () => {
   const base = fbpDesign(20, 2, theta, 4);
   const weight = Float64Array.from(base.weight!);
   weight[5] = 0;
-  checkSurveyZeroWeightRecord(
+  mh.checkSurveyZeroWeightRecord(
     new FbpModel({ ...base, weight }),
     (d) => new FbpModel(d),
     base,
@@ -230,9 +222,9 @@ Deno.test("`FbpModel.simulateSurvey()`: ỹ* ~ N(xβ, σ_y²) and w* ∝ e^{−�
       // log w* + κ_y ỹ* is one constant per stratum.
       const c = Math.log(out.w[i]) + kappaY * ly;
       if (Number.isNaN(offset[h])) offset[h] = c;
-      assertClose(c, offset[h], 0, 1e-12, "log w* + κ_y ỹ* within a stratum");
+      mh.assertClose(c, offset[h], 0, 1e-12, "log w* + κ_y ỹ* within a stratum");
     }
-    assertAllClose(total, stratumSizes, 1e-14, "Σ_{i∈h} w*_i = N_h");
+    mh.assertAllClose(total, stratumSizes, 1e-14, "Σ_{i∈h} w*_i = N_h");
   }
   const m = reps * n / k;
   for (let h = 0; h < k; h++) {
@@ -262,11 +254,11 @@ Deno.test("`FbpModel.simulateSurvey()` without public sizes sums to the sample's
       got += out.w[i];
       want += design.weight![i];
     }
-    assertClose(got, want, 1e-14, 0, `stratum ${h}`);
+    mh.assertClose(got, want, 1e-14, 0, `stratum ${h}`);
   }
   model.simulateSurvey(theta, new Rng(1), out);
   const total = (v: Float64Array) => v.reduce((s, x) => s + x, 0);
-  assertClose(total(out.w), total(design.weight!), 1e-14, 0, "one stratum");
+  mh.assertClose(total(out.w), total(design.weight!), 1e-14, 0, "one stratum");
   const bad = [
     { strata: new Int32Array(20) },
     { strata: new Int32Array(21).fill(2), stratumSizes: Float64Array.of(1, 1) },
@@ -281,7 +273,7 @@ Deno.test("`FbpModel.simulateSurvey()` without public sizes sums to the sample's
     strata: new Int32Array(21),
     stratumSizes: Float64Array.of(5, 0),
   });
-  assertClose(total(out.w), 5, 1e-14, 0, "empty stratum");
+  mh.assertClose(total(out.w), 5, 1e-14, 0, "empty stratum");
 });
 
 Deno.test("`normaliseWithinStrata()` is exact for weights spanning 600 orders of magnitude", () => {
@@ -293,14 +285,14 @@ Deno.test("`normaliseWithinStrata()` is exact for weights spanning 600 orders of
     new Float64Array(5),
   );
   // e^{700} dominates its stratum; the other two are 10·e^{−700} and 10·e^{−1400} = 0.
-  assertAllClose(w, [10, 10 * Math.exp(-700), 0, 3.5, 3.5], 1e-14, "weights");
+  mh.assertAllClose(w, [10, 10 * Math.exp(-700), 0, 3.5, 3.5], 1e-14, "weights");
 });
 
 Deno.test("`FbpModel.initialPoint()` recovers θ from the tilted moments on a large sample", () => {
   const theta = thetaFor(3, 3, -0.5, 1, 0.5, 0.6);
   const model = new FbpModel(fbpDesign(4000, 3, theta, 11));
   const start = model.constrain(model.initialPoint());
-  assertAllClose(start, theta, 0.06, "initial θ");
+  mh.assertAllClose(start, theta, 0.06, "initial θ");
 });
 
 Deno.test("`fitModel()` on FBP data recovers β, κ and σ without divergences", () => {
@@ -328,5 +320,5 @@ Deno.test("`FbpModel.logLik()` does not depend on the weights' units: w·c with 
   shifted[k + 1] -= Math.log(c);
   const l = new FbpModel(design).logLik(theta, new Float64Array(20));
   const ls = scaled.logLik(shifted, new Float64Array(20));
-  for (let i = 0; i < 20; i++) assertClose(ls[i], l[i], 1e-12, 1e-12, `ℓ[${i}]`);
+  for (let i = 0; i < 20; i++) mh.assertClose(ls[i], l[i], 1e-12, 1e-12, `ℓ[${i}]`);
 });

@@ -16,15 +16,7 @@ import { isSurveyModel } from "../../src/models/survey_model.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
 import { ppsSample, sampleDataset } from "../../src/survey/pps_sample.ts";
-import {
-  assertAllClose,
-  assertClose,
-  censorAwayFromKinks,
-  checkGradient,
-  checkSurveyZeroWeightRecord,
-  checkTargetIsWeightedSum,
-  uniforms,
-} from "./_helpers.ts";
+import * as mh from "./_helpers.ts";
 
 /** θ for K coefficients: β_y = (b_y, 0.4, −0.3, …), β_w = (b_w, −0.5, 0.6, …), σ_y, σ_w, ρ. */
 function thetaFor(k: number, by: number, bw: number, sy: number, sw: number, rho: number) {
@@ -79,10 +71,10 @@ Deno.test("`FbsModel.logDensity()` gradient matches finite differences (K = 1 an
     const model = new FbsModel(fbsDesign(40, k, theta, 1 + k));
     for (let r = 0; r < 3; r++) {
       const u = jitter(model, theta, 10 * k + r);
-      const alpha = uniforms(40, 0, 1, 50 + 10 * k + r);
-      checkGradient(model, u, { alpha: null });
-      checkGradient(model, u, { alpha });
-      checkGradient(model, u, { alpha, censor: censorAwayFromKinks(model, u, alpha) });
+      const alpha = mh.uniforms(40, 0, 1, 50 + 10 * k + r);
+      mh.checkGradient(model, u, { alpha: null });
+      mh.checkGradient(model, u, { alpha });
+      mh.checkGradient(model, u, { alpha, censor: mh.censorAwayFromKinks(model, u, alpha) });
     }
   }
 });
@@ -91,9 +83,9 @@ Deno.test("`FbsModel.logDensity()` is the prior plus Σ clamp(α·ℓ, ±C)", ()
   const theta = thetaFor(3, 3, 2, 0.6, 0.8, 0.4);
   const model = new FbsModel(fbsDesign(30, 3, theta, 7));
   const u = model.unconstrain(theta);
-  const alpha = uniforms(30, 0, 1, 8);
-  checkTargetIsWeightedSum(model, u, alpha);
-  checkTargetIsWeightedSum(model, u, alpha, 1.5);
+  const alpha = mh.uniforms(30, 0, 1, 8);
+  mh.checkTargetIsWeightedSum(model, u, alpha);
+  mh.checkTargetIsWeightedSum(model, u, alpha, 1.5);
 });
 
 Deno.test("`FbsModel.logLik()` matches the bivariate normal density from mathjs inv and det", () => {
@@ -114,7 +106,7 @@ Deno.test("`FbsModel.logLik()` matches the bivariate normal density from mathjs 
       ];
       const quad = multiply(r, multiply(precision, r)) as unknown as number;
       const ref = -Math.log(2 * Math.PI) - 0.5 * logDet - 0.5 * quad;
-      assertClose(l[i], ref, 1e-11, 1e-11, `ℓ[${i}] at σ_y=${sy}, σ_w=${sw}, ρ=${rho}`);
+      mh.assertClose(l[i], ref, 1e-11, 1e-11, `ℓ[${i}] at σ_y=${sy}, σ_w=${sw}, ρ=${rho}`);
     }
   }
 });
@@ -142,16 +134,16 @@ Deno.test("`FbsModel` prior: N(0, 10²) coefficients, half-t(3, 0, 10) scales an
   const want = Math.log(normal(1.5, 10) * normal(-0.5, 10) * halfT(0.4) * halfT(2.5) * lkj);
   const grad = new Float64Array(5);
   const got = model.logDensity(u, grad, { alpha: new Float64Array(1) });
-  assertClose(got, want, 1e-13, 1e-13, "log prior");
+  mh.assertClose(got, want, 1e-13, 1e-13, "log prior");
   // ∂/∂β log N(β | 0, 10²) = −β/100.
-  assertClose(grad[0], -1.5 / 100, 1e-15, 0, "∂/∂β_y");
-  assertClose(grad[1], 0.5 / 100, 1e-15, 0, "∂/∂β_w");
+  mh.assertClose(grad[0], -1.5 / 100, 1e-15, 0, "∂/∂β_y");
+  mh.assertClose(grad[1], 0.5 / 100, 1e-15, 0, "∂/∂β_w");
   // d/du log[p(e^u)·e^u] = 1 − 4z/(1 + z), z = x²/300; LKJ(6): −12ρ.
   for (const [j, x] of [[2, 0.4], [3, 2.5]]) {
     const z = x * x / 300;
-    assertClose(grad[j], 1 - 4 * z / (1 + z), 1e-14, 0, model.paramNames[j]);
+    mh.assertClose(grad[j], 1 - 4 * z / (1 + z), 1e-14, 0, model.paramNames[j]);
   }
-  assertClose(grad[4], -12 * rho, 1e-14, 0, "∂/∂atanh ρ");
+  mh.assertClose(grad[4], -12 * rho, 1e-14, 0, "∂/∂atanh ρ");
 });
 
 Deno.test("`lkj2LogDensity()` integrates to 1 over v and `logOneMinusTanhSquared()` is stable", () => {
@@ -160,15 +152,21 @@ Deno.test("`lkj2LogDensity()` integrates to 1 over v and `logOneMinusTanhSquared
     const h = 1e-3;
     let sum = 0;
     for (let v = -12; v <= 12 + h / 2; v += h) sum += Math.exp(lkj2LogDensity(v, eta));
-    assertClose(sum * h, 1, 1e-9, 0, `∫ LKJ(${eta})`);
+    mh.assertClose(sum * h, 1, 1e-9, 0, `∫ LKJ(${eta})`);
   }
   for (const v of [-3, -0.2, 0, 0.7, 5]) {
-    assertClose(logOneMinusTanhSquared(v), Math.log(1 - Math.tanh(v) ** 2), 1e-12, 1e-15, `v=${v}`);
+    mh.assertClose(
+      logOneMinusTanhSquared(v),
+      Math.log(1 - Math.tanh(v) ** 2),
+      1e-12,
+      1e-15,
+      `v=${v}`,
+    );
   }
   // 1 − tanh²v = 4e^{−2|v|}/(1 + e^{−2|v|})² where tanh v rounds to ±1.
   for (const v of [30, -400]) {
     const a = Math.abs(v);
-    assertClose(logOneMinusTanhSquared(v), Math.log(4) - 2 * a, 1e-15, 0, `v=${v}`);
+    mh.assertClose(logOneMinusTanhSquared(v), Math.log(4) - 2 * a, 1e-15, 0, `v=${v}`);
   }
 });
 
@@ -188,11 +186,11 @@ Deno.test("`FbsModel` constrain/unconstrain round trip, names and range checks",
     "rho",
   ]);
   const u = model.unconstrain(theta);
-  assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
-  assertAllClose(u.subarray(0, 6), theta.subarray(0, 6), 0, "u_beta = beta");
-  assertClose(u[6], Math.log(0.6), 1e-15, 0, "u_sigma_y");
-  assertClose(u[7], Math.log(0.8), 1e-15, 0, "u_sigma_w");
-  assertClose(u[8], Math.atanh(-0.95), 1e-15, 0, "u_rho");
+  mh.assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
+  mh.assertAllClose(u.subarray(0, 6), theta.subarray(0, 6), 0, "u_beta = beta");
+  mh.assertClose(u[6], Math.log(0.6), 1e-15, 0, "u_sigma_y");
+  mh.assertClose(u[7], Math.log(0.8), 1e-15, 0, "u_sigma_w");
+  mh.assertClose(u[8], Math.atanh(-0.95), 1e-15, 0, "u_rho");
   for (const [j, value] of [[6, 0], [7, -1], [8, 1], [8, -1.5]]) {
     const bad = Float64Array.from(theta);
     bad[j] = value;
@@ -219,7 +217,13 @@ Deno.test("`FbsModel` ignores an α = 0 record whose ℓ is not finite", () => {
   const base = fbsDesign(20, 2, theta, 4);
   const y = Float64Array.from(base.y);
   y[5] = 0;
-  checkSurveyZeroWeightRecord(new FbsModel({ ...base, y }), (d) => new FbsModel(d), base, theta, 5);
+  mh.checkSurveyZeroWeightRecord(
+    new FbsModel({ ...base, y }),
+    (d) => new FbsModel(d),
+    base,
+    theta,
+    5,
+  );
 });
 
 Deno.test("`FbsModel.simulateSurvey()`: ỹ* ~ N(xβ_y, σ_y²) and log w* = xβ_w + ρσ_w(ỹ* − xβ_y)/σ_y", () => {
@@ -241,7 +245,7 @@ Deno.test("`FbsModel.simulateSurvey()`: ỹ* ~ N(xβ_y, σ_y²) and log w* = xβ
       const my = theta[0] + (level > 0 ? theta[level] : 0);
       const mw = theta[k] + (level > 0 ? theta[k + level] : 0);
       const d = Math.log(out.y[i]) - my;
-      assertClose(Math.log(out.w[i]), mw + rho * sw * d / sy, 1e-13, 1e-13, "smoothed log w*");
+      mh.assertClose(Math.log(out.w[i]), mw + rho * sw * d / sy, 1e-13, 1e-13, "smoothed log w*");
       sum[level] += d;
       sumSq[level] += d * d;
       count[level]++;
@@ -266,7 +270,7 @@ Deno.test("`FbsModel.initialPoint()` recovers θ from least squares on a large s
   const model = new FbsModel(fbsDesign(3000, 3, theta, 11));
   const start = model.constrain(model.initialPoint());
   for (let j = 0; j < model.dim; j++) {
-    assertClose(start[j], theta[j], 0, 0.08, model.paramNames[j]);
+    mh.assertClose(start[j], theta[j], 0, 0.08, model.paramNames[j]);
   }
 });
 

@@ -1,80 +1,57 @@
 import assert from "node:assert/strict";
 import { LognormalModel } from "../../src/models/lognormal.ts";
 import type { Design } from "../../src/models/model.ts";
-import {
-  assertClose,
-  checkGradients,
-  checkRoundTrip,
-  checkSimulatedMean,
-  checkTargetIsWeightedSum,
-  checkZeroWeightRecord,
-  designAtEta,
-  makeDesign,
-  simulatedModel,
-  thetaAt,
-  uniforms,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 const build = (d: Design) => new LognormalModel(d);
 
-Deno.test("`LognormalModel.logDensity()` gradient matches finite differences (K = 1 and 3)", () => {
-  for (const k of [1, 3]) {
-    const model = simulatedModel(build, 1, 40, k, thetaAt(2, 0.8), 1 + k);
-    const centre = new Float64Array(model.dim);
-    centre[0] = 2;
-    checkGradients(model, centre, 0.5, 60 + k);
-  }
-});
-
-Deno.test("`LognormalModel.logDensity()` is the prior plus Σ clamp(α·ℓ, ±C)", () => {
-  const model = simulatedModel(build, 1, 30, 3, thetaAt(1, 0.5), 5);
-  const u = model.unconstrain(thetaAt(1, 0.5)(model.dim));
-  const alpha = uniforms(30, 0, 1, 6);
-  checkTargetIsWeightedSum(model, u, alpha);
-  checkTargetIsWeightedSum(model, u, alpha, 1.2);
+h.logDensityTests("LognormalModel", build, {
+  placeholder: 1,
+  gradient: { at: [2, 0.8], radius: 0.5, seed: 60 },
+  target: { at: [1, 0.5], censor: 1.2 },
 });
 
 Deno.test("`LognormalModel.logLik()` matches the lognormal density of y", () => {
   const ys = [1, 1e-8, 1e8, 3.7, 0.25];
   const etas = [0, -18, 18, 1, -1];
-  const model = build(designAtEta(ys, etas));
+  const model = build(h.designAtEta(ys, etas));
   for (const sigma of [1e-2, 0.4, 10]) {
     const l = model.logLik(new Float64Array([0, 1, 1, 1, sigma]), new Float64Array(ys.length));
     for (let i = 0; i < ys.length; i++) {
       const z = (Math.log(ys[i]) - etas[i]) / sigma;
       const pdf = Math.exp(-0.5 * z * z) / (ys[i] * sigma * Math.sqrt(2 * Math.PI));
-      assertClose(l[i], Math.log(pdf), 1e-13, 1e-14, `ℓ at y=${ys[i]}, σ=${sigma}`);
+      h.assertClose(l[i], Math.log(pdf), 1e-13, 1e-14, `ℓ at y=${ys[i]}, σ=${sigma}`);
     }
   }
 });
 
 Deno.test("`LognormalModel` constrain/unconstrain round trip: u = log σ", () => {
-  const model = build(makeDesign(new Float64Array([1, 2, 3]), 2, 1));
+  const model = build(h.makeDesign(new Float64Array([1, 2, 3]), 2, 1));
   const theta = new Float64Array([0.5, -0.2, 0.7, 1.3, 0.4]);
-  checkRoundTrip(model, theta, "sigma");
+  h.checkRoundTrip(model, theta, "sigma");
 });
 
 Deno.test("`LognormalModel.simulate()` averages to the model mean e^{η + σ²/2}", () => {
-  const model = build(makeDesign(new Float64Array(50).fill(1), 2, 3));
+  const model = build(h.makeDesign(new Float64Array(50).fill(1), 2, 3));
   const theta = new Float64Array([1, 0.3, 1, 1, 0.3]);
   const x = model.design.x;
   const s2 = theta[4] ** 2;
   const eta = (i: number) => theta[0] + theta[1] * x[2 * i + 1];
   const mean = (i: number) => Math.exp(eta(i) + s2 / 2);
   const variance = (i: number) => (Math.exp(s2) - 1) * Math.exp(2 * eta(i) + s2);
-  checkSimulatedMean(model, theta, mean, variance, 200, 4);
+  h.checkSimulatedMean(model, theta, mean, variance, 200, 4);
 });
 
 Deno.test("`LognormalModel` ignores α = 0 records at y = 0 and y < 0", () => {
-  const y = simulatedModel(build, 1, 20, 2, thetaAt(1, 0.5), 8).design.y;
-  checkZeroWeightRecord(build, y, 0, new Float64Array([1, 0.2, 0, 0, 0]));
-  checkZeroWeightRecord(build, y, -2, new Float64Array([1, 0.2, 0, 0, 0]));
+  const y = h.simulatedModel(build, 1, 20, 2, h.thetaAt(1, 0.5), 8).design.y;
+  h.checkZeroWeightRecord(build, y, 0, new Float64Array([1, 0.2, 0, 0, 0]));
+  h.checkZeroWeightRecord(build, y, -2, new Float64Array([1, 0.2, 0, 0, 0]));
 });
 
 Deno.test("`LognormalModel.initialPoint()` starts at the mean and sd of log y", () => {
-  const model = build(makeDesign(new Float64Array([1, Math.E, Math.E ** 2]), 1, 1));
+  const model = build(h.makeDesign(new Float64Array([1, Math.E, Math.E ** 2]), 1, 1));
   const u = model.initialPoint();
-  assertClose(u[0], 1, 1e-15, 0, "intercept");
-  assertClose(u[2], 0, 0, 1e-15, "log σ");
+  h.assertClose(u[0], 1, 1e-15, 0, "intercept");
+  h.assertClose(u[2], 0, 0, 1e-15, "log σ");
   assert.ok(Number.isFinite(model.logDensity(u, null, { alpha: null })));
 });

@@ -2,13 +2,18 @@ import assert from "node:assert/strict";
 import {
   BetaModel,
   createModel,
+  GPU_HMC_MODEL_NAMES,
+  gpuSpec,
+  hasGpuHmc,
   LognormalModel,
+  MODEL_NAMES,
+  type ModelName,
+  MODELS,
   NegBinModel,
   NormalModel,
   outcomeKind,
   PoissonModel,
 } from "../../src/models/mod.ts";
-import type { ModelName } from "../../src/models/model.ts";
 import { makeDesign } from "./_helpers.ts";
 
 Deno.test("`createModel()` builds each model of SPEC §5 and `outcomeKind()` names its outcome", () => {
@@ -30,6 +35,22 @@ Deno.test("`createModel()` builds each model of SPEC §5 and `outcomeKind()` nam
   }
   assert.throws(() => createModel("gamma" as ModelName, design), RangeError);
   assert.throws(() => outcomeKind("gamma" as ModelName), RangeError);
+});
+
+Deno.test("every registry entry builds a model of its own name and metric", () => {
+  const design = { ...makeDesign(Float64Array.from([0.2, 0.5, 0.7]), 2, 1) };
+  const weighted = { ...design, weight: Float64Array.of(1, 2, 3) };
+  assert.deepEqual(MODEL_NAMES, ["poisson", "negbin", "beta", "normal", "lognormal", "fbs", "fbp"]);
+  for (const descriptor of MODELS) {
+    const model = createModel(descriptor.name, descriptor.gpu === null ? weighted : design);
+    assert.equal(model.name, descriptor.name);
+    assert.equal(model.metric ?? "diag", descriptor.metric);
+  }
+  assert.deepEqual(GPU_HMC_MODEL_NAMES, ["poisson", "negbin", "beta", "normal", "lognormal"]);
+  assert.equal(hasGpuHmc("fbs"), false);
+  assert.equal(hasGpuHmc("gamma"), false);
+  assert.equal(gpuSpec("gamma"), null);
+  assert.equal(gpuSpec("normal")?.kernel, "gaussian");
 });
 
 Deno.test("`createModel()` rejects a malformed design", () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { erf } from "mathjs";
 import { philox4x32, Rng } from "../../src/random/rng.ts";
+import { correlation } from "../../src/stats/correlation.ts";
 import { ksTest, momentsWithin } from "./_stats.ts";
 
 const hex = (words: ArrayLike<number>) =>
@@ -133,27 +134,6 @@ Deno.test("`normal()` passes a KS test against Φ and matches N(0, 1) moments", 
   const moments = momentsWithin(sample, 0, 1);
   assert.ok(moments.ok, moments.detail);
 });
-
-function correlation(x: Float64Array, y: Float64Array): number {
-  const n = x.length;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i];
-    my += y[i];
-  }
-  mx /= n;
-  my /= n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) ** 2;
-    syy += (y[i] - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
-}
 
 Deno.test("`Rng` streams, split children and lags are uncorrelated", () => {
   const n = 50000;

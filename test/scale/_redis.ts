@@ -72,6 +72,13 @@ export async function startRedis(): Promise<RedisServer> {
 }
 
 const WORKER = new URL("../../src/cli/worker.ts", import.meta.url).pathname;
+const WORKER_PERMISSIONS = [
+  "--allow-net",
+  "--allow-env",
+  "--allow-read",
+  "--allow-write",
+  "--allow-sys",
+];
 
 /** A `deno task worker` subprocess and the JSON log lines it has written so far. */
 export interface WorkerProcess {
@@ -95,18 +102,7 @@ export function startWorker(
   args: string[] = [],
 ): WorkerProcess {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      WORKER,
-      "--queue",
-      url,
-      ...args,
-    ],
+    args: ["run", ...WORKER_PERMISSIONS, WORKER, "--queue", url, ...args],
     env: {
       PPSYNTH_LEASE_MS: "2000",
       PPSYNTH_STALLED_INTERVAL_MS: "500",

@@ -5,29 +5,20 @@
  * them are clamped (the job succeeds), and a request's own bounds are refused.
  */
 import assert from "node:assert/strict";
-import {
-  assertRefused,
-  confidentialValues,
-  get,
-  post,
-  register,
-  tenantKeys,
-  testApp,
-  waitFor,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 const LOWER = 0;
 const UPPER = 3;
 
 Deno.test("bounds probing: registered bounds clamp, and a request's own bounds are refused", async () => {
-  const t = await testApp();
+  const t = await h.testApp();
   try {
-    const { owner, analyst } = await tenantKeys(t);
+    const { owner, analyst } = await h.tenantKeys(t);
     // y in (2, 4): about half of the values lie above the registered upper bound 3.
-    const y = confidentialValues(50).map(Number);
+    const y = h.confidentialValues(50).map(Number);
     assert.ok(y.some((v) => v > UPPER) && y.some((v) => v < UPPER));
     const records = y.map((value, i) => ({ y: value, z: (i % 5) / 5 }));
-    const { id: datasetId } = await register(t, owner, {
+    const { id: datasetId } = await h.register(t, owner, {
       epsilonTotal: 10,
       records,
       publicColumns: ["z"],
@@ -45,33 +36,39 @@ Deno.test("bounds probing: registered bounds clamp, and a request's own bounds a
     };
 
     // The probe: the analyst's own bounds, tighter than the data, at any ε.
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/syntheses", analyst, { ...histogram, lower: 2.5, upper: 3.5 }, "probe-1"),
+      await h.post(
+        t,
+        "/v1/syntheses",
+        analyst,
+        { ...histogram, lower: 2.5, upper: 3.5 },
+        "probe-1",
+      ),
       { status: 422 },
       analyst,
       "a histogram with the request's own lower/upper",
     );
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/syntheses", analyst, { ...histogram, upper: 3.9 }, "probe-2"),
+      await h.post(t, "/v1/syntheses", analyst, { ...histogram, upper: 3.9 }, "probe-2"),
       { status: 422 },
       analyst,
       "a histogram with the request's own upper",
     );
 
     // The data lie partly outside the registered bounds: clamped, the job succeeds.
-    const accepted = await post(t, "/v1/syntheses", analyst, histogram, "clamped");
+    const accepted = await h.post(t, "/v1/syntheses", analyst, histogram, "clamped");
     const { location } = await accepted.json();
     assert.equal(accepted.status, 202);
-    const job = await waitFor(t, location, analyst);
+    const job = await h.waitFor(t, location, analyst);
     assert.equal(
       job.status,
       "succeeded",
       `the job failed on the data: ${JSON.stringify(job.error)}`,
     );
     for (const path of job.datasets as string[]) {
-      const csv = await (await get(t, path, analyst)).text();
+      const csv = await (await h.get(t, path, analyst)).text();
       const lines = csv.trim().split("\n");
       const column = lines[0].split(",").indexOf("y");
       const values = lines.slice(1).map((line) => Number(line.split(",")[column]));

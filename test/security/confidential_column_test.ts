@@ -5,54 +5,43 @@
  * naming a confidential column in x, by or strata is refused (422 `confidential_column`).
  */
 import assert from "node:assert/strict";
-import {
-  assertRefused,
-  auth,
-  get,
-  post,
-  QUICK,
-  register,
-  SURVEY_COLUMNS,
-  SURVEY_CSV,
-  tenantKeys,
-  testApp,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 Deno.test("confidential columns: x, by and strata naming a confidential column are refused", async () => {
-  const t = await testApp({}, false);
+  const t = await h.testApp({}, false);
   try {
-    const { owner, analyst } = await tenantKeys(t);
+    const { owner, analyst } = await h.tenantKeys(t);
     // field and gender are public; salary and w are confidential.
-    const { id: datasetId } = await register(t, owner, {
+    const { id: datasetId } = await h.register(t, owner, {
       epsilonTotal: 50,
-      csv: SURVEY_CSV,
+      csv: h.SURVEY_CSV,
       publicColumns: ["field", "gender"],
     });
     const synthesis = {
-      ...QUICK,
+      ...h.QUICK,
       y: "w",
       x: ["salary"],
       model: "lognormal",
       datasetId,
       epsilon: 10,
     };
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/syntheses", analyst, synthesis, "x-salary"),
+      await h.post(t, "/v1/syntheses", analyst, synthesis, "x-salary"),
       { status: 422, code: "confidential_column", field: "x.0" },
       analyst,
       'synthesis with x: ["salary"]',
     );
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/syntheses", analyst, { ...synthesis, x: ["field", "salary"] }, "x-1"),
+      await h.post(t, "/v1/syntheses", analyst, { ...synthesis, x: ["field", "salary"] }, "x-1"),
       { status: 422, code: "confidential_column", field: "x.1" },
       analyst,
       'synthesis with x: ["field", "salary"]',
     );
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/syntheses", analyst, {
+      await h.post(t, "/v1/syntheses", analyst, {
         ...synthesis,
         y: "salary",
         x: ["field"],
@@ -63,49 +52,49 @@ Deno.test("confidential columns: x, by and strata naming a confidential column a
       'synthesis with strata: "w"',
     );
 
-    const table = { ...SURVEY_COLUMNS, datasetId, method: "laplace", epsilon: 1 };
-    await assertRefused(
+    const table = { ...h.SURVEY_COLUMNS, datasetId, method: "laplace", epsilon: 1 };
+    await h.assertRefused(
       t,
-      await post(t, "/v1/tables", analyst, { ...table, by: ["salary", "gender"] }, "by-0"),
+      await h.post(t, "/v1/tables", analyst, { ...table, by: ["salary", "gender"] }, "by-0"),
       { status: 422, code: "confidential_column", field: "by.0" },
       analyst,
       'table with by: ["salary", "gender"]',
     );
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/tables", analyst, { ...table, by: ["field", "w"] }, "by-1"),
+      await h.post(t, "/v1/tables", analyst, { ...table, by: ["field", "w"] }, "by-1"),
       { status: 422, code: "confidential_column", field: "by.1" },
       analyst,
       'table with by: ["field", "w"]',
     );
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/tables", analyst, { ...table, strata: "salary" }, "strata"),
+      await h.post(t, "/v1/tables", analyst, { ...table, strata: "salary" }, "strata"),
       { status: 422, code: "confidential_column", field: "strata" },
       analyst,
       'table with strata: "salary"',
     );
-    const budget = await (await get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
+    const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
     assert.equal(budget.spent, 0, "a refused request is not charged");
 
     // A CSV upload that declares nothing: every column is confidential.
     const upload = await t.app.request("/v1/datasets?epsilonTotal=10", {
       method: "POST",
-      headers: auth(owner, "text/csv"),
-      body: SURVEY_CSV,
+      headers: h.auth(owner, "text/csv"),
+      body: h.SURVEY_CSV,
     });
     assert.equal(upload.status, 201);
     const { id: undeclared } = await upload.json();
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/tables", analyst, { ...table, datasetId: undeclared }, "undeclared"),
+      await h.post(t, "/v1/tables", analyst, { ...table, datasetId: undeclared }, "undeclared"),
       { status: 422, code: "confidential_column", field: "by.0" },
       analyst,
       "a table by columns never declared public",
     );
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/syntheses", analyst, {
+      await h.post(t, "/v1/syntheses", analyst, {
         ...synthesis,
         y: "salary",
         x: ["gender"],

@@ -5,34 +5,26 @@
  * declared levels, and every cell's mean is released noisy: a number, never a marker.
  */
 import assert from "node:assert/strict";
-import {
-  post,
-  register,
-  SURVEY_COLUMNS,
-  SURVEY_CSV,
-  surveyRows,
-  tenantKeys,
-  testApp,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 Deno.test("empty-cell probing: every declared cell is released and no mean marks an empty one", async () => {
-  const t = await testApp({}, false);
+  const t = await h.testApp({}, false);
   try {
-    const { owner, analyst } = await tenantKeys(t);
-    const rows = surveyRows();
+    const { owner, analyst } = await h.tenantKeys(t);
+    const rows = h.surveyRows();
     const fields = [...new Set(rows.map((r) => r.field))].sort();
     const occupied = new Set(rows.map((r) => `${r.field}/${r.gender}`));
     // The sample has no female unit in field2, and nobody of the declared level "x".
     assert.ok(!occupied.has("field2/female"));
     const genders = ["female", "male", "x"];
-    const { id: datasetId } = await register(t, owner, {
+    const { id: datasetId } = await h.register(t, owner, {
       epsilonTotal: 10,
-      csv: SURVEY_CSV,
+      csv: h.SURVEY_CSV,
       publicColumns: ["field", "gender"],
       levels: { gender: genders },
     });
-    const response = await post(t, "/v1/tables", analyst, {
-      ...SURVEY_COLUMNS,
+    const response = await h.post(t, "/v1/tables", analyst, {
+      ...h.SURVEY_COLUMNS,
       datasetId,
       method: "laplace",
       epsilon: 4,

@@ -5,17 +5,7 @@
  * such a failure gives one fixed code and message (`data_rejected`), the same whatever the data.
  */
 import assert from "node:assert/strict";
-import {
-  confidentialValues,
-  get,
-  post,
-  register,
-  SURVEY_COLUMNS,
-  surveyRows,
-  tenantKeys,
-  testApp,
-  waitFor,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 /** Asserts a public message names no row, line or cell value. */
 function assertSilent(message: string, values: readonly string[], what: string): void {
@@ -30,21 +20,21 @@ function assertSilent(message: string, values: readonly string[], what: string):
 }
 
 Deno.test("error channel: a job failing on registered data answers one fixed data_rejected message", async () => {
-  const t = await testApp();
+  const t = await h.testApp();
   try {
-    const { owner, analyst } = await tenantKeys(t);
-    const y = confidentialValues(30).map((v) => Math.round(Number(v) * 3));
+    const { owner, analyst } = await h.tenantKeys(t);
+    const y = h.confidentialValues(30).map((v) => Math.round(Number(v) * 3));
     // Two datasets that break the Poisson model's rule at different rows, in different ways.
     const negative = y.map((v, i) => ({ y: i === 3 ? -7 : v, z: i % 3 }));
     const fractional = y.map((v, i) => ({ y: i === 17 ? 4.25 : v, z: i % 3 }));
     const messages: string[] = [];
     for (const [label, records] of [["negative", negative], ["fractional", fractional]] as const) {
-      const { id: datasetId } = await register(t, owner, {
+      const { id: datasetId } = await h.register(t, owner, {
         epsilonTotal: 100,
         records,
         publicColumns: ["z"],
       });
-      const submitted = await post(t, "/v1/syntheses", analyst, {
+      const submitted = await h.post(t, "/v1/syntheses", analyst, {
         y: "y",
         x: ["z"],
         model: "poisson",
@@ -57,7 +47,7 @@ Deno.test("error channel: a job failing on registered data answers one fixed dat
       }, `${label}-registered`);
       const body = await submitted.json();
       assert.equal(submitted.status, 202, JSON.stringify(body));
-      const job = await waitFor(t, body.location, analyst);
+      const job = await h.waitFor(t, body.location, analyst);
       assert.equal(job.status, "failed");
       const error = job.error as { code: string; message: string };
       assert.equal(error.code, "data_rejected", `${label}: ${JSON.stringify(error)}`);
@@ -71,10 +61,10 @@ Deno.test("error channel: a job failing on registered data answers one fixed dat
 });
 
 Deno.test("error channel: a laplace table failing on registered data answers 422 data_rejected, charged", async () => {
-  const t = await testApp({}, false);
+  const t = await h.testApp({}, false);
   try {
-    const { owner, analyst } = await tenantKeys(t);
-    const rows = surveyRows();
+    const { owner, analyst } = await h.tenantKeys(t);
+    const rows = h.surveyRows();
     // A: one unit alone in its stratum (field8 cut to one unit): the variance rule fails on a row.
     let kept = 0;
     const lone = rows.filter((r) => r.field !== "field8" || kept++ === 0);
@@ -82,13 +72,13 @@ Deno.test("error channel: a laplace table failing on registered data answers 422
     const equal = rows.map((r, i) => i === 7 ? { ...r, w: 0 } : r);
     const messages: string[] = [];
     for (const [label, records] of [["lone", lone], ["equal", equal]] as const) {
-      const { id: datasetId } = await register(t, owner, {
+      const { id: datasetId } = await h.register(t, owner, {
         epsilonTotal: 10,
         records,
         publicColumns: ["field", "gender"],
       });
-      const response = await post(t, "/v1/tables", analyst, {
-        ...SURVEY_COLUMNS,
+      const response = await h.post(t, "/v1/tables", analyst, {
+        ...h.SURVEY_COLUMNS,
         datasetId,
         method: "laplace",
         epsilon: 2,
@@ -98,7 +88,7 @@ Deno.test("error channel: a laplace table failing on registered data answers 422
       assert.equal(body.error.code, "data_rejected", label);
       assertSilent(body.error.message, ["field8", "row", "alone", "positive"], label);
       messages.push(body.error.message);
-      const budget = await (await get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
+      const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
       assert.equal(budget.spent, 2, `${label}: the failed table is charged`);
     }
     assert.equal(messages[0], messages[1], "the message depends on the data");

@@ -5,38 +5,28 @@
  * accepted, never refunded, whatever the outcome.
  */
 import assert from "node:assert/strict";
-import {
-  assertRefused,
-  confidentialCsv,
-  get,
-  post,
-  QUICK,
-  register,
-  tenantKeys,
-  testApp,
-  waitFor,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 Deno.test("failed-job channel: epsilon is required, and a failing job is charged at acceptance", async () => {
-  const t = await testApp();
+  const t = await h.testApp();
   try {
-    const { owner, analyst } = await tenantKeys(t);
-    const { id: datasetId } = await register(t, owner, {
+    const { owner, analyst } = await h.tenantKeys(t);
+    const { id: datasetId } = await h.register(t, owner, {
       epsilonTotal: 1,
-      csv: confidentialCsv(40),
+      csv: h.confidentialCsv(40),
       publicColumns: ["z"],
     });
     const budget = async () =>
-      (await (await get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json()) as {
+      (await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json()) as {
         spent: number;
         remaining: number;
         releases: { jobId: string; epsilon: number }[];
       };
 
     // The probe without ε: it would run on the data and fail (or not) for free.
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/syntheses", analyst, { ...QUICK, datasetId }, "no-epsilon"),
+      await h.post(t, "/v1/syntheses", analyst, { ...h.QUICK, datasetId }, "no-epsilon"),
       { status: 422, code: "epsilon_required", field: "epsilon" },
       analyst,
       "a synthesis without epsilon",
@@ -45,8 +35,8 @@ Deno.test("failed-job channel: epsilon is required, and a failing job is charged
 
     // A job that cannot reach its ε: charged as soon as it is accepted, and still after it fails.
     const epsilon = 1e-4;
-    const accepted = await post(t, "/v1/syntheses", analyst, {
-      ...QUICK,
+    const accepted = await h.post(t, "/v1/syntheses", analyst, {
+      ...h.QUICK,
       mechanism: "lw",
       epsilon,
       datasetId,
@@ -59,14 +49,14 @@ Deno.test("failed-job channel: epsilon is required, and a failing job is charged
       epsilon,
       "the requested ε is charged when the job is accepted",
     );
-    const job = await waitFor(t, body.location, analyst);
+    const job = await h.waitFor(t, body.location, analyst);
     assert.equal(job.status, "failed", "the job was meant to fail (ε unreachable)");
     const afterFailure = await budget();
     assert.equal(afterFailure.spent, epsilon, "a failed job is never refunded");
 
     // A request that does not fit what is left is refused up front, and charges nothing.
-    const over = await post(t, "/v1/syntheses", analyst, {
-      ...QUICK,
+    const over = await h.post(t, "/v1/syntheses", analyst, {
+      ...h.QUICK,
       mechanism: "lw",
       epsilon: 1,
       datasetId,
@@ -76,8 +66,8 @@ Deno.test("failed-job channel: epsilon is required, and a failing job is charged
     assert.equal((await budget()).spent, epsilon);
 
     // A retry of the failed request (same Idempotency-Key) is the same job, not a second charge.
-    const retry = await post(t, "/v1/syntheses", analyst, {
-      ...QUICK,
+    const retry = await h.post(t, "/v1/syntheses", analyst, {
+      ...h.QUICK,
       mechanism: "lw",
       epsilon,
       datasetId,

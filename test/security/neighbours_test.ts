@@ -6,26 +6,15 @@
  */
 import assert from "node:assert/strict";
 import * as histogramModule from "../../src/mechanisms/histogram.ts";
-import {
-  confidentialCsv,
-  get,
-  post,
-  QUICK,
-  register,
-  SURVEY_COLUMNS,
-  SURVEY_CSV,
-  tenantKeys,
-  testApp,
-  waitFor,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 Deno.test("one neighbour relation: syntheses, histograms and tables all state add-remove", async () => {
-  const t = await testApp();
+  const t = await h.testApp();
   try {
-    const { owner, analyst } = await tenantKeys(t);
-    const { id: datasetId, info } = await register(t, owner, {
+    const { owner, analyst } = await h.tenantKeys(t);
+    const { id: datasetId, info } = await h.register(t, owner, {
       epsilonTotal: 1000,
-      csv: confidentialCsv(40),
+      csv: h.confidentialCsv(40),
       publicColumns: ["z"],
       bounds: { y: [0, 5] },
     });
@@ -34,14 +23,14 @@ Deno.test("one neighbour relation: syntheses, histograms and tables all state ad
       "add-remove",
       "the registered policy states its neighbour relation",
     );
-    const { id: surveyId } = await register(t, owner, {
+    const { id: surveyId } = await h.register(t, owner, {
       epsilonTotal: 10,
-      csv: SURVEY_CSV,
+      csv: h.SURVEY_CSV,
       publicColumns: ["field", "gender"],
     });
 
-    const table = await post(t, "/v1/tables", analyst, {
-      ...SURVEY_COLUMNS,
+    const table = await h.post(t, "/v1/tables", analyst, {
+      ...h.SURVEY_COLUMNS,
       datasetId: surveyId,
       method: "laplace",
       epsilon: 2,
@@ -53,7 +42,7 @@ Deno.test("one neighbour relation: syntheses, histograms and tables all state ad
     const jobs: Record<string, string> = {};
     for (
       const [label, request] of [
-        ["posterior", { ...QUICK, m: 1, epsilon: 50 }],
+        ["posterior", { ...h.QUICK, m: 1, epsilon: 50 }],
         ["histogram", {
           y: "y",
           x: ["z"],
@@ -64,13 +53,13 @@ Deno.test("one neighbour relation: syntheses, histograms and tables all state ad
         }],
       ] as const
     ) {
-      const response = await post(t, "/v1/syntheses", analyst, { ...request, datasetId }, label);
+      const response = await h.post(t, "/v1/syntheses", analyst, { ...request, datasetId }, label);
       const body = await response.json();
       assert.equal(response.status, 202, JSON.stringify(body));
       jobs[label] = body.location;
     }
     for (const [label, location] of Object.entries(jobs)) {
-      const job = await waitFor(t, location, analyst);
+      const job = await h.waitFor(t, location, analyst);
       assert.equal(job.status, "succeeded", `${label}: ${JSON.stringify(job.error)}`);
       const report = job.report as Record<string, unknown>;
       assert.equal(report.neighbours, "add-remove", `the ${label} synthesis report`);
@@ -86,7 +75,7 @@ Deno.test("one neighbour relation: syntheses, histograms and tables all state ad
         assert.equal(report.guarantee, "DP");
       }
     }
-    const budget = await (await get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
+    const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
     assert.equal(budget.releases.length, 2);
   } finally {
     await t.close();

@@ -4,39 +4,28 @@
  * the same bytes. On a registered dataset a seed is refused, and unseeded noise is fresh.
  */
 import assert from "node:assert/strict";
-import {
-  assertRefused,
-  confidentialCsv,
-  get,
-  post,
-  QUICK,
-  register,
-  SURVEY_COLUMNS,
-  SURVEY_CSV,
-  tenantKeys,
-  testApp,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 type Row = Record<string, string | number | null>;
 
 const cellOf = (row: Row) => `${row.field}/${row.gender}`;
 
 Deno.test("seed differencing: a seed on registered data is refused and unseeded noise does not cancel", async () => {
-  const t = await testApp({}, false);
+  const t = await h.testApp({}, false);
   try {
-    const { owner, analyst } = await tenantKeys(t);
-    const { id: datasetId } = await register(t, owner, {
+    const { owner, analyst } = await h.tenantKeys(t);
+    const { id: datasetId } = await h.register(t, owner, {
       epsilonTotal: 20,
-      csv: SURVEY_CSV,
+      csv: h.SURVEY_CSV,
       publicColumns: ["field", "gender"],
     });
-    const table = { ...SURVEY_COLUMNS, datasetId, method: "laplace" };
+    const table = { ...h.SURVEY_COLUMNS, datasetId, method: "laplace" };
 
     // The attack: the same seed at ε = 1 and ε = 2.
     for (const epsilon of [1, 2]) {
-      await assertRefused(
+      await h.assertRefused(
         t,
-        await post(t, "/v1/tables", analyst, { ...table, epsilon, seed: 7 }, `seeded-${epsilon}`),
+        await h.post(t, "/v1/tables", analyst, { ...table, epsilon, seed: 7 }, `seeded-${epsilon}`),
         { status: 422, code: "seed_not_allowed", field: "seed" },
         analyst,
         `a seeded laplace table at ε=${epsilon}`,
@@ -44,10 +33,10 @@ Deno.test("seed differencing: a seed on registered data is refused and unseeded 
     }
     // The same with syntheses.
     for (const k of [1, 2]) {
-      await assertRefused(
+      await h.assertRefused(
         t,
-        await post(t, "/v1/syntheses", analyst, {
-          ...QUICK,
+        await h.post(t, "/v1/syntheses", analyst, {
+          ...h.QUICK,
           y: "salary",
           x: ["field"],
           model: "lognormal",
@@ -61,9 +50,9 @@ Deno.test("seed differencing: a seed on registered data is refused and unseeded 
       );
     }
     // And with a table synthesis (fbs runs as a job).
-    await assertRefused(
+    await h.assertRefused(
       t,
-      await post(t, "/v1/tables", analyst, {
+      await h.post(t, "/v1/tables", analyst, {
         ...table,
         method: "fbs",
         epsilon: 5,
@@ -77,13 +66,20 @@ Deno.test("seed differencing: a seed on registered data is refused and unseeded 
       analyst,
       "a seeded fbs table",
     );
-    const afterRefusals = await (await get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
+    const afterRefusals = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst))
+      .json();
     assert.equal(afterRefusals.spent, 0, "a refused request is not charged");
 
     // Without a seed: two identical requests give different noise, and differencing the ε = 1
     // and ε = 2 tables does not recover the cells.
     const release = async (epsilon: number, idempotencyKey: string) => {
-      const response = await post(t, "/v1/tables", analyst, { ...table, epsilon }, idempotencyKey);
+      const response = await h.post(
+        t,
+        "/v1/tables",
+        analyst,
+        { ...table, epsilon },
+        idempotencyKey,
+      );
       const body = await response.json();
       assert.equal(response.status, 200, JSON.stringify(body));
       return body.rows as Row[];
@@ -93,7 +89,7 @@ Deno.test("seed differencing: a seed on registered data is refused and unseeded 
     const r2 = await release(2, "fresh-2");
     assert.notDeepEqual(r1again, r1, "two unseeded requests must not share their noise");
 
-    const sample = await post(t, "/v1/tables", owner, { ...table, method: "sample" });
+    const sample = await h.post(t, "/v1/tables", owner, { ...table, method: "sample" });
     const truth = (await sample.json()).rows as Row[];
     assert.equal(sample.status, 200);
     const byCell = (rows: Row[]) => new Map(rows.map((row) => [cellOf(row), row]));
@@ -114,9 +110,9 @@ Deno.test("seed differencing: a seed on registered data is refused and unseeded 
     assert.equal(recovered, 0, `v = 2·r₂ − r₁ recovered ${recovered} of ${compared} cell means`);
 
     // Seeds stay allowed on inline data (the caller owns it): the refusal is not a blanket ban.
-    const inline = await post(t, "/v1/syntheses", analyst, {
-      ...QUICK,
-      csv: confidentialCsv(20),
+    const inline = await h.post(t, "/v1/syntheses", analyst, {
+      ...h.QUICK,
+      csv: h.confidentialCsv(20),
       seed: 3,
     });
     assert.equal(inline.status, 202, JSON.stringify(await inline.clone().json()));

@@ -5,53 +5,41 @@
  * release, diagnostics and table of a tenant, and cannot spend its budget.
  */
 import assert from "node:assert/strict";
-import {
-  confidentialCsv,
-  get,
-  keyOf,
-  post,
-  QUICK,
-  register,
-  SURVEY_COLUMNS,
-  SURVEY_CSV,
-  tenantKeys,
-  testApp,
-  waitFor,
-} from "./_helpers.ts";
+import * as h from "./_helpers.ts";
 
 Deno.test("cross-tenant: tenant b gets 404 on everything of tenant a and cannot spend its budget", async () => {
-  const t = await testApp();
+  const t = await h.testApp();
   try {
-    const a = await tenantKeys(t, "a");
-    const b = await keyOf(t, ["submit", "read", "diagnostics", "admin"], "b");
+    const a = await h.tenantKeys(t, "a");
+    const b = await h.keyOf(t, ["submit", "read", "diagnostics", "admin"], "b");
 
-    const { id: datasetId } = await register(t, a.owner, {
+    const { id: datasetId } = await h.register(t, a.owner, {
       epsilonTotal: 1000,
-      csv: confidentialCsv(40),
+      csv: h.confidentialCsv(40),
       publicColumns: ["z"],
     });
-    const { id: surveyId } = await register(t, a.owner, {
+    const { id: surveyId } = await h.register(t, a.owner, {
       epsilonTotal: 100,
-      csv: SURVEY_CSV,
+      csv: h.SURVEY_CSV,
       publicColumns: ["field", "gender"],
     });
-    const submitted = await post(t, "/v1/syntheses", a.analyst, {
-      ...QUICK,
+    const submitted = await h.post(t, "/v1/syntheses", a.analyst, {
+      ...h.QUICK,
       m: 1,
       epsilon: 50,
       datasetId,
     }, "a-synthesis");
     const { id: jobId, location } = await submitted.json();
     assert.equal(submitted.status, 202);
-    const tableResponse = await post(t, "/v1/tables", a.analyst, {
-      ...SURVEY_COLUMNS,
+    const tableResponse = await h.post(t, "/v1/tables", a.analyst, {
+      ...h.SURVEY_COLUMNS,
       datasetId: surveyId,
       method: "laplace",
       epsilon: 1,
     }, "a-table");
     const { id: tableId } = await tableResponse.json();
     assert.equal(tableResponse.status, 200);
-    const job = await waitFor(t, location, a.analyst);
+    const job = await h.waitFor(t, location, a.analyst);
     assert.equal(job.status, "succeeded", JSON.stringify(job.error));
 
     // What tenant a's own keys read (200), tenant b must not see (404).
@@ -64,23 +52,24 @@ Deno.test("cross-tenant: tenant b gets 404 on everything of tenant a and cannot 
       [`/v1/datasets/${datasetId}`, a.analyst],
     ];
     for (const [path, own] of paths) {
-      const theirs = await get(t, path, b);
+      const theirs = await h.get(t, path, b);
       const text = await theirs.text();
       assert.equal(theirs.status, 404, `tenant b read ${path}: ${text.slice(0, 200)}`);
       assert.equal(JSON.parse(text).error.code, "not_found");
-      assert.equal((await get(t, path, own)).status, 200, `tenant a reads ${path}`);
+      assert.equal((await h.get(t, path, own)).status, 200, `tenant a reads ${path}`);
     }
 
     // Spending a's budget with a's datasetId: 404 on datasetId, nothing charged.
-    const before = await (await get(t, `/v1/datasets/${datasetId}/budget`, a.analyst)).json();
-    const beforeSurvey = await (await get(t, `/v1/datasets/${surveyId}/budget`, a.analyst)).json();
+    const before = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, a.analyst)).json();
+    const beforeSurvey = await (await h.get(t, `/v1/datasets/${surveyId}/budget`, a.analyst))
+      .json();
     const attempts: [string, Record<string, unknown>][] = [
-      ["/v1/syntheses", { ...QUICK, m: 1, epsilon: 10, datasetId }],
-      ["/v1/tables", { ...SURVEY_COLUMNS, datasetId: surveyId, method: "laplace", epsilon: 1 }],
-      ["/v1/tables", { ...SURVEY_COLUMNS, datasetId: surveyId, method: "sample" }],
+      ["/v1/syntheses", { ...h.QUICK, m: 1, epsilon: 10, datasetId }],
+      ["/v1/tables", { ...h.SURVEY_COLUMNS, datasetId: surveyId, method: "laplace", epsilon: 1 }],
+      ["/v1/tables", { ...h.SURVEY_COLUMNS, datasetId: surveyId, method: "sample" }],
     ];
     for (const [path, request] of attempts) {
-      const response = await post(t, path, b, request, crypto.randomUUID());
+      const response = await h.post(t, path, b, request, crypto.randomUUID());
       const body = await response.json();
       assert.equal(
         response.status,
@@ -89,8 +78,8 @@ Deno.test("cross-tenant: tenant b gets 404 on everything of tenant a and cannot 
       );
       assert.equal(body.error.field, "datasetId");
     }
-    const after = await (await get(t, `/v1/datasets/${datasetId}/budget`, a.analyst)).json();
-    const afterSurvey = await (await get(t, `/v1/datasets/${surveyId}/budget`, a.analyst)).json();
+    const after = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, a.analyst)).json();
+    const afterSurvey = await (await h.get(t, `/v1/datasets/${surveyId}/budget`, a.analyst)).json();
     assert.deepEqual(after, before, "tenant b's attempts changed a's budget");
     assert.deepEqual(afterSurvey, beforeSurvey, "tenant b's attempts changed a's budget");
   } finally {

@@ -7,7 +7,7 @@ import {
   type ContractionSettings,
   study,
 } from "../../src/studies/contraction.ts";
-import { runStudy, studyJson } from "../../src/studies/study_runner.ts";
+import { runSerialAndParallel } from "./_quick.ts";
 
 const QUICK: ContractionSettings = {
   ...CONTRACTION_SETTINGS,
@@ -16,9 +16,7 @@ const QUICK: ContractionSettings = {
 };
 
 Deno.test("contraction quick mode has the documented shape and is byte-identical in workers", async () => {
-  const serial = await runStudy(study, { seed: 5, replicates: 2, settings: QUICK, workers: 0 });
-  const parallel = await runStudy(study, { seed: 5, replicates: 2, settings: QUICK, workers: 2 });
-  assert.equal(studyJson(parallel), studyJson(serial));
+  const serial = await runSerialAndParallel(study, 5, QUICK);
   assert.equal(serial.study, "contraction");
   assert.equal(serial.records.length, 2);
   for (const [r, record] of serial.records.entries()) {

@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
+import { betaMedian } from "../../src/stats/beta.ts";
 import {
-  betaMedian,
   FIVE_MECHANISMS,
   FIVE_SETTINGS,
   fiveAggregate,
   type FiveEntry,
   type FiveRecord,
   type FiveSettings,
-  regularizedIncompleteBeta,
   study,
 } from "../../src/studies/five.ts";
-import { runStudy, studyJson } from "../../src/studies/study_runner.ts";
+import { runSerialAndParallel } from "./_quick.ts";
 
 const QUICK: FiveSettings = {
   ...FIVE_SETTINGS,
@@ -18,37 +17,8 @@ const QUICK: FiveSettings = {
   sampler: { chains: 2, warmup: 80, draws: 80 },
 };
 
-/** The CDF of Beta(1/2, 3) in closed form: (15/16)·(2√x − (4/3)x^{3/2} + (2/5)x^{5/2}). */
-function cdfHalfThree(x: number): number {
-  return (15 / 16) * (2 * Math.sqrt(x) - (4 / 3) * x ** 1.5 + 0.4 * x ** 2.5);
-}
-
-Deno.test("`regularizedIncompleteBeta()` matches the closed-form CDF of Beta(0.5, 3) and R's pbeta", () => {
-  for (const x of [1e-9, 0.001, 0.05, 0.2, 0.5, 0.8, 0.99]) {
-    const got = regularizedIncompleteBeta(x, 0.5, 3);
-    assert.ok(Math.abs(got - cdfHalfThree(x)) < 1e-14, `x=${x}: ${got} vs ${cdfHalfThree(x)}`);
-  }
-  // R 4.x: print(pbeta(0.4, 30, 20), digits = 17) = 0.0021684099204181289 (the other branch).
-  assert.ok(Math.abs(regularizedIncompleteBeta(0.4, 30, 20) / 0.0021684099204181289 - 1) < 1e-12);
-  assert.equal(regularizedIncompleteBeta(0, 0.5, 3), 0);
-  assert.equal(regularizedIncompleteBeta(1, 0.5, 3), 1);
-  assert.throws(() => regularizedIncompleteBeta(0.5, 0, 3), /Invalid a/);
-  assert.throws(() => regularizedIncompleteBeta(1.5, 1, 3), /Invalid x/);
-});
-
-Deno.test("`betaMedian()` of Beta(0.5, 3) solves the closed-form CDF = 1/2 and matches R's qbeta", () => {
-  const median = betaMedian(0.5, 3);
-  assert.ok(Math.abs(cdfHalfThree(median) - 0.5) < 1e-14);
-  // R 4.x: print(qbeta(0.5, 0.5, 3), digits = 17) = 0.079032767076173016.
-  assert.ok(Math.abs(median - 0.079032767076173016) < 1e-13);
-  // R: qbeta(0.5, 2.5, 7.5) = 0.23287867775885501.
-  assert.ok(Math.abs(betaMedian(2.5, 7.5) - 0.23287867775885501) < 1e-13);
-});
-
 Deno.test("five quick mode has the documented shape and is byte-identical in workers", async () => {
-  const serial = await runStudy(study, { seed: 4, replicates: 2, settings: QUICK, workers: 0 });
-  const parallel = await runStudy(study, { seed: 4, replicates: 2, settings: QUICK, workers: 2 });
-  assert.equal(studyJson(parallel), studyJson(serial));
+  const serial = await runSerialAndParallel(study, 4, QUICK);
   for (const record of serial.records) {
     assert.deepEqual(record.epsilons.map((e) => e.epsilon), [5, 4, 3]);
     for (const { epsilon, mechanisms } of record.epsilons) {

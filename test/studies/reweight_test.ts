@@ -10,7 +10,7 @@ import {
   study,
   TABLE_STATISTICS,
 } from "../../src/studies/reweight.ts";
-import { runStudy, studyJson } from "../../src/studies/study_runner.ts";
+import { runSerialAndParallel } from "./_quick.ts";
 
 const QUICK: ReweightSettings = {
   ...REWEIGHT_SETTINGS,
@@ -19,9 +19,7 @@ const QUICK: ReweightSettings = {
 };
 
 Deno.test("reweight quick mode has the documented shape and is byte-identical in workers", async () => {
-  const serial = await runStudy(study, { seed: 2, replicates: 2, settings: QUICK, workers: 0 });
-  const parallel = await runStudy(study, { seed: 2, replicates: 2, settings: QUICK, workers: 2 });
-  assert.equal(studyJson(parallel), studyJson(serial));
+  const serial = await runSerialAndParallel(study, 2, QUICK);
   for (const record of serial.records) {
     assert.deepEqual(Object.keys(record.mechanisms), [...REWEIGHT_MECHANISMS]);
     const { lw, sw } = record.mechanisms;

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { runStudy, studyJson } from "../../src/studies/study_runner.ts";
 import {
   cellRmse,
   COVERAGE_METHODS,
@@ -18,6 +17,7 @@ import {
 import { Rng } from "../../src/random/rng.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
 import type { SurveyTable } from "../../src/survey/tables.ts";
+import { runSerialAndParallel } from "./_quick.ts";
 
 /** Quick mode: a small population and sample, few draws, and a Δ* the unweighted fit meets. */
 const QUICK: SurveySettings = {
@@ -29,9 +29,7 @@ const QUICK: SurveySettings = {
 };
 
 Deno.test("survey quick mode has the documented shape and is byte-identical in workers", async () => {
-  const serial = await runStudy(study, { seed: 3, replicates: 2, settings: QUICK, workers: 0 });
-  const parallel = await runStudy(study, { seed: 3, replicates: 2, settings: QUICK, workers: 2 });
-  assert.equal(studyJson(parallel), studyJson(serial));
+  const serial = await runSerialAndParallel(study, 3, QUICK);
   for (const record of serial.records) {
     assert.equal(record.truth.count.length, 27);
     assert.equal(record.truth.count[0], QUICK.populationSize);

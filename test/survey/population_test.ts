@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.ts";
+import { correlation } from "../../src/stats/correlation.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
 import { proportionalAllocation } from "../../src/survey/pps_sample.ts";
 import {
@@ -9,25 +10,6 @@ import {
   SDR_SAMPLE_MEAN_SALARIES,
   type SdrTable,
 } from "../../src/survey/sdr_tables.ts";
-
-function correlation(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  const n = x.length;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i] / n;
-    my += y[i] / n;
-  }
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) ** 2;
-    syy += (y[i] - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
-}
 
 const population = simulatePopulation(new Rng(7));
 const CELLS = FIELD_LEVELS.length * GENDER_LEVELS.length;

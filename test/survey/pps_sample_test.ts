@@ -4,6 +4,7 @@ import { Rng } from "../../src/random/rng.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
 import { ppsSample, proportionalAllocation, sampleDataset } from "../../src/survey/pps_sample.ts";
 import { FIELD_LEVELS } from "../../src/survey/sdr_tables.ts";
+import { correlation } from "../../src/stats/correlation.ts";
 import { normalQuantile } from "../../src/stats/student_t.ts";
 
 const H = FIELD_LEVELS.length;
@@ -69,19 +70,7 @@ Deno.test("`ppsSample()`: salary and weight correlate near the paper's −0.58 i
   // sample gave −0.58. 0.06 is about 3 sd.
   const population = simulatePopulation(new Rng(20240612).split(0));
   const sample = ppsSample(population, 1000, new Rng(20240612).split(1));
-  const { salary, weight } = sample;
-  const n = sample.n;
-  const mx = salary.reduce((s, v) => s + v, 0) / n;
-  const my = weight.reduce((s, v) => s + v, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (salary[i] - mx) * (weight[i] - my);
-    sxx += (salary[i] - mx) ** 2;
-    syy += (weight[i] - my) ** 2;
-  }
-  const r = sxy / Math.sqrt(sxx * syy);
+  const r = correlation(sample.salary, sample.weight);
   assert.ok(Math.abs(r - -0.58) < 0.06, `r = ${r}`);
 });
 

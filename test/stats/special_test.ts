@@ -7,8 +7,8 @@ import {
   log1pExp,
   logPochhammer,
   sigmoid,
-} from "../../src/models/special.ts";
-import { assertClose, uniforms } from "./_helpers.ts";
+} from "../../src/stats/special.ts";
+import { assertClose, uniforms } from "../models/_helpers.ts";
 
 const EULER_GAMMA = 0.57721566490153286061;
 

@@ -1,6 +1,6 @@
 /**
- * Special functions for the model log densities (SPEC §5): log-gamma, digamma, their
- * differences at a shifted argument, and numerically stable logistic helpers.
+ * Special functions for the model log densities (SPEC §5) and the distributions of `src/stats`:
+ * log-gamma, digamma, their differences at a shifted argument, and stable logistic helpers.
  *
  * All functions take and return plain f64 numbers and allocate nothing, so they can sit in the
  * per-record hot loop of a log density.

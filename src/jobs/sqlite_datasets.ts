@@ -1,0 +1,80 @@
+/**
+ * The registered datasets of the embedded store: the confidential CSV, its budget ε_total and
+ * the owner's release policy (the second layer of `SqliteJobStore`).
+ *
+ * @module
+ */
+import { checkBudget } from "./ledger.ts";
+import type { ReleasePolicy } from "./release_policy.ts";
+import { SqliteKeys } from "./sqlite_keys.ts";
+import { now, settle } from "./sqlite_schema.ts";
+import type { DatasetInfo, NewDataset } from "./store.ts";
+
+/** The policy of a dataset registered before policies existed: every column confidential. */
+export const LEGACY_POLICY: ReleasePolicy = {
+  publicColumns: [],
+  bounds: {},
+  stratumSizes: {},
+  levels: {},
+  sizePublic: true,
+  neighbours: "add-remove",
+};
+
+/** A dataset's stored policy column as a policy ({@linkcode LEGACY_POLICY} when null). */
+export function policyOf(column: unknown): ReleasePolicy {
+  return column === null ? LEGACY_POLICY : JSON.parse(String(column));
+}
+
+/** The keys and datasets parts of the store. */
+export class SqliteDatasets extends SqliteKeys {
+  createDataset(dataset: NewDataset): Promise<DatasetInfo> {
+    return settle(() => {
+      checkBudget(dataset.epsilonTotal);
+      const createdAt = now();
+      this.db.run(
+        `INSERT INTO datasets (id, name, csv, n, columns, epsilon_total, owner_key_id, tenant,
+         policy, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        dataset.id,
+        dataset.name,
+        dataset.csv,
+        dataset.n,
+        JSON.stringify(dataset.columns),
+        dataset.epsilonTotal,
+        dataset.ownerKeyId,
+        dataset.tenant,
+        JSON.stringify(dataset.policy),
+        createdAt,
+      );
+      const { id, name, n, columns, epsilonTotal, policy } = dataset;
+      return { id, name, n, columns: [...columns], epsilonTotal, createdAt, policy };
+    });
+  }
+
+  dataset(id: string, tenant: string): Promise<DatasetInfo | null> {
+    return settle(() => {
+      const row = this.db.get(
+        `SELECT id, name, n, columns, epsilon_total, created_at, policy FROM datasets
+         WHERE id = ? AND tenant = ?`,
+        id,
+        tenant,
+      );
+      if (row === undefined) return null;
+      return {
+        id: String(row.id),
+        name: String(row.name),
+        n: Number(row.n),
+        columns: JSON.parse(String(row.columns)),
+        epsilonTotal: Number(row.epsilon_total),
+        createdAt: String(row.created_at),
+        policy: policyOf(row.policy),
+      };
+    });
+  }
+
+  datasetCsv(id: string): Promise<string | null> {
+    return settle(() => {
+      const row = this.db.get("SELECT csv FROM datasets WHERE id = ?", id);
+      return row === undefined ? null : String(row.csv);
+    });
+  }
+}

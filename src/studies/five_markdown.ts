@@ -1,0 +1,157 @@
+/**
+ * The markdown report of the five-synthesizer study (Study 3).
+ *
+ * @module
+ */
+import type { FiveRecord, FiveSummary } from "./five.ts";
+import {
+  FIVE_LABELS,
+  FIVE_MECHANISMS,
+  type FiveMechanism,
+  type FiveSettings,
+} from "./five_settings.ts";
+import {
+  fmt,
+  markdownTable,
+  percent,
+  quantileCells,
+  samplerParagraph,
+  studyDocument,
+} from "./markdown.ts";
+import type { StudyResult } from "./study_runner.ts";
+
+/**
+ * The markdown report of the five-synthesizer study.
+ *
+ * @param result The study result.
+ * @param footer Machine-dependent lines (wall time).
+ */
+export function fiveMarkdown(
+  result: StudyResult<FiveSettings, FiveRecord, FiveSummary>,
+  footer: string,
+): string {
+  const { settings, summary } = result;
+  const [a, b] = settings.shape;
+  const sections = summary.epsilons.flatMap(
+    ({ epsilon, mechanisms, rankEcdfMax, rankEcdfMeanSquared }) => {
+      const rows = FIVE_MECHANISMS.map((mechanism) => {
+        const cell = mechanisms[mechanism];
+        if (cell === null) return [FIVE_LABELS[mechanism], "0", ...Array(11).fill("–")];
+        const l = cell.lipschitz;
+        return [
+          FIVE_LABELS[mechanism],
+          String(cell.replicates),
+          l === null ? "–" : quantileCells(l, 3).join(" / "),
+          cell.shareAbove === null ? "–" : percent(cell.shareAbove),
+          fmt(cell.ecdfMax.mean, 4),
+          `${fmt(cell.ecdfMax.q25, 4)}–${fmt(cell.ecdfMax.q75, 4)}`,
+          fmt(1000 * cell.ecdfMeanSquared.mean, 3),
+          `${fmt(1000 * cell.ecdfMeanSquared.q25, 3)}–${fmt(1000 * cell.ecdfMeanSquared.q75, 3)}`,
+          fmt(cell.median.median, 4),
+          `${fmt(cell.median.min, 4)}–${fmt(cell.median.max, 4)}`,
+          fmt(cell.medianBias, 4),
+          fmt(cell.medianRmse, 4),
+          fmt(cell.zeroWeightsMean, 1),
+        ];
+      });
+      return [
+        `## ε = ${epsilon} (Δ target ε/2 = ${epsilon / 2})`,
+        "",
+        markdownTable(
+          [
+            "synthesizer",
+            "R",
+            "Δ min / q25 / median / q75 / max",
+            `Δ > ${epsilon / 2}`,
+            "max-ECDF mean",
+            "max-ECDF IQR",
+            "avg-ECDF ×10³ mean",
+            "avg-ECDF ×10³ IQR",
+            "median: median",
+            "median: range",
+            "median bias",
+            "median RMSE",
+            "zero α (mean)",
+          ],
+          rows,
+        ),
+        "",
+        `Utility ranking (best first) by mean max-ECDF: ${
+          rankEcdfMax.map((m) => FIVE_LABELS[m]).join(" < ")
+        }; ` +
+        `by mean avg-ECDF: ${rankEcdfMeanSquared.map((m) => FIVE_LABELS[m]).join(" < ")}.`,
+        "",
+      ];
+    },
+  );
+  const best = (rank: readonly FiveMechanism[], measure: string) =>
+    rank[0] === "lw" ? `best by ${measure}` : `not best by ${measure} (${FIVE_LABELS[rank[0]]} is)`;
+  const verdict = summary.epsilons.map(({ epsilon, rankEcdfMax, rankEcdfMeanSquared }) =>
+    `- ε = ${epsilon}: Weighted is ${best(rankEcdfMax, "max-ECDF")} and ` +
+    `${best(rankEcdfMeanSquared, "avg-ECDF")}; Censor w ranks ` +
+    `${rankEcdfMax.indexOf("censored-w") + 1} and ${
+      rankEcdfMeanSquared.indexOf("censored-w") + 1
+    }` +
+    ` of ${rankEcdfMax.length}.`
+  );
+  const weightedE = summary.epsilons.map(({ epsilon, mechanisms }) => {
+    const cell = mechanisms["weighted-e"];
+    return cell === null || cell.lipschitz === null
+      ? `ε = ${epsilon}: –`
+      : `ε = ${epsilon}: Δ ${fmt(cell.lipschitz.min, 3)}–${fmt(cell.lipschitz.max, 3)}, ` +
+        `${percent(cell.shareAbove!)} above ε/2, ${fmt(cell.zeroWeightsMean, 1)} records ` +
+        "zeroed on average";
+  });
+  return studyDocument([
+    `# Study 3: five synthesizers on Beta(${a}, ${b}) data`,
+    "",
+    `SPEC §9.3; JSM censoring slides. R = ${result.replicates} databases of n = ${settings.n} ` +
+    `draws from Beta(${a}, ${b}); beta intercept-only synthesizer; one synthetic dataset per ` +
+    `synthesizer, ε and replicate (m = 1). Seed ${result.seed}.`,
+    "",
+    "- **Weighted**: LW weights, c = 1, shift g calibrated per database so that Δ ≤ ε/2 (aDP).",
+    `- **Weighted-e**: the fixed LW rule c = ε/${settings.reference}, g = 0, then records with ` +
+    "Δ_{α,x_i} > ε/2 get α_i = 0 and the model is refit (up to five rounds) (aDP).",
+    `- **Censor w**: the same fixed LW weights (c = ε/${settings.reference}, g = 0), each ` +
+    "contribution clamped to ±ε/2 (DP). Its Δ is that of the clamped contributions.",
+    "- **Censor uw**: α = 1, clamped to ±ε/2 (DP).",
+    `- **PH**: perturbed histogram on [0, 1], ${
+      settings.bins ?? "⌈n^{1/3}⌉ = " + Math.ceil(Math.cbrt(settings.n))
+    } ` +
+    "bins, Laplace(2/ε) per count (DP; seeded noise in this study, never in a release).",
+    "",
+    `Analytic median of Beta(${a}, ${b}) (bisection on I_x(a, b) = 1/2): ` +
+    `**${summary.analyticMedian.toFixed(6)}**; the confidential data's median over replicates: ` +
+    `${fmt(summary.dataMedian.median, 4)} (range ${fmt(summary.dataMedian.min, 4)}–` +
+    `${fmt(summary.dataMedian.max, 4)}). max-ECDF = max |F − F*| and avg-ECDF = mean (F − F*)² ` +
+    "over the pooled records (smaller is better).",
+    "",
+    ...sections,
+    "## Against the slides",
+    "",
+    "The slides find Weighted best in utility and Censor w next, the censored synthesizers' Δ " +
+    "never above ε/2, and Weighted-e contracting faster (its Δ pulled under ε/2 by truncation) at " +
+    "a small cost in utility. Here:",
+    "",
+    ...verdict,
+    "- Censoring: Δ ≤ ε/2 in every replicate by construction (the clamped bound is shown; the " +
+    "unclamped bounds are in the JSON).",
+    "- Weighted-e, whose weighting rule is fixed rather than fitted to each database, is cut " +
+    `back towards ε/2 by truncation: ${
+      weightedE.join("; ")
+    }. Our Weighted is calibrated per database ` +
+    "(shift g searched), so it too stays under ε/2 in every replicate where calibration " +
+    "succeeded; the slides' contrast (Weighted-e contracting faster) is against an " +
+    "uncalibrated weighted rule, which this design does not include.",
+    "",
+    "## Choices",
+    "",
+    `- **Weighted-e and Censor w weights** c = ε/${settings.reference}, g = 0: the paper's ` +
+    "Algorithm 1 rule (c = 1, g = 0) at ε = 5, where a pilot on eight databases (not part of " +
+    "this run) gave LW bounds 2.17–2.64, near ε/2 = 2.5; at smaller ε the slides' downscaling " +
+    "α̃ = c₁·α with c₁ = ε/5 keeps the rule's bound near ε/2, so truncation trims the excess " +
+    "instead of zeroing hundreds of records (unscaled, the pilot lost up to 35% of the records " +
+    "at ε = 3 and still ended above ε/2).",
+    samplerParagraph(settings.sampler, summary.fits),
+  ], footer);
+}

@@ -1,0 +1,45 @@
+/**
+ * The settings of the five-synthesizer study (Study 3, SPEC §9.3), its synthesizers and their
+ * labels in the slides.
+ *
+ * @module
+ */
+import { type SamplerSettings, STUDY_SAMPLER } from "./study_runner.ts";
+
+/** Settings of the five-synthesizer study. */
+export interface FiveSettings {
+  /** Records per database. */
+  readonly n: number;
+  /** Shapes (a, b) of the Beta data. */
+  readonly shape: readonly [number, number];
+  /** Targets ε (m = 1). */
+  readonly epsilons: readonly number[];
+  /** Weighted-e and Censor w use LW weights with c = ε/reference, g = 0. */
+  readonly reference: number;
+  /** Histogram bins (null: ⌈n^{1/3}⌉). */
+  readonly bins: number | null;
+  readonly sampler: SamplerSettings;
+}
+
+/** SPEC §9.3 at full size: n = 2000, Beta(0.5, 3), ε ∈ {5, 4, 3}, c_ε = ε/5. */
+export const FIVE_SETTINGS: FiveSettings = Object.freeze({
+  n: 2000,
+  shape: [0.5, 3] as const,
+  epsilons: [5, 4, 3],
+  reference: 5,
+  bins: null,
+  sampler: STUDY_SAMPLER,
+});
+
+/** The five synthesizers, by their `runMechanism` names ("lw" is Weighted). */
+export const FIVE_MECHANISMS = ["lw", "weighted-e", "censored-w", "censored", "histogram"] as const;
+export type FiveMechanism = typeof FIVE_MECHANISMS[number];
+
+/** The slides' labels. */
+export const FIVE_LABELS: Readonly<Record<FiveMechanism, string>> = Object.freeze({
+  lw: "Weighted",
+  "weighted-e": "Weighted-e",
+  "censored-w": "Censor w",
+  censored: "Censor uw",
+  histogram: "PH",
+});

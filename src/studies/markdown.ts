@@ -1,0 +1,84 @@
+/**
+ * What the studies' markdown reports share: the document's closing footer, the sampler and MCMC
+ * adequacy paragraph, and the cells of a summary (quantiles, median with range, percentages).
+ * Each study's report is written in its own `*_markdown.ts`.
+ *
+ * @module
+ */
+import {
+  fmt,
+  SAMPLER_NOTE,
+  type SamplerSettings,
+  type Summary,
+  type totalFitStats,
+} from "./study_runner.ts";
+
+export { fmt, markdownTable } from "./study_runner.ts";
+
+/** How a study words its sampler paragraph (the defaults are those of most studies). */
+export interface SamplerWording {
+  /** Whether the chains × (warmup + draws) sentence ends "per fit". */
+  readonly perFit?: boolean;
+  /** Whether {@linkcode SAMPLER_NOTE} follows the sampler settings. */
+  readonly note?: boolean;
+  /** What follows "are flagged": the criterion. */
+  readonly flagged?: string;
+  /** What follows the count of fits flagged on a likelihood parameter, up to its full stop. */
+  readonly likelihood?: string;
+}
+
+/**
+ * The report's "Sampler" bullet: the chains and draws per fit, optionally the note on what fewer
+ * draws do to Δ, and how many distinct fits the MCMC diagnostics flag.
+ *
+ * @param sampler The study's sampler settings.
+ * @param fits The fits' totals over replicates.
+ * @param wording The study's wording.
+ */
+export function samplerParagraph(
+  sampler: SamplerSettings,
+  fits: ReturnType<typeof totalFitStats>,
+  wording: SamplerWording = {},
+): string {
+  const {
+    perFit = true,
+    note = true,
+    flagged = "(R̂ > 1.01 or bulk ESS < 400)",
+    likelihood = "on a likelihood parameter (β₀ or φ).",
+  } = wording;
+  return `- **Sampler**: ${sampler.chains} chains × (${sampler.warmup} warmup + ` +
+    `${sampler.draws} draws)${perFit ? " per fit" : ""}.${note ? ` ${SAMPLER_NOTE}` : ""} ` +
+    `Of ${fits.fits} distinct fits, ${fits.flagged} (${fmt(100 * fits.flaggedShare, 1)}%) are ` +
+    `flagged ${flagged}, ${fits.flaggedLikelihood} ` +
+    `(${fmt(100 * fits.flaggedLikelihoodShare, 1)}%) ${likelihood} ` +
+    `Divergences: ${fits.divergences}.`;
+}
+
+/**
+ * A study's report: its lines, then the machine-dependent footer, joined by newlines.
+ *
+ * @param lines The report's lines (title first).
+ * @param footer Machine-dependent lines (wall time).
+ */
+export function studyDocument(lines: readonly string[], footer: string): string {
+  return [...lines, "", footer, ""].join("\n");
+}
+
+/** min, q25, median, q75 and max of a summary, each with `digits` decimals. */
+export function quantileCells(summary: Summary, digits: number): string[] {
+  return [summary.min, summary.q25, summary.median, summary.q75, summary.max].map((v) =>
+    fmt(v, digits)
+  );
+}
+
+/** "median [min, max]" of a summary, with `digits` decimals. */
+export function medianRange(summary: Summary, digits: number): string {
+  return `${fmt(summary.median, digits)} [${fmt(summary.min, digits)}, ${
+    fmt(summary.max, digits)
+  }]`;
+}
+
+/** A share in [0, 1] as a percentage with `digits` decimals and a "%" sign. */
+export function percent(share: number, digits = 0): string {
+  return `${fmt(100 * share, digits)}%`;
+}

@@ -1,0 +1,152 @@
+/**
+ * The one release pipeline (SPEC §7), in the steps every caller shares: the command line, the
+ * HTTP jobs and the Redis workers (through `synthesize`) and the four studies.
+ *
+ * 1. {@linkcode fitter}: the fit a mechanism asks for, with its parts injected (NUTS in worker
+ *    threads or in this thread, or many-chain HMC on the GPU), the same seed for every refit.
+ * 2. {@linkcode runRelease}: the mechanism on a {@linkcode MechanismContext} (model, fit,
+ *    Lipschitz backend, noise), with the ε cap: a target ε is a cap for every mechanism, and a
+ *    result above it is a `CalibrationError`, never a release.
+ * 3. {@linkcode datasetDrawIndices} and {@linkcode simulateDataset}: the posterior draws behind
+ *    the m datasets and one synthetic dataset from one of them (or from the noisy histogram).
+ *
+ * @module
+ */
+import type { GpuContext } from "../gpu/device.ts";
+import { sampleGpuHmc } from "../gpu/hmc.ts";
+import { type Fit, fitModel, summarizeFit } from "../mcmc/fit.ts";
+import { fitModelParallel } from "../mcmc/parallel_fit.ts";
+import { CalibrationError } from "../mechanisms/calibrate.ts";
+import { sampleFromHistogram } from "../mechanisms/histogram.ts";
+import type {
+  MechanismContext,
+  MechanismOutcome,
+  MechanismSettings,
+} from "../mechanisms/mechanism.ts";
+import { runMechanism } from "../mechanisms/run_mechanism.ts";
+import type { Model, Weighting } from "../models/model.ts";
+import { isSurveyModel, type SurveyStrata } from "../models/survey_model.ts";
+import type { Rng } from "../random/rng.ts";
+
+/** Progress of a fit: its label and the fraction done. */
+export type FitProgress = (label: string, done: number, total: number) => void;
+
+/** Options of {@linkcode fitter}. */
+export interface FitterOptions {
+  readonly seed: number;
+  readonly chains: number;
+  readonly warmup: number;
+  /** Draws kept per chain. */
+  readonly drawsPerChain: number;
+  /** Many-chain HMC on this GPU instead of NUTS (null or absent: NUTS on the CPU). */
+  readonly gpu?: GpuContext | null;
+  /** NUTS in this thread (the studies, which already run in worker threads) or in workers. */
+  readonly inThread?: boolean;
+  /** Worker threads of NUTS (default: the logical cores, at most the chains). */
+  readonly threads?: number;
+  readonly onProgress?: FitProgress;
+}
+
+/**
+ * The fit of a mechanism context: every refit with the same seed (common random numbers), so the
+ * thread count never changes the draws (`fitModelParallel` equals the serial `fitModel`).
+ *
+ * @param model The model bound to the data.
+ * @param options The sampler and where it runs.
+ * @returns `(weighting, label) => fit`.
+ */
+export function fitter(model: Model, options: FitterOptions): MechanismContext["fit"] {
+  const { seed, chains, warmup, drawsPerChain, gpu = null } = options;
+  return async (weighting: Weighting, label: string): Promise<Fit> => {
+    const onProgress = (done: number, total: number) => options.onProgress?.(label, done, total);
+    const settings = { seed, chains, warmup, draws: drawsPerChain, onProgress };
+    if (gpu !== null) {
+      return summarizeFit(model, await sampleGpuHmc(gpu, model, weighting, settings));
+    }
+    if (options.inThread) return fitModel(model, weighting, settings);
+    return await fitModelParallel(model, weighting, { ...settings, threads: options.threads });
+  };
+}
+
+/** Options of {@linkcode runRelease}. */
+export interface RunReleaseOptions {
+  /**
+   * Refuse an outcome above `settings.epsilon` (default true). Only a study that measures where
+   * a mechanism ends, above its target included, turns this off; it releases nothing.
+   */
+  readonly enforceCap?: boolean;
+}
+
+/**
+ * Runs a mechanism and enforces the cap: with a target ε (`settings.epsilon`), no mechanism
+ * releases more.
+ *
+ * @param settings The mechanism and its settings.
+ * @param context The model, fit, Lipschitz backend and noise.
+ * @param options Whether the cap is enforced (always, for a release).
+ * @returns The outcome; throws a `CalibrationError` when ε ends above the target.
+ */
+export async function runRelease(
+  settings: MechanismSettings,
+  context: MechanismContext,
+  options: RunReleaseOptions = {},
+): Promise<MechanismOutcome> {
+  const outcome = await runMechanism(settings, context);
+  const cap = options.enforceCap === false ? undefined : settings.epsilon;
+  if (cap !== undefined && !(outcome.privacy.epsilon <= cap)) {
+    throw new CalibrationError(
+      cap,
+      outcome.privacy.epsilon,
+      `${settings.mechanism} could not bring epsilon under the target`,
+    );
+  }
+  return outcome;
+}
+
+/**
+ * The m posterior draws that generate the datasets: distinct and evenly spaced over the S
+ * draws, s_j = ⌊(j + 1)·S/(m + 1)⌋ for j = 0..m−1.
+ *
+ * @param S The number of draws.
+ * @param m The number of datasets (1 ≤ m ≤ S).
+ * @returns The 0-based draw indices.
+ */
+export function datasetDrawIndices(S: number, m: number): number[] {
+  if (!(m >= 1 && m <= S)) throw new RangeError(`Invalid m: must lie in [1, S=${S}]: m=${m}`);
+  return Array.from({ length: m }, (_, j) => Math.floor(((j + 1) * S) / (m + 1)));
+}
+
+/** One synthetic dataset: the outcomes and, for a survey model, the smoothed weights. */
+export interface SyntheticDraw {
+  readonly y: Float64Array;
+  /** FBS/FBP's synthetic weights w* (zeros for other models). */
+  readonly w: Float64Array;
+}
+
+/**
+ * Draws one synthetic dataset of n records: from the noisy histogram, or from the model at the
+ * posterior draw `s` (a survey model also draws its weights, scaled to `strata`'s sizes).
+ *
+ * @param model The model.
+ * @param outcome The mechanism's outcome.
+ * @param s The posterior draw (ignored for the histogram).
+ * @param rng The dataset's stream.
+ * @param strata The public strata a survey model scales its weights to.
+ * @returns The synthetic outcomes (and weights).
+ */
+export function simulateDataset(
+  model: Model,
+  outcome: MechanismOutcome,
+  s: number,
+  rng: Rng,
+  strata?: SurveyStrata,
+): SyntheticDraw {
+  const n = model.design.n;
+  const w = new Float64Array(n);
+  if (outcome.fit === null) return { y: sampleFromHistogram(outcome.histogram!, n, rng), w };
+  const theta = outcome.fit.draws.subarray(s * model.dim, (s + 1) * model.dim);
+  if (isSurveyModel(model)) {
+    return model.simulateSurvey(theta, rng, { y: new Float64Array(n), w }, strata);
+  }
+  return { y: model.simulate(theta, rng, new Float64Array(n)), w };
+}

@@ -1,0 +1,33 @@
+/**
+ * The public release manifest (`report.json`, the API's `report`): one zod schema, the type
+ * inferred from it. Only what may be released with the data.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** The manifest's schema (the API documents it in `/openapi.json`). */
+export const ReleaseReportSchema = z.object({
+  mechanism: z.string(),
+  model: z.string(),
+  n: z.number().int(),
+  m: z.number().int(),
+  /** Δ_{α,x} (censoring: the level C; histogram: null). */
+  lipschitz: z.number().nullable(),
+  /** Lipschitz bound over draws: "max" (the maximum over all S draws, no relaxation). */
+  lipschitzOverDraws: z.literal("max"),
+  epsilonPerDataset: z.number(),
+  epsilon: z.number(),
+  guarantee: z.enum(["DP", "aDP"]),
+  /** The neighbour relation of the guarantee: one record added or removed. */
+  neighbours: z.literal("add-remove"),
+  /** Which backend computed the final fit's bound ("cpu" or "gpu"; the value is the same). */
+  backend: z.string(),
+  /** Columns of each synthetic file: the synthetic outcome and the public covariates. */
+  columns: z.array(z.string()),
+  software: z.object({ name: z.literal("ppsynth"), version: z.string() }),
+  seedPolicy: z.string(),
+});
+
+/** The public release manifest. */
+export type ReleaseReport = z.infer<typeof ReleaseReportSchema>;

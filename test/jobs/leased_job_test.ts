@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { IdleWait, type JobHandler, runLeasedJob } from "../../src/jobs/leased_job.ts";
+import type {
+  Claim,
+  JobFailure,
+  JobProgress,
+  JobQueue,
+  Lease,
+  Release,
+} from "../../src/jobs/store.ts";
+
+/** A queue of one job that records what is done to it. */
+class OneJob implements JobQueue {
+  readonly calls: string[] = [];
+  readonly progressed: JobProgress[] = [];
+  held = true;
+  readonly lease: Lease = { jobId: "j1", token: "t1" };
+  enqueue(): Promise<void> {
+    return Promise.resolve();
+  }
+  claim(): Promise<Lease | null> {
+    return Promise.resolve(this.lease);
+  }
+  claimById(): Promise<Claim | null> {
+    return Promise.resolve({ lease: this.lease, attempts: 1 });
+  }
+  renew(): Promise<boolean> {
+    this.calls.push("renew");
+    return Promise.resolve(this.held);
+  }
+  progress(_lease: Lease, progress: JobProgress): Promise<void> {
+    this.progressed.push(progress);
+    return Promise.resolve();
+  }
+  complete(): Promise<"released" | "lease_lost"> {
+    this.calls.push("complete");
+    return Promise.resolve(this.held ? "released" : "lease_lost");
+  }
+  fail(_lease: Lease, failure: JobFailure): Promise<boolean> {
+    this.calls.push(`fail:${failure.code}`);
+    return Promise.resolve(this.held);
+  }
+  recoverStale(): Promise<string[]> {
+    return Promise.resolve([]);
+  }
+}
+
+const RELEASE = { report: {}, diagnostics: null, datasets: [] } as unknown as Release;
+
+function options(lines: string[], extra: Record<string, unknown> = {}) {
+  return {
+    leaseMs: 60_000,
+    progressIntervalMs: 60_000,
+    failureOf: (error: unknown): JobFailure =>
+      error instanceof RangeError
+        ? { code: "invalid_request", message: "bad" }
+        : { code: "internal", message: "internal error" },
+    log: (event: string, fields?: Record<string, string | number | boolean>) =>
+      lines.push(JSON.stringify({ event, ...fields })),
+    ...extra,
+  };
+}
+
+Deno.test("`runLeasedJob()` completes a job under its lease and throttles its progress", async () => {
+  const queue = new OneJob();
+  const lines: string[] = [];
+  const handler: JobHandler = (_lease, onProgress) => {
+    onProgress({ stage: "a", fraction: 0 });
+    onProgress({ stage: "a", fraction: 0.5 }); // within the interval: not written
+    return Promise.resolve(RELEASE);
+  };
+  const outcome = await runLeasedJob(
+    queue,
+    () => Promise.resolve({ lease: queue.lease, attempts: 1 }),
+    handler,
+    options(lines),
+  );
+  assert.equal(outcome, "released");
+  assert.deepEqual(queue.calls, ["complete"]);
+  assert.deepEqual(queue.progressed, [{ stage: "a", fraction: 0 }]);
+  assert.deepEqual(lines.map((line) => JSON.parse(line)), [
+    { event: "job_started", job: "j1", attempt: 1 },
+    { event: "job_finished", job: "j1", outcome: "released" },
+  ]);
+});
+
+Deno.test("`runLeasedJob()` fails a throwing job, and reports a lost lease", async () => {
+  const queue = new OneJob();
+  const lines: string[] = [];
+  const throwing = (error: Error): JobHandler => () => Promise.reject(error);
+  const claim = () => Promise.resolve({ lease: queue.lease });
+  assert.equal(
+    await runLeasedJob(queue, claim, throwing(new RangeError("x")), options(lines)),
+    "invalid_request",
+  );
+  queue.held = false;
+  assert.equal(
+    await runLeasedJob(queue, claim, throwing(new Error("x")), options(lines)),
+    "lease_lost",
+  );
+  assert.deepEqual(queue.calls, ["fail:invalid_request", "fail:internal"]);
+  assert.ok(lines.some((line) => JSON.parse(line).event === "job_error"), "internal is logged");
+  assert.ok(!lines.some((line) => line.includes("attempt")), "no attempt count when unknown");
+});
+
+Deno.test("`runLeasedJob()`: no claim, too many attempts, heartbeats and store errors", async () => {
+  const queue = new OneJob();
+  const lines: string[] = [];
+  const never: JobHandler = () => Promise.reject(new Error("must not run"));
+  assert.equal(await runLeasedJob(queue, () => Promise.resolve(null), never, options(lines)), null);
+  const outcome = await runLeasedJob(
+    queue,
+    () => Promise.resolve({ lease: queue.lease, attempts: 4 }),
+    never,
+    options(lines, { maxAttempts: 3 }),
+  );
+  assert.equal(outcome, "too_many_attempts");
+  assert.deepEqual(queue.calls, ["fail:too_many_attempts"]);
+
+  queue.calls.length = 0;
+  const slow: JobHandler = () => new Promise((resolve) => setTimeout(() => resolve(RELEASE), 100));
+  queue.complete = () => Promise.reject(new Error("disk full"));
+  const errors: string[] = [];
+  const stored = await runLeasedJob(
+    queue,
+    () => Promise.resolve({ lease: queue.lease }),
+    slow,
+    options(lines, { leaseMs: 60, onStoreError: (job: string) => errors.push(job) }),
+  );
+  assert.equal(stored, "store_error");
+  assert.deepEqual(errors, ["j1"]);
+  assert.ok(queue.calls.filter((call) => call === "renew").length >= 2, "renewed every leaseMs/3");
+  await assert.rejects(
+    runLeasedJob(queue, () => Promise.resolve({ lease: queue.lease }), slow, options(lines)),
+    /disk full/,
+    "without onStoreError the store's error reaches the caller",
+  );
+});
+
+Deno.test("`IdleWait`: a sleep ends at its time or at the next wake", async () => {
+  const idle = new IdleWait();
+  const started = performance.now();
+  const sleeping = idle.sleep(60_000);
+  idle.wake();
+  await sleeping;
+  assert.ok(performance.now() - started < 1000);
+  await idle.sleep(1);
+});
