@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { benchArgs, timed } from "./_common.ts";
 import { formatCsv } from "../src/data/csv.ts";
 import { Rng } from "../src/random/rng.ts";
 import { simulateNbMixture } from "../src/studies/nb_mixture.ts";
@@ -28,23 +28,9 @@ interface Side {
 
 const OUT = "out/bench";
 
-async function run(command: string, args: string[]): Promise<{ seconds: number; stdout: string }> {
-  const started = performance.now();
-  const result = await new Deno.Command(command, { args, stdout: "piped", stderr: "piped" })
-    .output();
-  const seconds = (performance.now() - started) / 1000;
-  const stdout = new TextDecoder().decode(result.stdout);
-  if (!result.success) {
-    throw new Error(
-      `${command} ${args.join(" ")} failed:\n${new TextDecoder().decode(result.stderr)}`,
-    );
-  }
-  return { seconds, stdout };
-}
-
 async function ppsynth(csv: string, n: number, seed: number): Promise<Side> {
   const dir = `${OUT}/ppsynth-n${n}`;
-  const { seconds } = await run(Deno.execPath(), [
+  const { seconds } = await timed(Deno.execPath(), [
     "run",
     "--allow-read",
     "--allow-write",
@@ -73,7 +59,7 @@ async function ppsynth(csv: string, n: number, seed: number): Promise<Side> {
 }
 
 async function rstan(csv: string, n: number, seed: number): Promise<Side> {
-  const { seconds, stdout } = await run("Rscript", ["bench/nb_stan.R", csv, String(seed)]);
+  const { seconds, stdout } = await timed("Rscript", ["bench/nb_stan.R", csv, String(seed)]);
   const line = stdout.trim().split("\n").at(-1)!;
   const stan = JSON.parse(line);
   return {
@@ -103,13 +89,7 @@ function table(sides: Side[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      sizes: { type: "string", default: "1000,10000" },
-      seed: { type: "string", default: "7" },
-    },
-  });
+  const values = benchArgs({ sizes: "1000,10000", seed: "7" });
   const seed = Number(values.seed);
   await Deno.mkdir(OUT, { recursive: true });
   const sides: Side[] = [];

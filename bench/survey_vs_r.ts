@@ -26,7 +26,7 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { benchArgs, timed } from "./_common.ts";
 import { datasetColumns, formatCsv, readCsv } from "../src/data/csv.ts";
 import { Rng } from "../src/random/rng.ts";
 import { ppsSample, sampleDataset } from "../src/survey/pps_sample.ts";
@@ -74,25 +74,6 @@ interface Row {
   rProcessRunsSeconds: number[];
   maxRelDiffTabulate: number;
   maxRelDiffInProcess: number;
-}
-
-/** Runs a command from the repository root; its wall time in seconds and its stdout. */
-async function run(command: string, args: string[]): Promise<{ seconds: number; stdout: string }> {
-  const started = performance.now();
-  const result = await new Deno.Command(command, {
-    args,
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const seconds = (performance.now() - started) / 1000;
-  const stdout = new TextDecoder().decode(result.stdout);
-  if (!result.success) {
-    throw new Error(
-      `${command} ${args.join(" ")} failed:\n${new TextDecoder().decode(result.stderr)}`,
-    );
-  }
-  return { seconds, stdout };
 }
 
 function median(values: readonly number[]): number {
@@ -148,7 +129,7 @@ async function endToEnd(csv: string, n: number, repeats: number) {
   const out = `${OUT}/survey_tabulate_n${n}.json`;
   const runsSeconds: number[] = [];
   for (let k = 0; k < repeats; k++) {
-    const { seconds } = await run(Deno.execPath(), [
+    const { seconds } = await timed(Deno.execPath(), [
       "task",
       "--quiet",
       "tabulate",
@@ -159,7 +140,7 @@ async function endToEnd(csv: string, n: number, repeats: number) {
       "--by=field,gender",
       "--method=sample",
       `--out=${out}`,
-    ]);
+    ], ROOT);
     runsSeconds.push(seconds);
   }
   const cells: Cell[] = JSON.parse(await Deno.readTextFile(`${ROOT}/${out}`));
@@ -173,7 +154,7 @@ async function rSurvey(csv: string, repeats: number) {
   const readSeconds: number[] = [];
   let result: { R: string; survey: string; cells: Cell[] } | undefined;
   for (let k = 0; k < repeats; k++) {
-    const { seconds, stdout } = await run("Rscript", ["bench/survey_tables_bench.R", csv]);
+    const { seconds, stdout } = await timed("Rscript", ["bench/survey_tables_bench.R", csv], ROOT);
     const parsed = JSON.parse(stdout.trim().split("\n").at(-1)!);
     processSeconds.push(seconds);
     computeSeconds.push(parsed.computeSeconds);
@@ -223,7 +204,7 @@ function maxRelDiff(ours: readonly Cell[], theirs: readonly Cell[]): number {
  */
 async function cpuModel(): Promise<string | null> {
   try {
-    const { stdout } = await run("cat", ["/proc/cpuinfo"]);
+    const { stdout } = await timed("cat", ["/proc/cpuinfo"], ROOT);
     return stdout.match(/^model name\s*:\s*(.*)$/m)?.[1].trim() ?? null;
   } catch {
     return null;
@@ -243,14 +224,11 @@ function table(rows: readonly Row[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      sizes: { type: "string", default: "1000,10000,100000" },
-      seed: { type: "string", default: "1" },
-      repeats: { type: "string", default: "5" },
-      "process-repeats": { type: "string", default: "3" },
-    },
+  const values = benchArgs({
+    sizes: "1000,10000,100000",
+    seed: "1",
+    repeats: "5",
+    "process-repeats": "3",
   });
   const seed = Number(values.seed);
   const repeats = Number(values.repeats);

@@ -27,7 +27,7 @@ import {
   CsvText,
   errorResponses,
   exactlyOneSource,
-  IdParam,
+  getById,
   Records,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
@@ -110,29 +110,17 @@ const register = createRoute({
   },
 });
 
-const describe = createRoute({
-  method: "get",
-  path: "/v1/datasets/{id}",
-  summary: "A registered dataset: size, columns, budget total and release policy",
-  security: BEARER_SECURITY,
-  request: { params: IdParam },
-  responses: {
-    200: { description: "The dataset", content: { "application/json": { schema: DatasetInfo } } },
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
+const describe = getById(
+  "/v1/datasets/{id}",
+  "A registered dataset: size, columns, budget total and release policy",
+  { description: "The dataset", schema: DatasetInfo },
+);
 
-const budget = createRoute({
-  method: "get",
-  path: "/v1/datasets/{id}/budget",
-  summary: "Spent and remaining ε of a dataset, with its releases",
-  security: BEARER_SECURITY,
-  request: { params: IdParam },
-  responses: {
-    200: { description: "The budget", content: { "application/json": { schema: Budget } } },
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
+const budget = getById(
+  "/v1/datasets/{id}/budget",
+  "Spent and remaining ε of a dataset, with its charges",
+  { description: "The budget", schema: Budget },
+);
 
 function isCsv(contentType: string | undefined): boolean {
   return contentType?.split(";")[0].trim().toLowerCase() === "text/csv";

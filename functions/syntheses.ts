@@ -29,31 +29,26 @@ import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import {
   BEARER_SECURITY,
-  CsvText,
-  DatasetId,
+  DATA_SOURCE,
+  DiagnosticsSchema,
   errorResponses,
-  exactlyOneSource,
+  getById,
   idempotencyKeyHeader,
   IdParam,
-  JobProgress,
-  Records,
   ReportSchema,
+  sourcedRules,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
-import { checkSynthesis, requireColumns, visibleProgress } from "../src/jobs/release_policy.ts";
+import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
+import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
 import type { JobView } from "../src/jobs/store.ts";
 import { outcomeKind } from "../src/models/mod.ts";
 import { SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
 
-const SynthesisRequest = SynthesisFields.safeExtend({
-  datasetId: DatasetId.optional(),
-  csv: CsvText.optional(),
-  records: Records.optional(),
-}).superRefine((body, context) => {
-  synthesisRules(body, context, body.datasetId !== undefined);
-  exactlyOneSource(body, context);
-}).openapi("SynthesisRequest", {
+const SynthesisRequest = SynthesisFields.safeExtend(DATA_SOURCE).superRefine(
+  sourcedRules(synthesisRules),
+).openapi("SynthesisRequest", {
   example: {
     datasetId: "3f0c…",
     y: "y",
@@ -64,24 +59,10 @@ const SynthesisRequest = SynthesisFields.safeExtend({
   },
 });
 
-const Job = z.object({
-  id: z.string(),
-  status: z.enum(["queued", "running", "succeeded", "failed"]),
-  datasetId: z.string().nullable(),
-  progress: JobProgress,
-  attempts: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+const Job = JobFields.extend({
   report: ReportSchema.optional(),
   datasets: z.array(z.string()).optional().openapi({ description: "URLs of the synthetic CSVs" }),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
 }).openapi("Job");
-
-const Accepted = z.object({
-  id: z.string(),
-  status: z.enum(["queued", "running", "succeeded", "failed"]),
-  location: z.string(),
-}).openapi("Accepted");
 
 const submit = createRoute({
   method: "post",
@@ -101,17 +82,11 @@ const submit = createRoute({
   },
 });
 
-const status = createRoute({
-  method: "get",
-  path: "/v1/syntheses/{id}",
-  summary: "A job's status, progress and (on success) public report",
-  security: BEARER_SECURITY,
-  request: { params: IdParam },
-  responses: {
-    200: { description: "The job", content: { "application/json": { schema: Job } } },
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
+const status = getById(
+  "/v1/syntheses/{id}",
+  "A job's status, progress and (on success) public report",
+  { description: "The job", schema: Job },
+);
 
 const dataset = createRoute({
   method: "get",
@@ -129,21 +104,16 @@ const dataset = createRoute({
   },
 });
 
-const diagnostics = createRoute({
-  method: "get",
-  path: "/v1/syntheses/{id}/diagnostics",
-  summary: "The confidential diagnostics of a finished job (scope diagnostics)",
-  security: BEARER_SECURITY,
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: "Per-record α and Δ, refits, fit summary, utility, risk, seed, values " +
-        "clamped to the policy's bounds; of a failed job on a registered dataset, the reason",
-      content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...errorResponses(400, 401, 403, 404, 409),
+const diagnostics = getById(
+  "/v1/syntheses/{id}/diagnostics",
+  "The confidential diagnostics of a finished job (scope diagnostics)",
+  {
+    description: "Per-record α and Δ, refits, fit summary, utility, risk, seed, values " +
+      "clamped to the policy's bounds; of a failed job on a registered dataset, the reason",
+    schema: DiagnosticsSchema,
   },
-});
+  [400, 401, 403, 404, 409],
+);
 
 /** 409 unless the job finished (its diagnostics: a success's, or a failure's reason). */
 function requireFinished(job: JobView): void {
@@ -163,21 +133,14 @@ function requireSucceeded(job: JobView): void {
 
 function publicJob(job: JobView, diagnostics: boolean) {
   return {
-    id: job.id,
-    status: job.status,
-    datasetId: job.datasetId,
-    progress: visibleProgress(job, diagnostics),
-    attempts: job.attempts,
-    createdAt: job.createdAt,
-    updatedAt: job.updatedAt,
+    ...jobFields(job, diagnostics),
+    ...reportJson(job),
     ...(job.report === null ? {} : {
-      report: { ...job.report, columns: [...job.report.columns] },
       datasets: Array.from(
         { length: job.datasetCount },
         (_, j) => `/v1/syntheses/${job.id}/datasets/${j + 1}`,
       ),
     }),
-    ...(job.error === null ? {} : { error: job.error }),
   };
 }
 

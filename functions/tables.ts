@@ -36,15 +36,13 @@ import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import {
   BEARER_SECURITY,
-  CsvText,
-  DatasetId,
+  DATA_SOURCE,
+  DiagnosticsSchema,
   errorResponses,
-  exactlyOneSource,
+  getById,
   idempotencyKeyHeader,
-  IdParam,
-  JobProgress,
-  Records,
   ReportSchema,
+  sourcedRules,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import {
@@ -52,32 +50,26 @@ import {
   policyData,
   type ReleasePolicy,
   requireColumns,
-  visibleProgress,
 } from "../src/jobs/release_policy.ts";
+import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
 import type { JobView, Submission } from "../src/jobs/store.ts";
 import { releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_spec.ts";
 import { SYNTHETIC_TABLE_METHODS, TABLE_METHOD_NAMES } from "../src/survey/table_methods.ts";
 import { health } from "./health.ts";
 
-const TablesRequest = TableSpec.safeExtend({
-  datasetId: DatasetId.optional(),
-  csv: CsvText.optional(),
-  records: Records.optional(),
-}).superRefine((body, context) => {
-  tableRules(body, context, body.datasetId !== undefined);
-  exactlyOneSource(body, context);
-}).openapi("TablesRequest", {
-  example: {
-    datasetId: "3f0c…",
-    y: "salary",
-    weight: "w",
-    strata: "field",
-    by: ["field", "gender"],
-    method: "laplace",
-    epsilon: 8,
-  },
-});
+const TablesRequest = TableSpec.safeExtend(DATA_SOURCE).superRefine(sourcedRules(tableRules))
+  .openapi("TablesRequest", {
+    example: {
+      datasetId: "3f0c…",
+      y: "salary",
+      weight: "w",
+      strata: "field",
+      by: ["field", "gender"],
+      method: "laplace",
+      epsilon: 8,
+    },
+  });
 
 const Privacy = z.object({
   epsilon: z.number().openapi({ description: "Total ε of the table (charged once)" }),
@@ -106,26 +98,12 @@ const TableAnswer = Table.extend({
   location: z.string().optional(),
 }).openapi("TableAnswer");
 
-const Status = z.enum(["queued", "running", "succeeded", "failed"]);
-
-const TableJob = z.object({
-  id: z.string(),
-  status: Status,
-  datasetId: z.string().nullable(),
-  progress: JobProgress,
-  attempts: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+const TableJob = JobFields.extend({
   table: Table.optional(),
   report: ReportSchema.optional().openapi({
     description: "fbs, fbp: the public report of the synthesis behind the table",
   }),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
 }).openapi("TableJob");
-
-const Accepted = z.object({ id: z.string(), status: Status, location: z.string() }).openapi(
-  "TableAccepted",
-);
 
 const create = createRoute({
   method: "post",
@@ -149,35 +127,22 @@ const create = createRoute({
   },
 });
 
-const status = createRoute({
-  method: "get",
-  path: "/v1/tables/{id}",
-  summary: "A stored table or table job: status, progress and (on success) the table",
-  security: BEARER_SECURITY,
-  request: {
-    params: IdParam,
-  },
-  responses: {
-    200: { description: "The table job", content: { "application/json": { schema: TableJob } } },
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
+const status = getById(
+  "/v1/tables/{id}",
+  "A stored table or table job: status, progress and (on success) the table",
+  { description: "The table job", schema: TableJob },
+);
 
-const diagnostics = createRoute({
-  method: "get",
-  path: "/v1/tables/{id}/diagnostics",
-  summary: "The confidential diagnostics of a finished table (scope diagnostics)",
-  security: BEARER_SECURITY,
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: "Values clamped to the policy's bounds; of a table on a registered dataset " +
-        "that failed, the reason",
-      content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
-    },
-    ...errorResponses(400, 401, 403, 404, 409),
+const diagnostics = getById(
+  "/v1/tables/{id}/diagnostics",
+  "The confidential diagnostics of a finished table (scope diagnostics)",
+  {
+    description: "Values clamped to the policy's bounds; of a table on a registered dataset " +
+      "that failed, the reason",
+    schema: DiagnosticsSchema,
   },
-});
+  [400, 401, 403, 404, 409],
+);
 
 /** A table as JSON (mutable copies, as the response types want). */
 function tableJson(result: TableResult) {
@@ -191,16 +156,9 @@ function tableJson(result: TableResult) {
 
 function tableView(job: JobView, diagnostics: boolean) {
   return {
-    id: job.id,
-    status: job.status,
-    datasetId: job.datasetId,
-    progress: visibleProgress(job, diagnostics),
-    attempts: job.attempts,
-    createdAt: job.createdAt,
-    updatedAt: job.updatedAt,
+    ...jobFields(job, diagnostics),
     ...(job.result === null ? {} : { table: tableJson(job.result) }),
-    ...(job.report === null ? {} : { report: { ...job.report, columns: [...job.report.columns] } }),
-    ...(job.error === null ? {} : { error: job.error }),
+    ...reportJson(job),
   };
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { ReleaseReportSchema } from "../synthesis/report.ts";
 
 /** `{error: {code, message, field?}}`. */
@@ -78,6 +78,29 @@ export function exactlyOneSource(
   }
 }
 
+/** The data source of a request: a registered dataset, or inline CSV text or records. */
+export const DATA_SOURCE = {
+  datasetId: DatasetId.optional(),
+  csv: CsvText.optional(),
+  records: Records.optional(),
+};
+
+/**
+ * The refinement of a request that carries data: its own cross-field rules (told whether a
+ * registered dataset's policy supplies what the request may not set) and exactly one source.
+ *
+ * @param rules The request's cross-field rules.
+ * @returns A `superRefine` callback.
+ */
+export function sourcedRules<T>(
+  rules: (body: T, context: z.RefinementCtx, fromPolicy: boolean) => void,
+): (body: T & { datasetId?: string }, context: z.RefinementCtx) => void {
+  return (body, context) => {
+    rules(body, context, body.datasetId !== undefined);
+    exactlyOneSource(body as Readonly<Record<string, unknown>>, context);
+  };
+}
+
 /** The public release manifest (`report.json`): the synthesis's own schema, documented. */
 export const ReportSchema = ReleaseReportSchema.openapi("Report");
 
@@ -104,5 +127,39 @@ export function idempotencyKeyHeader(description: string) {
     "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().openapi({
       description,
     }),
+  });
+}
+
+/** The owner's diagnostics: a free-form JSON object (scope diagnostics). */
+export const DiagnosticsSchema = z.record(z.string(), z.unknown());
+
+/**
+ * A keyed `GET` of one stored thing by `{id}` answering JSON (200) or the errors named.
+ *
+ * @param path The route, with `{id}`.
+ * @param summary The OpenAPI summary.
+ * @param answer The 200 answer's description and schema.
+ * @param errors The error statuses (default 400, 401, 403, 404).
+ * @returns The route.
+ */
+export function getById<S extends z.ZodType>(
+  path: string,
+  summary: string,
+  answer: { readonly description: string; readonly schema: S },
+  errors: readonly number[] = [400, 401, 403, 404],
+) {
+  return createRoute({
+    method: "get",
+    path,
+    summary,
+    security: BEARER_SECURITY,
+    request: { params: IdParam },
+    responses: {
+      200: {
+        description: answer.description,
+        content: { "application/json": { schema: answer.schema } },
+      },
+      ...errorResponses(...errors),
+    },
   });
 }

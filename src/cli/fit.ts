@@ -12,7 +12,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { buildDesign, formatCsv, numericColumn, readCsv } from "../data/mod.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
@@ -20,7 +19,7 @@ import { fitter } from "../synthesis/release.ts";
 import { createModel, MODEL_NAMES, outcomeKind } from "../models/mod.ts";
 import { drawColumns } from "./draw_columns.ts";
 import { progressLine } from "./progress.ts";
-import { runCommand, UsageError } from "./run_command.ts";
+import { runCommand, stringFlags, UsageError } from "./run_command.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -40,21 +39,19 @@ export const FitOptions = z.object({
 }).strict();
 
 async function main(): Promise<void> {
-  let values: Record<string, unknown>;
-  try {
-    values = parseArgs({
-      args: Deno.args,
-      options: Object.fromEntries(
-        ["data", "y", "x", "model", "alpha", "chains", "warmup", "draws", "seed", "threads", "out"]
-          .map(
-            (name) => [name, { type: "string" as const }],
-          ),
-      ),
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const options = FitOptions.parse(values);
+  const options = FitOptions.parse(stringFlags(Deno.args, [
+    "data",
+    "y",
+    "x",
+    "model",
+    "alpha",
+    "chains",
+    "warmup",
+    "draws",
+    "seed",
+    "threads",
+    "out",
+  ]));
   const data = await readCsv(options.data);
   const design = buildDesign(data, { y: options.y, x: options.x }, outcomeKind(options.model));
   const alpha = options.alpha === undefined ? null : numericColumn(data, options.alpha);

@@ -6,12 +6,32 @@
  *
  * @module
  */
+import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { classifyError } from "../jobs/domain_errors.ts";
 
 /** An invalid command-line option, named in the message. */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/**
+ * Parses `--name VALUE` flags, every one a string (the command's zod schema converts them); an
+ * unknown flag or a missing value is a {@linkcode UsageError}.
+ *
+ * @param args The command line.
+ * @param names The flags the command takes.
+ * @returns The values given, by flag name.
+ */
+export function stringFlags(args: string[], names: readonly string[]): Record<string, string> {
+  try {
+    return parseArgs({
+      args,
+      options: Object.fromEntries(names.map((name) => [name, { type: "string" as const }])),
+    }).values as Record<string, string>;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Formats a zod error as `--field: message` lines. */

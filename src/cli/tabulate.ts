@@ -21,7 +21,6 @@
  * @module
  */
 import { basename, dirname, extname } from "node:path";
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { readCsv } from "../data/csv.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
@@ -32,7 +31,7 @@ import {
   VALUE_COLUMNS,
 } from "../survey/table_methods.ts";
 import { progressLine } from "./progress.ts";
-import { runCommand, UsageError } from "./run_command.ts";
+import { runCommand, stringFlags, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
 
 /** The options of `deno task tabulate`, validated. */
@@ -76,35 +75,22 @@ function progressOf(method: string) {
 }
 
 async function main(): Promise<void> {
-  let values: Record<string, unknown>;
-  try {
-    values = parseArgs({
-      args: Deno.args,
-      options: Object.fromEntries(
-        [
-          "data",
-          "y",
-          "weight",
-          "strata",
-          "by",
-          "method",
-          "epsilon",
-          "m",
-          "seed",
-          "stratum-sizes",
-          "draws",
-          "chains",
-          "warmup",
-          "out",
-        ].map(
-          (name) => [name, { type: "string" as const }],
-        ),
-      ),
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { "stratum-sizes": sizes, ...rest } = values;
+  const { "stratum-sizes": sizes, ...rest } = stringFlags(Deno.args, [
+    "data",
+    "y",
+    "weight",
+    "strata",
+    "by",
+    "method",
+    "epsilon",
+    "m",
+    "seed",
+    "stratum-sizes",
+    "draws",
+    "chains",
+    "warmup",
+    "out",
+  ]);
   const options = TabulateOptions.parse({
     ...rest,
     ...(sizes === undefined

@@ -110,10 +110,8 @@ export class BetaModel extends GlmModel {
       const ly = logY[i];
       const l1y = log1mY[i];
       const c = a * (lConst + a1 * ly + b1 * l1y);
-      if (c > censor) {
-        total += censor;
-      } else if (c < -censor) {
-        total -= censor;
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
       } else {
         total += c;
         if (withGrad) {

@@ -267,10 +267,8 @@ export class FbpModel implements SurveyModel {
       const qy = ry * ry * invVarY;
       const qp = rp * rp * invVarP;
       const c = a * (c0 - 0.5 * (qy + qp) - xi - kappaY * eta + lp[i]);
-      if (c > censor) {
-        total += censor;
-      } else if (c < -censor) {
-        total -= censor;
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
       } else {
         total += c;
         if (grad !== null) {

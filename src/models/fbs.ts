@@ -266,10 +266,8 @@ export class FbsModel implements SurveyModel {
       const d2 = z2 - rho * z1;
       const q = z1 * d1 + z2 * d2;
       const c = a * (c0 - 0.5 * q * invS);
-      if (c > censor) {
-        total += censor;
-      } else if (c < -censor) {
-        total -= censor;
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
       } else {
         total += c;
         if (grad !== null) {

@@ -145,10 +145,8 @@ export class NegBinModel extends GlmModel {
       const yi = y[i];
       const t = ids[i];
       const c = a * (cst[t] - (phi + yi) * logOnePlus + yi * d);
-      if (c > censor) {
-        total += censor;
-      } else if (c < -censor) {
-        total -= censor;
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
       } else {
         total += c;
         if (grad !== null) {

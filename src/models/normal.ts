@@ -74,10 +74,8 @@ export abstract class GaussianRegression extends GlmModel {
       const r = z[i] - eta;
       const q = r * r * invVar;
       const c = a * (cst[i] - logSigma - 0.5 * q);
-      if (c > censor) {
-        total += censor;
-      } else if (c < -censor) {
-        total -= censor;
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
       } else {
         total += c;
         if (grad !== null) {

@@ -74,10 +74,8 @@ export class PoissonModel extends GlmModel {
       }
       const yi = y[i];
       const c = a * (yi * eta - mu - lgy1[i]);
-      if (c > censor) {
-        total += censor;
-      } else if (c < -censor) {
-        total -= censor;
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
       } else {
         total += c;
         if (grad !== null) {

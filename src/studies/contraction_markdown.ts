@@ -5,14 +5,7 @@
  */
 import type { ContractionRecord, ContractionSettings, ContractionSummary } from "./contraction.ts";
 import { CONTRACTION_MECHANISMS } from "./contraction_settings.ts";
-import {
-  fmt,
-  markdownTable,
-  percent,
-  quantileCells,
-  samplerParagraph,
-  studyDocument,
-} from "./markdown.ts";
+import * as md from "./markdown.ts";
 import type { StudyResult } from "./study_runner.ts";
 
 const LABELS: Record<typeof CONTRACTION_MECHANISMS[number], string> = {
@@ -38,12 +31,12 @@ export function contractionMarkdown(
       return [
         String(n),
         LABELS[mechanism],
-        ...quantileCells(cell.lipschitz, 3),
-        fmt(cell.spread, 3),
-        fmt(cell.iqr, 3),
-        percent(cell.shareAbove),
-        fmt(cell.muMean.median, 2),
-        `${fmt(cell.zeroWeights.median, 0)} (${fmt(cell.zeroWeights.max, 0)})`,
+        ...md.quantileCells(cell.lipschitz, 3),
+        md.fmt(cell.spread, 3),
+        md.fmt(cell.iqr, 3),
+        md.percent(cell.shareAbove),
+        md.fmt(cell.muMean.median, 2),
+        `${md.fmt(cell.zeroWeights.median, 0)} (${md.fmt(cell.zeroWeights.max, 0)})`,
         String(cell.allWeightsZero),
       ];
     })
@@ -53,7 +46,7 @@ export function contractionMarkdown(
     const word = c.contracts
       ? (c.monotone ? "contracts (monotonically)" : "contracts")
       : "does not contract";
-    const chain = (values: readonly number[]) => values.map((v) => fmt(v, 3)).join(" → ");
+    const chain = (values: readonly number[]) => values.map((v) => md.fmt(v, 3)).join(" → ");
     return `- **${LABELS[mechanism]}** ${word}: max − min = ${chain(c.spreads)} and IQR = ` +
       `${chain(c.iqrs)} over n = ${settings.sizes.join(", ")}; median Δ ${
         chain(summary.sizes.map((s) => s.mechanisms[mechanism].lipschitz.median))
@@ -63,7 +56,7 @@ export function contractionMarkdown(
   const last = summary.sizes[summary.sizes.length - 1];
   const lwLast = summary.sizes[summary.sizes.length - 1].mechanisms.lw;
   const weLast = summary.sizes[summary.sizes.length - 1].mechanisms["weighted-e"];
-  return studyDocument([
+  return md.studyDocument([
     "# Study 1: contraction of the local Lipschitz bound (Poisson)",
     "",
     `SPEC §9.1; vector-weighted paper Supp 5; JSM 2024 slides. R = ${result.replicates} databases ` +
@@ -76,7 +69,7 @@ export function contractionMarkdown(
     `truncated at the global target ε = ${settings.epsilon} (records with Δ_{α,x_i} > ` +
     `${summary.target} get α_i = 0, refit, up to five rounds). Seed ${result.seed}.`,
     "",
-    markdownTable(
+    md.markdownTable(
       [
         "n",
         "synthesizer",
@@ -99,8 +92,8 @@ export function contractionMarkdown(
     "",
     ...verdicts,
     "",
-    `At n = ${settings.sizes[settings.sizes.length - 1]}, ${percent(lwLast.shareAbove)} of ` +
-    `the LW databases and ${percent(weLast.shareAbove)} of the Weighted-e databases have ` +
+    `At n = ${settings.sizes[settings.sizes.length - 1]}, ${md.percent(lwLast.shareAbove)} of ` +
+    `the LW databases and ${md.percent(weLast.shareAbove)} of the Weighted-e databases have ` +
     `Δ > ${summary.target}.`,
     "",
     "**Why the fixed LW rule drifts.** LW rescales each database's record bounds by that " +
@@ -108,13 +101,13 @@ export function contractionMarkdown(
     "largest α_i f_i is about max f²/(4(max f − min f)) (at f = max f/2). min f stays near " +
     "|ℓ| at the mode, but max f grows with n as larger databases hold more extreme counts, so " +
     "the rule's bound tends to rise with n: here its median goes from " +
-    `${fmt(first.mechanisms.lw.lipschitz.median, 3)} at n = ${first.n} to ` +
-    `${fmt(last.mechanisms.lw.lipschitz.median, 3)} at n = ${last.n}.`,
+    `${md.fmt(first.mechanisms.lw.lipschitz.median, 3)} at n = ${first.n} to ` +
+    `${md.fmt(last.mechanisms.lw.lipschitz.median, 3)} at n = ${last.n}.`,
     "",
     "**Truncation cascades.** Weighted-e refits after zeroing the records above 3.5; the refit " +
     "with fewer records has a wider posterior, which pushes further records above 3.5, and so " +
     "on for up to five rounds. The zero-weight columns show how many records it drops: a median " +
-    `of ${fmt(last.mechanisms["weighted-e"].zeroWeights.median, 0)} of ${last.n} at n = ` +
+    `of ${md.fmt(last.mechanisms["weighted-e"].zeroWeights.median, 0)} of ${last.n} at n = ` +
     `${last.n}; at n = ${first.n}, ${first.mechanisms["weighted-e"].allWeightsZero} of ` +
     `${result.replicates} databases lost every record (the fit is then the prior, Δ = 0).`,
     "",
@@ -123,12 +116,12 @@ export function contractionMarkdown(
     "the probability of exceeding it nearly 0 at n = 1000; the slides add that truncation " +
     "(Weighted-e) contracts faster. Here the fixed LW rule " +
     `${summary.contraction.lw.contracts ? "contracts" : "does not contract"}, with ` +
-    `${percent(first.mechanisms.lw.shareAbove)} of databases above ${summary.target} at ` +
-    `n = ${first.n} and ${percent(last.mechanisms.lw.shareAbove)} at n = ${last.n}; ` +
+    `${md.percent(first.mechanisms.lw.shareAbove)} of databases above ${summary.target} at ` +
+    `n = ${first.n} and ${md.percent(last.mechanisms.lw.shareAbove)} at n = ${last.n}; ` +
     `Weighted-e ${
       summary.contraction["weighted-e"].contracts ? "contracts" : "does not contract"
     }` +
-    `, its median Δ staying at ${fmt(last.mechanisms["weighted-e"].lipschitz.median, 3)} at ` +
+    `, its median Δ staying at ${md.fmt(last.mechanisms["weighted-e"].lipschitz.median, 3)} at ` +
     `n = ${last.n} at the price of the dropped records.`,
     "",
     "## Choices",
@@ -137,7 +130,7 @@ export function contractionMarkdown(
     "of n = 1000 (not part of this run) gave LW bounds 3.41–3.98 (median 3.44) at g = 0, " +
     "3.00–3.44 at g = −0.1 and 3.82–4.58 at g = 0.1, so the unshifted rule sits near the slides' " +
     "Δ ≈ 3.5.",
-    samplerParagraph(settings.sampler, summary.fits, {
+    md.samplerParagraph(settings.sampler, summary.fits, {
       perFit: false,
       flagged: "by SPEC §6 (R̂ > 1.01 or bulk ESS < 400 for some parameter)",
       likelihood: "on the intercept itself; the rest only on the prior scale σ_β, which does " +

@@ -44,18 +44,7 @@ import {
   type FiveMechanism,
   type FiveSettings,
 } from "./five_settings.ts";
-import {
-  fitSeedOf,
-  type FitStats,
-  NOISE_STREAM,
-  replicateFits,
-  replicateRng,
-  type Study,
-  summarize,
-  type Summary,
-  SYNTHESIS_STREAM,
-  totalFitStats,
-} from "./study_runner.ts";
+import * as runner from "./study_runner.ts";
 
 export { FIVE_LABELS, FIVE_MECHANISMS, FIVE_SETTINGS, type FiveMechanism, type FiveSettings };
 export { fiveMarkdown };
@@ -85,7 +74,7 @@ export interface FiveRecord {
     readonly epsilon: number;
     readonly mechanisms: Readonly<Record<FiveMechanism, FiveEntry | null>>;
   }[];
-  readonly fits: FitStats;
+  readonly fits: runner.FitStats;
 }
 
 function lipschitzOf(outcome: MechanismOutcome): number | null {
@@ -109,7 +98,7 @@ export async function fiveReplicate(
   settings: FiveSettings,
   stage: (stage: string) => void = () => {},
 ): Promise<FiveRecord> {
-  const rng = replicateRng(seed, r);
+  const rng = runner.replicateRng(seed, r);
   const data = rng.split(0);
   const [a, b] = settings.shape;
   const y = new Float64Array(settings.n);
@@ -121,9 +110,9 @@ export async function fiveReplicate(
     x: new Float64Array(settings.n).fill(1),
     coefficientNames: ["intercept"],
   });
-  const noise = settings.epsilons.map((_, e) => rng.split(NOISE_STREAM + e));
+  const noise = settings.epsilons.map((_, e) => rng.split(runner.NOISE_STREAM + e));
   let current = 0;
-  const fits = replicateFits(model, fitSeedOf(rng), {
+  const fits = runner.replicateFits(model, runner.fitSeedOf(rng), {
     sampler: settings.sampler,
     laplace: (scale) => sampleLaplace(noise[current], 0, scale),
   });
@@ -153,7 +142,7 @@ export async function fiveReplicate(
         mechanisms[mechanism] = null;
         continue;
       }
-      const synthesis = rng.split(SYNTHESIS_STREAM + 5 * e + j);
+      const synthesis = rng.split(runner.SYNTHESIS_STREAM + 5 * e + j);
       const [draw] = outcome.fit === null ? [0] : datasetDrawIndices(outcome.fit.S, 1);
       const synthetic = simulateDataset(model, outcome, draw, synthesis).y;
       const utility = utilityOf(y, synthetic);
@@ -178,13 +167,13 @@ export interface FiveCell {
   /** Replicates where it ran (calibration succeeded). */
   readonly replicates: number;
   /** Δ over replicates (null for PH). */
-  readonly lipschitz: Summary | null;
+  readonly lipschitz: runner.Summary | null;
   /** Share of replicates with Δ > ε/2 (null for PH). */
   readonly shareAbove: number | null;
-  readonly ecdfMax: Summary;
-  readonly ecdfMeanSquared: Summary;
+  readonly ecdfMax: runner.Summary;
+  readonly ecdfMeanSquared: runner.Summary;
   /** The synthetic median over replicates. */
-  readonly median: Summary;
+  readonly median: runner.Summary;
   /** Mean of (synthetic median − analytic median). */
   readonly medianBias: number;
   /** √mean (synthetic median − analytic median)². */
@@ -197,7 +186,7 @@ export interface FiveSummary {
   /** The median of Beta(a, b), by bisection on I_x(a, b). */
   readonly analyticMedian: number;
   /** The confidential data's median over replicates. */
-  readonly dataMedian: Summary;
+  readonly dataMedian: runner.Summary;
   readonly epsilons: readonly {
     readonly epsilon: number;
     readonly mechanisms: Readonly<Record<FiveMechanism, FiveCell | null>>;
@@ -206,7 +195,7 @@ export interface FiveSummary {
     /** Synthesizers from best to worst by mean mean-squared ECDF. */
     readonly rankEcdfMeanSquared: readonly FiveMechanism[];
   }[];
-  readonly fits: ReturnType<typeof totalFitStats>;
+  readonly fits: ReturnType<typeof runner.totalFitStats>;
 }
 
 /**
@@ -237,13 +226,13 @@ export function fiveAggregate(
       const medians = entries.map((x) => x.synthetic.median);
       mechanisms[mechanism] = {
         replicates: entries.length,
-        lipschitz: bounds.length === 0 ? null : summarize(bounds),
+        lipschitz: bounds.length === 0 ? null : runner.summarize(bounds),
         shareAbove: bounds.length === 0
           ? null
           : bounds.filter((l) => l > epsilon / 2).length / bounds.length,
-        ecdfMax: summarize(entries.map((x) => x.ecdfMax)),
-        ecdfMeanSquared: summarize(entries.map((x) => x.ecdfMeanSquared)),
-        median: summarize(medians),
+        ecdfMax: runner.summarize(entries.map((x) => x.ecdfMax)),
+        ecdfMeanSquared: runner.summarize(entries.map((x) => x.ecdfMeanSquared)),
+        median: runner.summarize(medians),
         medianBias: medians.reduce((s, m) => s + (m - truth), 0) / medians.length,
         medianRmse: Math.sqrt(medians.reduce((s, m) => s + (m - truth) ** 2, 0) / medians.length),
         zeroWeightsMean: entries.reduce((s, x) => s + x.zeroWeights, 0) / entries.length,
@@ -261,14 +250,14 @@ export function fiveAggregate(
   });
   return {
     analyticMedian: truth,
-    dataMedian: summarize(records.map((r) => r.data.median)),
+    dataMedian: runner.summarize(records.map((r) => r.data.median)),
     epsilons,
-    fits: totalFitStats(records.map((r) => r.fits)),
+    fits: runner.totalFitStats(records.map((r) => r.fits)),
   };
 }
 
 /** The five-synthesizer study, for `runStudy` and the worker. */
-export const study: Study<FiveSettings, FiveRecord, FiveSummary> = {
+export const study: runner.Study<FiveSettings, FiveRecord, FiveSummary> = {
   name: "five",
   module: import.meta.url,
   replicate: fiveReplicate,

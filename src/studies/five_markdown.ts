@@ -10,14 +10,7 @@ import {
   type FiveMechanism,
   type FiveSettings,
 } from "./five_settings.ts";
-import {
-  fmt,
-  markdownTable,
-  percent,
-  quantileCells,
-  samplerParagraph,
-  studyDocument,
-} from "./markdown.ts";
+import * as md from "./markdown.ts";
 import type { StudyResult } from "./study_runner.ts";
 
 /**
@@ -41,23 +34,25 @@ export function fiveMarkdown(
         return [
           FIVE_LABELS[mechanism],
           String(cell.replicates),
-          l === null ? "–" : quantileCells(l, 3).join(" / "),
-          cell.shareAbove === null ? "–" : percent(cell.shareAbove),
-          fmt(cell.ecdfMax.mean, 4),
-          `${fmt(cell.ecdfMax.q25, 4)}–${fmt(cell.ecdfMax.q75, 4)}`,
-          fmt(1000 * cell.ecdfMeanSquared.mean, 3),
-          `${fmt(1000 * cell.ecdfMeanSquared.q25, 3)}–${fmt(1000 * cell.ecdfMeanSquared.q75, 3)}`,
-          fmt(cell.median.median, 4),
-          `${fmt(cell.median.min, 4)}–${fmt(cell.median.max, 4)}`,
-          fmt(cell.medianBias, 4),
-          fmt(cell.medianRmse, 4),
-          fmt(cell.zeroWeightsMean, 1),
+          l === null ? "–" : md.quantileCells(l, 3).join(" / "),
+          cell.shareAbove === null ? "–" : md.percent(cell.shareAbove),
+          md.fmt(cell.ecdfMax.mean, 4),
+          `${md.fmt(cell.ecdfMax.q25, 4)}–${md.fmt(cell.ecdfMax.q75, 4)}`,
+          md.fmt(1000 * cell.ecdfMeanSquared.mean, 3),
+          `${md.fmt(1000 * cell.ecdfMeanSquared.q25, 3)}–${
+            md.fmt(1000 * cell.ecdfMeanSquared.q75, 3)
+          }`,
+          md.fmt(cell.median.median, 4),
+          `${md.fmt(cell.median.min, 4)}–${md.fmt(cell.median.max, 4)}`,
+          md.fmt(cell.medianBias, 4),
+          md.fmt(cell.medianRmse, 4),
+          md.fmt(cell.zeroWeightsMean, 1),
         ];
       });
       return [
         `## ε = ${epsilon} (Δ target ε/2 = ${epsilon / 2})`,
         "",
-        markdownTable(
+        md.markdownTable(
           [
             "synthesizer",
             "R",
@@ -98,11 +93,11 @@ export function fiveMarkdown(
     const cell = mechanisms["weighted-e"];
     return cell === null || cell.lipschitz === null
       ? `ε = ${epsilon}: –`
-      : `ε = ${epsilon}: Δ ${fmt(cell.lipschitz.min, 3)}–${fmt(cell.lipschitz.max, 3)}, ` +
-        `${percent(cell.shareAbove!)} above ε/2, ${fmt(cell.zeroWeightsMean, 1)} records ` +
+      : `ε = ${epsilon}: Δ ${md.fmt(cell.lipschitz.min, 3)}–${md.fmt(cell.lipschitz.max, 3)}, ` +
+        `${md.percent(cell.shareAbove!)} above ε/2, ${md.fmt(cell.zeroWeightsMean, 1)} records ` +
         "zeroed on average";
   });
-  return studyDocument([
+  return md.studyDocument([
     `# Study 3: five synthesizers on Beta(${a}, ${b}) data`,
     "",
     `SPEC §9.3; JSM censoring slides. R = ${result.replicates} databases of n = ${settings.n} ` +
@@ -122,8 +117,10 @@ export function fiveMarkdown(
     "",
     `Analytic median of Beta(${a}, ${b}) (bisection on I_x(a, b) = 1/2): ` +
     `**${summary.analyticMedian.toFixed(6)}**; the confidential data's median over replicates: ` +
-    `${fmt(summary.dataMedian.median, 4)} (range ${fmt(summary.dataMedian.min, 4)}–` +
-    `${fmt(summary.dataMedian.max, 4)}). max-ECDF = max |F − F*| and avg-ECDF = mean (F − F*)² ` +
+    `${md.fmt(summary.dataMedian.median, 4)} (range ${md.fmt(summary.dataMedian.min, 4)}–` +
+    `${
+      md.fmt(summary.dataMedian.max, 4)
+    }). max-ECDF = max |F − F*| and avg-ECDF = mean (F − F*)² ` +
     "over the pooled records (smaller is better).",
     "",
     ...sections,
@@ -152,6 +149,6 @@ export function fiveMarkdown(
     "α̃ = c₁·α with c₁ = ε/5 keeps the rule's bound near ε/2, so truncation trims the excess " +
     "instead of zeroing hundreds of records (unscaled, the pilot lost up to 35% of the records " +
     "at ε = 3 and still ended above ε/2).",
-    samplerParagraph(settings.sampler, summary.fits),
+    md.samplerParagraph(settings.sampler, summary.fits),
   ], footer);
 }

@@ -3,14 +3,7 @@
  *
  * @module
  */
-import {
-  fmt,
-  markdownTable,
-  medianRange,
-  quantileCells,
-  samplerParagraph,
-  studyDocument,
-} from "./markdown.ts";
+import * as md from "./markdown.ts";
 import type { ReweightRecord, ReweightSummary } from "./reweight.ts";
 import { PAPER_TABLE_1 } from "./reweight_paper.ts";
 import {
@@ -38,7 +31,7 @@ const STAT_LABELS: Record<typeof TABLE_STATISTICS[number], string> = {
 };
 
 function showInterval(interval: readonly [number, number] | undefined): string {
-  return interval === undefined ? "–" : `[${fmt(interval[0], 1)}, ${fmt(interval[1], 1)}]`;
+  return interval === undefined ? "–" : `[${md.fmt(interval[0], 1)}, ${md.fmt(interval[1], 1)}]`;
 }
 
 /**
@@ -73,13 +66,13 @@ export function reweightMarkdown(
     return [
       LABELS[mechanism],
       String(cell.replicates),
-      ...quantileCells(cell.lipschitz, 3),
-      fmt(cell.alphaMean.median, 3),
-      cell.g === null ? "–" : medianRange(cell.g, 3),
+      ...md.quantileCells(cell.lipschitz, 3),
+      md.fmt(cell.alphaMean.median, 3),
+      cell.g === null ? "–" : md.medianRange(cell.g, 3),
       cell.k === null
         ? "–"
         : `${
-          cell.k.accepted === null ? "–" : fmt(cell.k.accepted.median, 4)
+          cell.k.accepted === null ? "–" : md.fmt(cell.k.accepted.median, 4)
         } (none: ${cell.k.none})`,
     ];
   });
@@ -87,7 +80,7 @@ export function reweightMarkdown(
     const cell = summary.mechanisms[mechanism];
     return cell === null
       ? [LABELS[mechanism], "–", "–"]
-      : [LABELS[mechanism], fmt(cell.ecdfMax.mean, 4), fmt(cell.ecdfMeanSquared.mean, 5)];
+      : [LABELS[mechanism], md.fmt(cell.ecdfMax.mean, 4), md.fmt(cell.ecdfMeanSquared.mean, 5)];
   });
   const width = (interval: readonly [number, number]) => interval[1] - interval[0];
   /** Mean over the four statistics of (synthesizer interval width)/(Data interval width). */
@@ -115,12 +108,12 @@ export function reweightMarkdown(
     const b = summary.mechanisms[to];
     return a === null || b === null
       ? `${LABELS[from]} → ${LABELS[to]}: –`
-      : `${LABELS[from]} → ${LABELS[to]}: median ᾱ ${fmt(a.alphaMean.median, 3)} → ` +
-        `${fmt(b.alphaMean.median, 3)}, mean max-ECDF ${fmt(a.ecdfMax.mean, 4)} → ` +
-        `${fmt(b.ecdfMax.mean, 4)}, median Δ ${fmt(a.lipschitz.median, 3)} → ` +
-        `${fmt(b.lipschitz.median, 3)}`;
+      : `${LABELS[from]} → ${LABELS[to]}: median ᾱ ${md.fmt(a.alphaMean.median, 3)} → ` +
+        `${md.fmt(b.alphaMean.median, 3)}, mean max-ECDF ${md.fmt(a.ecdfMax.mean, 4)} → ` +
+        `${md.fmt(b.ecdfMax.mean, 4)}, median Δ ${md.fmt(a.lipschitz.median, 3)} → ` +
+        `${md.fmt(b.lipschitz.median, 3)}`;
   };
-  return studyDocument([
+  return md.studyDocument([
     "# Study 2: re-weighting on skewed counts (negative binomial mixture)",
     "",
     `SPEC §9.2; vector-weighted paper §3.2 and Supp 3 Table 1. R = ${result.replicates} databases ` +
@@ -136,16 +129,18 @@ export function reweightMarkdown(
     "",
     "## Table 1: 95% intervals over replicates (2.5% and 97.5% quantiles)",
     "",
-    markdownTable(["statistic", "Data", ...REWEIGHT_MECHANISMS.map((m) => LABELS[m])], table),
+    md.markdownTable(["statistic", "Data", ...REWEIGHT_MECHANISMS.map((m) => LABELS[m])], table),
     "",
     "The paper's Table 1 has no Unweighted or SW column. It reports the data median interval " +
     "[96.0, 101.0], LW [95.6, 99.7] → LW_final [96.0, 100.0] and CW [98.7, 102.4] → CW_final " +
     "[96.1, 100.1]: re-weighting moves CW's intervals back over the data's, LW's less.",
     "",
     "**Interval widths.** Over the four statistics, our synthesizer intervals are on average " +
-    `${paperMechanisms.map((m, i) => `${fmt(ours[i], 2)}× (${LABELS[m]})`).join(", ")} as wide ` +
+    `${
+      paperMechanisms.map((m, i) => `${md.fmt(ours[i], 2)}× (${LABELS[m]})`).join(", ")
+    } as wide ` +
     "as our Data interval; the paper's are " +
-    `${paperMechanisms.map((m, i) => `${fmt(paper[i], 2)}× (${LABELS[m]})`).join(", ")} as ` +
+    `${paperMechanisms.map((m, i) => `${md.fmt(paper[i], 2)}× (${LABELS[m]})`).join(", ")} as ` +
     "wide as its Data interval. Ours hold the database-to-database variation (as Data does) " +
     "plus the synthesis variation of one posterior draw and one synthetic dataset of n " +
     "records, so one expects them to be wider than Data's; the paper's being narrower suggests " +
@@ -158,7 +153,7 @@ export function reweightMarkdown(
     "",
     "## Lipschitz bounds Δ_{α,x} per synthesizer",
     "",
-    markdownTable(
+    md.markdownTable(
       [
         "synthesizer",
         "replicates",
@@ -174,12 +169,14 @@ export function reweightMarkdown(
       lipschitzRows,
     ),
     "",
-    `Unweighted Δ_x: median ${fmt(summary.unweightedLipschitz.median, 3)}, range ` +
-    `[${fmt(summary.unweightedLipschitz.min, 3)}, ${fmt(summary.unweightedLipschitz.max, 3)}].`,
+    `Unweighted Δ_x: median ${md.fmt(summary.unweightedLipschitz.median, 3)}, range ` +
+    `[${md.fmt(summary.unweightedLipschitz.min, 3)}, ${
+      md.fmt(summary.unweightedLipschitz.max, 3)
+    }].`,
     "",
     "## ECDF utility (mean over replicates)",
     "",
-    markdownTable(["synthesizer", "max |F − F*|", "mean (F − F*)²"], utilityRows),
+    md.markdownTable(["synthesizer", "max |F − F*|", "mean (F − F*)²"], utilityRows),
     "",
     "## Choices",
     "",
@@ -188,6 +185,6 @@ export function reweightMarkdown(
     }): the paper does not ` +
     "print the ε of its §3.2 run; its Supp 5 reports LW on this mixture contracting around the " +
     "global Δ_α = 6, so that is where the paper's LW sits on these data.",
-    samplerParagraph(settings.sampler, summary.fits),
+    md.samplerParagraph(settings.sampler, summary.fits),
   ], footer);
 }

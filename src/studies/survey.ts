@@ -45,15 +45,7 @@ import { FIELD_LEVELS } from "../survey/sdr_tables.ts";
 import { syntheticSampleTable } from "../survey/synthetic_tables.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
-import {
-  fitSeedOf,
-  type FitStats,
-  NOISE_STREAM,
-  replicateFits,
-  replicateRng,
-  type Study,
-  SYNTHESIS_STREAM,
-} from "./study_runner.ts";
+import * as runner from "./study_runner.ts";
 import { surveyAggregate, type SurveySummary } from "./survey_aggregate.ts";
 import { surveyMarkdown } from "./survey_markdown.ts";
 import {
@@ -126,7 +118,7 @@ export interface SurveyRecord {
   /** RMSE ratios per method and m (key `m1`, `m3`, …). */
   readonly ratios: Readonly<Record<Method, Readonly<Record<string, CellValues>>>>;
   readonly coverage: Readonly<Record<CoverageMethod, CoverageEntry>>;
-  readonly fitStats: FitStats;
+  readonly fitStats: runner.FitStats;
 }
 
 /**
@@ -162,18 +154,18 @@ export async function surveyReplicate(
   const stratumSizes = new Float64Array(FIELD_LEVELS.length);
   for (let i = 0; i < population.size; i++) stratumSizes[population.field[i]]++;
 
-  const rng = replicateRng(seed, r);
+  const rng = runner.replicateRng(seed, r);
   const sample = ppsSample(population, settings.n, rng.split(0));
   const data = sampleDataset(sample);
   const columns = { y: "salary", weight: "w", strata: "field", by: ["field", "gender"] } as const;
   const base = tableInput(data, columns);
   const sampleTable = surveyTable(base);
   const sampleRmse = cellRmse(sampleTable, truth);
-  const fitSeed = fitSeedOf(rng);
+  const fitSeed = runner.fitSeedOf(rng);
 
   const fits = {} as Record<Synthesizer, SynthesizerFit>;
   const tables = {} as Record<Method, Record<string, SurveyTable | CombinedTable>>;
-  const stats: FitStats[] = [];
+  const stats: runner.FitStats[] = [];
   for (const [j, method] of SURVEY_SYNTHESIZERS.entries()) {
     stage(method);
     const design = buildDesign(
@@ -185,7 +177,7 @@ export async function surveyReplicate(
     if (!isSurveyModel(model)) {
       throw new TypeError(`Invalid model: ${method} is not a survey model`);
     }
-    const context = replicateFits(model, fitSeed, {
+    const context = runner.replicateFits(model, fitSeed, {
       sampler: settings.sampler,
       laplace: () => {
         throw new RangeError("Invalid mechanism: lw-final draws no noise");
@@ -227,7 +219,7 @@ export async function surveyReplicate(
         model,
         outcome,
         s,
-        rng.split(SYNTHESIS_STREAM + j * mMax + l),
+        rng.split(runner.SYNTHESIS_STREAM + j * mMax + l),
         strata,
       );
       return syntheticSampleTable(method, base, draw.y, draw.w);
@@ -242,8 +234,8 @@ export async function surveyReplicate(
     laplaceTable(base, {
       epsilon: 2 * target * m,
       replicates: settings.laplaceReplicates,
-      rng: rng.split(NOISE_STREAM + 2 * k),
-      release: seededRelease(rng.split(NOISE_STREAM + 2 * k + 1)),
+      rng: rng.split(runner.NOISE_STREAM + 2 * k),
+      release: seededRelease(rng.split(runner.NOISE_STREAM + 2 * k + 1)),
     }),
   ]));
   const ratios = Object.fromEntries(SURVEY_METHODS.map((method) => [
@@ -275,7 +267,7 @@ export async function surveyReplicate(
 }
 
 /** The survey study, for `runStudy` and the worker. */
-export const study: Study<SurveySettings, SurveyRecord, SurveySummary> = {
+export const study: runner.Study<SurveySettings, SurveyRecord, SurveySummary> = {
   name: "survey",
   module: import.meta.url,
   replicate: surveyReplicate,

@@ -4,14 +4,7 @@
  * @module
  */
 import { MARGIN_LABEL } from "../survey/tables.ts";
-import {
-  fmt,
-  markdownTable,
-  medianRange,
-  quantileCells,
-  samplerParagraph,
-  studyDocument,
-} from "./markdown.ts";
+import * as md from "./markdown.ts";
 import type { StudyResult } from "./study_runner.ts";
 import type { SurveyRecord } from "./survey.ts";
 import type { SurveySummary } from "./survey_aggregate.ts";
@@ -73,7 +66,7 @@ export function surveyMarkdown(
   footer: string,
 ): string {
   const { settings, summary, replicates } = result;
-  const eps = (m: number) => fmt(2 * settings.lipschitz * m, 1);
+  const eps = (m: number) => md.fmt(2 * settings.lipschitz * m, 1);
   // The ε of each row: 2·Δ·m with Δ of replicate 0's fit (pooled: the largest Δ), 2·Δ*·m for
   // Laplace.
   const epsOf = (method: Method, m: number, pooled: boolean) => {
@@ -81,7 +74,7 @@ export function surveyMarkdown(
     const delta = pooled
       ? summary.fits[method].lipschitz.max
       : result.records[0].fits[method].lipschitz;
-    return `ε ${pooled ? "≤ " : "= "}${fmt(2 * delta * m, 1)}`;
+    return `ε ${pooled ? "≤ " : "= "}${md.fmt(2 * delta * m, 1)}`;
   };
   const ratioRows = (source: SurveySummary["ratios"], kind: Quantity) =>
     SURVEY_METHODS.flatMap((method) =>
@@ -90,7 +83,7 @@ export function surveyMarkdown(
         return [
           LABELS[method],
           `${m} (${epsOf(method, m, source === summary.ratiosPooled)})`,
-          ...quantileCells(s, 2),
+          ...md.quantileCells(s, 2),
         ];
       })
     );
@@ -99,7 +92,7 @@ export function surveyMarkdown(
   const coverageTable = (kind: Quantity) => {
     const paper = PAPER_TABLES_4_5[kind];
     const digits = 0;
-    return markdownTable(
+    return md.markdownTable(
       [
         "cell",
         "Pop. (ours)",
@@ -121,20 +114,20 @@ export function surveyMarkdown(
         const cov = (method: CoverageMethod) => summary.coverage[method];
         return [
           cellLabel(summary.labels, c),
-          fmt(summary.truth[kind][c], digits),
-          fmt(paper[k][0], 0),
-          fmt(cov("fbs").coverage[kind][c], 2),
-          fmt(paper[k][1], 2),
-          fmt(cov("fbs").length[kind][c], 0),
-          fmt(paper[k][2], 0),
-          fmt(cov("fbp").coverage[kind][c], 2),
-          fmt(paper[k][3], 2),
-          fmt(cov("fbp").length[kind][c], 0),
-          fmt(paper[k][4], 0),
-          fmt(cov("sample").coverage[kind][c], 2),
-          fmt(cov("laplace").coverage[kind][c], 2),
-          fmt(cov("fbs").cv[kind][c], 3),
-          fmt(cov("fbp").cv[kind][c], 3),
+          md.fmt(summary.truth[kind][c], digits),
+          md.fmt(paper[k][0], 0),
+          md.fmt(cov("fbs").coverage[kind][c], 2),
+          md.fmt(paper[k][1], 2),
+          md.fmt(cov("fbs").length[kind][c], 0),
+          md.fmt(paper[k][2], 0),
+          md.fmt(cov("fbp").coverage[kind][c], 2),
+          md.fmt(paper[k][3], 2),
+          md.fmt(cov("fbp").length[kind][c], 0),
+          md.fmt(paper[k][4], 0),
+          md.fmt(cov("sample").coverage[kind][c], 2),
+          md.fmt(cov("laplace").coverage[kind][c], 2),
+          md.fmt(cov("fbs").cv[kind][c], 3),
+          md.fmt(cov("fbp").cv[kind][c], 3),
         ];
       }),
     );
@@ -147,30 +140,30 @@ export function surveyMarkdown(
     PAPER_TABLES_4_5[kind].reduce((s, row) => s + row[4] / row[2], 0) / rows.length;
   const overview = QUANTITIES.map((kind) => [
     kind === "count" ? "counts" : "mean salaries",
-    ...COVERAGE_METHODS.map((method) => fmt(meanCoverage(method, kind), 3)),
-    `${fmt(paperMean(kind, 1), 3)} / ${fmt(paperMean(kind, 3), 3)}`,
-    fmt(
+    ...COVERAGE_METHODS.map((method) => md.fmt(meanCoverage(method, kind), 3)),
+    `${md.fmt(paperMean(kind, 1), 3)} / ${md.fmt(paperMean(kind, 3), 3)}`,
+    md.fmt(
       lengthRatio(
         summary.coverage.fbp.length[kind],
         summary.coverage.fbs.length[kind],
       ),
       2,
     ),
-    fmt(paperLengthRatio(kind), 2),
+    md.fmt(paperLengthRatio(kind), 2),
   ]);
   const fitRows = SURVEY_SYNTHESIZERS.map((method) => {
     const f = summary.fits[method];
     return [
       LABELS[method],
-      medianRange(f.lipschitz, 3),
-      `${fmt(2 * f.lipschitz.max * settings.coverageM, 2)}`,
-      medianRange(f.unweightedLipschitz, 2),
+      md.medianRange(f.lipschitz, 3),
+      `${md.fmt(2 * f.lipschitz.max * settings.coverageM, 2)}`,
+      md.medianRange(f.unweightedLipschitz, 2),
       `${f.missedTarget} of ${replicates}`,
     ];
   });
   const first = result.records[0];
   const missed = SURVEY_SYNTHESIZERS.filter((method) => summary.fits[method].missedTarget > 0);
-  return studyDocument([
+  return md.studyDocument([
     "# Study 4: private survey tables under informative sampling",
     "",
     "SPEC §9.4; survey paper §4.1–4.4 (Figures 5–6), Appendix F (Tables 4–5). Population of " +
@@ -192,10 +185,10 @@ export function surveyMarkdown(
             summary.fits[method].missedTarget
           } of ${replicates} samples and ran with its cap just above the smallest Δ its ` +
           `calibration reached (the records' \`cap\`): Δ up to ${
-            fmt(summary.fits[method].lipschitz.max, 3)
+            md.fmt(summary.fits[method].lipschitz.max, 3)
           }, so its ε at m = ` +
           `${settings.coverageM} is up to ${
-            fmt(2 * summary.fits[method].lipschitz.max * settings.coverageM, 2)
+            md.fmt(2 * summary.fits[method].lipschitz.max * settings.coverageM, 2)
           }, not ${eps(settings.coverageM)}`
         ).join("; ")
       }. Its numbers below are at that larger ε; Laplace stays at ε = 2·Δ*·m.`,
@@ -203,7 +196,7 @@ export function surveyMarkdown(
     ]),
     "## Calibration",
     "",
-    markdownTable(
+    md.markdownTable(
       [
         "synthesizer",
         "Δ_{α,x}: median [min, max]",
@@ -216,11 +209,11 @@ export function surveyMarkdown(
     "",
     `The paper: both Δ_α ≈ 1.8 (ε = 10.8 at m = 3); unweighted Δ_x 8.89 (FBS) and 9.92 (FBP). ` +
     `Sample correlation of salary and weight: median ${
-      fmt(summary.sampleCorrelation.median, 3)
+      md.fmt(summary.sampleCorrelation.median, 3)
     } (paper: −0.58 in its sample, −0.57 in the population).`,
     "",
-    `Replicate 0: FBS Δ = ${fmt(first.fits.fbs.lipschitz, 3)} (${first.fits.fbs.finalFit}), ` +
-    `FBP Δ = ${fmt(first.fits.fbp.lipschitz, 3)} (${first.fits.fbp.finalFit}).`,
+    `Replicate 0: FBS Δ = ${md.fmt(first.fits.fbs.lipschitz, 3)} (${first.fits.fbs.finalFit}), ` +
+    `FBP Δ = ${md.fmt(first.fits.fbp.lipschitz, 3)} (${first.fits.fbp.finalFit}).`,
     "",
     "## Figures 5–6: RMSE ratios over the 27 cells (one sample: replicate 0)",
     "",
@@ -229,15 +222,15 @@ export function surveyMarkdown(
     "",
     "### Counts",
     "",
-    markdownTable(ratioHeader, ratioRows(summary.ratios, "count")),
+    md.markdownTable(ratioHeader, ratioRows(summary.ratios, "count")),
     "",
     "### Mean salaries",
     "",
-    markdownTable(ratioHeader, ratioRows(summary.ratios, "mean")),
+    md.markdownTable(ratioHeader, ratioRows(summary.ratios, "mean")),
     "",
     `### Pooled over all ${replicates} samples (27·R ratios)`,
     "",
-    markdownTable(
+    md.markdownTable(
       ["quantity", ...ratioHeader],
       [
         ...ratioRows(summary.ratiosPooled, "count").map((row) => ["counts", ...row]),
@@ -258,7 +251,7 @@ export function surveyMarkdown(
     "Mean coverage of the nominal 95% intervals over the 24 cells of Tables 4–5 (field totals and " +
     "field × gender), and FBP's mean CI length relative to FBS's (mean over cells of the ratio):",
     "",
-    markdownTable(
+    md.markdownTable(
       [
         "quantity",
         ...COVERAGE_METHODS.map((m) => LABELS[m]),
@@ -314,12 +307,12 @@ export function surveyMarkdown(
     `- **Replicates**: R = ${replicates}${
       replicates < 100
         ? ` only, against the paper's 100: a coverage rate from ${replicates} samples has a ` +
-          `standard error of up to ${fmt(Math.sqrt(0.25 / replicates), 2)}. The full run is ` +
+          `standard error of up to ${md.fmt(Math.sqrt(0.25 / replicates), 2)}. The full run is ` +
           "`deno task study survey --replicates 100` (hours on a few cores)"
         : ""
     }.`,
     ...nonDefault(settings),
-    samplerParagraph(settings.sampler, summary.fitStats, {
+    md.samplerParagraph(settings.sampler, summary.fitStats, {
       note: false,
       likelihood: "on a likelihood parameter.",
     }),

@@ -113,3 +113,70 @@ export function assertNoLeak(logs: readonly string[], secrets: readonly string[]
     assert.ok(!text.includes(secret), `the log contains confidential value or key number ${k}`);
   });
 }
+
+const SERVE = new URL("../../src/cli/serve.ts", import.meta.url).pathname;
+const KEYS = new URL("../../src/cli/keys.ts", import.meta.url).pathname;
+
+/** `deno task serve` as a subprocess with `env`, its standard output and error piped or dropped. */
+export function serveCommand(env: Record<string, string>, output: "piped" | "null"): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-sys",
+      SERVE,
+    ],
+    env,
+    stdout: output,
+    stderr: output,
+  });
+}
+
+/**
+ * `deno task keys create --scopes …` (with `--name` where given) in `env`: asserts that it
+ * succeeded and returns the key it printed once.
+ */
+export async function createKeyCommand(
+  env: Record<string, string>,
+  scopes: string,
+  name?: string,
+): Promise<string> {
+  const named = name === undefined ? [] : ["--name", name];
+  const created = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      KEYS,
+      "create",
+      "--scopes",
+      scopes,
+      ...named,
+    ],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(created.code, 0, new TextDecoder().decode(created.stderr));
+  return new TextDecoder().decode(created.stdout).trim();
+}
+
+/**
+ * A synthesis that runs for a while (normal model, LW, loose ε), for tests that watch a running
+ * job: add `datasetId` and `draws`.
+ */
+export const SLOW_SYNTHESIS = {
+  y: "y",
+  x: ["z"],
+  model: "normal",
+  mechanism: "lw",
+  epsilon: 1e6,
+  c: 1,
+  g: 0.2,
+  chains: 2,
+  warmup: 300,
+} as const;

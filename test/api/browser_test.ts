@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import fs from "node:fs";
-import { testApp } from "./_helpers.ts";
+import { createKeyCommand, serveCommand, testApp } from "./_helpers.ts";
 
-const SERVE = new URL("../../src/cli/serve.ts", import.meta.url).pathname;
-const KEYS = new URL("../../src/cli/keys.ts", import.meta.url).pathname;
 const DEMO = new URL("../../examples/skewed_counts.csv", import.meta.url);
 const SCREENSHOTS = new URL("../../out/browser/", import.meta.url).pathname;
 const CHROMIUM = "/usr/bin/chromium";
@@ -82,26 +80,6 @@ function surveyDemo(demo: string): string {
     "\n";
 }
 
-async function createKey(env: Record<string, string>, scopes: string): Promise<string> {
-  const created = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      KEYS,
-      "create",
-      "--scopes",
-      scopes,
-    ],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(created.code, 0, new TextDecoder().decode(created.stderr));
-  return new TextDecoder().decode(created.stdout).trim();
-}
-
 Deno.test({
   name:
     "the web report in Chromium: register with a policy, synthesize, report and plots; no confidential plot without diagnostics",
@@ -119,22 +97,9 @@ Deno.test({
     };
     const base = `http://127.0.0.1:${port}`;
     await Deno.mkdir(env.PPSYNTH_DATA_DIR);
-    const owner = await createKey(env, "submit,read,diagnostics,admin");
-    const analyst = await createKey(env, "submit,read");
-    const server = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-net",
-        "--allow-env",
-        "--allow-read",
-        "--allow-write",
-        "--allow-sys",
-        SERVE,
-      ],
-      env,
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    const owner = await createKeyCommand(env, "submit,read,diagnostics,admin");
+    const analyst = await createKeyCommand(env, "submit,read");
+    const server = serveCommand(env, "null").spawn();
     const { chromium } = await playwright();
     const context = await chromium.launchPersistentContext(`${dir}/profile`, {
       executablePath: CHROMIUM,

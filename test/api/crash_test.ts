@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
-import { assertNoLeak, confidentialCsv, confidentialValues } from "./_helpers.ts";
-
-const SERVE = new URL("../../src/cli/serve.ts", import.meta.url).pathname;
-const KEYS = new URL("../../src/cli/keys.ts", import.meta.url).pathname;
+import { until } from "../_poll.ts";
+import {
+  assertNoLeak,
+  confidentialCsv,
+  confidentialValues,
+  createKeyCommand,
+  serveCommand,
+  SLOW_SYNTHESIS,
+} from "./_helpers.ts";
 
 /** A server subprocess whose standard output and error are collected. */
 interface Server {
@@ -16,42 +21,11 @@ function collect(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 function startServer(env: Record<string, string>): Server {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      SERVE,
-    ],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = serveCommand(env, "piped").spawn();
   const output = Promise.all([collect(child.stdout), collect(child.stderr)]).then((parts) =>
     parts.join("\n")
   );
   return { child, output };
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  ms = 120_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 Deno.test("a server SIGKILLed during a job restarts and completes it, charging the budget once", async () => {
@@ -70,25 +44,7 @@ Deno.test("a server SIGKILLed during a job restarts and completes it, charging t
   let server: Server | null = null;
   try {
     // `deno task keys create` prints the key once; the store keeps only its hash.
-    const created = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-env",
-        "--allow-read",
-        "--allow-write",
-        KEYS,
-        "create",
-        "--scopes",
-        "submit,read,diagnostics,admin",
-        "--name",
-        "crash",
-      ],
-      env,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(created.code, 0, new TextDecoder().decode(created.stderr));
-    const key = new TextDecoder().decode(created.stdout).trim();
+    const key = await createKeyCommand(env, "submit,read,diagnostics,admin", "crash");
     assert.match(key, /^ppsk_[A-Za-z0-9_-]{43}$/);
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     const base = `http://127.0.0.1:${port}`;
@@ -106,20 +62,7 @@ Deno.test("a server SIGKILLed during a job restarts and completes it, charging t
     });
     const { id } = await api("/v1/syntheses", {
       method: "POST",
-      body: JSON.stringify({
-        datasetId: dataset.id,
-        y: "y",
-        x: ["z"],
-        model: "normal",
-        mechanism: "lw",
-        epsilon: 1e6,
-        c: 1,
-        g: 0.2,
-        m: 2,
-        draws: 8000,
-        chains: 2,
-        warmup: 300,
-      }),
+      body: JSON.stringify({ datasetId: dataset.id, ...SLOW_SYNTHESIS, m: 2, draws: 8000 }),
     });
     await until("the job to run", async () => {
       const job = await api(`/v1/syntheses/${id}`);

@@ -1,22 +1,6 @@
 import assert from "node:assert/strict";
+import { REPORT_FIELDS } from "../cli/_helpers.ts";
 import * as h from "./_helpers.ts";
-
-const REPORT_FIELDS = [
-  "backend",
-  "columns",
-  "epsilon",
-  "epsilonPerDataset",
-  "guarantee",
-  "lipschitz",
-  "lipschitzOverDraws",
-  "m",
-  "mechanism",
-  "model",
-  "n",
-  "neighbours",
-  "seedPolicy",
-  "software",
-];
 
 Deno.test("every endpoint through app.request(): datasets, budget, syntheses, results, docs", async () => {
   const t = await h.testApp();

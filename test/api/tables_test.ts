@@ -4,7 +4,7 @@ import { TabulateOptions } from "../../src/cli/tabulate.ts";
 import { formatTable, releaseTable } from "../../src/survey/table_methods.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
-import { assertNoLeak, auth, testApp } from "./_helpers.ts";
+import { assertNoLeak, auth, type TestApp, testApp } from "./_helpers.ts";
 
 // The R-checked survey sample (Rscript test/reference/survey_tables.R, R 4.2.2, survey 4.1.1).
 const REFERENCE = new URL("../reference/", import.meta.url);
@@ -22,6 +22,25 @@ const COLUMNS = { y: "salary", weight: "w", strata: "field", by: ["field", "gend
 
 /** The design columns the owner declares public when registering the sample. */
 const PUBLIC = ["field", "gender"];
+
+/** Registers the slice as the owner (admin key) with the given budget and policy; its id. */
+async function registerSlice(t: TestApp, body: Record<string, unknown>): Promise<string> {
+  const response = await t.app.request("/v1/datasets", {
+    method: "POST",
+    headers: auth(t.keys.admin),
+    body: JSON.stringify({ csv: SLICE_CSV, ...body }),
+  });
+  return (await response.json()).id;
+}
+
+/** Polls a table job until it has finished. */
+async function finished(t: TestApp, location: string) {
+  for (;;) {
+    const job = await (await t.app.request(location, { headers: auth(t.keys.read) })).json();
+    if (job.status === "succeeded" || job.status === "failed") return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** The rows `deno task tabulate --out FILE.json` writes for the same options. */
 async function commandRows(csv: string, options: Record<string, unknown>) {
@@ -94,11 +113,7 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
   const { app, keys } = t;
   const get = (path: string) => app.request(path, { headers: auth(keys.read) });
   try {
-    const { id: datasetId } = await (await app.request("/v1/datasets", {
-      method: "POST",
-      headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 10, csv: SLICE_CSV, publicColumns: PUBLIC }),
-    })).json();
+    const datasetId = await registerSlice(t, { epsilonTotal: 10, publicColumns: PUBLIC });
     const request = { ...COLUMNS, method: "laplace", epsilon: 4 };
     const post = (body: unknown, idempotencyKey: string, key = keys.submit) =>
       app.request("/v1/tables", {
@@ -173,11 +188,7 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
   const { app, keys } = t;
   const get = (path: string) => app.request(path, { headers: auth(keys.read) });
   try {
-    const { id: datasetId } = await (await app.request("/v1/datasets", {
-      method: "POST",
-      headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 100, csv: SLICE_CSV, publicColumns: PUBLIC }),
-    })).json();
+    const datasetId = await registerSlice(t, { epsilonTotal: 100, publicColumns: PUBLIC });
     const request = {
       ...COLUMNS,
       method: "fbs",
@@ -201,12 +212,7 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
     assert.equal(accepted.status, 202);
     const { id, location } = await accepted.json();
     assert.equal(location, `/v1/tables/${id}`);
-    let job;
-    for (;;) {
-      job = await (await get(location)).json();
-      if (job.status === "succeeded" || job.status === "failed") break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const job = await finished(t, location);
     assert.equal(job.status, "succeeded", JSON.stringify(job.error));
     assert.equal(job.table.rows.length, 27);
     assert.ok(job.table.rows.every((row: Record<string, unknown>) => "meanUpper" in row));
@@ -225,12 +231,7 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
     });
     assert.equal(inline.status, 202);
     const inlineLocation = (await inline.json()).location;
-    let inlineJob;
-    for (;;) {
-      inlineJob = await (await get(inlineLocation)).json();
-      if (inlineJob.status === "succeeded" || inlineJob.status === "failed") break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const inlineJob = await finished(t, inlineLocation);
     assert.deepEqual(inlineJob.table.rows, await commandRows(SLICE_CSV, { ...request, seed: 3 }));
     // A synthesis id is not a table.
     const synthesis = await app.request("/v1/syntheses", {
@@ -253,20 +254,14 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
 Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes from the policy", async () => {
   const t = await testApp({ workers: 1 });
   const { app, keys } = t;
-  const get = (path: string) => app.request(path, { headers: auth(keys.read) });
   try {
     const fields = [...new Set(SLICE_CSV.trim().split("\n").slice(1).map((l) => l.split(",")[0]))];
     const sizes = Object.fromEntries(fields.map((field, h) => [field, 10_000 + 1000 * h]));
-    const { id: datasetId } = await (await app.request("/v1/datasets", {
-      method: "POST",
-      headers: auth(keys.admin),
-      body: JSON.stringify({
-        epsilonTotal: 100,
-        csv: SLICE_CSV,
-        publicColumns: PUBLIC,
-        stratumSizes: { field: sizes },
-      }),
-    })).json();
+    const datasetId = await registerSlice(t, {
+      epsilonTotal: 100,
+      publicColumns: PUBLIC,
+      stratumSizes: { field: sizes },
+    });
     const request = {
       ...COLUMNS,
       datasetId,
@@ -289,12 +284,7 @@ Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes
     const accepted = await post(request);
     assert.equal(accepted.status, 202);
     const { location } = await accepted.json();
-    let job;
-    for (;;) {
-      job = await (await get(location)).json();
-      if (job.status === "succeeded" || job.status === "failed") break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const job = await finished(t, location);
     assert.equal(job.status, "succeeded", JSON.stringify(job.error));
     assert.equal(job.report.model, "fbp");
     assert.equal(job.table.rows.length, 27);
@@ -307,11 +297,7 @@ Deno.test("`POST /v1/tables` names the field at fault and never echoes a value",
   const t = await testApp({}, false);
   const { app, keys } = t;
   try {
-    const { id: datasetId } = await (await app.request("/v1/datasets", {
-      method: "POST",
-      headers: auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 10, csv: SLICE_CSV }),
-    })).json();
+    const datasetId = await registerSlice(t, { epsilonTotal: 10 });
     const bad = async (body: Record<string, unknown>, status: number, field?: string) => {
       const response = await app.request("/v1/tables", {
         method: "POST",

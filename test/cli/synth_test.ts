@@ -1,16 +1,8 @@
 import assert from "node:assert/strict";
+import { REPORT_FIELDS, runCli } from "./_helpers.ts";
 
 const EXAMPLE = new URL("../../examples/skewed_counts.csv", import.meta.url).pathname;
 const QUICK = ["--draws=200", "--chains=2", "--warmup=100"];
-
-async function synthCli(args: string[]): Promise<{ code: number; stderr: string }> {
-  const result = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", "--allow-sys", "src/cli/synth.ts", ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: result.code, stderr: new TextDecoder().decode(result.stderr) };
-}
 
 async function listing(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -38,7 +30,7 @@ Deno.test("`deno task synth` writes the m datasets, the public report and the di
     "--seed=5",
     ...QUICK,
   ];
-  const first = await synthCli([...args, `--out=${dir}/a`]);
+  const first = await runCli("synth.ts", [...args, `--out=${dir}/a`]);
   assert.equal(first.code, 0, first.stderr);
   const files = await listing(`${dir}/a`);
   assert.deepEqual([...files.keys()].sort(), [
@@ -48,22 +40,7 @@ Deno.test("`deno task synth` writes the m datasets, the public report and the di
     "synthetic-2.csv",
   ]);
   const report = JSON.parse(files.get("report.json")!);
-  assert.deepEqual(Object.keys(report).sort(), [
-    "backend",
-    "columns",
-    "epsilon",
-    "epsilonPerDataset",
-    "guarantee",
-    "lipschitz",
-    "lipschitzOverDraws",
-    "m",
-    "mechanism",
-    "model",
-    "n",
-    "neighbours",
-    "seedPolicy",
-    "software",
-  ]);
+  assert.deepEqual(Object.keys(report).sort(), REPORT_FIELDS);
   assert.equal(report.epsilon, 2 * report.lipschitz * 2);
   assert.deepEqual(report.columns, ["y", "z"]);
   const synthetic = files.get("synthetic-1.csv")!.trim().split("\n");
@@ -78,7 +55,7 @@ Deno.test("`deno task synth` writes the m datasets, the public report and the di
   assert.ok("expectedMatchRisk" in diagnostics.risk[0]);
   assert.equal(Math.max(...diagnostics.recordLipschitz), report.lipschitz);
 
-  const second = await synthCli([...args, `--out=${dir}/b`]);
+  const second = await runCli("synth.ts", [...args, `--out=${dir}/b`]);
   assert.equal(second.code, 0, second.stderr);
   assert.deepEqual(await listing(`${dir}/b`), files, "same seed, same bytes");
   await Deno.remove(dir, { recursive: true });
@@ -109,7 +86,7 @@ for (const [label, extra, pattern] of BAD) {
       ...QUICK,
     ];
     const keys = new Set(extra.map((a) => a.split("=")[0]));
-    const { code, stderr } = await synthCli([
+    const { code, stderr } = await runCli("synth.ts", [
       ...base.filter((a) => !keys.has(a.split("=")[0])),
       ...extra,
     ]);

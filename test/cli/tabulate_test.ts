@@ -1,32 +1,11 @@
 import assert from "node:assert/strict";
 import { parseCsv } from "../../src/data/csv.ts";
 import { numericColumn } from "../../src/data/dataset.ts";
+import { EXPECTED_CELLS, REFERENCE } from "../survey/_reference.ts";
+import { runCli } from "./_helpers.ts";
 
 // Reference values: Rscript test/reference/survey_tables.R (R 4.2.2, survey 4.1.1).
-const REFERENCE = new URL("../reference/", import.meta.url);
 const SAMPLE = new URL("survey_sample.csv", REFERENCE).pathname;
-
-interface ExpectedCell {
-  field: string;
-  gender: string;
-  count: number;
-  countSE: number;
-  mean: number;
-  meanSE: number;
-}
-
-const expected: ExpectedCell[] = JSON.parse(
-  await Deno.readTextFile(new URL("survey_tables_expected.json", REFERENCE)),
-).cells;
-
-async function tabulate(args: string[]): Promise<{ code: number; stderr: string }> {
-  const result = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", "--allow-sys", "src/cli/tabulate.ts", ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: result.code, stderr: new TextDecoder().decode(result.stderr) };
-}
 
 const SAMPLE_ARGS = ["--y=salary", "--weight=w", "--strata=field", "--by=field,gender"];
 
@@ -34,7 +13,7 @@ type Row = Record<string, string | number>;
 
 function assertMatchesR(rows: Row[]): void {
   assert.equal(rows.length, 27);
-  for (const cell of expected) {
+  for (const cell of EXPECTED_CELLS) {
     const row = rows.find((r) => r.field === cell.field && r.gender === cell.gender);
     assert.ok(row, `${cell.field}/${cell.gender} missing`);
     for (const key of ["count", "countSE", "mean", "meanSE"] as const) {
@@ -48,7 +27,7 @@ Deno.test("`deno task tabulate --method sample` reproduces R's survey package to
   const dir = await Deno.makeTempDir();
   for (const extension of ["csv", "json"]) {
     const out = `${dir}/tables.${extension}`;
-    const { code, stderr } = await tabulate([
+    const { code, stderr } = await runCli("tabulate.ts", [
       `--data=${SAMPLE}`,
       ...SAMPLE_ARGS,
       "--method=sample",
@@ -129,7 +108,7 @@ for (const [label, csv, extra, pattern] of BAD_INPUTS) {
     const args = [`--data=${dir}/in.csv`, ...SAMPLE_ARGS, `--out=${dir}/out/t.csv`];
     const replaced = extra.map((e) => e.replace("OUT", `${dir}/out`));
     const kept = args.filter((a) => !replaced.some((e) => e.split("=")[0] === a.split("=")[0]));
-    const { code, stderr } = await tabulate([...kept, ...replaced]);
+    const { code, stderr } = await runCli("tabulate.ts", [...kept, ...replaced]);
     assert.equal(code, 2, stderr);
     assert.match(stderr, pattern);
     assert.equal(stderr.trim().split("\n").length, 1, stderr);

@@ -3,6 +3,8 @@
  * persistence), worker subprocesses whose log is collected, and polling. Without redis-server
  * the tests are skipped, except in CI (`.ci/run` installs it).
  */
+import { until } from "../_poll.ts";
+export { until };
 
 /** Whether the tests can run: redis-server is installed (or CI, where its absence fails). */
 export const HAS_REDIS = await (async () => {
@@ -28,25 +30,6 @@ function freePort(): number {
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   return port;
-}
-
-/** Polls `probe` until it returns a value (not undefined) or `ms` pass. */
-export async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  ms = 120_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {
-      // not ready yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Starts `redis-server` on 127.0.0.1 and a free port, with persistence off. */

@@ -6,13 +6,14 @@
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
 import type { JobStore } from "../../src/jobs/store.ts";
-import { auth, type TestApp, waitForJob } from "../api/_helpers.ts";
+import { auth, confidentialCsv, type TestApp, waitForJob } from "../api/_helpers.ts";
 
 export {
   auth,
   confidentialCsv,
   confidentialValues,
   QUICK,
+  SLOW_SYNTHESIS,
   testApp,
   waitForJob,
 } from "../api/_helpers.ts";
@@ -202,4 +203,17 @@ export function surveyRows(
     const [field, gender, salary, w] = line.split(",");
     return { field, gender, salary: Number(salary), w: Number(w) };
   });
+}
+
+/**
+ * Registers `confidentialCsv(n)` with a budget of `epsilonTotal` as the owner, `z` public and `y`
+ * confidential (201 expected; see `register`).
+ */
+export function registerConfidential(
+  t: TestApp,
+  owner: string,
+  epsilonTotal: number,
+  n: number,
+): Promise<{ id: string; info: Record<string, unknown>; legacy: boolean }> {
+  return register(t, owner, { epsilonTotal, csv: confidentialCsv(n), publicColumns: ["z"] });
 }

@@ -71,6 +71,7 @@ Deno.test("error channel: a laplace table failing on registered data answers 422
     // B: one weight that is not positive: the design rule fails on a row.
     const equal = rows.map((r, i) => i === 7 ? { ...r, w: 0 } : r);
     const messages: string[] = [];
+    const reasons = { lone: /alone in its stratum/, equal: /row 8 .*strictly positive/ };
     for (const [label, records] of [["lone", lone], ["equal", equal]] as const) {
       const { id: datasetId } = await h.register(t, owner, {
         epsilonTotal: 10,
@@ -90,6 +91,16 @@ Deno.test("error channel: a laplace table failing on registered data answers 422
       messages.push(body.error.message);
       const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
       assert.equal(budget.spent, 2, `${label}: the failed table is charged`);
+      // The reason is the owner's: in the table's diagnostics, never in the analyst's view.
+      const [{ jobId }] = budget.releases;
+      const view = await (await h.get(t, `/v1/tables/${jobId}`, analyst)).json();
+      assert.equal(view.error.code, "data_rejected");
+      assert.equal((await h.get(t, `/v1/tables/${jobId}/diagnostics`, analyst)).status, 403);
+      const reason = await h.get(t, `/v1/tables/${jobId}/diagnostics`, owner);
+      assert.equal(reason.status, 200);
+      const { failure } = await reason.json();
+      assert.equal(failure.code, "invalid_data", label);
+      assert.match(failure.message, reasons[label]);
     }
     assert.equal(messages[0], messages[1], "the message depends on the data");
   } finally {

@@ -11,11 +11,7 @@ Deno.test("failed-job channel: epsilon is required, and a failing job is charged
   const t = await h.testApp();
   try {
     const { owner, analyst } = await h.tenantKeys(t);
-    const { id: datasetId } = await h.register(t, owner, {
-      epsilonTotal: 1,
-      csv: h.confidentialCsv(40),
-      publicColumns: ["z"],
-    });
+    const { id: datasetId } = await h.registerConfidential(t, owner, 1, 40);
     const budget = async () =>
       (await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json()) as {
         spent: number;

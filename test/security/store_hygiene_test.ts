@@ -19,14 +19,12 @@ function open(dataDir: string, settings: Record<string, number> = {}): Promise<A
   });
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
+/** Whether something (a dangling link included) is at `path`. */
+function exists(path: string): Promise<boolean> {
+  return Deno.lstat(path).then(() => true, (error) => {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
-  }
+  });
 }
 
 async function mode(path: string): Promise<number> {

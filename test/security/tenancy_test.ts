@@ -13,11 +13,7 @@ Deno.test("cross-tenant: tenant b gets 404 on everything of tenant a and cannot 
     const a = await h.tenantKeys(t, "a");
     const b = await h.keyOf(t, ["submit", "read", "diagnostics", "admin"], "b");
 
-    const { id: datasetId } = await h.register(t, a.owner, {
-      epsilonTotal: 1000,
-      csv: h.confidentialCsv(40),
-      publicColumns: ["z"],
-    });
+    const { id: datasetId } = await h.registerConfidential(t, a.owner, 1000, 40);
     const { id: surveyId } = await h.register(t, a.owner, {
       epsilonTotal: 100,
       csv: h.SURVEY_CSV,

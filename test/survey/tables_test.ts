@@ -9,24 +9,12 @@ import {
   tableInput,
 } from "../../src/survey/tables.ts";
 import { referenceSampleCsv } from "../reference/survey_sample.ts";
+import { EXPECTED_CELLS, REFERENCE } from "./_reference.ts";
 
 // Reference values: Rscript test/reference/survey_tables.R (R 4.2.2, survey 4.1.1) on
 // test/reference/survey_sample.csv.
-const REFERENCE = new URL("../reference/", import.meta.url);
-
-interface ExpectedCell {
-  field: string;
-  gender: string;
-  count: number;
-  countSE: number;
-  mean: number;
-  meanSE: number;
-}
 
 const sampleText = await Deno.readTextFile(new URL("survey_sample.csv", REFERENCE));
-const expected: ExpectedCell[] = JSON.parse(
-  await Deno.readTextFile(new URL("survey_tables_expected.json", REFERENCE)),
-).cells;
 
 const COLUMNS = { y: "salary", weight: "w", strata: "field", by: ["field", "gender"] } as const;
 
@@ -37,10 +25,10 @@ Deno.test("the recorded survey sample is what test/reference/survey_sample.ts dr
 Deno.test("`surveyTable()` matches R's survey package on all 108 numbers to 1e-8 relative", () => {
   const table = surveyTable(tableInput(parseCsv(sampleText, "survey_sample.csv"), COLUMNS));
   assert.equal(table.count.length, 27);
-  assert.equal(expected.length, 27);
+  assert.equal(EXPECTED_CELLS.length, 27);
   assert.deepEqual(table.by, ["field", "gender"]);
   let worst = 0;
-  for (const cell of expected) {
+  for (const cell of EXPECTED_CELLS) {
     const r = table.labels[0].findIndex((label, k) =>
       label === cell.field && table.labels[1][k] === cell.gender
     );

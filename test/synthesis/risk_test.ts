@@ -3,12 +3,7 @@ import { identificationRisk } from "../../src/synthesis/risk.ts";
 import { Rng } from "../../src/random/rng.ts";
 
 /** The definition, record by record: O(n²). */
-function naiveRisk(
-  y: Float64Array,
-  ystar: Float64Array,
-  radius: number,
-  relative: boolean,
-): { expectedMatchRisk: number; trueMatchRate: number } {
+function naiveRisk(y: Float64Array, ystar: Float64Array, radius: number, relative: boolean) {
   const n = y.length;
   let expected = 0;
   let unique = 0;
