@@ -6,14 +6,25 @@
  * @module
  */
 import {
-  fmt,
   SAMPLER_NOTE,
   type SamplerSettings,
   type Summary,
   type totalFitStats,
 } from "./study_runner.ts";
 
-export { fmt, markdownTable } from "./study_runner.ts";
+/** A number for a markdown table, with `digits` decimals ("–" when null). */
+export function fmt(value: number | null | undefined, digits = 2): string {
+  return value === null || value === undefined ? "–" : value.toFixed(digits);
+}
+
+/** A markdown table from a header row and body rows. */
+export function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
 
 /** How a study words its sampler paragraph (the defaults are those of most studies). */
 export interface SamplerWording {

@@ -1,7 +1,8 @@
 /**
- * Plumbing shared by the papers' Monte Carlo studies (SPEC §9): replicate seeds, a memoising fit
- * function for `runMechanism`, summaries over replicates, the replicate scheduler (in this thread
- * or in worker threads) and the JSON + markdown files.
+ * Plumbing shared by the papers' Monte Carlo studies (SPEC §9): replicate seeds, a memoising
+ * mechanism context (the pipeline's `fitter` in this thread), summaries over replicates, and
+ * running a study (the scheduler and its transports are `replicate_scheduler.ts`) to its JSON and
+ * markdown files (the markdown helpers are `markdown.ts`).
  *
  * A study is `replicate(r, seed, settings) → record` (plain JSON, a pure function of its
  * arguments) plus `aggregate(records, settings) → summary` (pure), so the result is a pure
@@ -340,18 +341,4 @@ export async function writeStudy(
     dir,
     new Map([[`${result.study}.json`, studyJson(result)], [`${result.study}.md`, markdown]]),
   );
-}
-
-/** A number for a markdown table, with `digits` decimals ("–" when null). */
-export function fmt(value: number | null | undefined, digits = 2): string {
-  return value === null || value === undefined ? "–" : value.toFixed(digits);
-}
-
-/** A markdown table from a header row and body rows. */
-export function markdownTable(
-  header: readonly string[],
-  rows: readonly (readonly string[])[],
-): string {
-  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
