@@ -3,10 +3,11 @@
  *
  * - `cpu`: the f64 TypeScript loop.
  * - `gpu`: the WebGPU kernels whenever an adapter exists and the model has a kernel.
- * - `auto`: the GPU only where it was measured to be faster: S·n ≥ 4·10⁶ draw×record
- *   evaluations (docs/performance.md, "Lipschitz matrix throughput": lavapipe on 2 cores beats
- *   the CPU loop 1.2–3.3× from S = 4000, n = 10³ up, loaded or quiet, and loses below that to
- *   the fixed cost of packing and dispatch; a real GPU only moves the cross-over down).
+ * - `auto`: a hardware GPU only, and only where it pays: S·n ≥ 4·10⁶ draw×record evaluations
+ *   (below that the fixed cost of packing and dispatch loses to the CPU loop). A software
+ *   adapter (Mesa's lavapipe or llvmpipe, SwiftShader, or any adapter that says
+ *   `isFallbackAdapter`) runs on the same CPU cores the f64 loop would use, and the end-to-end
+ *   runs it took part in were slower (issue 13), so `auto` never picks one; `gpu` still can.
  *
  * Without an adapter, for models without a kernel (FBS, FBP), and on any device error, the CPU
  * computes the bound and a line on stderr says so. The answers are the same either way: the GPU
@@ -26,6 +27,28 @@ export type BackendChoice = "auto" | "cpu" | "gpu";
 
 /** Draw×record evaluations from which `auto` prefers the GPU (measured, see the module). */
 export const AUTO_GPU_MIN_EVALUATIONS = 4_000_000;
+
+/** Adapter names of software (CPU) WebGPU implementations. */
+const SOFTWARE_ADAPTER = /llvmpipe|lavapipe|swiftshader|software rasterizer/i;
+
+/**
+ * Whether a GPU is a software adapter: `isFallbackAdapter`, or a known software implementation's
+ * name in its description.
+ *
+ * @param gpu The adapter's fall-back flag and description.
+ * @returns True for a software adapter.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isSoftwareAdapter } from "./select_lipschitz.ts";
+ * assert.equal(isSoftwareAdapter({ isFallback: false, description: "llvmpipe (LLVM 15.0.6)" }), true);
+ * ```
+ */
+export function isSoftwareAdapter(
+  gpu: { readonly isFallback: boolean; readonly description: string },
+): boolean {
+  return gpu.isFallback || SOFTWARE_ADAPTER.test(gpu.description);
+}
 
 /** A backend that picks the GPU or the CPU per call and remembers which one ran last. */
 export interface SelectingLipschitz extends LipschitzBackend {
@@ -50,6 +73,8 @@ export async function selectLipschitz(
     if (gpu === null) {
       note = "no WebGPU adapter: the Lipschitz bound runs on the CPU";
       if (choice === "gpu") log(`ppsynth: ${note}`);
+    } else if (choice === "auto" && isSoftwareAdapter(gpu)) {
+      note = "a software WebGPU adapter: auto runs the Lipschitz bound on the CPU";
     } else {
       gpuBackend = createGpuLipschitz(gpu);
     }
