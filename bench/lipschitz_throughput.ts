@@ -1,7 +1,8 @@
 /**
  * Lipschitz matrix throughput (issue 4): draw × record evaluations of |α_i·ℓ_i(θ_s)| per second
  * for the negative binomial model (K = 3: intercept, a normal and a binary covariate) at
- * S = 4000 draws and n ∈ {10³, 10⁴, 10⁵}, on the CPU (the f64 TypeScript loop `lipschitz()`)
+ * S = 4000 draws and n ∈ {10³, 10⁴, 10⁵}, on the CPU (the f64 TypeScript loop `lipschitz()`, in
+ * this thread and split over every core by `parallelLipschitz()`)
  * and on the GPU (`createGpuLipschitz`: packing, f32 kernel and f64 confirmation; and the kernel
  * alone), side by side in one run. It also measures the adapter's f32 FMA throughput and copy
  * bandwidth with two micro-kernels, for a roofline estimate, and prints markdown tables.
@@ -15,6 +16,7 @@ import { acquireGpu, type GpuContext } from "../src/gpu/device.ts";
 import { createGpuLipschitz, planTiles, runLipschitzKernel } from "../src/gpu/lipschitz_gpu.ts";
 import { packLipschitz } from "../src/gpu/lipschitz_pack.ts";
 import { lipschitz } from "../src/mechanisms/lipschitz.ts";
+import { parallelLipschitz } from "../src/mechanisms/parallel_lipschitz.ts";
 import { NegBinModel } from "../src/models/negbin.ts";
 import { sampleNegBinomial } from "../src/random/distributions.ts";
 import { Rng } from "../src/random/rng.ts";
@@ -197,16 +199,17 @@ const backend = createGpuLipschitz(gpu);
 console.log(`Adapter: ${gpu.description}; S = ${S}; NB model, K = 3; seed ${seed}`);
 console.log("");
 console.log(
-  "|       n | CPU f64 (s) | CPU evals/s | GPU end-to-end (s) | GPU evals/s | kernel only (s) | kernel evals/s | f64 re-checked | near ties | Δ and Δ_i equal |",
+  "|       n | CPU f64 (s) | CPU evals/s | CPU, every core (s) | every core evals/s | GPU end-to-end (s) | GPU evals/s | kernel only (s) | kernel evals/s | f64 re-checked | near ties | Δ and Δ_i equal |",
 );
 console.log(
-  "| ------: | ----------: | ----------: | -----------------: | ----------: | --------------: | -------------: | -------------: | --------: | :--------------: |",
+  "| ------: | ----------: | ----------: | ------------------: | -----------------: | -----------------: | ----------: | --------------: | -------------: | -------------: | --------: | :--------------: |",
 );
 const rows: { n: number; kernelRate: number; bytesPerEval: number }[] = [];
 for (const n of sizes) {
   const { model, theta } = nbProblem(n, S, seed);
   const evals = n * S;
   const cpu = await time(() => lipschitz(model, theta));
+  const cores = await time(() => parallelLipschitz(model, theta));
   const gpuRun = await time(() => backend.compute(model, theta));
   const packed = packLipschitz(model, theta, null);
   const kernel = await time(() => runLipschitzKernel(gpu, packed, false, gpu.limits));
@@ -220,13 +223,17 @@ for (const n of sizes) {
   console.log(
     `| ${String(n).padStart(7)} | ${cpu.seconds.toFixed(2).padStart(11)} | ${
       fmt(evals / cpu.seconds).padStart(11)
-    } | ${gpuRun.seconds.toFixed(2).padStart(18)} | ${fmt(evals / gpuRun.seconds).padStart(11)} | ${
-      kernel.seconds.toFixed(2).padStart(15)
-    } | ${fmt(evals / kernel.seconds).padStart(14)} | ${
-      String(backend.lastStats?.recomputed).padStart(14)
-    } | ${String(backend.lastStats?.nearTies).padStart(9)} | ${
+    } | ${cores.seconds.toFixed(2).padStart(19)} | ${fmt(evals / cores.seconds).padStart(18)} | ${
+      gpuRun.seconds.toFixed(2).padStart(18)
+    } | ${fmt(evals / gpuRun.seconds).padStart(11)} | ${kernel.seconds.toFixed(2).padStart(15)} | ${
+      fmt(evals / kernel.seconds).padStart(14)
+    } | ${String(backend.lastStats?.recomputed).padStart(14)} | ${
+      String(backend.lastStats?.nearTies).padStart(9)
+    } | ${
       gpuRun.value.overall === cpu.value.overall &&
-        gpuRun.value.perRecord.every((v, i) => v === cpu.value.perRecord[i])
+        gpuRun.value.perRecord.every((v, i) => v === cpu.value.perRecord[i]) &&
+        cores.value.overall === cpu.value.overall &&
+        cores.value.perRecord.every((v, i) => v === cpu.value.perRecord[i])
         ? "yes"
         : "NO"
     } |`,

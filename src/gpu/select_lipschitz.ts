@@ -1,7 +1,7 @@
 /**
  * Which Lipschitz backend runs (`--backend auto|cpu|gpu`), with the fall-back to the CPU.
  *
- * - `cpu`: the f64 TypeScript loop.
+ * - `cpu`: the f64 TypeScript loop, on every core for large S·n (`parallel_lipschitz.ts`).
  * - `gpu`: the WebGPU kernels whenever an adapter exists and the model has a kernel.
  * - `auto`: a hardware GPU only, and only where it pays: S·n ≥ 4·10⁶ draw×record evaluations
  *   (below that the fixed cost of packing and dispatch loses to the CPU loop). A software
@@ -15,7 +15,8 @@
  *
  * @module
  */
-import { cpuLipschitz, type LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
+import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
+import { parallelCpuLipschitz } from "../mechanisms/parallel_lipschitz.ts";
 import type { LipschitzOptions, LipschitzResult } from "../mechanisms/lipschitz.ts";
 import type { Model } from "../models/model.ts";
 import { gpuSpec } from "../models/registry.ts";
@@ -110,7 +111,7 @@ export async function selectLipschitz(
         fallBack(`no GPU kernel for the ${model.name} model: the Lipschitz bound runs on the CPU`);
       }
       last = "cpu";
-      return cpuLipschitz.compute(model, draws, options);
+      return parallelCpuLipschitz.compute(model, draws, options);
     },
   };
 }

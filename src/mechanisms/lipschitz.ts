@@ -43,6 +43,24 @@ export function lipschitz(
   draws: Float64Array,
   options: LipschitzOptions = {},
 ): LipschitzResult {
+  const alpha = checkLipschitzInput(model, draws, options);
+  const { perRecord, argDraw, matrix } = recordMaxima(model, draws, alpha, options.matrix ?? false);
+  return { perRecord, ...overallOf(perRecord, argDraw), matrix };
+}
+
+/**
+ * Refuses draws that are not whole rows of the model's dimension and weights of the wrong length.
+ *
+ * @param model The model.
+ * @param draws S×dim constrained draws.
+ * @param options The weights α.
+ * @returns α (null: all 1).
+ */
+export function checkLipschitzInput(
+  model: Model,
+  draws: Float64Array,
+  options: LipschitzOptions,
+): Float64Array | null {
   const { n } = model.design;
   const dim = model.dim;
   if (draws.length === 0 || draws.length % dim !== 0) {
@@ -52,10 +70,38 @@ export function lipschitz(
   if (alpha !== null && alpha.length !== n) {
     throw new RangeError(`alpha has ${alpha.length} entries, expected ${n}`);
   }
+  return alpha;
+}
+
+/** Per-record maxima of |α_i·ℓ_i(θ_s)| over the draws and the first draw attaining each. */
+export interface RecordMaxima {
+  readonly perRecord: Float64Array;
+  readonly argDraw: Int32Array;
+  readonly matrix?: Float64Array;
+}
+
+/**
+ * The record loop of {@linkcode lipschitz}: per-record maxima over the draws, each with the first
+ * draw that attains it (a NaN is +∞: an unbounded record).
+ *
+ * @param model The model.
+ * @param draws S×dim constrained draws.
+ * @param alpha Record weights (null: all 1).
+ * @param withMatrix Also keep the S×n matrix.
+ * @returns The maxima and where they were attained.
+ */
+export function recordMaxima(
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array | null,
+  withMatrix = false,
+): RecordMaxima {
+  const { n } = model.design;
+  const dim = model.dim;
   const draws_ = draws.length / dim;
   const perRecord = new Float64Array(n);
   const argDraw = new Int32Array(n);
-  const matrix = options.matrix ? new Float64Array(draws_ * n) : undefined;
+  const matrix = withMatrix ? new Float64Array(draws_ * n) : undefined;
   const logLik = new Float64Array(n);
   for (let s = 0; s < draws_; s++) {
     model.logLik(draws.subarray(s * dim, (s + 1) * dim), logLik);
@@ -70,12 +116,22 @@ export function lipschitz(
       }
     }
   }
+  return { perRecord, argDraw, matrix };
+}
+
+/**
+ * The overall bound from the per-record maxima: the first record attaining the largest, and the
+ * draw where it did.
+ *
+ * @param perRecord Δ_{α,x_i}.
+ * @param argDraw The draw of each record's maximum.
+ * @returns Δ_{α,x} and its (record, draw).
+ */
+export function overallOf(
+  perRecord: Float64Array,
+  argDraw: Int32Array,
+): Pick<LipschitzResult, "overall" | "argmax"> {
   let record = 0;
-  for (let i = 1; i < n; i++) if (perRecord[i] > perRecord[record]) record = i;
-  return {
-    perRecord,
-    overall: perRecord[record],
-    argmax: { record, draw: argDraw[record] },
-    matrix,
-  };
+  for (let i = 1; i < perRecord.length; i++) if (perRecord[i] > perRecord[record]) record = i;
+  return { overall: perRecord[record], argmax: { record, draw: argDraw[record] } };
 }

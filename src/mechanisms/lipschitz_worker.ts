@@ -1,0 +1,33 @@
+/**
+ * Worker entry of {@linkcode parallelLipschitz}: rebuilds the model from its name and design and
+ * runs the record loop over the draws it is given.
+ *
+ * Message in: {@linkcode LipschitzJob}. Message out: `{perRecord, argDraw}` (draw indices local to
+ * the job's draws) or `{error}`.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import type { Design } from "../models/model.ts";
+import { createModel, type ModelName } from "../models/registry.ts";
+import { recordMaxima } from "./lipschitz.ts";
+
+/** One share of the draws. */
+export interface LipschitzJob {
+  readonly model: ModelName;
+  readonly design: Design;
+  readonly draws: Float64Array;
+  readonly alpha: Float64Array | null;
+}
+
+self.onmessage = (event: MessageEvent<LipschitzJob>) => {
+  const { model, design, draws, alpha } = event.data;
+  try {
+    const { perRecord, argDraw } = recordMaxima(createModel(model, design), draws, alpha);
+    self.postMessage({ perRecord, argDraw }, {
+      transfer: [perRecord.buffer as ArrayBuffer, argDraw.buffer as ArrayBuffer],
+    });
+  } catch (error) {
+    self.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  }
+};

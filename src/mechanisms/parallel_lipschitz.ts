@@ -1,0 +1,103 @@
+/**
+ * The CPU Lipschitz pass on every core: the S draws are split into contiguous shares, each share's
+ * record loop runs in a worker thread, and the per-record maxima are merged in draw order (a later
+ * share wins only when strictly larger), so every Δ_{α,x_i}, Δ_{α,x} and its arg-max equal the
+ * serial loop's exactly. Small problems (and the full-matrix option) stay in this thread, where a
+ * worker's start-up would cost more than it saves.
+ *
+ * @module
+ */
+import type { Model } from "../models/model.ts";
+import type { ModelName } from "../models/registry.ts";
+import type { LipschitzBackend } from "./lipschitz_backend.ts";
+import {
+  checkLipschitzInput,
+  lipschitz,
+  type LipschitzOptions,
+  type LipschitzResult,
+  overallOf,
+  type RecordMaxima,
+} from "./lipschitz.ts";
+import type { LipschitzJob } from "./lipschitz_worker.ts";
+
+/** Draw×record evaluations from which the pass is split over workers (≈0.4 s serial). */
+export const PARALLEL_MIN_EVALUATIONS = 10_000_000;
+
+/** Options of {@linkcode parallelLipschitz}. */
+export interface ParallelLipschitzOptions {
+  /** Worker threads (default: the logical cores). */
+  readonly threads?: number;
+  /** Evaluations from which workers are used (default {@linkcode PARALLEL_MIN_EVALUATIONS}). */
+  readonly minEvaluations?: number;
+}
+
+function share(job: LipschitzJob): Promise<RecordMaxima> {
+  const worker = new Worker(new URL("./lipschitz_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  return new Promise<RecordMaxima>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<RecordMaxima | { error: string }>) => {
+      if ("error" in event.data) reject(new Error(event.data.error));
+      else resolve(event.data);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(`the Lipschitz worker failed: ${event.message}`));
+    };
+    worker.postMessage(job);
+  }).finally(() => worker.terminate());
+}
+
+/**
+ * {@linkcode lipschitz} with the draws split over worker threads (see the module).
+ *
+ * @param model The model bound to the confidential data.
+ * @param draws S×dim constrained draws, row-major.
+ * @param options α and the matrix option of {@linkcode lipschitz}.
+ * @param parallel Threads and the size from which they are used.
+ * @returns Exactly {@linkcode lipschitz}'s result.
+ */
+export async function parallelLipschitz(
+  model: Model,
+  draws: Float64Array,
+  options: LipschitzOptions = {},
+  parallel: ParallelLipschitzOptions = {},
+): Promise<LipschitzResult> {
+  const dim = model.dim;
+  const S = draws.length / dim;
+  const threads = Math.min(parallel.threads ?? navigator.hardwareConcurrency, S);
+  const minEvaluations = parallel.minEvaluations ?? PARALLEL_MIN_EVALUATIONS;
+  if (options.matrix || threads < 2 || S * model.design.n < minEvaluations) {
+    return lipschitz(model, draws, options);
+  }
+  const alpha = checkLipschitzInput(model, draws, options);
+  const starts = Array.from({ length: threads + 1 }, (_, t) => Math.round((t * S) / threads));
+  const shares = await Promise.all(
+    starts.slice(0, -1).map((start, t) =>
+      share({
+        model: model.name as ModelName,
+        design: model.design,
+        draws: draws.slice(start * dim, starts[t + 1] * dim),
+        alpha,
+      })
+    ),
+  );
+  const perRecord = shares[0].perRecord;
+  const argDraw = shares[0].argDraw;
+  shares.forEach((maxima, t) => {
+    if (t === 0) return;
+    for (let i = 0; i < perRecord.length; i++) {
+      if (maxima.perRecord[i] > perRecord[i]) {
+        perRecord[i] = maxima.perRecord[i];
+        argDraw[i] = maxima.argDraw[i] + starts[t];
+      }
+    }
+  });
+  return { perRecord, ...overallOf(perRecord, argDraw), matrix: undefined };
+}
+
+/** The CPU backend on every core (the command line's and the service's CPU path). */
+export const parallelCpuLipschitz: LipschitzBackend = {
+  name: "cpu",
+  compute: (model, draws, options) => parallelLipschitz(model, draws, options),
+};
