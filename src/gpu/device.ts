@@ -43,11 +43,30 @@ function describe(info: GPUAdapterInfo, isFallback: boolean): string {
 }
 
 /**
+ * Gives Mesa's Vulkan drivers a private runtime directory when the environment has none: without
+ * one they print "XDG_RUNTIME_DIR is invalid or not set" twice on every adapter request. Needs
+ * `--allow-env=XDG_RUNTIME_DIR` and write access to the temporary directory; without them it
+ * does nothing. The directory (0700, empty) is removed when the process ends.
+ */
+function runtimeDirForMesa(): void {
+  try {
+    const env = Deno.permissions.querySync({ name: "env", variable: "XDG_RUNTIME_DIR" });
+    if (env.state !== "granted" || Deno.env.get("XDG_RUNTIME_DIR")) return;
+    const dir = Deno.makeTempDirSync({ prefix: "ppsynth_runtime_" });
+    Deno.env.set("XDG_RUNTIME_DIR", dir);
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+  } catch {
+    // No permission to write a temporary directory: Mesa's warning stays, nothing else changes.
+  }
+}
+
+/**
  * The process's GPU, created on first use with the adapter's full limits, or null when no
  * adapter is available. A lost device is dropped so that the next call asks for a new one.
  */
 export function acquireGpu(): Promise<GpuContext | null> {
   shared ??= (async () => {
+    runtimeDirForMesa();
     const adapter = await navigator.gpu?.requestAdapter({ powerPreference: "high-performance" });
     if (!adapter) return null;
     const wanted = adapter.limits;
