@@ -10,8 +10,10 @@
  * (default PPSYNTH_DATA_DIR, else ./data) is the API's store, shared with the server (API jobs
  * only). Lease and attempts come from PPSYNTH_LEASE_MS (30 s; the stalled-job check runs as
  * often, or PPSYNTH_STALLED_INTERVAL_MS), PPSYNTH_MAX_ATTEMPTS (3), PPSYNTH_POLL_MS (1 s) and
- * PPSYNTH_PROGRESS_INTERVAL_MS (500 ms). SIGINT and SIGTERM finish the running jobs and exit; a
- * killed worker's jobs are run again by the others once their locks expire. Log: one JSON line
+ * PPSYNTH_PROGRESS_INTERVAL_MS (500 ms). SIGINT and SIGTERM finish the running jobs and exit,
+ * within the lease time whatever Redis does (a job still running then, or a worker that cannot
+ * reach Redis, is left to the lease); a killed worker's jobs are run again by the others once
+ * their locks expire. Log: one JSON line
  * per event on standard output.
  *
  * @module
@@ -105,7 +107,15 @@ async function main(): Promise<void> {
   const { promise: stopped, resolve } = Promise.withResolvers<void>();
   const stop = () => {
     log("stopping", { worker: worker.id });
-    worker.stop().then(resolve);
+    // Within the lease time, whatever Redis does: a job still running is requeued by its lease.
+    const deadline = setTimeout(() => {
+      log("stop_timeout", { worker: worker.id, ms: config.leaseMs });
+      resolve();
+    }, config.leaseMs);
+    worker.stop().finally(() => {
+      clearTimeout(deadline);
+      resolve();
+    });
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
