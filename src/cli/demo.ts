@@ -16,7 +16,7 @@ import { writeFilesAtomically } from "../data/write_files.ts";
 import type { ParamSummary } from "../mcmc/fit.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../synthesis/synthesize.ts";
-import { progressLine } from "./progress.ts";
+import { progress } from "./progress.ts";
 import { runCommand } from "./run_command.ts";
 
 const DATA = new URL("../../examples/skewed_counts.csv", import.meta.url).pathname;
@@ -27,14 +27,14 @@ const M = 3;
 
 function run(data: Awaited<ReturnType<typeof readCsv>>, fields: Record<string, unknown>) {
   const spec = SynthesisSpec.parse({ y: "y", model: "negbin", m: M, seed: SEED, ...fields });
-  const progress = new Map<string, ReturnType<typeof progressLine>>();
+  const shown = progress(spec.mechanism);
   return synthesize(data, spec, {
-    onNote: (line) => console.error(line),
-    onProgress: (stage, done, total) => {
-      if (!progress.has(stage)) progress.set(stage, progressLine(`${spec.mechanism}: ${stage}`));
-      progress.get(stage)!(done, total);
+    onNote: (line) => {
+      shown.end();
+      console.error(line);
     },
-  });
+    onProgress: shown.update,
+  }).finally(() => shown.end());
 }
 
 function average(result: SynthesisResult, key: "mean" | "median" | "q15" | "q90"): number {

@@ -18,7 +18,7 @@ import { writeFilesAtomically } from "../data/write_files.ts";
 import { fitter } from "../synthesis/release.ts";
 import { createModel, MODEL_NAMES, outcomeKind } from "../models/mod.ts";
 import { drawColumns } from "./draw_columns.ts";
-import { progressLine } from "./progress.ts";
+import { progress } from "./progress.ts";
 import { runCommand, stringFlags, UsageError } from "./run_command.ts";
 
 const positiveInt = z.coerce.number().int().positive();
@@ -62,15 +62,15 @@ async function main(): Promise<void> {
   });
   const model = createModel(options.model, design);
   const started = performance.now();
-  const progress = progressLine("fit");
+  const shown = progress("fit");
   const fit = await fitter(model, {
     chains: options.chains,
     warmup: options.warmup,
     drawsPerChain: options.draws,
     seed: options.seed,
     threads: options.threads,
-    onProgress: (_, done, total) => progress(done, total),
-  })({ alpha }, "fit");
+    onProgress: shown.update,
+  })({ alpha }, "nuts").finally(() => shown.end());
   const samplingSeconds = (performance.now() - started) / 1000;
   const { draws: _draws, ...summary } = fit;
   await writeFilesAtomically(

@@ -21,7 +21,7 @@ import { formatCsv, readCsv } from "../data/csv.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
-import { progressLine } from "./progress.ts";
+import { progress } from "./progress.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
 
@@ -103,14 +103,14 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
 async function main(): Promise<void> {
   const { data: path, out, spec } = parseSynthArgs(Deno.args);
   const data = await readCsv(path);
-  const progress = new Map<string, ReturnType<typeof progressLine>>();
+  const shown = progress("fit");
   const result = await synthesize(data, spec, {
-    onNote: (line) => console.error(line),
-    onProgress: (stage, done, total) => {
-      if (!progress.has(stage)) progress.set(stage, progressLine(`fit ${stage}`));
-      progress.get(stage)!(done, total);
+    onNote: (line) => {
+      shown.end();
+      console.error(line);
     },
-  });
+    onProgress: shown.update,
+  }).finally(() => shown.end());
   const files = new Map<string, string>();
   result.datasets.forEach((columns, j) => files.set(`synthetic-${j + 1}.csv`, formatCsv(columns)));
   files.set("report.json", JSON.stringify(result.report, null, 2) + "\n");

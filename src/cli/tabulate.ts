@@ -30,7 +30,7 @@ import {
   TableSettings,
   VALUE_COLUMNS,
 } from "../survey/table_methods.ts";
-import { progressLine } from "./progress.ts";
+import { progress } from "./progress.ts";
 import { runCommand, stringFlags, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
 
@@ -65,15 +65,6 @@ function checkOptions(options: TabulateOptions): void {
   }
 }
 
-/** The command's progress lines: one per synthesis stage. */
-function progressOf(method: string) {
-  const progress = new Map<string, ReturnType<typeof progressLine>>();
-  return (stage: string, done: number, total: number) => {
-    if (!progress.has(stage)) progress.set(stage, progressLine(`${method}: ${stage}`));
-    progress.get(stage)!(done, total);
-  };
-}
-
 async function main(): Promise<void> {
   const { "stratum-sizes": sizes, ...rest } = stringFlags(Deno.args, [
     "data",
@@ -99,9 +90,10 @@ async function main(): Promise<void> {
   });
   checkOptions(options);
   const data = await readCsv(options.data);
+  const shown = progress(options.method);
   const { table, privacy, report } = await releaseTable(data, options, {
-    onProgress: progressOf(options.method),
-  });
+    onProgress: shown.update,
+  }).finally(() => shown.end());
   if (options.method === "laplace") {
     console.error(
       `tabulate: laplace, ε = ${privacy!.epsilon} (local DP; ε_pc = ${privacy!.epsilonPoint}, ` +
