@@ -10,13 +10,17 @@ import { parseArgs } from "node:util";
  * Parses the benchmark's flags.
  *
  * @param defaults Every flag the benchmark takes, with its default value.
+ * @param args The command line (default `Deno.args`).
  * @returns The values, by flag name.
  */
-export function benchArgs<K extends string>(defaults: Record<K, string>): Record<K, string> {
+export function benchArgs<K extends string>(
+  defaults: Record<K, string>,
+  args: string[] = Deno.args,
+): Record<K, string> {
   const options = Object.fromEntries(
     Object.entries(defaults).map(([name, value]) => [name, { type: "string", default: value }]),
   ) as Record<string, { type: "string"; default: string }>;
-  return parseArgs({ args: Deno.args, options }).values as Record<K, string>;
+  return parseArgs({ args, options }).values as Record<K, string>;
 }
 
 /**
