@@ -62,21 +62,17 @@ function invalid(message: string, field: string): PolicyError {
   return new PolicyError(400, "invalid_policy", message, field);
 }
 
-/** A column's labels as tables read them (numbers in shortest round-trip form). */
-function labelsOf(data: Dataset, name: string): string[] {
-  const column = getColumn(data, name);
-  return column.kind === "numeric"
-    ? Array.from(column.values, String)
-    : Array.from(column.codes, (code) => column.levels[code]);
-}
-
-/** Distinct labels, numbers in numeric order, text in code-point order. */
+/**
+ * A column's distinct values as table labels: numbers in numeric order, written as tables write
+ * them (shortest round-trip form); text in code-point order (a categorical column's levels are
+ * exactly the values present).
+ */
 function sortedLevels(data: Dataset, name: string): string[] {
   const column = getColumn(data, name);
   if (column.kind === "numeric") {
     return [...new Set(column.values)].sort((a, b) => a - b).map(String);
   }
-  return [...new Set(labelsOf(data, name))].sort();
+  return [...column.levels].sort();
 }
 
 /**

@@ -8,14 +8,13 @@
  * @module
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
-import { DATA_REJECTED } from "./domain_errors.ts";
+import { DATA_REJECTED, IdempotencyConflictError } from "./domain_errors.ts";
 import { balance, BudgetExceededError, checkCharge, fits } from "./ledger.ts";
 import { policyOf, SqliteDatasets } from "./sqlite_datasets.ts";
 import { now, type Row, settle } from "./sqlite_schema.ts";
 import {
   type Budget,
   type CompleteOutcome,
-  IdempotencyConflictError,
   type ImmediateRelease,
   type JobFailure,
   type JobInput,

@@ -297,5 +297,3 @@ export interface JobStore extends JobQueue {
   ping(): Promise<void>;
   close(): void;
 }
-
-export { IdempotencyConflictError } from "./domain_errors.ts";

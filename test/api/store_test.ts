@@ -2,15 +2,9 @@ import assert from "node:assert/strict";
 import { BudgetExceededError } from "../../src/jobs/ledger.ts";
 import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
 import { parseCsv } from "../../src/data/csv.ts";
-import { DATA_REJECTED } from "../../src/jobs/domain_errors.ts";
+import { DATA_REJECTED, IdempotencyConflictError } from "../../src/jobs/domain_errors.ts";
 import { createPolicy } from "../../src/jobs/release_policy.ts";
-import {
-  IdempotencyConflictError,
-  type JobView,
-  type Lease,
-  type Release,
-  type Submission,
-} from "../../src/jobs/store.ts";
+import { type JobView, type Lease, type Release, type Submission } from "../../src/jobs/store.ts";
 import type { ReleaseReport } from "../../src/synthesis/report.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 
