@@ -19,7 +19,22 @@ import { sampleNegBinomial } from "../random/distributions.ts";
 import { censorBound, COUNT_RECORD, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
-import { digammaDiff, lgamma, log1pExp, logPochhammer } from "../stats/special.ts";
+import { digammaDiff, lgamma, logPochhammer } from "../stats/special.ts";
+
+/**
+ * Above this d, e^d is within a rounding of overflow's reach (e^710 = ∞) and log(1 + e^d) = d to
+ * double precision (e^{−d} < 10⁻³⁰⁰), so the record loops take L = d and s = 1.
+ */
+const MAX_EXP_ARGUMENT = 700;
+
+/**
+ * log(1 + e) given e = e^d ≥ 0 and q = 1 + e: log q when e ≥ 1/8 (then L ≥ 0.118, so the rounding
+ * of q costs at most 1e-15 relative, also in L − s), else log1p(e). Math.log costs half of
+ * Math.log1p in V8, and most count records (μ ≥ φ/8) take that branch.
+ */
+function logOnePlusExp(e: number, q: number): number {
+  return e >= 0.125 ? Math.log(q) : Math.log1p(e);
+}
 
 /**
  * The negative binomial regression model; θ = (β, σ_β, φ), u = (β, log σ_β, log(1/φ)).
@@ -135,12 +150,18 @@ export class NegBinModel extends GlmModel {
       if (eta !== lastEta) {
         lastEta = eta;
         d = eta - logPhi;
-        // log1pExp(d) and logit⁻¹(±d), sharing one exponential.
-        const e = Math.exp(-Math.abs(d));
-        const inv = 1 / (1 + e);
-        logOnePlus = (d > 0 ? d : 0) + Math.log1p(e);
-        s = d >= 0 ? inv : e * inv;
-        oneMinusS = d >= 0 ? e * inv : inv;
+        if (d < MAX_EXP_ARGUMENT) {
+          // One exponential and one logarithm: q = 1 + e^d, L = log q, s = e^d/q, 1 − s = 1/q.
+          const e = Math.exp(d);
+          const q = 1 + e;
+          logOnePlus = logOnePlusExp(e, q);
+          oneMinusS = 1 / q;
+          s = e * oneMinusS;
+        } else {
+          logOnePlus = d;
+          s = 1;
+          oneMinusS = Math.exp(-d);
+        }
       }
       const yi = y[i];
       const t = ids[i];
@@ -186,7 +207,12 @@ export class NegBinModel extends GlmModel {
       if (eta !== lastEta) {
         lastEta = eta;
         d = eta - logPhi;
-        logOnePlus = log1pExp(d);
+        if (d < MAX_EXP_ARGUMENT) {
+          const e = Math.exp(d);
+          logOnePlus = logOnePlusExp(e, 1 + e);
+        } else {
+          logOnePlus = d;
+        }
       }
       const yi = y[i];
       out[i] = cst[ids[i]] - (phi + yi) * logOnePlus + yi * d;
