@@ -11,10 +11,67 @@
 import type { Model, Weighting } from "../models/model.ts";
 import { quantile } from "../stats/quantile.ts";
 import { essBulk, essTail, splitRhat } from "./diagnostics.ts";
+import { laplacePreconditioner, type Preconditioner } from "./precondition.ts";
 import { sample, type SampleOptions, type SampleResult } from "./sample.ts";
 
-/** Options of `fitModel`: those of `sample` except the starting point, which the model gives. */
-export type FitOptions = Omit<SampleOptions, "init">;
+/**
+ * Options of `fitModel`: those of `sample` except the starting point, which the model gives, and
+ * the preconditioner: `laplace` (the default) samples around the Laplace approximation of the
+ * weighted posterior, `none` samples u directly (Stan's way), and a given
+ * {@linkcode Preconditioner} is used as it is (a warm start's, from an earlier fit's draws).
+ */
+export type FitOptions = Omit<SampleOptions, "init" | "precondition"> & {
+  readonly precondition?: "laplace" | "none" | Preconditioner;
+};
+
+/** How a fit was set up, beyond its sample options (reported with the fit). */
+export interface FitSetup {
+  /** Where the preconditioner came from, `none` when u was sampled directly. */
+  readonly precondition: "laplace" | "draws" | "none";
+  /** Why the Laplace approximation was not used (it failed), when it was asked for. */
+  readonly preconditionFailure?: string;
+  /**
+   * Log-density evaluations spent besides this fit's chains: the mode search, and a discarded
+   * warm-started attempt.
+   */
+  readonly setupEvaluations: number;
+  /** Whether the chains started from an earlier fit (short warmup; see `warm_start.ts`). */
+  readonly warmStart?: boolean;
+  /** Why a warm-started attempt was discarded and this fit run cold with the full warmup. */
+  readonly warmStartRejected?: string;
+}
+
+/**
+ * Resolves a fit's preconditioner: runs the Laplace mode search under `weighting` when asked.
+ *
+ * @param model The model.
+ * @param weighting The weights of the fit.
+ * @param choice `laplace`, `none` or a preconditioner.
+ * @returns The preconditioner to sample with (null: none) and the setup to report.
+ */
+export function resolvePreconditioner(
+  model: Model,
+  weighting: Weighting,
+  choice: FitOptions["precondition"] = "laplace",
+): { preconditioner: Preconditioner | null; setup: FitSetup } {
+  if (choice === "none") {
+    return { preconditioner: null, setup: { precondition: "none", setupEvaluations: 0 } };
+  }
+  if (choice !== "laplace") {
+    return { preconditioner: choice, setup: { precondition: choice.source, setupEvaluations: 0 } };
+  }
+  const laplace = laplacePreconditioner(
+    (u, grad) => model.logDensity(u, grad, weighting),
+    model.initialPoint(),
+  );
+  const setup: FitSetup = laplace.preconditioner === null
+    ? { precondition: "none", preconditionFailure: laplace.failure, setupEvaluations: 0 }
+    : { precondition: "laplace", setupEvaluations: 0 };
+  return {
+    preconditioner: laplace.preconditioner,
+    setup: { ...setup, setupEvaluations: laplace.evaluations },
+  };
+}
 
 /** Posterior summary of one parameter on the constrained scale. */
 export interface ParamSummary {
@@ -46,9 +103,18 @@ export interface Fit {
   readonly treeDepthHits: number;
   /** Whether R̂ > 1.01 or bulk ESS < 400 for some parameter, or either is NaN (SPEC §6). */
   readonly flagged: boolean;
+  /** Log-density evaluations: the chains' and the setup's (the Laplace mode search). */
   readonly gradientEvaluations: number;
   /** Adapted step size per chain. */
   readonly stepSizes: number[];
+  /** Warmup iterations per chain. */
+  readonly warmup: number;
+  /** How the fit was set up: its preconditioner and what finding it cost. */
+  readonly setup: FitSetup;
+  /**
+   * Each chain's last unconstrained position (chains × dim): where a warm-started refit begins.
+   */
+  readonly lastPositions: Float64Array;
 }
 
 /** SPEC §6 thresholds for flagging a fit. */
@@ -79,13 +145,17 @@ export const ESS_BULK_THRESHOLD = 400;
  */
 export function fitModel(model: Model, weighting: Weighting, options: FitOptions): Fit {
   const logDensity = (u: Float64Array, grad: Float64Array) => model.logDensity(u, grad, weighting);
+  const { preconditioner, setup } = resolvePreconditioner(model, weighting, options.precondition);
   return summarizeFit(
     model,
     sample(logDensity, model.dim, {
       ...options,
-      init: model.initialPoint(),
+      init: preconditioner?.mean ?? model.initialPoint(),
       metric: options.metric ?? model.metric,
+      precondition: preconditioner,
     }),
+    setup,
+    options.warmup ?? 1000,
   );
 }
 
@@ -94,11 +164,23 @@ export function fitModel(model: Model, weighting: Weighting, options: FitOptions
  *
  * @param model The model whose posterior was sampled.
  * @param result The sampler's draws and diagnostics.
+ * @param setup How the fit was set up (default: no preconditioner, nothing spent).
+ * @param warmup Warmup iterations per chain, as reported.
  */
-export function summarizeFit(model: Model, result: SampleResult): Fit {
+export function summarizeFit(
+  model: Model,
+  result: SampleResult,
+  setup: FitSetup = { precondition: "none", setupEvaluations: 0 },
+  warmup = NaN,
+): Fit {
   const dim = model.dim;
   const { chains, drawsPerChain } = result;
   const S = chains * drawsPerChain;
+  const lastPositions = new Float64Array(chains * dim);
+  for (let c = 0; c < chains; c++) {
+    const last = ((c + 1) * drawsPerChain - 1) * dim;
+    lastPositions.set(result.draws.subarray(last, last + dim), c * dim);
+  }
 
   const draws = new Float64Array(S * dim);
   for (let s = 0; s < S; s++) {
@@ -154,7 +236,10 @@ export function summarizeFit(model: Model, result: SampleResult): Fit {
     divergences: result.divergences,
     treeDepthHits: result.treeDepthHits,
     flagged: !(rhatMax <= RHAT_THRESHOLD) || !(essBulkMin >= ESS_BULK_THRESHOLD),
-    gradientEvaluations: result.gradientEvaluations,
+    gradientEvaluations: result.gradientEvaluations + setup.setupEvaluations,
     stepSizes: result.stepSizes,
+    warmup,
+    setup,
+    lastPositions,
   };
 }

@@ -9,7 +9,7 @@
 import type { Model, Weighting } from "../models/model.ts";
 import { MODEL_NAMES, type ModelName } from "../models/registry.ts";
 import type { ChainJob } from "./chain_worker.ts";
-import { type Fit, type FitOptions, summarizeFit } from "./fit.ts";
+import { type Fit, type FitOptions, resolvePreconditioner, summarizeFit } from "./fit.ts";
 import { type ChainResult, combineChains, resolveSampleOptions } from "./sample.ts";
 
 /** Options of {@linkcode fitModelParallel}: those of `fitModel` and the number of threads. */
@@ -41,10 +41,12 @@ export async function fitModelParallel(
       `Cannot fit in parallel a model createModel cannot rebuild: ${model.name}`,
     );
   }
+  const { preconditioner, setup } = resolvePreconditioner(model, weighting, options.precondition);
   const resolved = resolveSampleOptions(model.dim, {
     ...options,
-    init: model.initialPoint(),
+    init: preconditioner?.mean ?? model.initialPoint(),
     metric: options.metric ?? model.metric,
+    precondition: preconditioner,
   });
   const threads = Math.max(
     1,
@@ -92,5 +94,5 @@ export async function fitModelParallel(
   } finally {
     workers.forEach((worker) => worker.terminate());
   }
-  return summarizeFit(model, combineChains(results, model.dim));
+  return summarizeFit(model, combineChains(results, model.dim), setup, resolved.warmup);
 }

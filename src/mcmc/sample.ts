@@ -20,6 +20,7 @@ import type { NutsState } from "./nuts.ts";
 import { warmupFinal, warmupInit, warmupParams, warmupUpdate } from "./warmup.ts";
 import type { WarmupOptions } from "./warmup.ts";
 import { checkMetricKind, type MetricKind } from "./metric.ts";
+import { preconditioned, type Preconditioner, toLatent, toPosition } from "./precondition.ts";
 
 /** Options of `sample`; Stan's defaults where Stan has one. */
 export interface SampleOptions {
@@ -44,15 +45,33 @@ export interface SampleOptions {
   readonly metric?: MetricKind;
   /** Warmup schedule and dual-averaging constants (its `metric` is replaced by `metric`). */
   readonly adaptation?: WarmupOptions;
+  /**
+   * Sample z with u = μ + L·z (see `precondition.ts`); `init`, the jitter (applied to z) and
+   * `start` are mapped accordingly, and the draws are returned as u. Null: sample u directly.
+   */
+  readonly precondition?: Preconditioner | null;
+  /** A warm start: each chain starts exactly at its position, with its step size. */
+  readonly start?: ChainStart | null;
   /** Called with (iterations done, total iterations) over all chains, about 100 times. */
   readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** Where each chain starts and with which step size (a warm start from an earlier fit). */
+export interface ChainStart {
+  /** chains × dim, unconstrained u, one starting point per chain. */
+  readonly positions: Float64Array;
+  /** The step size each chain's warmup starts from. */
+  readonly stepSizes: readonly number[];
 }
 
 /** What one chain did. */
 export interface ChainInfo {
   /** Adapted step size ε̄. */
   readonly stepSize: number;
-  /** Diagonal of the adapted inverse metric M⁻¹ (for `dense`, the adapted variances). */
+  /**
+   * Diagonal of the adapted inverse metric M⁻¹ (for `dense`, the adapted variances), of z when
+   * the chain was preconditioned.
+   */
   readonly inverseMassDiag: number[];
   /**
    * Kind of the adapted metric (absent means `diag`). A `dense` fit reports `diag` when the
@@ -148,6 +167,8 @@ export function resolveSampleOptions(dim: number, options: SampleOptions): Resol
     maxTreeDepth = DEFAULT_MAX_TREE_DEPTH,
     metric = "diag",
     adaptation = {},
+    precondition = null,
+    start = null,
   } = options;
   checkInteger("dim", dim, 1);
   checkInteger("chains", chains, 1);
@@ -161,7 +182,31 @@ export function resolveSampleOptions(dim: number, options: SampleOptions): Resol
     throw new RangeError(`Invalid initJitter: must be finite and ≥ 0: initJitter=${initJitter}`);
   }
   checkMetricKind(metric);
-  return { seed, init, chains, warmup, draws, initJitter, maxTreeDepth, metric, adaptation };
+  if (precondition !== null && precondition.mean.length !== dim) {
+    throw new RangeError(`Invalid precondition: its dimension must equal dim=${dim}`);
+  }
+  if (
+    start !== null &&
+    (start.positions.length !== chains * dim || start.stepSizes.length !== chains ||
+      !start.stepSizes.every((e) => e > 0 && Number.isFinite(e)))
+  ) {
+    throw new RangeError(
+      `Invalid start: needs ${chains} positions of length ${dim} and ${chains} positive step sizes`,
+    );
+  }
+  return {
+    seed,
+    init,
+    chains,
+    warmup,
+    draws,
+    initJitter,
+    maxTreeDepth,
+    metric,
+    adaptation,
+    precondition,
+    start,
+  };
 }
 
 /**
@@ -179,6 +224,7 @@ export function runChain(
   tick: () => void = () => {},
 ): ChainResult {
   const { seed, init, warmup, draws, initJitter, maxTreeDepth, metric, adaptation } = options;
+  const { precondition, start } = options;
   const dim = init.length;
   const rng = new Rng(seed).split(chain);
   const out = new Float64Array(draws * dim);
@@ -187,15 +233,24 @@ export function runChain(
     evaluations++;
     return logDensity(u, g);
   };
+  const target = precondition === null ? counted : preconditioned(counted, precondition);
+  const latent = (u: Float64Array) =>
+    precondition === null ? u : toLatent(precondition, u, new Float64Array(dim));
 
-  let state = startingState(rng, init, initJitter, counted);
-  const adapt = warmupInit(rng, state, warmup, counted, { ...adaptation, metric });
+  let state = start === null ? startingState(rng, latent(init), initJitter, target) : startingState(
+    rng,
+    latent(start.positions.subarray(chain * dim, (chain + 1) * dim)),
+    0,
+    target,
+  );
+  const initialStepSize = start === null ? adaptation.initialStepSize : start.stepSizes[chain];
+  const adapt = warmupInit(rng, state, warmup, target, { ...adaptation, initialStepSize, metric });
   let warmupDivergences = 0;
   for (let i = 0; i < warmup; i++) {
-    const step = nutsStep(rng, state, warmupParams(adapt, maxTreeDepth), counted);
+    const step = nutsStep(rng, state, warmupParams(adapt, maxTreeDepth), target);
     state = step.state;
     if (step.info.divergent) warmupDivergences++;
-    warmupUpdate(adapt, rng, state, step.info, counted);
+    warmupUpdate(adapt, rng, state, step.info, target);
     tick();
   }
 
@@ -204,9 +259,11 @@ export function runChain(
   let treeDepthHits = 0;
   let acceptance = 0;
   for (let s = 0; s < draws; s++) {
-    const step = nutsStep(rng, state, params, counted);
+    const step = nutsStep(rng, state, params, target);
     state = step.state;
-    out.set(state.position, s * dim);
+    const row = out.subarray(s * dim, (s + 1) * dim);
+    if (precondition === null) row.set(state.position);
+    else toPosition(precondition, state.position, row);
     if (step.info.divergent) divergences++;
     if (step.info.hitMaxDepth) treeDepthHits++;
     acceptance += step.info.acceptanceRate;

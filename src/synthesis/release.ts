@@ -14,7 +14,8 @@
  */
 import type { GpuContext } from "../gpu/device.ts";
 import { sampleGpuHmc } from "../gpu/hmc.ts";
-import { type Fit, fitModel, summarizeFit } from "../mcmc/fit.ts";
+import { type Fit, fitModel, type FitOptions, summarizeFit } from "../mcmc/fit.ts";
+import { WARM_WARMUP, warmStartFrom, warmupProblem } from "../mcmc/warm_start.ts";
 import { fitModelParallel } from "../mcmc/parallel_fit.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import { sampleFromHistogram } from "../mechanisms/histogram.ts";
@@ -45,26 +46,68 @@ export interface FitterOptions {
   /** Worker threads of NUTS (default: the logical cores, at most the chains). */
   readonly threads?: number;
   readonly onProgress?: FitProgress;
+  /** Warm-start each refit from the fit before it (default true; CPU fits only). */
+  readonly warmStart?: boolean;
 }
 
 /**
- * The fit of a mechanism context: every refit with the same seed (common random numbers), so the
- * thread count never changes the draws (`fitModelParallel` equals the serial `fitModel`).
+ * The fit of a mechanism context: every refit with the same seed, and the thread count never
+ * changes the draws (`fitModelParallel` equals the serial `fitModel`). On the CPU the first fit
+ * samples around the Laplace approximation (`precondition.ts`); every later fit is warm-started
+ * from the fit before it with a short warmup, kept only when its diagnostics show it converged,
+ * else refitted cold (`warm_start.ts`).
  *
  * @param model The model bound to the data.
  * @param options The sampler and where it runs.
  * @returns `(weighting, label) => fit`.
  */
 export function fitter(model: Model, options: FitterOptions): MechanismContext["fit"] {
-  const { seed, chains, warmup, drawsPerChain, gpu = null } = options;
+  const { seed, chains, warmup, drawsPerChain, gpu = null, warmStart = true } = options;
+  let previous: Fit | null = null;
   return async (weighting: Weighting, label: string): Promise<Fit> => {
     const onProgress = (done: number, total: number) => options.onProgress?.(label, done, total);
     const settings = { seed, chains, warmup, draws: drawsPerChain, onProgress };
     if (gpu !== null) {
-      return summarizeFit(model, await sampleGpuHmc(gpu, model, weighting, settings));
+      return summarizeFit(
+        model,
+        await sampleGpuHmc(gpu, model, weighting, settings),
+        undefined,
+        warmup,
+      );
     }
-    if (options.inThread) return fitModel(model, weighting, settings);
-    return await fitModelParallel(model, weighting, { ...settings, threads: options.threads });
+    const run = (fitOptions: FitOptions) =>
+      options.inThread
+        ? Promise.resolve(fitModel(model, weighting, fitOptions))
+        : fitModelParallel(model, weighting, { ...fitOptions, threads: options.threads });
+    const warm = warmStart && previous !== null && warmup > WARM_WARMUP
+      ? warmStartFrom(model, previous)
+      : null;
+    let fit: Fit;
+    if (warm === null) {
+      fit = await run(settings);
+    } else {
+      const attempt = await run({ ...settings, warmup: WARM_WARMUP, ...warm });
+      const problem = warmupProblem(attempt);
+      fit = problem === null
+        ? { ...attempt, setup: { ...attempt.setup, warmStart: true } }
+        : withDiscardedAttempt(await run(settings), attempt, problem);
+    }
+    previous = fit;
+    return fit;
+  };
+}
+
+/** A cold refit that replaced a warm-started attempt: the attempt's cost and why it went. */
+function withDiscardedAttempt(fit: Fit, attempt: Fit, problem: string): Fit {
+  const discarded = attempt.gradientEvaluations;
+  return {
+    ...fit,
+    gradientEvaluations: fit.gradientEvaluations + discarded,
+    setup: {
+      ...fit.setup,
+      setupEvaluations: fit.setup.setupEvaluations + discarded,
+      warmStartRejected: problem,
+    },
   };
 }
 
