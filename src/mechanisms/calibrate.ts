@@ -72,29 +72,84 @@ export interface CalibrateOptions {
   readonly maxSteps?: number;
 }
 
+/** A predicted Δ at a shift g (see `predict_lipschitz.ts`). */
+export interface ShiftPrediction {
+  readonly lipschitz: number;
+  readonly paretoK: number;
+  readonly trusted: boolean;
+}
+
+/** Predicts Δ at each shift from a fitted candidate's draws. */
+export type PredictShifts<T> = (base: T, shifts: number[]) => Promise<ShiftPrediction[]>;
+
+/** Shifts predicted between two fitted ones. */
+const PREDICTION_GRID = 16;
+
 /**
  * Finds the largest g whose fit has Δ ≤ ε/(2m), evaluating fits on demand.
  *
- * @param evaluate Fits the model with α(g) and returns the candidate (with anything else the
- *   caller needs in `T`).
+ * With `predict` (issue 13), before every refit the search asks for Δ predicted from the fit in
+ * hand on a grid of {@linkcode PREDICTION_GRID} shifts across the open bracket, walked from that
+ * fit's side: going down from an infeasible fit, the first trusted prediction at or below the
+ * aim (1 − closeness/2)·Δ* is fitted instead of the next weight share; going up from a feasible
+ * fit, the last trusted feasible prediction before a trusted infeasible one is fitted instead of
+ * the regula falsi point. An untrusted prediction (Pareto k̂ above the threshold) met before the
+ * crossing leaves the step to the real-refit rule. Every candidate is still a real fit, so the
+ * result's Δ is always that of its draws.
+ *
+ * @param evaluate Fits the model with α(g) (the prediction that chose g, if one did) and returns
+ *   the candidate (with anything else the caller needs in `T`).
  * @param options The target, the map from weight share to g, and the stopping rule.
+ * @param predict Predicts Δ at shifts from a fitted candidate (absent: real refits only).
  * @returns The feasible candidate with the largest g found.
  */
 export async function calibrateShift<T extends Candidate>(
-  evaluate: (g: number) => Promise<T>,
+  evaluate: (g: number, predicted?: ShiftPrediction) => Promise<T>,
   options: CalibrateOptions,
+  predict?: PredictShifts<T>,
 ): Promise<T> {
   const { epsilon, m, shiftForShare, closeness = 0.03, maxSteps = 6 } = options;
   if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
     throw new RangeError(`Invalid epsilon: must be positive and finite: epsilon=${epsilon}`);
   }
   const target = lipschitzTarget(epsilon, m);
+  const aimed = (1 - closeness / 2) * target;
+
+  /** A trusted predicted crossing strictly between lo and hi, from `base` at one end. */
+  async function guess(base: T, lo: number, hi: number) {
+    if (predict === undefined || !(hi > lo)) return undefined;
+    const upward = base.g <= lo;
+    const shifts = Array.from(
+      { length: PREDICTION_GRID },
+      (_, j) => lo + ((hi - lo) * (upward ? j + 1 : PREDICTION_GRID - j)) / (PREDICTION_GRID + 1),
+    );
+    const predictions = await predict(base, shifts);
+    let feasible: number | undefined;
+    for (let j = 0; j < shifts.length; j++) {
+      const p = predictions[j];
+      if (!p.trusted) return undefined;
+      const below = p.lipschitz <= aimed;
+      if (!upward && below) return { g: shifts[j], predicted: p };
+      if (upward && !below) break;
+      if (upward) feasible = j;
+    }
+    return upward && feasible !== undefined
+      ? { g: shifts[feasible], predicted: predictions[feasible] }
+      : undefined;
+  }
+
   let high = await evaluate(shiftForShare(1));
   if (high.lipschitz <= target) return high;
   let low: T | undefined;
   let smallest = high;
+  const floor = shiftForShare(DOWNWARD_SHARES.at(-1)!);
   for (const share of DOWNWARD_SHARES) {
-    const candidate = await evaluate(shiftForShare(share));
+    const next = shiftForShare(share);
+    if (next >= high.g) continue; // a predicted step already went below this share
+    const hint = await guess(high, floor, high.g);
+    const candidate = hint === undefined
+      ? await evaluate(next)
+      : await evaluate(hint.g, hint.predicted);
     if (candidate.lipschitz < smallest.lipschitz) smallest = candidate;
     if (candidate.lipschitz <= target) {
       low = candidate;
@@ -110,7 +165,7 @@ export async function calibrateShift<T extends Candidate>(
       smallest,
     );
   }
-  const aim = Math.log((1 - closeness / 2) * target);
+  const aim = Math.log(aimed);
   const distance = (candidate: Candidate) =>
     candidate.lipschitz > 0 ? Math.log(candidate.lipschitz) - aim : -Infinity;
   let best = low;
@@ -119,12 +174,14 @@ export async function calibrateShift<T extends Candidate>(
   let side = 0;
   for (let step = 0; step < maxSteps; step++) {
     if (best.lipschitz >= (1 - closeness) * target) break;
-    const g = (a * fb - b * fa) / (fb - fa);
-    const next = await evaluate(Math.min(Math.max(g, a), b));
+    const hint = await guess(low, a, b);
+    const g = hint?.g ?? (a * fb - b * fa) / (fb - fa);
+    const next = await evaluate(Math.min(Math.max(g, a), b), hint?.predicted);
     const fn = Math.max(distance(next), -50);
     if (next.lipschitz <= target && next.g > best.g) best = next;
     if (fn <= 0) {
       [a, fa] = [next.g, fn];
+      low = next;
       if (side === -1) fb /= 2;
       side = -1;
     } else {

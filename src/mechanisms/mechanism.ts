@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { LipschitzPrediction } from "./predict_lipschitz.ts";
 import type { Fit } from "../mcmc/fit.ts";
 import type { Model, Weighting } from "../models/model.ts";
 import type { NoisyHistogram } from "./histogram.ts";
@@ -60,6 +61,14 @@ export interface Refit {
   readonly lipschitz: number;
   /** Σ α_i of its weights (n when unweighted). */
   readonly alphaSum: number;
+  /** Warmup iterations per chain of the fit. */
+  readonly warmup: number;
+  /** Whether it was warm-started from the fit before it with that short warmup. */
+  readonly warmStart: boolean;
+  /** Why a warm-started attempt was discarded and the fit run cold (see `warm_start.ts`). */
+  readonly warmStartRejected?: string;
+  /** The Δ predicted for these weights from an earlier fit, when a prediction chose them. */
+  readonly predicted?: { readonly lipschitz: number; readonly paretoK: number };
 }
 
 /** What a mechanism needs from the pipeline: the model, a sampler and a Lipschitz backend. */
@@ -68,6 +77,16 @@ export interface MechanismContext {
   /** Fits the model's pseudo posterior under `weighting` (the same seed every time). */
   readonly fit: (weighting: Weighting, label: string) => Promise<Fit>;
   readonly lipschitz: LipschitzBackend;
+  /**
+   * Predicts Δ for candidate weights from a fit's draws (`predict_lipschitz.ts`), so that
+   * calibration and re-weighting refit only the candidates it picks; absent: every candidate is
+   * a real refit (as the papers do it).
+   */
+  readonly predict?: (
+    draws: Float64Array,
+    base: Float64Array | null,
+    candidates: readonly Float64Array[],
+  ) => Promise<LipschitzPrediction[]>;
   /** Draws Laplace(0, scale) noise (histogram): seeded in studies, secure in releases. */
   readonly laplace: (scale: number) => number;
 }

@@ -21,6 +21,7 @@ import {
   CalibrationError,
   lipschitzTarget,
   shiftForWeightSum,
+  type ShiftPrediction,
 } from "./calibrate.ts";
 import { perturbedHistogram } from "./histogram.ts";
 import type { LipschitzResult } from "./lipschitz.ts";
@@ -70,10 +71,26 @@ export async function runMechanism(
   const n = model.design.n;
   const refits: Refit[] = [];
 
-  async function stage(label: string, weighting: Weighting): Promise<Stage> {
+  async function stage(
+    label: string,
+    weighting: Weighting,
+    predicted?: { lipschitz: number; paretoK: number },
+  ): Promise<Stage> {
     const fit = await context.fit(weighting, label);
     const bound = await context.lipschitz.compute(model, fit.draws, { alpha: weighting.alpha });
-    refits.push({ label, lipschitz: bound.overall, alphaSum: alphaSum(weighting.alpha, n) });
+    refits.push({
+      label,
+      lipschitz: bound.overall,
+      alphaSum: alphaSum(weighting.alpha, n),
+      warmup: fit.warmup,
+      warmStart: fit.setup.warmStart === true,
+      ...(fit.setup.warmStartRejected === undefined
+        ? {}
+        : { warmStartRejected: fit.setup.warmStartRejected }),
+      ...(predicted === undefined
+        ? {}
+        : { predicted: { lipschitz: predicted.lipschitz, paretoK: predicted.paretoK } }),
+    });
     return { label, alpha: weighting.alpha, fit, bound };
   }
 
@@ -144,18 +161,28 @@ export async function runMechanism(
       const g = settings.g ?? 0;
       return { ...await stage(`${kind} g=${g}`, { alpha: weightsFor(kind, g) }), g };
     }
-    return await calibrateShift(async (g) => {
+    const evaluate = async (g: number, predicted?: ShiftPrediction) => {
       const alpha = weightsFor(kind, g);
       const result = alpha.every((a) => a === 1)
         ? unweighted
-        : await stage(`${kind} calibration g=${g.toFixed(4)}`, { alpha });
+        : await stage(`${kind} calibration g=${g.toFixed(4)}`, { alpha }, predicted);
       return { ...result, g, lipschitz: result.bound.overall };
-    }, {
+    };
+    const options = {
       epsilon,
       m,
-      shiftForShare: (share) =>
+      shiftForShare: (share: number) =>
         share === 1 ? 1 : shiftForWeightSum((g) => weightsFor(kind, g), c, share * n),
-    });
+    };
+    const predict = context.predict;
+    return await calibrateShift(
+      evaluate,
+      options,
+      predict === undefined
+        ? undefined
+        : (base, shifts) =>
+          predict(base.fit.draws, base.alpha, shifts.map((g) => weightsFor(kind, g))),
+    );
   }
 
   /**
@@ -212,18 +239,27 @@ export async function runMechanism(
         return await driveToTarget(error.closest as Stage & { g: number }, cap);
       }
       const tolerance = settings.reweightTolerance ?? 0.01;
-      for (const k of REWEIGHT_KS) {
-        const alpha = reweight(
+      const accepted = (lipschitz: number) =>
+        acceptReweight(base.bound.overall, lipschitz, tolerance) && lipschitz <= cap;
+      const candidates = REWEIGHT_KS.map((k) =>
+        reweight(
           base.alpha ?? new Float64Array(n).fill(1),
           base.bound.perRecord,
           base.bound.overall,
           k,
+        )
+      );
+      // A trusted prediction of rejection skips that k's refit; every accepted k is a real fit.
+      const predictions = await context.predict?.(base.fit.draws, base.alpha, candidates);
+      for (const [j, k] of REWEIGHT_KS.entries()) {
+        const predicted = predictions?.[j];
+        if (predicted?.trusted && !accepted(predicted.lipschitz)) continue;
+        const refit = await stage(
+          `reweight k=${k.toFixed(4)}`,
+          { alpha: candidates[j] },
+          predicted,
         );
-        const refit = await stage(`reweight k=${k.toFixed(4)}`, { alpha });
-        if (
-          acceptReweight(base.bound.overall, refit.bound.overall, tolerance) &&
-          refit.bound.overall <= cap
-        ) {
+        if (accepted(refit.bound.overall)) {
           return outcome(refit, aDP(refit), { unweightedLipschitz, g: base.g, k });
         }
       }

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import type { FitSetup } from "../mcmc/fit.ts";
+import { predictLipschitz } from "../mechanisms/predict_lipschitz.ts";
 import config from "../../deno.json" with { type: "json" };
 import { datasetColumns, type OutputColumn } from "../data/csv.ts";
 import { type Dataset, getColumn } from "../data/dataset.ts";
@@ -56,6 +58,11 @@ export interface SynthesisDiagnostics {
     readonly divergences: number;
     readonly treeDepthHits: number;
     readonly flagged: boolean;
+    /** Warmup iterations per chain of the final fit (short when warm-started). */
+    readonly warmup: number;
+    /** Its preconditioner and warm start (`src/mcmc/fit.ts`). */
+    readonly setup: FitSetup;
+    readonly gradientEvaluations: number;
     readonly summary: Record<string, unknown>;
   } | null;
   /** 0-based indices of the posterior draws behind the m datasets. */
@@ -179,6 +186,7 @@ export async function synthesize(
       gpu,
       onProgress: options.onProgress,
     }),
+    predict: (draws, base, candidates) => predictLipschitz(model, draws, base, candidates),
   });
 
   const S = outcome.fit?.S ?? spec.m;
@@ -240,6 +248,9 @@ export async function synthesize(
         divergences: fit.divergences,
         treeDepthHits: fit.treeDepthHits,
         flagged: fit.flagged,
+        warmup: fit.warmup,
+        setup: fit.setup,
+        gradientEvaluations: fit.gradientEvaluations,
         summary: fit.summary,
       },
       drawIndices,

@@ -1,0 +1,204 @@
+/**
+ * Predicting Δ for candidate weights from a fit in hand (issue 13, "Fewer refits"), so that a
+ * calibration or re-weighting refits only the candidate it chooses.
+ *
+ * The α₁-weighted pseudo posterior is the α₀-weighted one times exp(Σ_i (α₁_i − α₀_i)·ℓ_i(θ)),
+ * so the α₀ fit's draws θ_s, importance-weighted by r_s = Σ_i (α₁_i − α₀_i)·ℓ_i(θ_s), stand for
+ * α₁ draws. Δ under α₁ is the maximum over S draws of f(θ) = max_i α₁_i·|ℓ_i(θ)|; with the
+ * PSIS-smoothed weights w_s (Vehtari et al. 2024, `src/stats/psis.ts`) F̂(t) = Σ_s w_s·1{f_s ≤ t}
+ * estimates the CDF of f, and the maximum of S independent draws has median F⁻¹(0.5^{1/S}): the
+ * prediction. With α₁ = α₀ every w_s is 1/S and the prediction is the fit's own Δ exactly.
+ *
+ * The prediction is trusted only when PSIS's Pareto k̂ is at most the sample-size threshold
+ * min(1 − 1/log₁₀ S, 0.7): beyond it the importance weights' variance is infinite or their
+ * estimate unreliable, and the caller refits instead. A prediction never decides ε: every
+ * release's Δ is that of a real fit's draws.
+ *
+ * One pass over the S × n log likelihoods serves every candidate (ℓ_i(θ_s) is computed once);
+ * `parallelCandidateSummaries` splits the draws over worker threads.
+ *
+ * @module
+ */
+import type { Model } from "../models/model.ts";
+import type { ModelName } from "../models/registry.ts";
+import { psis, psisThreshold, weightedUpperQuantile } from "../stats/psis.ts";
+import type { PredictJob } from "./predict_worker.ts";
+
+/** Per draw and candidate: r_s = Σ_i (α₁_i − α₀_i)·ℓ_i(θ_s) and f_s = max_i α₁_i·|ℓ_i(θ_s)|. */
+export interface CandidateSummaries {
+  /** logRatios[c][s]. */
+  readonly logRatios: Float64Array[];
+  /** maxima[c][s]. */
+  readonly maxima: Float64Array[];
+}
+
+/** A predicted Δ and whether it can be trusted. */
+export interface LipschitzPrediction {
+  readonly lipschitz: number;
+  /** PSIS's k̂ (0 when the candidate's weights equal the fit's: no importance weighting). */
+  readonly paretoK: number;
+  readonly trusted: boolean;
+}
+
+/**
+ * The summaries of {@linkcode CandidateSummaries} over draws (S × dim, constrained).
+ *
+ * @param model The model bound to the data.
+ * @param draws The fit's draws.
+ * @param base α₀ of the fit (null: all 1).
+ * @param candidates α₁ of each candidate (each of length n).
+ */
+export function candidateSummaries(
+  model: Model,
+  draws: Float64Array,
+  base: Float64Array | null,
+  candidates: readonly Float64Array[],
+): CandidateSummaries {
+  const { n } = model.design;
+  const dim = model.dim;
+  const S = draws.length / dim;
+  const G = candidates.length;
+  const logRatios = Array.from({ length: G }, () => new Float64Array(S));
+  const maxima = Array.from({ length: G }, () => new Float64Array(S));
+  const ell = new Float64Array(n);
+  const delta = candidates.map((alpha) => alpha.map((a, i) => a - (base === null ? 1 : base[i])));
+  for (let s = 0; s < S; s++) {
+    model.logLik(draws.subarray(s * dim, (s + 1) * dim), ell);
+    for (let c = 0; c < G; c++) {
+      const alpha = candidates[c];
+      const d = delta[c];
+      let ratio = 0;
+      let max = 0;
+      for (let i = 0; i < n; i++) {
+        const a = alpha[i];
+        if (a === 0) continue;
+        const l = ell[i];
+        if (d[i] !== 0) ratio += d[i] * l;
+        const v = Math.abs(a * l);
+        if (!(v <= max)) max = Number.isNaN(v) ? Infinity : v;
+      }
+      logRatios[c][s] = ratio;
+      maxima[c][s] = max;
+    }
+  }
+  return { logRatios, maxima };
+}
+
+/** Evaluations from which {@linkcode parallelCandidateSummaries} uses worker threads. */
+const PARALLEL_MIN_EVALUATIONS = 10_000_000;
+
+/**
+ * {@linkcode candidateSummaries} with the draws split over worker threads (the same numbers).
+ *
+ * @param model A model `createModel` can rebuild.
+ * @param draws The fit's draws.
+ * @param base α₀.
+ * @param candidates α₁ per candidate.
+ */
+export async function parallelCandidateSummaries(
+  model: Model,
+  draws: Float64Array,
+  base: Float64Array | null,
+  candidates: readonly Float64Array[],
+): Promise<CandidateSummaries> {
+  const dim = model.dim;
+  const S = draws.length / dim;
+  const threads = Math.min(navigator.hardwareConcurrency, S);
+  if (threads < 2 || S * model.design.n < PARALLEL_MIN_EVALUATIONS) {
+    return candidateSummaries(model, draws, base, candidates);
+  }
+  const starts = Array.from({ length: threads + 1 }, (_, t) => Math.round((t * S) / threads));
+  const shares = await Promise.all(
+    starts.slice(0, -1).map((start, t) => {
+      const worker = new Worker(new URL("./predict_worker.ts", import.meta.url).href, {
+        type: "module",
+      });
+      const job: PredictJob = {
+        model: model.name as ModelName,
+        design: model.design,
+        draws: draws.slice(start * dim, starts[t + 1] * dim),
+        base,
+        candidates: [...candidates],
+      };
+      return new Promise<CandidateSummaries>((resolve, reject) => {
+        worker.onmessage = (event: MessageEvent<CandidateSummaries | { error: string }>) => {
+          if ("error" in event.data) reject(new Error(event.data.error));
+          else resolve(event.data);
+        };
+        worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new Error(`the prediction worker failed: ${event.message}`));
+        };
+        worker.postMessage(job);
+      }).finally(() => worker.terminate());
+    }),
+  );
+  const join = (pick: (part: CandidateSummaries) => Float64Array[]) =>
+    candidates.map((_, c) => {
+      const out = new Float64Array(S);
+      shares.forEach((part, t) => out.set(pick(part)[c], starts[t]));
+      return out;
+    });
+  return { logRatios: join((p) => p.logRatios), maxima: join((p) => p.maxima) };
+}
+
+/**
+ * The predicted Δ of one candidate from its per-draw summaries (see the module).
+ *
+ * @param logRatios r_s of the candidate.
+ * @param maxima f_s of the candidate.
+ * @returns The prediction, k̂ and whether k̂ is within the threshold.
+ *
+ * @example Equal weights: the prediction is the largest f_s, trusted
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { predictFromSummaries } from "./predict_lipschitz.ts";
+ * const p = predictFromSummaries(new Float64Array(100), Float64Array.from({ length: 100 }, (_, s) => s));
+ * assert.deepEqual(p, { lipschitz: 99, paretoK: 0, trusted: true });
+ * ```
+ */
+export function predictFromSummaries(
+  logRatios: Float64Array,
+  maxima: Float64Array,
+): LipschitzPrediction {
+  const S = logRatios.length;
+  const p = Math.pow(0.5, 1 / S);
+  let low = Infinity;
+  let high = -Infinity;
+  for (const r of logRatios) {
+    low = Math.min(low, r);
+    high = Math.max(high, r);
+  }
+  if (high - low === 0) {
+    return {
+      lipschitz: weightedUpperQuantile(maxima, new Float64Array(S).fill(-Math.log(S)), p),
+      paretoK: 0,
+      trusted: true,
+    };
+  }
+  const smoothed = psis(logRatios);
+  return {
+    lipschitz: weightedUpperQuantile(maxima, smoothed.logWeights, p),
+    paretoK: smoothed.paretoK,
+    trusted: smoothed.paretoK <= psisThreshold(S),
+  };
+}
+
+/**
+ * Predicted Δ for each candidate weighting from one fit's draws.
+ *
+ * @param model The model bound to the data (rebuildable by `createModel` for the threads).
+ * @param draws The fit's draws (S × dim, constrained).
+ * @param base The fit's α (null: all 1).
+ * @param candidates The candidates' α.
+ * @returns One prediction per candidate, in order.
+ */
+export async function predictLipschitz(
+  model: Model,
+  draws: Float64Array,
+  base: Float64Array | null,
+  candidates: readonly Float64Array[],
+): Promise<LipschitzPrediction[]> {
+  const { logRatios, maxima } = await parallelCandidateSummaries(model, draws, base, candidates);
+  return candidates.map((_, c) => predictFromSummaries(logRatios[c], maxima[c]));
+}
