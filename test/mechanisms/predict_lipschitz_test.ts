@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { calibrateShift, type ShiftPrediction } from "../../src/mechanisms/calibrate.ts";
+import {
+  candidateSummaries,
+  predictFromSummaries,
+} from "../../src/mechanisms/predict_lipschitz.ts";
+import { createModel } from "../../src/models/mod.ts";
+import { Rng } from "../../src/random/rng.ts";
+
+/** Δ(g) = 4·e^{g} (rising with g), the stand-in for a fit at shift g. */
+const lipschitzAt = (g: number) => 4 * Math.exp(g);
+const OPTIONS = { epsilon: 12, m: 3, shiftForShare: (share: number) => Math.log(share) / 2 };
+
+function search(predicted: ((g: number) => ShiftPrediction) | undefined) {
+  const fitted: { g: number; predicted?: ShiftPrediction }[] = [];
+  const evaluate = (g: number, p?: ShiftPrediction) => {
+    fitted.push({ g, predicted: p });
+    return Promise.resolve({ g, lipschitz: lipschitzAt(g) });
+  };
+  const predict = predicted === undefined
+    ? undefined
+    : (_: unknown, shifts: number[]) => Promise.resolve(shifts.map(predicted));
+  return calibrateShift(evaluate, OPTIONS, predict).then((result) => ({ result, fitted }));
+}
+
+Deno.test("trusted predictions replace real refits; the result is still a fitted candidate", async () => {
+  const plain = await search(undefined);
+  const guided = await search((g) => ({ lipschitz: lipschitzAt(g), paretoK: 0.3, trusted: true }));
+  assert.ok(guided.fitted.length < plain.fitted.length, `${guided.fitted.length} fits`);
+  // Δ* = 12/6 = 2 (less 4 ulp); the chosen fit is feasible and within the closeness of 3%.
+  assert.ok(guided.result.lipschitz <= 2 && guided.result.lipschitz >= 0.97 * 2);
+  assert.equal(guided.result.lipschitz, lipschitzAt(guided.result.g));
+  // The fit a prediction chose carries that prediction (for the diagnostics).
+  const chosen = guided.fitted.find((f) => f.g === guided.result.g)!;
+  assert.ok(chosen.predicted?.trusted);
+});
+
+Deno.test("an untrusted prediction (high Pareto k) falls back to the real-refit steps", async () => {
+  const plain = await search(undefined);
+  // Predictions that would be perfect, but flagged untrusted: none may steer the search.
+  const untrusted = await search((g) => ({
+    lipschitz: lipschitzAt(g),
+    paretoK: 1.4,
+    trusted: false,
+  }));
+  assert.deepEqual(untrusted.fitted.map((f) => f.g), plain.fitted.map((f) => f.g));
+  assert.ok(untrusted.fitted.every((f) => f.predicted === undefined));
+  assert.equal(untrusted.result.g, plain.result.g);
+});
+
+Deno.test("a prediction for the fit's own weights is its Δ; far weights are untrusted", () => {
+  const rng = new Rng(5);
+  const n = 400;
+  const y = Float64Array.from({ length: n }, () => Math.round(50 + 30 * rng.uniform()));
+  const model = createModel("poisson", {
+    n,
+    k: 1,
+    y,
+    x: new Float64Array(n).fill(1),
+    coefficientNames: ["intercept"],
+  });
+  // Draws of the intercept around log(mean y) with the posterior sd of the unweighted fit.
+  const S = 1000;
+  const mean = Math.log(y.reduce((s, v) => s + v, 0) / n);
+  const draws = new Float64Array(S * model.dim);
+  for (let s = 0; s < S; s++) {
+    draws[s * model.dim] = mean + rng.normal() / Math.sqrt(65 * n);
+    draws[s * model.dim + 1] = 1;
+  }
+  const same = new Float64Array(n).fill(1);
+  // Down-weighting the larger half of the counts moves the posterior ~20 sd below these draws.
+  const far = Float64Array.from(y, (v) => (v > 65 ? 0.01 : 1));
+  const { logRatios, maxima } = candidateSummaries(model, draws, null, [same, far]);
+  const own = predictFromSummaries(logRatios[0], maxima[0]);
+  assert.equal(own.lipschitz, Math.max(...maxima[0]));
+  assert.equal(own.trusted, true);
+  const moved = predictFromSummaries(logRatios[1], maxima[1]);
+  assert.ok(moved.paretoK > 0.7, `k = ${moved.paretoK}`);
+  assert.equal(moved.trusted, false);
+});
