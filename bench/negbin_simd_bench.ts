@@ -12,7 +12,8 @@
  */
 import { parseCsv } from "../src/data/csv.ts";
 import { buildDesign } from "../src/data/design.ts";
-import { createModel, outcomeKind } from "../src/models/mod.ts";
+import { outcomeKind } from "../src/models/mod.ts";
+import { NegBinModel } from "../src/models/negbin.ts";
 import { NegBinSimd } from "../src/models/negbin_simd.ts";
 import type { Weighting } from "../src/models/model.ts";
 import { sampleNegBinomial } from "../src/random/distributions.ts";
@@ -67,7 +68,7 @@ function main(): void {
   for (const n of [1e4, 1e5, 1e6]) {
     const data = parseCsv(dataset(n), "s.csv");
     const design = buildDesign(data, { y: "y", x: ["z", "b"] }, outcomeKind("negbin"));
-    const model = createModel("negbin", design);
+    const model = new NegBinModel(design, { simd: false });
     const k = design.k;
     const index = new Map<number, number>();
     const values: number[] = [];

@@ -3,13 +3,11 @@
  * the module's bytes as a base64 string constant, so that nothing at run time needs wabt or a
  * file read. Run it after every edit of the .wat and commit both files:
  *
- *     deno run --allow-read --allow-write scripts/build_wasm.ts
+ *     deno task build:wasm
  *
  * @module
  */
-// A build-time tool only, so pinned here rather than in deno.json's import map.
-// deno-lint-ignore no-import-prefix
-import wabtInit from "npm:wabt@1.0.39";
+import wabtInit from "wabt";
 
 const SOURCE = new URL("../src/models/negbin_simd.wat", import.meta.url);
 const TARGET = new URL("../src/models/negbin_simd_wasm.ts", import.meta.url);

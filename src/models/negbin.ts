@@ -20,6 +20,7 @@ import { censorBound, COUNT_RECORD, GlmModel, linearPredictor, meanVariance } fr
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { digammaDiff, lgamma, logPochhammer } from "../stats/special.ts";
+import { NegBinSimd } from "./negbin_simd.ts";
 
 /**
  * Above this d, e^d is within a rounding of overflow's reach (e^710 = ∞) and log(1 + e^d) = d to
@@ -67,12 +68,20 @@ export class NegBinModel extends GlmModel {
   readonly #psi: Float64Array;
   #psiPhi = NaN;
 
+  /** Whether the record loops run in WebAssembly SIMD (`negbin_simd.ts`). */
+  readonly #useSimd: boolean;
+  /** The data's copy in WebAssembly memory, made on first use. */
+  #simdLoops: NegBinSimd | null = null;
+
   /**
    * Binds the model to a dataset, indexing the distinct outcome values.
    * @param design outcome (counts) and covariates.
+   * @param options `simd: false` keeps the TypeScript loops (the reference the WebAssembly
+   *   loops are tested against); by default the WebAssembly loops run wherever SIMD is available.
    */
-  constructor(design: Design) {
+  constructor(design: Design, options: { readonly simd?: boolean } = {}) {
     super("negbin", design, { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR });
+    this.#useSimd = (options.simd ?? true) && NegBinSimd.available;
     this.#y = design.y;
     this.#x = design.x;
     const index = new Map<number, number>();
@@ -99,6 +108,13 @@ export class NegBinModel extends GlmModel {
     const { mean, variance } = meanVariance(this.#y, (v) => v >= 0 && Number.isFinite(v));
     const phi = variance > mean ? (mean * mean) / (variance - mean) : 1e3;
     return this.startAt(Math.log(mean), phi);
+  }
+
+  /** The WebAssembly loops, or null when this model runs the TypeScript ones. */
+  #simd(): NegBinSimd | null {
+    if (!this.#useSimd) return null;
+    this.#simdLoops ??= new NegBinSimd(this.design, this.#ids, this.#values.length);
+    return this.#simdLoops;
   }
 
   /** Fills the per-distinct-outcome constants for φ (and the digamma terms when `withPsi`). */
@@ -134,6 +150,8 @@ export class NegBinModel extends GlmModel {
     this.#tables(phi, grad !== null);
     const cst = this.#const;
     const psi = this.#psi;
+    const simd = this.#simd();
+    if (simd !== null) return total + simd.logDensity(u, grad, weighting, cst, psi);
     const b0 = u[0];
     let g0 = 0;
     let gPhi = 0;
@@ -198,6 +216,8 @@ export class NegBinModel extends GlmModel {
     const logPhi = Math.log(phi);
     this.#tables(phi, false);
     const cst = this.#const;
+    const simd = this.#simd();
+    if (simd !== null) return simd.logLik(theta, out, cst);
     let lastEta = NaN;
     let d = NaN;
     let logOnePlus = NaN;

@@ -42,8 +42,11 @@ function makeCase(n: number, k: number, seed: number): Case {
     return t;
   });
   return {
-    model: new NegBinModel(design),
-    prior: new NegBinModel({ ...design, n: 0, y: new Float64Array(0), x: new Float64Array(0) }),
+    model: new NegBinModel(design, { simd: false }),
+    prior: new NegBinModel(
+      { ...design, n: 0, y: new Float64Array(0), x: new Float64Array(0) },
+      { simd: false },
+    ),
     simd: new NegBinSimd(design, ids, values.length),
     values,
     ids,
