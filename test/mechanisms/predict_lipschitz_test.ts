@@ -7,8 +7,8 @@ import {
 import { createModel } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
 
-/** Δ(g) = 4·e^{g} (rising with g), the stand-in for a fit at shift g. */
-const lipschitzAt = (g: number) => 4 * Math.exp(g);
+/** Δ(g) = 0.6 + 3.4·e^{4g} (rising with g, log Δ curved), the stand-in for a fit at shift g. */
+const lipschitzAt = (g: number) => 0.6 + 3.4 * Math.exp(4 * g);
 const OPTIONS = { epsilon: 12, m: 3, shiftForShare: (share: number) => Math.log(share) / 2 };
 
 function search(predicted: ((g: number) => ShiftPrediction) | undefined) {

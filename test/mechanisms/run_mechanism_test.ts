@@ -5,9 +5,12 @@ import { fitModel } from "../../src/mcmc/fit.ts";
 import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { cpuLipschitz } from "../../src/mechanisms/lipschitz_backend.ts";
 import type { MechanismName, MechanismSettings } from "../../src/mechanisms/mechanism.ts";
+import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
+import { predictLipschitz } from "../../src/mechanisms/predict_lipschitz.ts";
 import { pseudoPosteriorPrivacy } from "../../src/mechanisms/privacy.ts";
 import { runMechanism } from "../../src/mechanisms/run_mechanism.ts";
 import { createModel } from "../../src/models/mod.ts";
+import { fitter } from "../../src/synthesis/release.ts";
 
 const DATA = await readCsv(new URL("../../examples/skewed_counts.csv", import.meta.url).pathname);
 const MODEL = createModel("negbin", buildDesign(DATA, { y: "y" }, "count"));
@@ -98,4 +101,42 @@ Deno.test("the histogram mechanism needs public bounds and charges ε once", asy
   assert.deepEqual(outcome.privacy, { guarantee: "DP", epsilonPerDataset: 1, epsilon: 1 });
   assert.equal(outcome.fit, null);
   assert.equal(outcome.histogram!.counts.reduce((s, c) => s + c, 0), MODEL.design.n);
+});
+
+Deno.test("with predictions and warm starts, every mechanism's ε is that of its final fit", async () => {
+  const fit = fitter(MODEL, {
+    seed: 3,
+    chains: 2,
+    warmup: 300,
+    drawsPerChain: 200,
+    inThread: true,
+  });
+  const settings: [MechanismName, Partial<MechanismSettings>][] = [
+    ["unweighted", {}],
+    ["lw", { epsilon: 8 }],
+    ["lw-final", { epsilon: 8 }],
+    ["sw", { epsilon: 8 }],
+    ["weighted-e", { epsilon: 12, g: 0.5 }],
+  ];
+  for (const [mechanism, extra] of settings) {
+    const outcome = await runMechanism(
+      { mechanism, m: 3, radius: 0.1, relativeRadius: true, ...extra },
+      {
+        model: MODEL,
+        lipschitz: cpuLipschitz,
+        laplace: () => 0,
+        fit,
+        predict: (draws, base, candidates) => predictLipschitz(MODEL, draws, base, candidates),
+      },
+    );
+    // The final fit's own draws give Δ, and ε is its privacy map.
+    const final = lipschitz(MODEL, outcome.fit!.draws, { alpha: outcome.alpha });
+    assert.equal(outcome.lipschitz, final.overall, mechanism);
+    assert.deepEqual(outcome.privacy, pseudoPosteriorPrivacy(final.overall, 3), mechanism);
+    assert.equal(
+      outcome.refits.findLast((r) => r.label === outcome.finalFit)!.lipschitz,
+      final.overall,
+    );
+    if (extra.epsilon !== undefined) assert.ok(outcome.privacy.epsilon <= extra.epsilon, mechanism);
+  }
 });
