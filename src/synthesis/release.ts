@@ -48,6 +48,8 @@ export interface FitterOptions {
   readonly onProgress?: FitProgress;
   /** Warm-start each refit from the fit before it (default true; CPU fits only). */
   readonly warmStart?: boolean;
+  /** Warmup iterations of a warm-started refit (default `WARM_WARMUP`, 250). */
+  readonly warmStartWarmup?: number;
 }
 
 /**
@@ -63,6 +65,7 @@ export interface FitterOptions {
  */
 export function fitter(model: Model, options: FitterOptions): MechanismContext["fit"] {
   const { seed, chains, warmup, drawsPerChain, gpu = null, warmStart = true } = options;
+  const warmWarmup = options.warmStartWarmup ?? WARM_WARMUP;
   let previous: Fit | null = null;
   return async (weighting: Weighting, label: string): Promise<Fit> => {
     const onProgress = (done: number, total: number) => options.onProgress?.(label, done, total);
@@ -75,22 +78,30 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
         warmup,
       );
     }
-    const run = (fitOptions: FitOptions) =>
+    const run = async (fitOptions: FitOptions) =>
       options.inThread
-        ? Promise.resolve(fitModel(model, weighting, fitOptions))
-        : fitModelParallel(model, weighting, { ...fitOptions, threads: options.threads });
-    const warm = warmStart && previous !== null && warmup > WARM_WARMUP
+        ? fitModel(model, weighting, fitOptions)
+        : await fitModelParallel(model, weighting, { ...fitOptions, threads: options.threads });
+    const warm = warmStart && previous !== null && warmup > warmWarmup
       ? warmStartFrom(model, previous)
       : null;
     let fit: Fit;
     if (warm === null) {
       fit = await run(settings);
     } else {
-      const attempt = await run({ ...settings, warmup: WARM_WARMUP, ...warm });
-      const problem = warmupProblem(attempt);
-      fit = problem === null
-        ? { ...attempt, setup: { ...attempt.setup, warmStart: true } }
-        : withDiscardedAttempt(await run(settings), attempt, problem);
+      // A start that fails under the new weights (a non-finite density there) is a problem too;
+      // only the error's kind is kept, as its message may quote parameter values.
+      const attempt = await run({ ...settings, warmup: warmWarmup, ...warm })
+        .catch((error: Error) => error);
+      const problem = attempt instanceof Error
+        ? `the warm-started attempt failed (${attempt.name})`
+        : warmupProblem(attempt);
+      if (problem === null && !(attempt instanceof Error)) {
+        fit = { ...attempt, setup: { ...attempt.setup, warmStart: true } };
+      } else {
+        const discarded = attempt instanceof Error ? 0 : attempt.gradientEvaluations;
+        fit = withDiscardedAttempt(await run(settings), discarded, problem!);
+      }
     }
     previous = fit;
     return fit;
@@ -98,8 +109,7 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
 }
 
 /** A cold refit that replaced a warm-started attempt: the attempt's cost and why it went. */
-function withDiscardedAttempt(fit: Fit, attempt: Fit, problem: string): Fit {
-  const discarded = attempt.gradientEvaluations;
+function withDiscardedAttempt(fit: Fit, discarded: number, problem: string): Fit {
   return {
     ...fit,
     gradientEvaluations: fit.gradientEvaluations + discarded,

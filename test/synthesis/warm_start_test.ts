@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { readCsv } from "../../src/data/csv.ts";
+import { buildDesign } from "../../src/data/design.ts";
+import { createModel } from "../../src/models/mod.ts";
+import { fitter } from "../../src/synthesis/release.ts";
+
+const DATA = await readCsv(new URL("../../examples/skewed_counts.csv", import.meta.url).pathname);
+const MODEL = createModel("negbin", buildDesign(DATA, { y: "y" }, "count"));
+const N = MODEL.design.n;
+const SAMPLER = { seed: 3, chains: 4, warmup: 400, drawsPerChain: 400, inThread: true };
+
+Deno.test("a refit starts warm with the short warmup and agrees with a cold fit", async () => {
+  const fit = fitter(MODEL, SAMPLER);
+  const alpha = new Float64Array(N).fill(0.6);
+  await fit({ alpha: null }, "unweighted");
+  const warm = await fit({ alpha }, "sw");
+  const cold = await fitter(MODEL, SAMPLER)({ alpha }, "sw");
+  assert.equal(warm.setup.warmStart, true, warm.setup.warmStartRejected);
+  assert.equal(warm.warmup, 250);
+  assert.equal(warm.setup.precondition, "draws");
+  assert.equal(cold.setup.precondition, "laplace");
+  assert.ok(warm.gradientEvaluations < cold.gradientEvaluations);
+  for (const name of MODEL.paramNames) {
+    const [w, c] = [warm.summary[name], cold.summary[name]];
+    const se = Math.hypot(w.sd / Math.sqrt(w.essBulk), c.sd / Math.sqrt(c.essBulk));
+    assert.ok(Math.abs(w.mean - c.mean) < 4 * se, `${name}: ${w.mean} vs ${c.mean} (se ${se})`);
+  }
+});
+
+Deno.test("a short warmup whose diagnostics fail is discarded for a cold refit, its cost counted", async () => {
+  // One warmup iteration and weights that widen the posterior 20-fold: the step size and the
+  // metric of the narrow fit cannot serve, and the diagnostics say so.
+  const fit = fitter(MODEL, { ...SAMPLER, warmStartWarmup: 1 });
+  const first = await fit({ alpha: null }, "unweighted");
+  const refit = await fit({ alpha: new Float64Array(N).fill(0.05) }, "sw");
+  assert.equal(refit.setup.warmStart, undefined);
+  assert.match(refit.setup.warmStartRejected ?? "", /R-hat|ESS|divergent|step sizes/);
+  assert.equal(refit.warmup, 400);
+  assert.ok(refit.setup.setupEvaluations > 0);
+  assert.ok(refit.gradientEvaluations > first.gradientEvaluations * 0.5);
+});
