@@ -6,8 +6,8 @@
  *       [--strata COL --stratum-sizes LABEL=N,…]
  *       --mechanism unweighted|lw|cw|sw|lw-final|cw-final|weighted-e|censored|censored-w|histogram
  *       [--epsilon E] [--m M] [--c C --g G] [--radius R] [--radius-mode relative|absolute]
- *       [--match-lipschitz D] [--lower A --upper B --bins K] [--draws S] [--chains K]
- *       [--warmup W] [--seed N] [--backend auto|cpu|gpu] [--sampler nuts|gpu-hmc] --out DIR
+ *       [--match-lipschitz D] [--retruncations N] [--lower A --upper B --bins K] [--draws S]
+ *       [--chains K] [--warmup W] [--seed N] [--backend auto|cpu|gpu] [--sampler nuts|gpu-hmc] --out DIR
  *
  * Writes DIR/synthetic-1.csv … synthetic-M.csv (the synthetic outcome, the public covariates
  * and strata, and for FBS/FBP the smoothed synthetic weights in the weight column), DIR/report.json (the public release manifest) and DIR/diagnostics.json (the
@@ -41,6 +41,7 @@ const FLAGS: Record<string, { field: string; number?: true; list?: true; sizes?:
   radius: { field: "radius", number: true },
   "radius-mode": { field: "radiusMode" },
   "match-lipschitz": { field: "matchLipschitz", number: true },
+  retruncations: { field: "retruncations", number: true },
   lower: { field: "lower", number: true },
   upper: { field: "upper", number: true },
   bins: { field: "bins", number: true },
@@ -122,7 +123,9 @@ async function main(): Promise<void> {
       `Δ=${report.lipschitz ?? "n/a"}, ε=${report.epsilon} (${report.guarantee}); wrote ${out}/`,
   );
   if (result.diagnostics.fit?.flagged) {
-    console.error("synth: warning: the final fit is flagged (R̂ > 1.01 or bulk ESS < 400)");
+    console.error(
+      "synth: warning: the final fit is flagged (R̂ > 1.01, bulk ESS < 400 or a divergence)",
+    );
   }
 }
 

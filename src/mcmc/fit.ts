@@ -4,7 +4,7 @@
  * The sampler runs on the unconstrained scale from `model.initialPoint()`; the draws are mapped
  * to θ with `model.constrain` and summarised per parameter: mean, sd, 5% and 95% quantiles
  * (R's type 7), rank-normalised split-R̂ and bulk/tail ESS (Vehtari et al. 2021). A fit with
- * R̂ > 1.01 or bulk ESS < 400 for some parameter is flagged.
+ * R̂ > 1.01 or bulk ESS < 400 for some parameter, or any divergent transition, is flagged.
  *
  * @module
  */
@@ -101,7 +101,10 @@ export interface Fit {
   readonly essBulkMin: number;
   readonly divergences: number;
   readonly treeDepthHits: number;
-  /** Whether R̂ > 1.01 or bulk ESS < 400 for some parameter, or either is NaN (SPEC §6). */
+  /**
+   * Whether R̂ > 1.01 or bulk ESS < 400 for some parameter, or either is NaN (SPEC §6), or any
+   * post-warmup transition diverged (its draws may miss part of the posterior).
+   */
   readonly flagged: boolean;
   /** Log-density evaluations: the chains' and the setup's (the Laplace mode search). */
   readonly gradientEvaluations: number;
@@ -235,7 +238,8 @@ export function summarizeFit(
     essBulkMin,
     divergences: result.divergences,
     treeDepthHits: result.treeDepthHits,
-    flagged: !(rhatMax <= RHAT_THRESHOLD) || !(essBulkMin >= ESS_BULK_THRESHOLD),
+    flagged: !(rhatMax <= RHAT_THRESHOLD) || !(essBulkMin >= ESS_BULK_THRESHOLD) ||
+      result.divergences > 0,
     gradientEvaluations: result.gradientEvaluations + setup.setupEvaluations,
     stepSizes: result.stepSizes,
     warmup,

@@ -45,6 +45,11 @@ export interface MechanismSettings {
   readonly relativeRadius: boolean;
   /** SW only: match this Lipschitz bound instead of hitting ε. */
   readonly matchLipschitz?: number;
+  /**
+   * Weighted-e only: truncation rounds after the first (default 0: one truncation, as the slides
+   * define it). Each stops the search if it raises Δ; the lowest-Δ fit is released.
+   */
+  readonly retruncations?: number;
   /** Re-weighting acceptance: Δ_new ≤ Δ_old·(1 + tolerance) (default 0.01). */
   readonly reweightTolerance?: number;
   /** Histogram only: public bounds and bin count. */

@@ -132,7 +132,7 @@ export function contractionMarkdown(
     "Δ ≈ 3.5.",
     md.samplerParagraph(settings.sampler, summary.fits, {
       perFit: false,
-      flagged: "by SPEC §6 (R̂ > 1.01 or bulk ESS < 400 for some parameter)",
+      flagged: "(R̂ > 1.01 or bulk ESS < 400 for some parameter, or a divergence)",
       likelihood: "on the intercept itself; the rest only on the prior scale σ_β, which does " +
         "not enter ℓ_i.",
     }),

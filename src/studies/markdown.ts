@@ -54,7 +54,7 @@ export function samplerParagraph(
   const {
     perFit = true,
     note = true,
-    flagged = "(R̂ > 1.01 or bulk ESS < 400)",
+    flagged = "(R̂ > 1.01, bulk ESS < 400 or a divergence)",
     likelihood = "on a likelihood parameter (β₀ or φ).",
   } = wording;
   return `- **Sampler**: ${sampler.chains} chains × (${sampler.warmup} warmup + ` +

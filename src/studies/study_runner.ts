@@ -80,7 +80,7 @@ export function fitSeedOf(replicate: Rng): number {
 export interface FitStats {
   /** Distinct fits made (memoised repeats not counted). */
   readonly fits: number;
-  /** Fits with R̂ > 1.01 or bulk ESS < 400 for some parameter. */
+  /** Fits with R̂ > 1.01 or bulk ESS < 400 for some parameter, or a divergence. */
   readonly flagged: number;
   /** Fits flagged on a parameter of the likelihood (any parameter but the prior scales σ_β). */
   readonly flaggedLikelihood: number;

@@ -35,6 +35,8 @@ export const SynthesisFields = z.object({
   /** CW and risk radius: ρ (relative) or r (absolute). */
   radius: finite.nonnegative().default(0.1),
   radiusMode: z.enum(["relative", "absolute"]).default("relative"),
+  /** Weighted-e: truncation rounds after the first (default none, as the slides define it). */
+  retruncations: z.number().int().min(0).max(10).optional(),
   /** SW: match this Lipschitz bound instead of hitting ε. */
   matchLipschitz: finite.positive().optional(),
   /** Histogram: public bounds and bins. */

@@ -169,6 +169,7 @@ export async function synthesize(
     radius: spec.radius,
     relativeRadius: spec.radiusMode === "relative",
     matchLipschitz: spec.matchLipschitz,
+    retruncations: spec.retruncations,
     lower: spec.lower ?? (unitInterval ? 0 : undefined),
     upper: spec.upper ?? (unitInterval ? 1 : undefined),
     bins: spec.bins,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.ts";
 import { sampleNegBinomial, samplePoisson } from "../../src/random/distributions.ts";
 import { mcseMean } from "../../src/mcmc/diagnostics.ts";
-import { fitModel } from "../../src/mcmc/fit.ts";
+import { fitModel, summarizeFit } from "../../src/mcmc/fit.ts";
 import { createModel, type Design } from "../../src/models/mod.ts";
 
 function interceptDesign(y: Float64Array): Design {
@@ -107,4 +107,27 @@ Deno.test("`fitModel()` summarises a Poisson intercept posterior that matches qu
   const mean = (cs: Float64Array[]) => cs.flatMap((c) => [...c]).reduce((a, b) => a + b) / fit.S;
   assert.ok(Math.abs(fit.summary.intercept.mean - eBeta) < 4 * mcseMean(betaChains));
   assert.ok(Math.abs(mean(logSigmaChains) - eLogSigma) < 4 * mcseMean(logSigmaChains));
+});
+
+Deno.test("a fit with a divergent transition is flagged, however good its R̂ and ESS", () => {
+  const model = createModel("poisson", interceptDesign(Float64Array.of(3, 4, 5)));
+  // Independent draws (R̂ ≈ 1, ESS ≈ S) of (β, σ_β) on the unconstrained scale, 4 chains × 500.
+  const rng = new Rng(99);
+  const draws = Float64Array.from({ length: 4 * 500 * 2 }, () => rng.normal());
+  const result = (divergences: number) =>
+    summarizeFit(model, {
+      draws,
+      dim: 2,
+      chains: 4,
+      drawsPerChain: 500,
+      stepSizes: [0.5, 0.5, 0.5, 0.5],
+      divergences,
+      treeDepthHits: 0,
+      gradientEvaluations: 1,
+      chainInfo: [],
+    });
+  const clean = result(0);
+  assert.ok(clean.rhatMax <= 1.01 && clean.essBulkMin >= 400);
+  assert.equal(clean.flagged, false);
+  assert.equal(result(1).flagged, true);
 });
