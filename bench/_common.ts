@@ -1,10 +1,12 @@
 /**
- * What the benchmarks share: `--name VALUE` flags with defaults (all strings) and timed
- * subprocesses (the peers: Rscript, `deno task`).
+ * What the benchmarks share: `--name VALUE` flags with defaults (all strings), timed
+ * subprocesses (the peers: Rscript, `deno task`) and the agency-sized NB data.
  *
  * @module
  */
 import { parseArgs } from "node:util";
+import { sampleNegBinomial } from "../src/random/distributions.ts";
+import { Rng } from "../src/random/rng.ts";
 
 /**
  * Parses the benchmark's flags.
@@ -47,4 +49,25 @@ export async function timed(
     );
   }
   return { seconds, stdout };
+}
+
+/**
+ * The data of `bench:scale` and the record-loop benchmark: NB-mixture outcomes (φ = 5 with
+ * probability 0.2, else 20) with log μ = 4.6 + 0.3·z − 0.4·b, z ~ N(0, 1), b ~ Bernoulli(0.4), as
+ * CSV with columns y, z, b.
+ *
+ * @param n Records.
+ * @param seed The stream's seed (split by n).
+ */
+export function scaleDataset(n: number, seed: number): string {
+  const rng = new Rng(seed).split(n);
+  const lines = ["y,z,b"];
+  for (let i = 0; i < n; i++) {
+    const z = rng.normal();
+    const b = rng.uniform() < 0.4 ? 1 : 0;
+    const phi = rng.uniform() < 0.2 ? 5 : 20;
+    const y = sampleNegBinomial(rng, Math.exp(4.6 + 0.3 * z - 0.4 * b), phi);
+    lines.push(`${y},${z.toFixed(6)},${b}`);
+  }
+  return lines.join("\n") + "\n";
 }

@@ -1,6 +1,6 @@
 /**
  * ns per record of the negative binomial record loops, TypeScript (`NegBinModel`) against
- * WebAssembly SIMD (`NegBinSimd`), at n = 10⁴, 10⁵, 10⁶ on the data of bench/_probe/loop.ts (two
+ * WebAssembly SIMD (`NegBinSimd`), at n = 10⁴, 10⁵, 10⁶ on `bench:scale`'s data (two
  * covariates, η varying per record): log density with gradient (α absent and present) and the
  * per-record log-likelihood. φ is fixed, so both sides reuse their per-outcome tables; the TS
  * figure includes the prior (a few ns per call). A `deno run` script (`deno bench` skips it);
@@ -16,23 +16,8 @@ import { outcomeKind } from "../src/models/mod.ts";
 import { NegBinModel } from "../src/models/negbin.ts";
 import { NegBinSimd } from "../src/models/negbin_simd.ts";
 import type { Weighting } from "../src/models/model.ts";
-import { sampleNegBinomial } from "../src/random/distributions.ts";
-import { Rng } from "../src/random/rng.ts";
 import { digammaDiff, lgamma, logPochhammer } from "../src/stats/special.ts";
-
-/** The CSV of bench/_probe/loop.ts: y ~ NB(e^{4.6 + 0.3z − 0.4b}, φ ∈ {5, 20}). */
-function dataset(n: number): string {
-  const rng = new Rng(7).split(n);
-  const lines = ["y,z,b"];
-  for (let i = 0; i < n; i++) {
-    const z = rng.normal();
-    const b = rng.uniform() < 0.4 ? 1 : 0;
-    const phi = rng.uniform() < 0.2 ? 5 : 20;
-    const y = sampleNegBinomial(rng, Math.exp(4.6 + 0.3 * z - 0.4 * b), phi);
-    lines.push(`${y},${z.toFixed(6)},${b}`);
-  }
-  return lines.join("\n") + "\n";
-}
+import { scaleDataset } from "./_common.ts";
 
 /** This thread's CPU time in ms where Linux shows it (so other processes' load does not count). */
 function threadCpuMs(): number {
@@ -66,7 +51,7 @@ function main(): void {
   if (!NegBinSimd.available) throw new Error("WebAssembly SIMD is not available here");
   const rows: string[][] = [];
   for (const n of [1e4, 1e5, 1e6]) {
-    const data = parseCsv(dataset(n), "s.csv");
+    const data = parseCsv(scaleDataset(n, 7), "s.csv");
     const design = buildDesign(data, { y: "y", x: ["z", "b"] }, outcomeKind("negbin"));
     const model = new NegBinModel(design, { simd: false });
     const k = design.k;

@@ -20,13 +20,11 @@ import { parallelCpuLipschitz } from "../src/mechanisms/parallel_lipschitz.ts";
 import { predictLipschitz } from "../src/mechanisms/predict_lipschitz.ts";
 import { createModel, outcomeKind } from "../src/models/mod.ts";
 import { buildDesign } from "../src/data/design.ts";
-import { sampleNegBinomial } from "../src/random/distributions.ts";
-import { Rng } from "../src/random/rng.ts";
 import { fitter, runRelease } from "../src/synthesis/release.ts";
 import type { Fit } from "../src/mcmc/fit.ts";
 import type { LipschitzBackend } from "../src/mechanisms/lipschitz_backend.ts";
 import { rstanSide } from "./scale_peer.ts";
-import { benchArgs } from "./_common.ts";
+import { benchArgs, scaleDataset } from "./_common.ts";
 
 const full = Deno.args.includes("--full");
 const values = benchArgs(
@@ -40,20 +38,6 @@ const CHAINS = 4;
 const WARMUP = 1000;
 const DRAWS = 1000;
 
-/** NB-mixture outcomes with log μ = 4.6 + 0.3 z − 0.4 b (the vector-weighted paper's mixture). */
-function dataset(n: number): string {
-  const rng = new Rng(seed).split(n);
-  const lines = ["y,z,b"];
-  for (let i = 0; i < n; i++) {
-    const z = rng.normal();
-    const b = rng.uniform() < 0.4 ? 1 : 0;
-    const phi = rng.uniform() < 0.2 ? 5 : 20;
-    const y = sampleNegBinomial(rng, Math.exp(4.6 + 0.3 * z - 0.4 * b), phi);
-    lines.push(`${y},${z.toFixed(6)},${b}`);
-  }
-  return lines.join("\n") + "\n";
-}
-
 console.log(
   `bench:scale, ${navigator.hardwareConcurrency} logical cores; NUTS ${CHAINS} × ` +
     `(${WARMUP} + ${DRAWS}); LW_final, ε = 8, m = 3; seed ${seed}`,
@@ -62,7 +46,7 @@ const rows: string[] = [];
 const details: string[] = [];
 const peer: string[] = [];
 for (const n of sizes) {
-  const csv = dataset(n);
+  const csv = scaleDataset(n, seed);
   const data = parseCsv(csv, `scale_n${n}.csv`);
   const design = buildDesign(data, { y: "y", x: ["z", "b"] }, outcomeKind("negbin"));
   const model = createModel("negbin", design);
