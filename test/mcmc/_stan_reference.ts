@@ -32,3 +32,15 @@ const STAN_NAMES: Record<string, string> = {
 export function stanSummary(fit: "unweighted" | "weighted", name: string): StanSummary {
   return REFERENCE.fits[fit][STAN_NAMES[name]];
 }
+
+/** One parameter's draws of a fit, per chain (the input of R̂, ESS and MCSE). */
+export function parameterChains(
+  fit: { draws: Float64Array; chains: number; drawsPerChain: number; dim: number },
+  j: number,
+): Float64Array[] {
+  return Array.from({ length: fit.chains }, (_, c) =>
+    Float64Array.from(
+      { length: fit.drawsPerChain },
+      (_, s) => fit.draws[(c * fit.drawsPerChain + s) * fit.dim + j],
+    ));
+}

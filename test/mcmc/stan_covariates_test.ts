@@ -10,7 +10,7 @@ import { buildDesign, numericColumn, readCsv } from "../../src/data/mod.ts";
 import { mcseMean } from "../../src/mcmc/diagnostics.ts";
 import { fitModelParallel } from "../../src/mcmc/parallel_fit.ts";
 import { createModel } from "../../src/models/mod.ts";
-import type { StanSummary } from "./_stan_reference.ts";
+import { parameterChains, type StanSummary } from "./_stan_reference.ts";
 
 const REFERENCE = JSON.parse(
   await Deno.readTextFile(new URL("../reference/nb_covariates_expected.json", import.meta.url)),
@@ -42,11 +42,7 @@ Deno.test("NUTS posterior means of the weighted NB model with covariates match r
   });
   assert.equal(fit.divergences, 0);
   model.paramNames.forEach((name, j) => {
-    const chains = Array.from({ length: fit.chains }, (_, c) =>
-      Float64Array.from(
-        { length: fit.drawsPerChain },
-        (_, s) => fit.draws[(c * fit.drawsPerChain + s) * fit.dim + j],
-      ));
+    const chains = parameterChains(fit, j);
     const stan = REFERENCE.fit[STAN_NAMES[name]];
     const combined = Math.hypot(mcseMean(chains), stan.mcse_mean);
     const difference = fit.summary[name].mean - stan.mean;
