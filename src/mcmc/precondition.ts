@@ -89,6 +89,12 @@ export function preconditioned(logDensity: LogDensityFn, p: Preconditioner): Log
   };
 }
 
+/**
+ * The largest fall of log p from the mode, one Laplace standard deviation away along a column of
+ * L, that the approximation may show (½ for a Gaussian; a heavy-tailed or skewed posterior more).
+ */
+const MAX_DROP_AT_ONE_SD = 10;
+
 /** Options of {@linkcode laplacePreconditioner}. */
 export interface LaplaceOptions {
   /** Newton iterations at most (50). */
@@ -175,7 +181,8 @@ function inverseFromCholesky(l: Float64Array, dim: number): Float64Array {
 /**
  * The Laplace approximation N(û, (−H)⁻¹) of a log density, as a preconditioner: damped Newton
  * from `init` (Levenberg–Marquardt shift when −H is not positive definite, backtracking until
- * the log density rises), then the Hessian at the mode with steps scaled to its own curvature.
+ * the log density rises), then the Hessian at the mode with steps scaled to its own curvature,
+ * checked by the fall of log p one standard deviation away along each column of L.
  *
  * @param logDensity The target on the unconstrained scale (writes its gradient).
  * @param init Where to start.
@@ -263,6 +270,19 @@ export function laplacePreconditioner(
   const covariance = inverseFromCholesky(precisionFactor, dim);
   const factor = cholesky(covariance, dim);
   if (factor === null) return fail("covariance not positive definite");
+  // One standard deviation along each column of L, log p should fall by about ½. A kink (a
+  // censored likelihood's clamp) can fool the finite differences into a far too wide L; then
+  // the approximation is not used.
+  const step = new Float64Array(dim);
+  for (let j = 0; j < dim; j++) {
+    for (const sign of [1, -1]) {
+      for (let i = 0; i < dim; i++) step[i] = u[i] + sign * factor[i * dim + j];
+      const drop = value - f(step, trialGradient);
+      if (!(drop < MAX_DROP_AT_ONE_SD)) {
+        return fail(`log density falls by ${drop} one sd from the mode (column ${j})`);
+      }
+    }
+  }
   return { preconditioner: { mean: u, factor, source: "laplace" }, evaluations };
 }
 

@@ -10,7 +10,8 @@
  * point, so chain c starts at init + uniform(−r, r) per coordinate with r = `initJitter`
  * (default 1): dispersed enough for R̂ to see chains that disagree, close enough that
  * regression coefficients of unscaled covariates do not overflow. A start whose log density
- * or gradient is not finite is redrawn, up to 100 times (as Stan retries random inits).
+ * or gradient is not finite is redrawn, up to 100 times (as Stan retries random inits), the
+ * radius halving every 10 attempts so that a finite `init` is reached in the end.
  *
  * @module
  */
@@ -129,7 +130,9 @@ function startingState(
   const attempts = jitter === 0 ? 1 : MAX_INIT_ATTEMPTS;
   let lp = NaN;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    for (let j = 0; j < dim; j++) u[j] = init[j] + jitter * (2 * rng.uniform() - 1);
+    // The radius halves every 10 failed attempts, so a finite init is reached in the end.
+    const radius = jitter * 0.5 ** Math.floor(attempt / 10);
+    for (let j = 0; j < dim; j++) u[j] = init[j] + radius * (2 * rng.uniform() - 1);
     lp = logDensity(u, g);
     if (Number.isFinite(lp) && g.every(Number.isFinite)) {
       return { position: u, logDensity: lp, gradient: g };
