@@ -116,8 +116,8 @@ export async function contractionReplicate(
         },
         fits.context,
         {
-          // The study measures where each rule ends, Weighted-e's truncation above ε/2 included
-          // (docs/decisions.md, "Known issue: Weighted-e truncation can cascade"); it releases nothing.
+          // The study measures where each rule ends, Weighted-e's truncated fit above ε/2
+          // included; it releases nothing.
           enforceCap: false,
         },
       );

@@ -67,7 +67,7 @@ export function contractionMarkdown(
     `and the n records of |α_i ℓ_i(θ_s)|. LW uses the fixed rule c = ${settings.c}, g = ` +
     `${settings.g} (the paper's Algorithm 1 unshifted; see below), Weighted-e the same LW weights ` +
     `truncated at the global target ε = ${settings.epsilon} (records with Δ_{α,x_i} > ` +
-    `${summary.target} get α_i = 0, refit, up to five rounds). Seed ${result.seed}.`,
+    `${summary.target} get α_i = 0, one refit, the lower-Δ fit kept). Seed ${result.seed}.`,
     "",
     md.markdownTable(
       [
@@ -104,9 +104,10 @@ export function contractionMarkdown(
     `${md.fmt(first.mechanisms.lw.lipschitz.median, 3)} at n = ${first.n} to ` +
     `${md.fmt(last.mechanisms.lw.lipschitz.median, 3)} at n = ${last.n}.`,
     "",
-    "**Truncation cascades.** Weighted-e refits after zeroing the records above 3.5; the refit " +
-    "with fewer records has a wider posterior, which pushes further records above 3.5, and so " +
-    "on for up to five rounds. The zero-weight columns show how many records it drops: a median " +
+    "**Truncation.** Weighted-e refits once after zeroing the records above 3.5; the refit " +
+    "with fewer records has a wider posterior, which can push further records above 3.5 " +
+    "(re-truncating would cascade, so it is only an option, `--retruncations`). The " +
+    "zero-weight columns show how many records it drops: a median " +
     `of ${md.fmt(last.mechanisms["weighted-e"].zeroWeights.median, 0)} of ${last.n} at n = ` +
     `${last.n}; at n = ${first.n}, ${first.mechanisms["weighted-e"].allWeightsZero} of ` +
     `${result.replicates} databases lost every record (the fit is then the prior, Δ = 0).`,

@@ -106,7 +106,8 @@ export function fiveMarkdown(
     "",
     "- **Weighted**: LW weights, c = 1, shift g calibrated per database so that Δ ≤ ε/2 (aDP).",
     `- **Weighted-e**: the fixed LW rule c = ε/${settings.reference}, g = 0, then records with ` +
-    "Δ_{α,x_i} > ε/2 get α_i = 0 and the model is refit (up to five rounds) (aDP).",
+    "Δ_{α,x_i} > ε/2 get α_i = 0 and the model is refit once, as the slides do; the lower-Δ " +
+    "of the two fits is kept (aDP).",
     `- **Censor w**: the same fixed LW weights (c = ε/${settings.reference}, g = 0), each ` +
     "contribution clamped to ±ε/2 (DP). Its Δ is that of the clamped contributions.",
     "- **Censor uw**: α = 1, clamped to ±ε/2 (DP).",
