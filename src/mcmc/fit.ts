@@ -64,12 +64,12 @@ export function resolvePreconditioner(
     (u, grad) => model.logDensity(u, grad, weighting),
     model.initialPoint(),
   );
-  const setup: FitSetup = laplace.preconditioner === null
-    ? { precondition: "none", preconditionFailure: laplace.failure, setupEvaluations: 0 }
-    : { precondition: "laplace", setupEvaluations: 0 };
+  const setupEvaluations = laplace.evaluations;
   return {
     preconditioner: laplace.preconditioner,
-    setup: { ...setup, setupEvaluations: laplace.evaluations },
+    setup: laplace.preconditioner === null
+      ? { precondition: "none", preconditionFailure: laplace.failure, setupEvaluations }
+      : { precondition: "laplace", setupEvaluations },
   };
 }
 

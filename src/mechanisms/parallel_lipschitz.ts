@@ -19,6 +19,7 @@ import {
   type RecordMaxima,
 } from "./lipschitz.ts";
 import type { LipschitzJob } from "./lipschitz_worker.ts";
+import { runWorkerJob, shareStarts } from "./worker_job.ts";
 
 /** Draw×record evaluations from which the pass is split over workers (≈0.4 s serial). */
 export const PARALLEL_MIN_EVALUATIONS = 10_000_000;
@@ -32,20 +33,7 @@ export interface ParallelLipschitzOptions {
 }
 
 function share(job: LipschitzJob): Promise<RecordMaxima> {
-  const worker = new Worker(new URL("./lipschitz_worker.ts", import.meta.url).href, {
-    type: "module",
-  });
-  return new Promise<RecordMaxima>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<RecordMaxima | { error: string }>) => {
-      if ("error" in event.data) reject(new Error(event.data.error));
-      else resolve(event.data);
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      reject(new Error(`the Lipschitz worker failed: ${event.message}`));
-    };
-    worker.postMessage(job);
-  }).finally(() => worker.terminate());
+  return runWorkerJob(new URL("./lipschitz_worker.ts", import.meta.url), job, "Lipschitz");
 }
 
 /**
@@ -71,7 +59,7 @@ export async function parallelLipschitz(
     return lipschitz(model, draws, options);
   }
   const alpha = checkLipschitzInput(model, draws, options);
-  const starts = Array.from({ length: threads + 1 }, (_, t) => Math.round((t * S) / threads));
+  const starts = shareStarts(S, threads);
   const shares = await Promise.all(
     starts.slice(0, -1).map((start, t) =>
       share({

@@ -23,6 +23,7 @@ import type { Model } from "../models/model.ts";
 import type { ModelName } from "../models/registry.ts";
 import { psis, psisThreshold, weightedUpperQuantile } from "../stats/psis.ts";
 import type { PredictJob } from "./predict_worker.ts";
+import { runWorkerJob, shareStarts } from "./worker_job.ts";
 
 /** Per draw and candidate: r_s = Σ_i (α₁_i − α₀_i)·ℓ_i(θ_s) and f_s = max_i α₁_i·|ℓ_i(θ_s)|. */
 export interface CandidateSummaries {
@@ -70,10 +71,11 @@ export function candidateSummaries(
       let ratio = 0;
       let max = 0;
       for (let i = 0; i < n; i++) {
+        const l = ell[i];
+        // A record the candidate drops (α₁_i = 0) still moves the ratio by −α₀_i·ℓ_i.
+        if (d[i] !== 0) ratio += d[i] * l;
         const a = alpha[i];
         if (a === 0) continue;
-        const l = ell[i];
-        if (d[i] !== 0) ratio += d[i] * l;
         const v = Math.abs(a * l);
         if (!(v <= max)) max = Number.isNaN(v) ? Infinity : v;
       }
@@ -107,31 +109,21 @@ export async function parallelCandidateSummaries(
   if (threads < 2 || S * model.design.n < PARALLEL_MIN_EVALUATIONS) {
     return candidateSummaries(model, draws, base, candidates);
   }
-  const starts = Array.from({ length: threads + 1 }, (_, t) => Math.round((t * S) / threads));
+  const starts = shareStarts(S, threads);
   const shares = await Promise.all(
-    starts.slice(0, -1).map((start, t) => {
-      const worker = new Worker(new URL("./predict_worker.ts", import.meta.url).href, {
-        type: "module",
-      });
-      const job: PredictJob = {
-        model: model.name as ModelName,
-        design: model.design,
-        draws: draws.slice(start * dim, starts[t + 1] * dim),
-        base,
-        candidates: [...candidates],
-      };
-      return new Promise<CandidateSummaries>((resolve, reject) => {
-        worker.onmessage = (event: MessageEvent<CandidateSummaries | { error: string }>) => {
-          if ("error" in event.data) reject(new Error(event.data.error));
-          else resolve(event.data);
-        };
-        worker.onerror = (event) => {
-          event.preventDefault();
-          reject(new Error(`the prediction worker failed: ${event.message}`));
-        };
-        worker.postMessage(job);
-      }).finally(() => worker.terminate());
-    }),
+    starts.slice(0, -1).map((start, t) =>
+      runWorkerJob<PredictJob, CandidateSummaries>(
+        new URL("./predict_worker.ts", import.meta.url),
+        {
+          model: model.name as ModelName,
+          design: model.design,
+          draws: draws.slice(start * dim, starts[t + 1] * dim),
+          base,
+          candidates: [...candidates],
+        },
+        "prediction",
+      )
+    ),
   );
   const join = (pick: (part: CandidateSummaries) => Float64Array[]) =>
     candidates.map((_, c) => {

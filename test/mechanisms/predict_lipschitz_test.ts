@@ -78,3 +78,27 @@ Deno.test("a prediction for the fit's own weights is its Δ; far weights are unt
   assert.ok(moved.paretoK > 0.7, `k = ${moved.paretoK}`);
   assert.equal(moved.trusted, false);
 });
+
+Deno.test("candidate summaries equal Σ (α₁ − α₀)·ℓ and max α₁|ℓ| per draw, dropped records included", () => {
+  const n = 5;
+  const y = Float64Array.of(3, 8, 1, 12, 5);
+  const model = createModel("poisson", {
+    n,
+    k: 1,
+    y,
+    x: new Float64Array(n).fill(1),
+    coefficientNames: ["intercept"],
+  });
+  const draws = Float64Array.of(1.2, 1, 1.9, 1, 1.5, 1);
+  const base = Float64Array.of(1, 0.5, 0.8, 1, 0.2);
+  const candidate = Float64Array.of(0, 0.5, 1, 0.3, 0);
+  const { logRatios, maxima } = candidateSummaries(model, draws, base, [candidate]);
+  const ell = new Float64Array(n);
+  for (let s = 0; s < 3; s++) {
+    model.logLik(draws.subarray(2 * s, 2 * s + 2), ell);
+    const ratio = ell.reduce((sum, l, i) => sum + (candidate[i] - base[i]) * l, 0);
+    const max = Math.max(...ell.map((l, i) => Math.abs(candidate[i] * l)));
+    assert.ok(Math.abs(logRatios[0][s] - ratio) < 1e-12 * (1 + Math.abs(ratio)), `draw ${s}`);
+    assert.equal(maxima[0][s], max);
+  }
+});
