@@ -1,0 +1,193 @@
+/**
+ * The verdict table that opens a study's markdown report (issue 14): every number the paper
+ * prints, ppsynth's value beside it, and a verdict, either {@linkcode AGREES} or
+ * "differs: <measured reason>" ({@linkcode differs}). The helpers that decide agreement treat the
+ * paper's number as a Monte Carlo estimate with the same error as ours (the same design and R),
+ * so two estimates agree when they differ by at most z·√2 standard errors, plus half the paper's
+ * rounding unit.
+ *
+ * @module
+ */
+import { Rng } from "../random/rng.ts";
+import { quantile } from "../stats/quantile.ts";
+import { markdownTable } from "./markdown.ts";
+
+/** The verdict for a number reproduced within Monte Carlo error. */
+export const AGREES = "agrees within Monte Carlo error";
+
+/**
+ * The verdict for a number that is not reproduced.
+ *
+ * @param reason What was measured that explains the difference.
+ * @returns "differs: <reason>".
+ */
+export function differs(reason: string): string {
+  return `differs: ${reason}`;
+}
+
+/** One row of a verdict table. */
+export interface VerdictRow {
+  /** What the paper reports, and where (e.g. "Table 1, LW median"). */
+  readonly quantity: string;
+  /** The paper's value as printed. */
+  readonly paper: string;
+  /** ppsynth's value (with its Monte Carlo error where one is used). */
+  readonly ours: string;
+  /** {@linkcode AGREES} or {@linkcode differs}(reason). */
+  readonly verdict: string;
+}
+
+/**
+ * The verdict table in markdown: columns "paper reports", "paper", "ppsynth" and "verdict".
+ *
+ * @param rows The rows, in the paper's order.
+ * @returns The table (no trailing newline).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { AGREES, verdictTable } from "./verdict.ts";
+ * const table = verdictTable([{ quantity: "Δ", paper: "3.5", ours: "3.49", verdict: AGREES }]);
+ * assert.equal(table.split("\n")[2], "| Δ | 3.5 | 3.49 | agrees within Monte Carlo error |");
+ * ```
+ */
+export function verdictTable(rows: readonly VerdictRow[]): string {
+  if (rows.length === 0) throw new RangeError("Invalid rows: a verdict table needs at least one");
+  return markdownTable(
+    ["paper reports", "paper", "ppsynth", "verdict"],
+    rows.map((row) => [row.quantity, row.paper, row.ours, row.verdict]),
+  );
+}
+
+/** Options of {@linkcode withinMonteCarloError}. */
+export interface AgreementOptions {
+  /** Normal quantile (default 2). */
+  readonly z?: number;
+  /** The paper's rounding unit, e.g. 0.1 for one printed decimal (default 0). */
+  readonly rounding?: number;
+}
+
+/**
+ * Whether our estimate and the paper's agree within Monte Carlo error: |ours − paper| ≤
+ * z·√2·se + rounding/2, the paper's estimate taken to carry the same standard error as ours.
+ *
+ * @param ours Our estimate.
+ * @param paper The paper's printed value.
+ * @param standardError The Monte Carlo standard error of our estimate (finite, ≥ 0).
+ * @param options z and the paper's rounding unit.
+ * @returns Whether they agree.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withinMonteCarloError } from "./verdict.ts";
+ * assert.equal(withinMonteCarloError(10.2, 10, 0.1), true); // 0.2 ≤ 2·√2·0.1
+ * assert.equal(withinMonteCarloError(10.4, 10, 0.1), false);
+ * ```
+ */
+export function withinMonteCarloError(
+  ours: number,
+  paper: number,
+  standardError: number,
+  options: AgreementOptions = {},
+): boolean {
+  const { z = 2, rounding = 0 } = options;
+  if (!(standardError >= 0) || !Number.isFinite(standardError)) {
+    throw new RangeError(
+      `Invalid standardError: must be finite and non-negative: standardError=${standardError}`,
+    );
+  }
+  const allowed = z * Math.SQRT2 * standardError + rounding / 2;
+  // A relative 1e-12 absorbs the binary representation of printed decimals (1.05 − 1 > 0.05).
+  return Math.abs(ours - paper) <= allowed * (1 + 1e-12) + 1e-12 * Math.abs(paper);
+}
+
+/**
+ * The bootstrap standard error of a statistic of replicate values (Efron): the standard
+ * deviation of the statistic over `resamples` resamples of the values with replacement, drawn
+ * from a seeded generator (the same values and seed give the same error).
+ *
+ * @param values The replicate values (finite, at least two).
+ * @param statistic The statistic of a sorted resample.
+ * @param options Resamples (default 1000) and seed (default 1).
+ * @returns The standard error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bootstrapStandardError } from "./verdict.ts";
+ * const values = Array.from({ length: 400 }, (_, i) => i % 2);
+ * const se = bootstrapStandardError(values, (x) => x.reduce((s, v) => s + v, 0) / x.length);
+ * assert.ok(Math.abs(se - 0.025) < 0.003); // √(0.25/400)
+ * ```
+ */
+export function bootstrapStandardError(
+  values: readonly number[],
+  statistic: (sorted: Float64Array) => number,
+  options: { readonly resamples?: number; readonly seed?: number } = {},
+): number {
+  const { resamples = 1000, seed = 1 } = options;
+  const n = values.length;
+  if (n < 2) throw new RangeError(`Invalid values: need at least two: got ${n}`);
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v)) throw new RangeError(`Invalid values: entry ${i} is not finite`);
+  });
+  const rng = new Rng(seed);
+  const resample = new Float64Array(n);
+  let sum = 0;
+  let sumSquares = 0;
+  for (let b = 0; b < resamples; b++) {
+    for (let i = 0; i < n; i++) resample[i] = values[Math.floor(rng.uniform() * n)];
+    resample.sort();
+    const t = statistic(resample);
+    sum += t;
+    sumSquares += t * t;
+  }
+  const mean = sum / resamples;
+  return Math.sqrt(Math.max(0, sumSquares / resamples - mean * mean) * resamples / (resamples - 1));
+}
+
+/**
+ * The bootstrap standard error of the type-7 p-quantile of replicate values (for the endpoints
+ * of a 95% interval over replicates, p = 0.025 and 0.975).
+ *
+ * @param values The replicate values.
+ * @param p The probability.
+ * @param seed The bootstrap seed (default 1).
+ * @returns The standard error.
+ */
+export function quantileStandardError(values: readonly number[], p: number, seed = 1): number {
+  return bootstrapStandardError(values, (sorted) => quantile(sorted, p), { seed });
+}
+
+/**
+ * The Wilson 95% interval of a proportion k/R (Wilson 1927), for shares such as P(Δ > 3.5)
+ * over R databases: it stays inside [0, 1] and is not degenerate at k = 0.
+ *
+ * @param k Successes (0 ≤ k ≤ R).
+ * @param total R (positive).
+ * @returns [lower, upper].
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wilsonInterval } from "./verdict.ts";
+ * const [lo, hi] = wilsonInterval(0, 100);
+ * assert.equal(lo, 0);
+ * assert.ok(Math.abs(hi - 0.037) < 0.001);
+ * ```
+ */
+export function wilsonInterval(k: number, total: number): [number, number] {
+  if (!(total > 0) || !Number.isInteger(total)) {
+    throw new RangeError(`Invalid total: must be a positive integer: total=${total}`);
+  }
+  if (!(k >= 0 && k <= total) || !Number.isInteger(k)) {
+    throw new RangeError(`Invalid k: must be an integer in [0, total]: k=${k}`);
+  }
+  const z = 1.959963984540054;
+  const p = k / total;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * total)) / (1 + z2 / total);
+  const half = (z / (1 + z2 / total)) * Math.sqrt(p * (1 - p) / total + z2 / (4 * total * total));
+  return [k === 0 ? 0 : Math.max(0, centre - half), k === total ? 1 : Math.min(1, centre + half)];
+}

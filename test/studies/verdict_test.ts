@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import {
+  AGREES,
+  bootstrapStandardError,
+  differs,
+  quantileStandardError,
+  verdictTable,
+  wilsonInterval,
+  withinMonteCarloError,
+} from "../../src/studies/verdict.ts";
+
+Deno.test("`verdictTable()` lists every row under the four columns", () => {
+  const table = verdictTable([
+    { quantity: "median", paper: "[96.0, 101.0]", ours: "[95.5, 100.0]", verdict: AGREES },
+    { quantity: "k", paper: "0.95", ours: "1", verdict: differs("k = 1 was tried first") },
+  ]);
+  const lines = table.split("\n");
+  assert.equal(lines[0], "| paper reports | paper | ppsynth | verdict |");
+  assert.equal(lines.length, 4);
+  assert.equal(lines[3], "| k | 0.95 | 1 | differs: k = 1 was tried first |");
+  assert.throws(() => verdictTable([]), RangeError);
+});
+
+Deno.test("`withinMonteCarloError()` allows z·√2 standard errors plus half the rounding", () => {
+  assert.equal(withinMonteCarloError(1.28, 1, 0.1), true); // 0.28 ≤ 0.283
+  assert.equal(withinMonteCarloError(1.29, 1, 0.1), false);
+  assert.equal(withinMonteCarloError(1.05, 1, 0, { rounding: 0.1 }), true);
+  assert.equal(withinMonteCarloError(1.06, 1, 0, { rounding: 0.1 }), false);
+  assert.throws(() => withinMonteCarloError(1, 1, NaN), RangeError);
+});
+
+Deno.test("`bootstrapStandardError()` is seeded and near the textbook error of a mean", () => {
+  const values = Array.from({ length: 200 }, (_, i) => (i * 37) % 101);
+  const mean = (x: Float64Array) => x.reduce((s, v) => s + v, 0) / x.length;
+  const a = bootstrapStandardError(values, mean);
+  assert.equal(bootstrapStandardError(values, mean), a);
+  assert.notEqual(bootstrapStandardError(values, mean, { seed: 2 }), a);
+  const m = mean(Float64Array.from(values));
+  const sd = Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length);
+  assert.ok(Math.abs(a / (sd / Math.sqrt(values.length)) - 1) < 0.1, `se = ${a}`);
+  assert.ok(quantileStandardError(values, 0.975) > 0);
+  assert.throws(() => bootstrapStandardError([1], mean), RangeError);
+});
+
+Deno.test("`wilsonInterval()` brackets k/R and stays in [0, 1]", () => {
+  const [lo, hi] = wilsonInterval(50, 100);
+  assert.ok(lo < 0.5 && hi > 0.5 && Math.abs(hi - lo - 0.192) < 0.002);
+  assert.deepEqual(wilsonInterval(100, 100).map((v) => v <= 1), [true, true]);
+  assert.equal(wilsonInterval(100, 100)[1], 1);
+  assert.throws(() => wilsonInterval(3, 2), RangeError);
+});
