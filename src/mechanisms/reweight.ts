@@ -20,14 +20,15 @@
  *   conservative choice: the record did not bind the bound at α_i, and the refit's Δ decides
  *   acceptance anyway.
  *
- * The result never exceeds 1 and is 0 exactly where α is 0. With k ≤ 1 a record at the maximum
- * (Δ_{α,x_i} = Δ_{α,x}) gets k·α_i ≤ α_i.
+ * The result never exceeds 1 and is 0 exactly where α is 0. With k < 1 (eq. 3.1: "a constant,
+ * k < 1, is used to ensure that the final maximum Lipschitz bound remains equivalent") a record
+ * at the maximum (Δ_{α,x_i} = Δ_{α,x}) gets k·α_i < α_i.
  *
  * @param alpha The weights of the fit, α_i ∈ [0, 1].
  * @param recordBounds Δ_{α,x_i} of that fit (finite, ≥ 0, none above `overall`).
  * @param overall Δ_{α,x} of that fit (finite, ≥ the largest record bound; an upward-inflated
  *   bound, such as a GPU bound plus its error allowance, is accepted).
- * @param k The constant k ∈ (0, 1] (the paper uses 0.95).
+ * @param k The constant k ∈ (0, 1) (the paper uses 0.95).
  * @returns α^w, a new array.
  *
  * @example
@@ -54,7 +55,7 @@ export function reweight(
   if (!(overall >= 0) || !Number.isFinite(overall)) {
     throw new RangeError(`Invalid overall: must be finite and non-negative: overall=${overall}`);
   }
-  if (!(k > 0 && k <= 1)) throw new RangeError(`Invalid k: must lie in (0, 1]: k=${k}`);
+  if (!(k > 0 && k < 1)) throw new RangeError(`Invalid k: must lie in (0, 1): k=${k}`);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const a = alpha[i];

@@ -44,8 +44,11 @@ interface Stage {
   readonly bound: LipschitzResult;
 }
 
-/** Re-weighting constants tried, largest (least down-weighting) first: 0.95^j, j = 0..7. */
-const REWEIGHT_KS = Array.from({ length: 8 }, (_, j) => 0.95 ** j);
+/**
+ * Re-weighting constants tried, largest (least down-weighting) first: k = 0.95^j, j = 1..8. The
+ * paper's Algorithm 3 requires k < 1 and uses k = 0.95 (§3.2, §4.2), so that is the first try.
+ */
+const REWEIGHT_KS = Array.from({ length: 8 }, (_, j) => 0.95 ** (j + 1));
 /** Refits of re-weighting toward the target, and its k. */
 const TARGET_ROUNDS = 5;
 const TARGET_K = 0.95;

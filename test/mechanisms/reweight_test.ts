@@ -46,6 +46,8 @@ Deno.test("`reweight()` rejects bad arguments naming them", () => {
   });
   assert.throws(() => reweight(alpha, bounds, 2, 0), /k=0/);
   assert.throws(() => reweight(alpha, bounds, 2, 1.1), /k=1.1/);
+  // Eq. 3.1 and Algorithm 3 require k < 1.
+  assert.throws(() => reweight(alpha, bounds, 2, 1), /must lie in \(0, 1\): k=1/);
   assert.throws(() => reweight(alpha, bounds, NaN, 0.9), /overall=NaN/);
   assert.throws(() => reweight(alpha, bounds, Infinity, 0.9), /overall=Infinity/);
   assert.throws(() => reweight(alpha, bounds, 1.5, 0.9), /recordBounds: entry 1/);

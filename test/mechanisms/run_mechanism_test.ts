@@ -47,6 +47,15 @@ Deno.test("re-weighting never raises Δ above the bound it accepted (LW_final at
   assert.ok(outcome.alpha!.every((a) => a >= 0 && a <= 1));
 });
 
+Deno.test("LW_final's accepted k is below 1 (Algorithm 3), the paper's 0.95 tried first", async () => {
+  const outcome = await run("lw-final", { g: 0 });
+  const reweights = outcome.refits.filter((r) => r.label.startsWith("reweight"));
+  assert.equal(reweights[0].label, "reweight k=0.9500");
+  assert.ok(outcome.k !== null && outcome.k !== undefined && outcome.k < 1, `k = ${outcome.k}`);
+  assert.ok(reweights.every((r) => Number(r.label.slice("reweight k=".length)) < 1));
+  assert.equal(outcome.finalFit, `reweight k=${outcome.k.toFixed(4)}`);
+});
+
 Deno.test("censoring bounds every record's contribution by C = ε/(2m) at every draw (DP)", async () => {
   const outcome = await run("censored", { epsilon: 3 });
   const censor = 3 / 6;
