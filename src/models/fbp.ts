@@ -29,11 +29,11 @@ import { describeModel, type Design, type MetricKind, type Weighting } from "./m
 import { HALF_LOG_2PI } from "../stats/special.ts";
 import {
   leastSquares,
+  normaliseToTotal,
   residualSd,
   type SurveyDraw,
   surveyLogs,
   type SurveyModel,
-  type SurveyStrata,
 } from "./survey_model.ts";
 
 /** The prior standard deviation 10 of β, κ_y and κ_x (Appendix D: N(0, 100 I)). */
@@ -44,62 +44,6 @@ export const FBP_SCALE_PRIOR: HalfStudentT = new HalfStudentT(1, 1);
 
 const COEF_LOG_NORM = -HALF_LOG_2PI - Math.log(FBP_COEFFICIENT_SD);
 const COEF_INV_VAR = 1 / (FBP_COEFFICIENT_SD * FBP_COEFFICIENT_SD);
-
-/**
- * Scales the weights e^{a_i} within each stratum so they sum to the stratum's size:
- *
- *     w_i = N_h · e^{a_i − m_h} / Σ_{j∈h} e^{a_j − m_h},   m_h = max_{j∈h} a_j.
- *
- * @param logWeight a_i, length n (may be `out` itself).
- * @param strata the stratum h ∈ {0, …, H−1} of each record, length n.
- * @param sizes N_h per stratum, length H; positive for every stratum that holds a record.
- * @param out where w goes, length n.
- * @returns `out`.
- * @example Two records of one stratum with a = (0, log 3) and N = 8: w = (2, 6)
- * ```ts
- * import assert from "node:assert/strict";
- * import { normaliseWithinStrata } from "./fbp.ts";
- * const w = normaliseWithinStrata(
- *   Float64Array.of(0, Math.log(3)), new Int32Array(2), Float64Array.of(8), new Float64Array(2),
- * );
- * assert.ok(Math.abs(w[0] - 2) < 1e-15 && Math.abs(w[1] - 6) < 1e-14);
- * ```
- */
-export function normaliseWithinStrata(
-  logWeight: Float64Array,
-  strata: Int32Array,
-  sizes: Float64Array,
-  out: Float64Array,
-): Float64Array {
-  const n = logWeight.length;
-  const h = sizes.length;
-  if (strata.length !== n || out.length !== n) {
-    throw new RangeError(
-      `Invalid strata: must have length n=${n}: strata.length=${strata.length}, out.length=${out.length}`,
-    );
-  }
-  const max = new Float64Array(h).fill(-Infinity);
-  for (let i = 0; i < n; i++) {
-    const s = strata[i];
-    if (!(s >= 0 && s < h)) {
-      throw new RangeError(`Invalid strata: must lie in [0, ${h}): strata[${i}]=${s}`);
-    }
-    if (!(sizes[s] > 0) || !Number.isFinite(sizes[s])) {
-      throw new RangeError(
-        `Invalid stratumSizes: must be positive: stratumSizes[${s}]=${sizes[s]}`,
-      );
-    }
-    if (logWeight[i] > max[s]) max[s] = logWeight[i];
-  }
-  const sum = new Float64Array(h);
-  for (let i = 0; i < n; i++) {
-    const e = Math.exp(logWeight[i] - max[strata[i]]);
-    out[i] = e;
-    sum[strata[i]] += e;
-  }
-  for (let i = 0; i < n; i++) out[i] *= sizes[strata[i]] / sum[strata[i]];
-  return out;
-}
 
 /**
  * The FBP model; with K coefficients, dim = 2K + 3:
@@ -331,43 +275,26 @@ export class FbpModel implements SurveyModel {
   /**
    * y*_i as {@link FbpModel.simulate} (the same draws from the same `rng` state) and smoothed
    * weights from only the κ_y ỹ* component of eq. (5)'s mean: π*_i ∝ e^{κ_y ỹ*_i}, so
-   * w*_i ∝ e^{−κ_y ỹ*_i}, scaled within each stratum h to sum to N_h
-   * ({@link normaliseWithinStrata}). `strata.stratumSizes` should be PUBLIC population sizes;
-   * without it N_h = Σ_{i∈h} w_i of the confidential sample, which discloses those sums. Without
-   * `strata` every record is in one stratum.
+   * w*_i ∝ e^{−κ_y ỹ*_i}, scaled so Σ w*_i = `weightTotal` ({@link normaliseToTotal}). It
+   * should be PUBLIC; without it the total is the confidential Σ_i w_i, which discloses it.
    */
   simulateSurvey(
     theta: Float64Array,
     rng: Rng,
     out: SurveyDraw,
-    strata?: SurveyStrata,
+    weightTotal?: number,
   ): SurveyDraw {
     checkLength("theta", theta, this.dim);
     checkRecords("out.y", out.y, this.#n);
     checkRecords("out.w", out.w, this.#n);
-    const n = this.#n;
     const kappaY = theta[this.#k];
     const sy = theta[2 * this.#k + 1];
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < this.#n; i++) {
       const ly = linearPredictor(this.#x, this.#k, theta, i, 0) + sy * rng.normal();
       out.y[i] = Math.exp(ly);
       out.w[i] = -kappaY * ly;
     }
-    const ids = strata?.strata ?? new Int32Array(n);
-    if (ids.length !== n) {
-      throw new RangeError(`Invalid strata: must have length n=${n}: length=${ids.length}`);
-    }
-    let sizes = strata?.stratumSizes;
-    if (sizes === undefined) {
-      let h = 0;
-      for (const s of ids) h = Math.max(h, s + 1);
-      sizes = new Float64Array(h);
-      for (let i = 0; i < n; i++) {
-        if (ids[i] < 0) throw new RangeError(`Invalid strata: must be ≥ 0: strata[${i}]=${ids[i]}`);
-        sizes[ids[i]] += this.#weight[i];
-      }
-    }
-    normaliseWithinStrata(out.w, ids, sizes, out.w);
+    normaliseToTotal(out.w, weightTotal ?? this.#weight.reduce((s, w) => s + w, 0), out.w);
     return out;
   }
 }

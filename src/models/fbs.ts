@@ -34,6 +34,7 @@ import { describeModel, type Design, type MetricKind, type Weighting } from "./m
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 import {
   leastSquares,
+  normaliseToTotal,
   residualSd,
   type SurveyDraw,
   surveyLogs,
@@ -334,10 +335,12 @@ export class FbsModel implements SurveyModel {
 
   /**
    * y*_i as {@link FbsModel.simulate} (the same draws from the same `rng` state) and the smoothed
-   * weight w*_i = exp(E(w̃ | ỹ*_i)) = exp(x_iβ_w + ρ(ỹ*_i − x_iβ_y)σ_w/σ_y) (SPEC §5). The
-   * weights are on the data's scale, so `strata` is not used.
+   * weight w*_i = exp(E(w̃ | ỹ*_i)) = exp(x_iβ_w + ρ(ỹ*_i − x_iβ_y)σ_w/σ_y) (SPEC §5), scaled so
+   * Σ w*_i = `weightTotal` when one is given ({@link normaliseToTotal}; the paper's Table 2).
+   * exp(E(w̃ | ỹ)) is the lognormal's median, so unscaled Σ w* falls short of Σ w by about
+   * e^{−σ²_{w|y}/2}.
    */
-  simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw): SurveyDraw {
+  simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw, weightTotal?: number): SurveyDraw {
     checkLength("theta", theta, this.dim);
     checkRecords("out.y", out.y, this.#n);
     checkRecords("out.w", out.w, this.#n);
@@ -347,8 +350,10 @@ export class FbsModel implements SurveyModel {
     for (let i = 0; i < this.#n; i++) {
       const z = rng.normal();
       out.y[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, 0) + sy * z);
-      out.w[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, k) + slope * z);
+      out.w[i] = linearPredictor(this.#x, this.#k, theta, i, k) + slope * z;
     }
+    if (weightTotal !== undefined) normaliseToTotal(out.w, weightTotal, out.w);
+    else for (let i = 0; i < this.#n; i++) out.w[i] = Math.exp(out.w[i]);
     return out;
   }
 }

@@ -13,16 +13,10 @@ export { GaussianRegression, NORMAL, NormalModel } from "./normal.ts";
 export { LOGNORMAL, LognormalModel } from "./lognormal.ts";
 export { logLikMatrix } from "./log_lik_matrix.ts";
 export { FBS, FbsModel, lkj2LogDensity, LKJ_ETA } from "./fbs.ts";
-export {
-  FBP,
-  FBP_COEFFICIENT_SD,
-  FBP_SCALE_PRIOR,
-  FbpModel,
-  normaliseWithinStrata,
-} from "./fbp.ts";
+export { FBP, FBP_COEFFICIENT_SD, FBP_SCALE_PRIOR, FbpModel } from "./fbp.ts";
 export {
   isSurveyModel,
+  normaliseToTotal,
   type SurveyDraw,
   type SurveyModel,
-  type SurveyStrata,
 } from "./survey_model.ts";

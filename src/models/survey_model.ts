@@ -16,24 +16,59 @@ export interface SurveyDraw {
   readonly w: Float64Array;
 }
 
-/**
- * Strata for normalising synthetic weights (FBP): `strata[i]` ∈ {0, …, H−1} is record i's
- * stratum and `stratumSizes[h]` the PUBLIC population size N_h of stratum h. Without
- * `stratumSizes` the confidential sums Σ_{i∈h} w_i are used instead, which discloses them.
- */
-export interface SurveyStrata {
-  readonly strata: Int32Array;
-  readonly stratumSizes?: Float64Array;
-}
-
 /** A model of an outcome and its survey weights that synthesises both (survey paper §2.1, §2.2). */
 export interface SurveyModel extends Model {
   /**
    * Draws a synthetic outcome y*_i and a smoothed weight w*_i for every record at constrained θ,
-   * writing `out.y` and `out.w` (length n each) and returning `out`. `strata` fixes the
-   * weights' normalisation where the model's weights are known only up to a constant (FBP).
+   * writing `out.y` and `out.w` (length n each) and returning `out`. With `weightTotal` the
+   * weights are scaled so Σ w*_i = weightTotal (the survey paper's normalisation, §2.2: "w* ∝
+   * 1/π*, the ∝ is used to account for normalization"; its Table 2 prints FBS's and FBP's
+   * all-fields totals equal to the sample's Σ w_i). It must be PUBLIC (the owner's declared
+   * population size) wherever the release is private.
    */
-  simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw, strata?: SurveyStrata): SurveyDraw;
+  simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw, weightTotal?: number): SurveyDraw;
+}
+
+/**
+ * Scales the weights e^{a_i} so they sum to `total`, exactly for any spread of the a_i:
+ *
+ *     w_i = total · e^{a_i − a_max} / Σ_j e^{a_j − a_max}.
+ *
+ * @param logWeight a_i, length n (may be `out` itself).
+ * @param total the positive, finite total.
+ * @param out where w goes, length n.
+ * @returns `out`.
+ * @example Two records with a = (0, log 3) and total 8: w = (2, 6)
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normaliseToTotal } from "./survey_model.ts";
+ * const w = normaliseToTotal(Float64Array.of(0, Math.log(3)), 8, new Float64Array(2));
+ * assert.ok(Math.abs(w[0] - 2) < 1e-15 && Math.abs(w[1] - 6) < 1e-14);
+ * ```
+ */
+export function normaliseToTotal(
+  logWeight: Float64Array,
+  total: number,
+  out: Float64Array,
+): Float64Array {
+  if (!(total > 0) || !Number.isFinite(total)) {
+    throw new RangeError(`Invalid weightTotal: must be positive and finite: weightTotal=${total}`);
+  }
+  if (out.length !== logWeight.length) {
+    throw new RangeError(
+      `Invalid out: must have length n=${logWeight.length}: out.length=${out.length}`,
+    );
+  }
+  let max = -Infinity;
+  for (const a of logWeight) if (a > max) max = a;
+  let sum = 0;
+  for (let i = 0; i < logWeight.length; i++) {
+    out[i] = Math.exp(logWeight[i] - max);
+    sum += out[i];
+  }
+  const scale = total / sum;
+  for (let i = 0; i < out.length; i++) out[i] *= scale;
+  return out;
 }
 
 /**

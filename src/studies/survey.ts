@@ -1,28 +1,33 @@
 /**
  * Study 4, private survey tables under informative sampling (SPEC §9.4; survey paper §4.1–4.4,
- * Figures 5–6, Appendix F, Tables 4–5): a simulated population of N units, a stratified PPS
- * sample of n per replicate, and three private 27-cell tables of counts and mean salaries —
- * FBS and FBP synthetic data (LW_final weights, Δ_{α,x} ≤ Δ* = 1.8, so ε = 2·Δ*·m) and the
- * Laplace baseline at the same total ε — judged against the POPULATION values.
+ * Figures 5–7, Appendix F, Tables 4–5): the population the paper prints (Tables 4–5, "Pop."),
+ * a stratified PPS sample of n per replicate, and three private 27-cell tables of counts and
+ * mean salaries — FBS and FBP synthetic data (LW_final weights, Δ_{α,x} ≤ Δ*, so ε = 2·Δ*·m) and
+ * the Laplace baseline at the same total ε — judged against the POPULATION values.
  *
- * Every replicate fits FBS and FBP once each, calibrated for m_max = 5 datasets at ε = 2·Δ*·5;
- * the tables for m ∈ {1, 3, 5} combine the first m of those 5 synthetic samples (the fit, hence
- * Δ, is the same for every m, as in the paper's §4.4). Per replicate it records:
- * - RMSE ratios (Figures 5–6): per cell, RMSE = √((q − Q)² + SE²) with Q the population value,
- *   for each method and m, divided by the confidential sample's own RMSE (Taylor SE);
- * - coverage (Appendix F, Tables 4–5) at m = 3: whether the 95% interval (synthetic: t_ν of the
- *   combining rules; sample and Laplace: normal) holds Q, its length, and CV = SE/estimate.
- * The paper's Figures 5–6 are one sample: the aggregate reports replicate 0 for them (and the
+ * Every replicate runs one arm per Δ* (1.8, the paper's main one, and 3.4, its §4.4 refit). In an
+ * arm FBS and FBP are fitted once each, calibrated for m_max datasets at ε = 2·Δ*·m_max; the
+ * tables for each m combine the first m of those m_max synthetic samples (the fit, hence Δ, is
+ * the same for every m, as in the paper's §4.4). Both arms share each synthesizer's unweighted
+ * fit. Synthetic weights are scaled so Σ w* = Σ w of the sample (the paper's normalisation:
+ * its Table 2 prints FBS's and FBP's all-fields totals equal to the sample's). Per replicate,
+ * arm, method and m it records:
+ * - RMSE ratios (Figures 5–7): per cell, RMSE = √((q − Q)² + SE²) with Q the population value,
+ *   divided by the confidential sample's own RMSE (Taylor SE);
+ * - coverage (Appendix F, Tables 4–5): whether the 95% interval (synthetic: t_ν of the combining
+ *   rules; sample and Laplace: normal) holds Q, its length, and CV = SE/estimate.
+ * The paper's Figures 5–7 are one sample: the aggregate reports replicate 0 for them (and the
  * ratios pooled over all replicates beside it).
  *
  * When a method cannot bring Δ under Δ* on a replicate, it is re-run with the cap at 1.02× the
- * smallest Δ its calibrations reached (then 1.1×, 1.25×, 1.5×), and the record says so: the reported ε is always 2·Δ·m of
- * the fit that generated the data.
+ * smallest Δ its calibrations reached (then 1.1×, 1.25×, 1.5×), and the record says so: the
+ * reported ε is always 2·Δ·m of the fit that generated the data.
  *
  * Streams: the population comes from `new Rng(seed).split(POPULATION_STREAM)` (the same for all
- * replicates); replicate r's sample from split(0) of its generator, fits from `fitSeedOf`,
- * synthetic sample ℓ of method j from SYNTHESIS_STREAM + j·m_max + ℓ, the Laplace table for the
- * k-th m from NOISE_STREAM + 2k (half-samples) and NOISE_STREAM + 2k + 1 (noise).
+ * replicates); replicate r's sample from split(0) of its generator, fits from `fitSeedOf`;
+ * in arm a, synthetic sample ℓ of method j from SYNTHESIS_STREAM + (a·2 + j)·m_max + ℓ and the
+ * Laplace table for the k-th m from NOISE_STREAM + 2(a·|ms| + k) (half-samples) and one more
+ * (noise).
  *
  * Files: the settings and vocabulary in `survey_settings.ts`, the per-cell measures in
  * `survey_metrics.ts`, the aggregate in `survey_aggregate.ts`, the paper's Tables 4–5 in
@@ -33,7 +38,7 @@
  */
 import { buildDesign } from "../data/design.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
-import type { MechanismOutcome } from "../mechanisms/mechanism.ts";
+import type { MechanismContext, MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel, isSurveyModel, outcomeKind } from "../models/mod.ts";
 import { Rng } from "../random/rng.ts";
 import { correlation } from "../stats/correlation.ts";
@@ -41,7 +46,6 @@ import { type CombinedTable, combineTables } from "../survey/combine.ts";
 import { laplaceTable, seededRelease } from "../survey/laplace_baseline.ts";
 import { simulatePopulation } from "../survey/population.ts";
 import { ppsSample, sampleDataset } from "../survey/pps_sample.ts";
-import { FIELD_LEVELS } from "../survey/sdr_tables.ts";
 import { syntheticSampleTable } from "../survey/synthetic_tables.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
@@ -57,7 +61,6 @@ import {
   ratioOf,
 } from "./survey_metrics.ts";
 import {
-  type CoverageMethod,
   type Method,
   SURVEY_METHODS,
   SURVEY_SYNTHESIZERS,
@@ -66,6 +69,7 @@ import {
 } from "./survey_settings.ts";
 
 export {
+  type ArmSummary,
   type CoverageCells,
   type RatioSummary,
   surveyAggregate,
@@ -81,7 +85,6 @@ export {
 } from "./survey_metrics.ts";
 export { PAPER_TABLES_4_5, paperTableRows } from "./survey_paper.ts";
 export {
-  COVERAGE_METHODS,
   QUANTITIES,
   SURVEY_METHODS,
   SURVEY_SETTINGS,
@@ -107,6 +110,17 @@ export interface SynthesizerFit {
   readonly refits: number;
 }
 
+/** One arm (one Δ*) of replicate r. */
+export interface ArmRecord {
+  /** The arm's Lipschitz target Δ*. */
+  readonly target: number;
+  readonly fits: Readonly<Record<Synthesizer, SynthesizerFit>>;
+  /** RMSE ratios per method and m (key `m1`, `m3`, …). */
+  readonly ratios: Readonly<Record<Method, Readonly<Record<string, CellValues>>>>;
+  /** Coverage, interval length and CV per method and m. */
+  readonly coverage: Readonly<Record<Method, Readonly<Record<string, CoverageEntry>>>>;
+}
+
 /** Replicate r. */
 export interface SurveyRecord {
   readonly r: number;
@@ -114,10 +128,12 @@ export interface SurveyRecord {
   readonly truth: CellValues;
   /** Correlation of salary and weight in the sample (the paper's −0.58). */
   readonly sampleCorrelation: number;
-  readonly fits: Readonly<Record<Synthesizer, SynthesizerFit>>;
-  /** RMSE ratios per method and m (key `m1`, `m3`, …). */
-  readonly ratios: Readonly<Record<Method, Readonly<Record<string, CellValues>>>>;
-  readonly coverage: Readonly<Record<CoverageMethod, CoverageEntry>>;
+  /** Σ w of the sample, the total FBS and FBP scale their synthetic weights to. */
+  readonly weightTotal: number;
+  /** The confidential sample's own table: its coverage (the non-private benchmark). */
+  readonly sample: CoverageEntry;
+  /** One per Δ* of the settings, in order. */
+  readonly arms: readonly ArmRecord[];
   readonly fitStats: runner.FitStats;
 }
 
@@ -142,7 +158,7 @@ export async function surveyReplicate(
   settings: SurveySettings,
   stage: (stage: string) => void = () => {},
 ): Promise<SurveyRecord> {
-  const { ms, coverageM, lipschitz: target } = settings;
+  const { ms, coverageM } = settings;
   const mMax = ms[ms.length - 1];
   if (!ms.includes(coverageM)) {
     throw new RangeError(`Invalid coverageM: must be one of ms: coverageM=${coverageM}`);
@@ -151,9 +167,6 @@ export async function surveyReplicate(
     size: settings.populationSize,
   });
   const truth = populationTruth(population);
-  const stratumSizes = new Float64Array(FIELD_LEVELS.length);
-  for (let i = 0; i < population.size; i++) stratumSizes[population.field[i]]++;
-
   const rng = runner.replicateRng(seed, r);
   const sample = ppsSample(population, settings.n, rng.split(0));
   const data = sampleDataset(sample);
@@ -161,13 +174,10 @@ export async function surveyReplicate(
   const base = tableInput(data, columns);
   const sampleTable = surveyTable(base);
   const sampleRmse = cellRmse(sampleTable, truth);
+  const weightTotal = sample.weight.reduce((s, w) => s + w, 0);
   const fitSeed = runner.fitSeedOf(rng);
 
-  const fits = {} as Record<Synthesizer, SynthesizerFit>;
-  const tables = {} as Record<Method, Record<string, SurveyTable | CombinedTable>>;
-  const stats: runner.FitStats[] = [];
-  for (const [j, method] of SURVEY_SYNTHESIZERS.entries()) {
-    stage(method);
+  const contexts = SURVEY_SYNTHESIZERS.map((method) => {
     const design = buildDesign(
       data,
       { y: columns.y, x: [...columns.by], weight: columns.weight },
@@ -177,86 +187,76 @@ export async function surveyReplicate(
     if (!isSurveyModel(model)) {
       throw new TypeError(`Invalid model: ${method} is not a survey model`);
     }
-    const context = runner.replicateFits(model, fitSeed, {
-      sampler: settings.sampler,
-      laplace: () => {
-        throw new RangeError("Invalid mechanism: lw-final draws no noise");
-      },
-      onFit: (label) => stage(`${method} ${label}`),
-    });
-    let cap = target;
-    let smallest = Infinity;
-    let outcome: MechanismOutcome | undefined;
-    for (let attempt = 0; outcome === undefined; attempt++) {
-      try {
-        outcome = await runRelease({
-          mechanism: "lw-final",
-          m: mMax,
-          epsilon: 2 * cap * mMax,
-          radius: 0.1,
-          relativeRadius: true,
-        }, context.context);
-      } catch (error) {
-        if (!(error instanceof CalibrationError) || attempt >= FALLBACK_FACTORS.length) throw error;
-        smallest = Math.min(smallest, error.reached / (2 * mMax));
-        cap = smallest * FALLBACK_FACTORS[attempt];
-      }
-    }
-    stats.push(context.stats());
-    const fit = outcome.fit!;
-    fits[method] = {
-      lipschitz: outcome.lipschitz,
-      unweightedLipschitz: outcome.unweightedLipschitz!,
-      cap,
-      reachedTarget: outcome.lipschitz <= target,
-      finalFit: outcome.finalFit!,
-      refits: outcome.refits.length,
+    return {
+      model,
+      fits: runner.replicateFits(model, fitSeed, {
+        sampler: settings.sampler,
+        laplace: () => {
+          throw new RangeError("Invalid mechanism: lw-final draws no noise");
+        },
+        onFit: (label) => stage(`${method} ${label}`),
+      }),
     };
-    const draws = datasetDrawIndices(fit.S, mMax);
-    const strata = { strata: sample.field, stratumSizes };
-    const perDataset = draws.map((s, l) => {
-      const draw = simulateDataset(
-        model,
-        outcome,
-        s,
-        rng.split(runner.SYNTHESIS_STREAM + j * mMax + l),
-        strata,
+  });
+  const arms: ArmRecord[] = [];
+  for (const [a, target] of settings.lipschitz.entries()) {
+    const fits = {} as Record<Synthesizer, SynthesizerFit>;
+    const tables = {} as Record<Method, Record<string, SurveyTable | CombinedTable>>;
+    for (const [j, method] of SURVEY_SYNTHESIZERS.entries()) {
+      stage(`Δ* = ${target} ${method}`);
+      const { model, fits: context } = contexts[j];
+      const { outcome, cap } = await calibrated(context.context, target, mMax);
+      fits[method] = {
+        lipschitz: outcome.lipschitz,
+        unweightedLipschitz: outcome.unweightedLipschitz!,
+        cap,
+        reachedTarget: outcome.lipschitz <= target,
+        finalFit: outcome.finalFit!,
+        refits: outcome.refits.length,
+      };
+      const draws = datasetDrawIndices(outcome.fit!.S, mMax);
+      const stream = runner.SYNTHESIS_STREAM + (a * SURVEY_SYNTHESIZERS.length + j) * mMax;
+      const perDataset = draws.map((s, l) => {
+        const draw = simulateDataset(model, outcome, s, rng.split(stream + l), weightTotal);
+        return syntheticSampleTable(method, base, draw.y, draw.w);
+      });
+      tables[method] = Object.fromEntries(
+        ms.map((m) => [`m${m}`, combineTables(perDataset.slice(0, m))]),
       );
-      return syntheticSampleTable(method, base, draw.y, draw.w);
+    }
+    stage(`Δ* = ${target} laplace`);
+    tables.laplace = Object.fromEntries(ms.map((m, k) => {
+      const stream = runner.NOISE_STREAM + 2 * (a * ms.length + k);
+      return [
+        `m${m}`,
+        laplaceTable(base, {
+          epsilon: 2 * target * m,
+          replicates: settings.laplaceReplicates,
+          rng: rng.split(stream),
+          release: seededRelease(rng.split(stream + 1)),
+        }),
+      ];
+    }));
+    const perM = <T>(f: (table: SurveyTable | CombinedTable) => T) =>
+      Object.fromEntries(SURVEY_METHODS.map((method) => [
+        method,
+        Object.fromEntries(ms.map((m) => [`m${m}`, f(tables[method][`m${m}`])])),
+      ])) as Record<Method, Record<string, T>>;
+    arms.push({
+      target,
+      fits,
+      ratios: perM((table) => ratioOf(cellRmse(table, truth), sampleRmse)),
+      coverage: perM((table) => coverageOf(table, truth)),
     });
-    tables[method] = Object.fromEntries(
-      ms.map((m) => [`m${m}`, combineTables(perDataset.slice(0, m))]),
-    );
   }
-  stage("laplace");
-  tables.laplace = Object.fromEntries(ms.map((m, k) => [
-    `m${m}`,
-    laplaceTable(base, {
-      epsilon: 2 * target * m,
-      replicates: settings.laplaceReplicates,
-      rng: rng.split(runner.NOISE_STREAM + 2 * k),
-      release: seededRelease(rng.split(runner.NOISE_STREAM + 2 * k + 1)),
-    }),
-  ]));
-  const ratios = Object.fromEntries(SURVEY_METHODS.map((method) => [
-    method,
-    Object.fromEntries(
-      ms.map((m) => [`m${m}`, ratioOf(cellRmse(tables[method][`m${m}`], truth), sampleRmse)]),
-    ),
-  ])) as Record<Method, Record<string, CellValues>>;
-  const key = `m${coverageM}`;
+  const stats = contexts.map((c) => c.fits.stats());
   return {
     r,
     truth,
     sampleCorrelation: correlation(sample.salary, sample.weight),
-    fits,
-    ratios,
-    coverage: {
-      sample: coverageOf(sampleTable, truth),
-      fbs: coverageOf(tables.fbs[key], truth),
-      fbp: coverageOf(tables.fbp[key], truth),
-      laplace: coverageOf(tables.laplace[key], truth),
-    },
+    weightTotal,
+    sample: coverageOf(sampleTable, truth),
+    arms,
     fitStats: {
       fits: stats.reduce((s, x) => s + x.fits, 0),
       flagged: stats.reduce((s, x) => s + x.flagged, 0),
@@ -264,6 +264,35 @@ export async function surveyReplicate(
       divergences: stats.reduce((s, x) => s + x.divergences, 0),
     },
   };
+}
+
+/**
+ * LW_final calibrated to Δ ≤ `target` for m_max datasets; when the target is out of reach, the
+ * cap widens by {@linkcode FALLBACK_FACTORS} over the smallest Δ reached.
+ */
+async function calibrated(
+  context: MechanismContext,
+  target: number,
+  mMax: number,
+): Promise<{ outcome: MechanismOutcome; cap: number }> {
+  let cap = target;
+  let smallest = Infinity;
+  for (let attempt = 0;; attempt++) {
+    try {
+      const outcome = await runRelease({
+        mechanism: "lw-final",
+        m: mMax,
+        epsilon: 2 * cap * mMax,
+        radius: 0.1,
+        relativeRadius: true,
+      }, context);
+      return { outcome, cap };
+    } catch (error) {
+      if (!(error instanceof CalibrationError) || attempt >= FALLBACK_FACTORS.length) throw error;
+      smallest = Math.min(smallest, error.reached / (2 * mMax));
+      cap = smallest * FALLBACK_FACTORS[attempt];
+    }
+  }
 }
 
 /** The survey study, for `runStudy` and the worker. */

@@ -1,13 +1,15 @@
 /**
- * The simulated finite population of the survey paper's §4.1 (SPEC §9.4): field × gender cells
- * in the SDR's proportions, lognormal salaries, and a size measure π correlated with salary
- * that drives the informative PPS sample of {@linkcode ppsSample}.
+ * The simulated finite population of the survey paper's §4.1 (SPEC §9.4): the field × gender
+ * cells and mean salaries the paper prints for its population (Tables 4–5, "Pop."), lognormal
+ * salaries, and a size measure π correlated with salary that drives the informative PPS sample
+ * of {@linkcode ppsSample}.
  *
  * @module
  */
 import type { Rng } from "../random/rng.ts";
 import { proportionalAllocation } from "./pps_sample.ts";
-import { GENDER_LEVELS, SDR_SAMPLE_COUNTS, SDR_SAMPLE_MEAN_SALARIES } from "./sdr_tables.ts";
+import { paperPopulationCells } from "./paper_tables_4_5.ts";
+import { GENDER_LEVELS } from "./sdr_tables.ts";
 
 /**
  * A finite population, one entry per unit in every array. Units are ordered by field, then
@@ -41,13 +43,16 @@ function checkSdlog(name: string, value: number): void {
 }
 
 /**
- * Simulates the population of the survey paper's §4.1 (SPEC §9.4).
+ * Simulates the population of the survey paper's §4.1 (SPEC §9.4) as its Tables 4–5 print it.
  *
- * Cell sizes N_fg are N·c_fg/Σc rounded by {@linkcode proportionalAllocation} (largest
- * remainders, so Σ N_fg = N), with c_fg the SDR field × gender counts of Table 2's Sample
- * column. For unit i of cell (f, g), in order: log y_i = log μ_fg + σ_y·Z₁ with μ_fg the cell's
- * mean salary of Table 3's Sample column, then log π_i = log y_i + σ_π·Z₂, with Z₁, Z₂ standard
- * normal draws from `rng`.
+ * Cell sizes N_fg are N·c_fg/100,000 rounded by {@linkcode proportionalAllocation} (largest
+ * remainders, so Σ N_fg = N), with c_fg the printed population counts (Σ c_fg = 100,000, so at
+ * the default N they are the printed counts). For the units of cell (f, g), in order: first
+ * every log y_i = σ_y·Z₁ (Z₁ standard normal from `rng`), then the cell's salaries are scaled
+ * so their mean is the printed mean μ_fg exactly (a lognormal with σ_y = 0.4 whose location is
+ * log μ_fg − σ_y²/2 + O(N_fg^{−1/2})), then log π_i = log y_i + σ_π·Z₂ unit by unit. So the
+ * population values of every interior cell are the paper's, and the margins match its printed
+ * margins to their rounding.
  *
  * @param rng The random stream.
  * @param options Population size and the two log-scale standard deviations.
@@ -72,22 +77,29 @@ export function simulatePopulation(rng: Rng, options: PopulationOptions = {}): P
   }
   checkSdlog("salarySdlog", salarySdlog);
   checkSdlog("selectionSdlog", selectionSdlog);
-  const cellSizes = proportionalAllocation(SDR_SAMPLE_COUNTS.cells, size);
+  const printed = paperPopulationCells();
+  const cellSizes = proportionalAllocation(Float64Array.from(printed.counts), size);
   const field = new Int32Array(size);
   const gender = new Int32Array(size);
   const salary = new Float64Array(size);
   const sizeMeasure = new Float64Array(size);
   const genders = GENDER_LEVELS.length;
-  let i = 0;
+  let start = 0;
   for (let cell = 0; cell < cellSizes.length; cell++) {
-    const meanlog = Math.log(SDR_SAMPLE_MEAN_SALARIES.cells[cell]);
-    for (let k = 0; k < cellSizes[cell]; k++, i++) {
+    const end = start + cellSizes[cell];
+    let sum = 0;
+    for (let i = start; i < end; i++) {
       field[i] = Math.floor(cell / genders);
       gender[i] = cell % genders;
-      const logSalary = meanlog + salarySdlog * rng.normal();
-      salary[i] = Math.exp(logSalary);
-      sizeMeasure[i] = Math.exp(logSalary + selectionSdlog * rng.normal());
+      salary[i] = Math.exp(salarySdlog * rng.normal());
+      sum += salary[i];
     }
+    const scale = printed.means[cell] * cellSizes[cell] / sum;
+    for (let i = start; i < end; i++) {
+      salary[i] *= scale;
+      sizeMeasure[i] = salary[i] * Math.exp(selectionSdlog * rng.normal());
+    }
+    start = end;
   }
   return { size, field, gender, salary, sizeMeasure };
 }

@@ -5,8 +5,12 @@
  *
  * - FBS tabulates every cell with its smoothed synthetic weights w*.
  * - FBP's synthetic outcomes are already corrected for the informative design within a
- *   field × gender cell, so interior cells take the unweighted mean (w* = 1) and its SE; counts
- *   and the margins' means use the smoothed weights, scaled to the public stratum sizes.
+ *   field × gender cell ("within strata, the individuals in the synthetic population are equally
+ *   weighted", §2.2), so interior cells take the unweighted mean and its SE; the smoothed
+ *   weights count the cells (N̂_c = Σ_{i∈c} w*_i) and combine cells into the margins' means
+ *   ("these weights are only needed when combining data across strata"): μ̂_margin =
+ *   Σ_c N̂_c·ȳ_c / Σ_c N̂_c over its interior cells. Weighting each record's y* by its own
+ *   w* ∝ e^{−κ_y ỹ*} instead would correct the bias a second time (see `fbpMeanWeights`).
  *
  * Privacy: the tables are post-processing of the m synthetic samples, so they carry the
  * synthesis's guarantee, ε = 2·Δ_{α,x}·m (aDP).
@@ -19,7 +23,6 @@ import type { ReleaseReport } from "../synthesis/report.ts";
 import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import { type CombinedTable, combineTables } from "./combine.ts";
 import {
-  MARGIN_LABEL,
   type SurveyTable,
   surveyTable,
   type TableColumns,
@@ -52,9 +55,30 @@ export interface SyntheticTableResult {
 }
 
 /**
+ * FBP's weights for means: every record of an interior cell c gets v_i = N̂_c / n_c, the cell's
+ * mean smoothed weight, so a weighted mean over one cell is its unweighted mean ȳ_c (with the
+ * unweighted Taylor SE) and over a margin Σ_c N̂_c·ȳ_c / Σ_c N̂_c.
+ *
+ * @param base The sample's groupings (they define the interior cells).
+ * @param weight The smoothed synthetic weights w*.
+ * @returns v, length n.
+ */
+export function fbpMeanWeights(base: TableInput, weight: Float64Array): Float64Array {
+  const [a, b] = base.by;
+  const cellOf = (i: number) => a.codes[i] * b.levels.length + b.codes[i];
+  const cells = a.levels.length * b.levels.length;
+  const total = new Float64Array(cells);
+  const size = new Float64Array(cells);
+  for (let i = 0; i < weight.length; i++) {
+    total[cellOf(i)] += weight[i];
+    size[cellOf(i)]++;
+  }
+  return weight.map((_, i) => total[cellOf(i)] / size[cellOf(i)]);
+}
+
+/**
  * The table of one synthetic sample (SPEC §8): FBS tabulates every cell with the smoothed
- * weights w*; FBP takes the unweighted mean (and its SE) in the interior cells and the smoothed
- * weights for counts and margins.
+ * weights w*; FBP counts with w* and takes its means with {@linkcode fbpMeanWeights}.
  *
  * @param method fbs or fbp.
  * @param base The sample's strata and groupings.
@@ -67,16 +91,10 @@ export function syntheticSampleTable(
   y: Float64Array,
   weight: Float64Array,
 ): SurveyTable {
-  const weighted = surveyTable({ ...base, y, weight });
-  if (method === "fbs") return weighted;
-  const unweighted = surveyTable({ ...base, y, weight: new Float64Array(y.length).fill(1) });
-  const interior = (r: number) =>
-    weighted.labels[0][r] !== MARGIN_LABEL && weighted.labels[1][r] !== MARGIN_LABEL;
-  return {
-    ...weighted,
-    mean: weighted.mean.map((v, r) => interior(r) ? unweighted.mean[r] : v),
-    meanSE: weighted.meanSE.map((v, r) => interior(r) ? unweighted.meanSE[r] : v),
-  };
+  const counts = surveyTable({ ...base, y, weight });
+  if (method === "fbs") return counts;
+  const means = surveyTable({ ...base, y, weight: fbpMeanWeights(base, weight) });
+  return { ...counts, mean: means.mean, meanSE: means.meanSE };
 }
 
 /**

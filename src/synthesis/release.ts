@@ -26,7 +26,7 @@ import type {
 } from "../mechanisms/mechanism.ts";
 import { runMechanism } from "../mechanisms/run_mechanism.ts";
 import type { Model, Weighting } from "../models/model.ts";
-import { isSurveyModel, type SurveyStrata } from "../models/survey_model.ts";
+import { isSurveyModel } from "../models/survey_model.ts";
 import type { Rng } from "../random/rng.ts";
 
 /** Progress of a fit: its label and the fraction done. */
@@ -178,13 +178,13 @@ export interface SyntheticDraw {
 
 /**
  * Draws one synthetic dataset of n records: from the noisy histogram, or from the model at the
- * posterior draw `s` (a survey model also draws its weights, scaled to `strata`'s sizes).
+ * posterior draw `s` (a survey model also draws its weights, scaled to sum to `weightTotal`).
  *
  * @param model The model.
  * @param outcome The mechanism's outcome.
  * @param s The posterior draw (ignored for the histogram).
  * @param rng The dataset's stream.
- * @param strata The public strata a survey model scales its weights to.
+ * @param weightTotal The total a survey model scales its weights to (public in a release).
  * @returns The synthetic outcomes (and weights).
  */
 export function simulateDataset(
@@ -192,14 +192,14 @@ export function simulateDataset(
   outcome: MechanismOutcome,
   s: number,
   rng: Rng,
-  strata?: SurveyStrata,
+  weightTotal?: number,
 ): SyntheticDraw {
   const n = model.design.n;
   const w = new Float64Array(n);
   if (outcome.fit === null) return { y: sampleFromHistogram(outcome.histogram!, n, rng), w };
   const theta = outcome.fit.draws.subarray(s * model.dim, (s + 1) * model.dim);
   if (isSurveyModel(model)) {
-    return model.simulateSurvey(theta, rng, { y: new Float64Array(n), w }, strata);
+    return model.simulateSurvey(theta, rng, { y: new Float64Array(n), w }, weightTotal);
   }
   return { y: model.simulate(theta, rng, new Float64Array(n)), w };
 }

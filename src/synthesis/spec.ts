@@ -96,7 +96,7 @@ export function synthesisRules(
       code: "custom",
       path: ["stratumSizes"],
       message: "the fbp model needs --strata and the public --stratum-sizes of every stratum " +
-        "(its synthetic weights are scaled to them)",
+        "(its synthetic weights are scaled to their total)",
     });
   }
   if (spec.x.includes(spec.y)) {

@@ -16,14 +16,7 @@ import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
 import { selectLipschitz } from "../gpu/select_lipschitz.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
-import {
-  createModel,
-  hasGpuHmc,
-  isSurveyModel,
-  type Model,
-  outcomeKind,
-  type SurveyStrata,
-} from "../models/mod.ts";
+import { createModel, hasGpuHmc, isSurveyModel, type Model, outcomeKind } from "../models/mod.ts";
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
@@ -110,25 +103,25 @@ async function gpuSamplerFor(
 }
 
 /**
- * The strata codes and public stratum sizes FBP scales its synthetic weights to; a stratum of
- * the data without a size is an error naming it.
+ * The public population size N = Σ_h N_h over the strata present in the data, which FBS and FBP
+ * scale their synthetic weights to (Σ w* = N); a stratum of the data without a size is an error
+ * naming it. Undefined without public stratum sizes.
  */
-function surveyStrata(data: Dataset, spec: SynthesisSpec): SurveyStrata | undefined {
+function publicWeightTotal(data: Dataset, spec: SynthesisSpec): number | undefined {
   if (spec.strata === undefined || spec.stratumSizes === undefined) return undefined;
   const column = getColumn(data, spec.strata);
   const labels = column.kind === "numeric"
     ? Array.from(column.values, String)
     : Array.from(column.codes, (code) => column.levels[code]);
-  const levels = [...new Set(labels)];
-  const stratumSizes = Float64Array.from(levels, (level) => {
-    const size = spec.stratumSizes![level];
+  let total = 0;
+  for (const level of new Set(labels)) {
+    const size = spec.stratumSizes[level];
     if (size === undefined) {
       throw new RangeError(`Invalid stratumSizes: no public size for stratum "${level}"`);
     }
-    return size;
-  });
-  const index = new Map(levels.map((level, h) => [level, h]));
-  return { strata: Int32Array.from(labels, (label) => index.get(label)!), stratumSizes };
+    total += size;
+  }
+  return total;
 }
 
 /**
@@ -193,14 +186,20 @@ export async function synthesize(
   const S = outcome.fit?.S ?? spec.m;
   const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(S, spec.m);
   const original = datasetColumns(data);
-  const strata = surveyStrata(data, spec);
+  const weightTotal = publicWeightTotal(data, spec);
   const ball = { radius: spec.radius, relative: spec.radiusMode === "relative" };
   const datasets: Map<string, OutputColumn>[] = [];
   const utility: Utility[] = [];
   const risk: SynthesisDiagnostics["risk"] = [];
   for (let j = 0; j < spec.m; j++) {
     const rng = new Rng(seed).split(SYNTHESIS_STREAM + j);
-    const { y: ystar, w: wstar } = simulateDataset(model, outcome, drawIndices[j], rng, strata);
+    const { y: ystar, w: wstar } = simulateDataset(
+      model,
+      outcome,
+      drawIndices[j],
+      rng,
+      weightTotal,
+    );
     const columns = new Map<string, OutputColumn>();
     for (const name of data.names) {
       if (name === spec.y) columns.set(name, ystar);

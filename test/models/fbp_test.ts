@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { det, inv, multiply } from "mathjs";
 import { fitModel } from "../../src/mcmc/fit.ts";
-import { FbpModel, normaliseWithinStrata } from "../../src/models/fbp.ts";
+import { FbpModel } from "../../src/models/fbp.ts";
+import { normaliseToTotal } from "../../src/models/survey_model.ts";
 import { createModel, outcomeKind } from "../../src/models/mod.ts";
 import type { Design } from "../../src/models/model.ts";
 import { isSurveyModel } from "../../src/models/survey_model.ts";
@@ -194,14 +195,12 @@ Deno.test("`FbpModel` ignores an α = 0 record whose ℓ is not finite", () => {
   );
 });
 
-Deno.test("`FbpModel.simulateSurvey()`: ỹ* ~ N(xβ, σ_y²) and w* ∝ e^{−κ_y ỹ*} within strata", () => {
+Deno.test("`FbpModel.simulateSurvey()`: ỹ* ~ N(xβ, σ_y²) and w* ∝ e^{−κ_y ỹ*} summing to the total", () => {
   const k = 3;
   const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
   const n = 30;
   const model = new FbpModel(fbpDesign(n, k, theta, 5));
   const out = { y: new Float64Array(n), w: new Float64Array(n) };
-  const strata = Int32Array.from({ length: n }, (_, i) => i % k);
-  const stratumSizes = Float64Array.of(1000, 250.5, 4e6);
   const rng = new Rng(6, 1);
   const reps = 400;
   const sum = new Float64Array(k);
@@ -209,22 +208,20 @@ Deno.test("`FbpModel.simulateSurvey()`: ỹ* ~ N(xβ, σ_y²) and w* ∝ e^{−�
   const sy = theta[2 * k + 1];
   const kappaY = theta[k];
   for (let r = 0; r < reps; r++) {
-    model.simulateSurvey(theta, rng, out, { strata, stratumSizes });
-    const total = new Float64Array(k);
-    const offset = new Float64Array(k).fill(NaN);
+    model.simulateSurvey(theta, rng, out, 4e6);
+    let total = 0;
+    const offset = Math.log(out.w[0]) + kappaY * Math.log(out.y[0]);
     for (let i = 0; i < n; i++) {
       const h = i % k;
       const ly = Math.log(out.y[i]);
       const d = ly - means(theta, k, h)[0];
       sum[h] += d;
       sumSq[h] += d * d;
-      total[h] += out.w[i];
-      // log w* + κ_y ỹ* is one constant per stratum.
-      const c = Math.log(out.w[i]) + kappaY * ly;
-      if (Number.isNaN(offset[h])) offset[h] = c;
-      mh.assertClose(c, offset[h], 0, 1e-12, "log w* + κ_y ỹ* within a stratum");
+      total += out.w[i];
+      // log w* + κ_y ỹ* is one constant over the sample (no per-stratum scaling).
+      mh.assertClose(Math.log(out.w[i]) + kappaY * ly, offset, 0, 1e-12, "log w* + κ_y ỹ*");
     }
-    mh.assertAllClose(total, stratumSizes, 1e-14, "Σ_{i∈h} w*_i = N_h");
+    mh.assertClose(total, 4e6, 1e-14, 0, "Σ w*_i = total");
   }
   const m = reps * n / k;
   for (let h = 0; h < k; h++) {
@@ -239,53 +236,31 @@ Deno.test("`FbpModel.simulateSurvey()`: ỹ* ~ N(xβ, σ_y²) and w* ∝ e^{−�
   assert.deepEqual(model.simulate(theta, new Rng(8), new Float64Array(n)), a);
 });
 
-Deno.test("`FbpModel.simulateSurvey()` without public sizes sums to the sample's weight totals", () => {
+Deno.test("`FbpModel.simulateSurvey()` without a total sums to the sample's Σ w; bad totals throw", () => {
   const k = 2;
   const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
   const design = fbpDesign(21, k, theta, 10);
   const model = new FbpModel(design);
   const out = { y: new Float64Array(21), w: new Float64Array(21) };
-  const strata = Int32Array.from({ length: 21 }, (_, i) => (i < 8 ? 0 : 1));
-  model.simulateSurvey(theta, new Rng(1), out, { strata });
-  for (const [h, lo, hi] of [[0, 0, 8], [1, 8, 21]]) {
-    let got = 0;
-    let want = 0;
-    for (let i = lo; i < hi; i++) {
-      got += out.w[i];
-      want += design.weight![i];
-    }
-    mh.assertClose(got, want, 1e-14, 0, `stratum ${h}`);
-  }
   model.simulateSurvey(theta, new Rng(1), out);
   const total = (v: Float64Array) => v.reduce((s, x) => s + x, 0);
-  mh.assertClose(total(out.w), total(design.weight!), 1e-14, 0, "one stratum");
-  const bad = [
-    { strata: new Int32Array(20) },
-    { strata: new Int32Array(21).fill(2), stratumSizes: Float64Array.of(1, 1) },
-    { strata: new Int32Array(21).fill(-1) },
-    { strata: new Int32Array(21), stratumSizes: Float64Array.of(0, 1) },
-  ];
-  for (const s of bad) {
-    assert.throws(() => model.simulateSurvey(theta, new Rng(1), out, s), RangeError);
+  mh.assertClose(total(out.w), total(design.weight!), 1e-14, 0, "Σ w* = Σ w");
+  for (const bad of [0, -1, NaN, Infinity]) {
+    assert.throws(() => model.simulateSurvey(theta, new Rng(1), out, bad), /weightTotal/);
   }
-  // An empty stratum needs no size.
-  model.simulateSurvey(theta, new Rng(1), out, {
-    strata: new Int32Array(21),
-    stratumSizes: Float64Array.of(5, 0),
-  });
-  mh.assertClose(total(out.w), 5, 1e-14, 0, "empty stratum");
 });
 
-Deno.test("`normaliseWithinStrata()` is exact for weights spanning 600 orders of magnitude", () => {
-  const logWeight = Float64Array.of(700, 0, -700, 3, 3);
-  const w = normaliseWithinStrata(
-    logWeight,
-    Int32Array.of(0, 0, 0, 1, 1),
-    Float64Array.of(10, 7),
-    new Float64Array(5),
+Deno.test("`normaliseToTotal()` is exact for weights spanning 600 orders of magnitude", () => {
+  const w = normaliseToTotal(Float64Array.of(700, 0, -700), 10, new Float64Array(3));
+  // e^{700} dominates; the other two are 10·e^{−700} and 10·e^{−1400} = 0.
+  mh.assertAllClose(w, [10, 10 * Math.exp(-700), 0], 1e-14, "weights");
+  mh.assertAllClose(
+    normaliseToTotal(Float64Array.of(3, 3), 7, new Float64Array(2)),
+    [3.5, 3.5],
+    1e-15,
+    "equal",
   );
-  // e^{700} dominates its stratum; the other two are 10·e^{−700} and 10·e^{−1400} = 0.
-  mh.assertAllClose(w, [10, 10 * Math.exp(-700), 0, 3.5, 3.5], 1e-14, "weights");
+  assert.throws(() => normaliseToTotal(Float64Array.of(1), 1, new Float64Array(2)), /out.length=2/);
 });
 
 Deno.test("`FbpModel.initialPoint()` recovers θ from the tilted moments on a large sample", () => {

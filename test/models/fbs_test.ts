@@ -263,6 +263,12 @@ Deno.test("`FbsModel.simulateSurvey()`: ỹ* ~ N(xβ_y, σ_y²) and log w* = xβ
   // simulate() draws the same outcomes from the same stream.
   const a = model.simulateSurvey(theta, new Rng(8), out).y.slice();
   assert.deepEqual(model.simulate(theta, new Rng(8), new Float64Array(n)), a);
+  // With a total, the same weights are scaled by one constant so Σ w* is that total.
+  const unscaled = model.simulateSurvey(theta, new Rng(9), out).w.slice();
+  const scaled = model.simulateSurvey(theta, new Rng(9), out, 1234.5).w;
+  mh.assertClose(scaled.reduce((s, w) => s + w, 0), 1234.5, 1e-14, 0, "Σ w* = total");
+  const ratio = scaled[0] / unscaled[0];
+  for (let i = 0; i < n; i++) mh.assertClose(scaled[i] / unscaled[i], ratio, 1e-13, 0, "one scale");
 });
 
 Deno.test("`FbsModel.initialPoint()` recovers θ from least squares on a large sample", () => {

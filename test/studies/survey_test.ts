@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {
+  type ArmRecord,
   cellRmse,
-  COVERAGE_METHODS,
   type CoverageEntry,
   coverageOf,
   PAPER_TABLES_4_5,
@@ -24,7 +24,7 @@ const QUICK: SurveySettings = {
   ...SURVEY_SETTINGS,
   populationSize: 2000,
   n: 150,
-  lipschitz: 50,
+  lipschitz: [50, 60],
   sampler: { chains: 2, warmup: 30, draws: 30 },
 };
 
@@ -33,15 +33,21 @@ Deno.test("survey quick mode has the documented shape and is byte-identical in w
   for (const record of serial.records) {
     assert.equal(record.truth.count.length, 27);
     assert.equal(record.truth.count[0], QUICK.populationSize);
-    for (const method of SURVEY_METHODS) {
-      assert.deepEqual(Object.keys(record.ratios[method]), ["m1", "m3", "m5"]);
-      assert.equal(record.ratios[method].m3.count.length, 27);
+    assert.deepEqual(record.arms.map((arm) => arm.target), [50, 60]);
+    for (const arm of record.arms) {
+      for (const method of SURVEY_METHODS) {
+        assert.deepEqual(Object.keys(arm.ratios[method]), ["m1", "m3", "m5", "m10"]);
+        assert.deepEqual(Object.keys(arm.coverage[method]), ["m1", "m3", "m5", "m10"]);
+        assert.equal(arm.ratios[method].m3.count.length, 27);
+      }
+      for (const method of ["fbs", "fbp"] as const) {
+        const fit = arm.fits[method];
+        assert.ok(fit.reachedTarget && fit.lipschitz <= arm.target);
+      }
     }
-    assert.deepEqual(Object.keys(record.coverage), [...COVERAGE_METHODS]);
-    for (const method of ["fbs", "fbp"] as const) {
-      const fit = record.fits[method];
-      assert.ok(fit.reachedTarget && fit.lipschitz <= QUICK.lipschitz);
-    }
+    // FBS and FBP scale Σ w* to the sample's Σ w: the all-fields count is that total in every
+    // synthetic sample, so its combined estimate is too (the paper's Table 2).
+    assert.ok(record.weightTotal > 0);
   }
   // The two replicates share the population but not the sample.
   assert.deepEqual(serial.records[1].truth, serial.records[0].truth);
@@ -97,28 +103,28 @@ function entry(covered: number, length: number): CoverageEntry {
 }
 
 Deno.test("`surveyAggregate()` on hand-made records: replicate 0 ratios, pooled ratios, coverage", () => {
+  const keys = ["m1", "m3", "m5", "m10"];
   const ratios = (base: number) =>
-    Object.fromEntries(["m1", "m3", "m5"].map((m, k) => [m, {
+    Object.fromEntries(keys.map((m, k) => [m, {
       count: Array.from({ length: 27 }, (_, c) => base + k + c / 26),
       mean: Array.from({ length: 27 }, (_, c) => (c === 5 ? NaN : base + c)),
     }]));
-  const records: SurveyRecord[] = [0, 1].map((r) => ({
-    r,
-    truth: { count: new Array(27).fill(10), mean: new Array(27).fill(5) },
-    sampleCorrelation: -0.5 - 0.1 * r,
+  const perM = (e: CoverageEntry) => Object.fromEntries(keys.map((m) => [m, e]));
+  const arm = (r: number, target: number): ArmRecord => ({
+    target,
     fits: {
       fbs: {
         lipschitz: 1.7,
         unweightedLipschitz: 9,
-        cap: 1.8,
+        cap: target,
         reachedTarget: true,
-        finalFit: "reweight k=1.0000",
+        finalFit: "reweight k=0.9000",
         refits: 5,
       },
       fbp: {
         lipschitz: r === 0 ? 1.95 : 1.8,
         unweightedLipschitz: 10,
-        cap: r === 0 ? 1.96 : 1.8,
+        cap: r === 0 ? 1.96 : target,
         reachedTarget: r !== 0,
         finalFit: "x",
         refits: 9,
@@ -126,27 +132,37 @@ Deno.test("`surveyAggregate()` on hand-made records: replicate 0 ratios, pooled 
     },
     ratios: { fbs: ratios(r), fbp: ratios(2 * r), laplace: ratios(10) },
     coverage: {
-      sample: entry(1, 10),
-      fbs: entry(r, 20),
-      fbp: entry(1, 40 + 20 * r),
-      laplace: entry(0, 100),
+      fbs: perM(entry(r, 20)),
+      fbp: perM(entry(1, 40 + 20 * r)),
+      laplace: perM(entry(0, 100)),
     },
+  });
+  const records: SurveyRecord[] = [0, 1].map((r) => ({
+    r,
+    truth: { count: new Array(27).fill(10), mean: new Array(27).fill(5) },
+    sampleCorrelation: -0.5 - 0.1 * r,
+    weightTotal: 100_000,
+    sample: entry(1, 10),
+    arms: [arm(r, 1.8), arm(r, 3.4)],
     fitStats: { fits: 10, flagged: r, flaggedLikelihood: 0, divergences: 0 },
   }));
   const summary = surveyAggregate(records, SURVEY_SETTINGS);
+  const main = summary.arms[0];
   // Replicate 0, FBS, m = 3: counts 1 + c/26 for c = 0..26 → min 1, median 1.5, max 2.
-  const fbs3 = summary.ratios.fbs.m3.count;
+  const fbs3 = main.ratios.fbs.m3.count;
   assert.deepEqual([fbs3.min, fbs3.median, fbs3.max, fbs3.count], [1, 1.5, 2, 27]);
   // The NaN mean ratio (cell 5) is skipped: 26 values.
-  assert.equal(summary.ratios.fbs.m1.mean.count, 26);
+  assert.equal(main.ratios.fbs.m1.mean.count, 26);
   // Pooled over replicates 0 and 1: 54 count ratios, 0 + 1 + c/26 and 1 + 1 + c/26 (m3).
-  const pooled = summary.ratiosPooled.fbs.m3.count;
+  const pooled = main.ratiosPooled.fbs.m3.count;
   assert.deepEqual([pooled.count, pooled.min, pooled.max], [54, 1, 3]);
-  assert.equal(summary.coverage.fbs.coverage.count[7], 0.5);
-  assert.equal(summary.coverage.fbp.length.mean[3], 50);
-  assert.equal(summary.coverage.laplace.coverage.mean[0], 0);
-  assert.equal(summary.fits.fbp.missedTarget, 1);
-  assert.equal(summary.fits.fbp.lipschitz.max, 1.95);
+  assert.equal(main.coverage.fbs.m3.coverage.count[7], 0.5);
+  assert.equal(main.coverage.fbp.m10.length.mean[3], 50);
+  assert.equal(main.coverage.laplace.m1.coverage.mean[0], 0);
+  assert.equal(summary.sample.coverage.count[4], 1);
+  assert.equal(main.fits.fbp.missedTarget, 1);
+  assert.equal(main.fits.fbp.lipschitz.max, 1.95);
+  assert.deepEqual(summary.arms.map((a) => a.target), [1.8, 3.4]);
   assert.equal(summary.fitStats.flagged, 1);
   assert.equal(summary.fitStats.fits, 20);
   const markdown = study.markdown({
@@ -158,6 +174,13 @@ Deno.test("`surveyAggregate()` on hand-made records: replicate 0 ratios, pooled 
     records,
   }, "footer");
   assert.match(markdown, /\*\*Target not reached:\*\* FBP missed Δ\* = 1\.8 on 1 of 2/);
+  // The verdict table opens the report: FBS's mean count coverage is (0 + 1)/2 = 0.5 ± 0.5
+  // against the paper's 0.947.
+  assert.match(markdown, /\| paper reports \| paper \| ppsynth \| verdict \|/);
+  assert.match(
+    markdown,
+    /FBS mean coverage of counts, 24 cells \(Table 4, m = 3\) \| 0\.947 \| 0\.500 ± 0\.500 \|/,
+  );
 });
 
 Deno.test("the transcribed Tables 4–5 reproduce the paper's CI-length ratio for counts (1.38)", () => {

@@ -1,56 +1,27 @@
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.ts";
 import { correlation } from "../../src/stats/correlation.ts";
+import { PAPER_TABLES_4_5, paperPopulationCells } from "../../src/survey/paper_tables_4_5.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
 import { proportionalAllocation } from "../../src/survey/pps_sample.ts";
-import {
-  FIELD_LEVELS,
-  GENDER_LEVELS,
-  SDR_SAMPLE_COUNTS,
-  SDR_SAMPLE_MEAN_SALARIES,
-  type SdrTable,
-} from "../../src/survey/sdr_tables.ts";
+import { FIELD_LEVELS, GENDER_LEVELS } from "../../src/survey/sdr_tables.ts";
 
 const population = simulatePopulation(new Rng(7));
 const CELLS = FIELD_LEVELS.length * GENDER_LEVELS.length;
+const PRINTED = paperPopulationCells();
 
-Deno.test("SDR tables: the printed margins agree with the printed cells (Tables 2 and 3, Sample)", () => {
-  // Counts: each printed number is rounded to the nearest unit, so a sum of two rounded cells
-  // differs from its rounded margin by at most 1.
-  const counts = SDR_SAMPLE_COUNTS;
-  const sumOf = (table: SdrTable, pick: (f: number, g: number) => boolean, weight = false) => {
-    let sum = 0;
-    let total = 0;
-    for (let f = 0; f < 8; f++) {
-      for (let g = 0; g < 2; g++) {
-        if (!pick(f, g)) continue;
-        const c = counts.cells[2 * f + g];
-        sum += weight ? c * table.cells[2 * f + g] : table.cells[2 * f + g];
-        total += c;
-      }
-    }
-    return weight ? sum / total : sum;
-  };
+Deno.test("Tables 4–5 (Pop.): the printed field totals agree with the printed cells", () => {
+  // Counts add up exactly (Σ = 100,000); a field's mean is the count-weighted mean of its two
+  // cells to within 1 dollar (each printed number is rounded).
+  const { count, mean } = PAPER_TABLES_4_5;
+  assert.equal(PRINTED.counts.reduce((s, c) => s + c, 0), 100_000);
   for (let f = 0; f < 8; f++) {
-    assert.ok(Math.abs(sumOf(counts, (ff) => ff === f) - counts.fieldTotals[f]) <= 1, `field ${f}`);
+    const [total, male, female] = [count[3 * f][0], count[3 * f + 1][0], count[3 * f + 2][0]];
+    assert.equal(male + female, total, `field ${f}`);
+    const implied = (male * mean[3 * f + 1][0] + female * mean[3 * f + 2][0]) / total;
+    assert.ok(Math.abs(implied - mean[3 * f][0]) < 1, `field ${f}: ${implied}`);
+    assert.deepEqual([PRINTED.counts[2 * f], PRINTED.counts[2 * f + 1]], [male, female]);
   }
-  for (let g = 0; g < 2; g++) {
-    assert.ok(Math.abs(sumOf(counts, (_, gg) => gg === g) - counts.genderTotals[g]) <= 1);
-  }
-  assert.ok(Math.abs(sumOf(counts, () => true) - counts.total) <= 1);
-  // Means: a margin is the count-weighted mean of its cells. The paper's printed Field 4 total
-  // (110323) is 5.6 below what its cells imply (110328.6), beyond rounding; every other margin
-  // agrees within 1. 1e-4 relative covers both and still catches a mistyped digit elsewhere.
-  const means = SDR_SAMPLE_MEAN_SALARIES;
-  for (let f = 0; f < 8; f++) {
-    const implied = sumOf(means, (ff) => ff === f, true);
-    assert.ok(Math.abs(implied / means.fieldTotals[f] - 1) < 1e-4, `field ${f}: ${implied}`);
-    if (f !== 3) assert.ok(Math.abs(implied - means.fieldTotals[f]) < 1, `field ${f}: ${implied}`);
-  }
-  for (let g = 0; g < 2; g++) {
-    assert.ok(Math.abs(sumOf(means, (_, gg) => gg === g, true) - means.genderTotals[g]) < 1);
-  }
-  assert.ok(Math.abs(sumOf(means, () => true, true) - means.total) < 1);
 });
 
 Deno.test("`proportionalAllocation()` rounds by largest remainders to the exact total", () => {
@@ -72,25 +43,33 @@ Deno.test("`proportionalAllocation()` rounds by largest remainders to the exact 
   assert.throws(() => proportionalAllocation([1], 2.5), /total=2.5/);
 });
 
-Deno.test("`simulatePopulation()` has N = 100,000 units in the SDR field × gender shares", () => {
+Deno.test("`simulatePopulation()` is the paper's printed population: its cell sizes and means", () => {
   assert.equal(population.size, 100_000);
-  const sizes = new Int32Array(CELLS);
+  const sizes = new Float64Array(CELLS);
+  const totals = new Float64Array(CELLS);
   let previous = -1;
   for (let i = 0; i < population.size; i++) {
     const cell = population.field[i] * 2 + population.gender[i];
     assert.ok(cell >= previous, "units are ordered by field, then gender");
     previous = cell;
     sizes[cell]++;
+    totals[cell] += population.salary[i];
   }
-  const share = SDR_SAMPLE_COUNTS.cells.reduce((s, c) => s + c, 0);
-  sizes.forEach((size, cell) => {
-    assert.ok(Math.abs(size - 100_000 * SDR_SAMPLE_COUNTS.cells[cell] / share) < 1, `cell ${cell}`);
+  assert.deepEqual([...sizes], PRINTED.counts);
+  totals.forEach((t, cell) => {
+    assert.ok(Math.abs(t / sizes[cell] / PRINTED.means[cell] - 1) < 1e-12, `cell ${cell}`);
+  });
+  // Any other N keeps the printed shares (largest remainders).
+  const small = simulatePopulation(new Rng(7), { size: 1000 });
+  const smallSizes = new Float64Array(CELLS);
+  for (let i = 0; i < small.size; i++) smallSizes[small.field[i] * 2 + small.gender[i]]++;
+  smallSizes.forEach((size, cell) => {
+    assert.ok(Math.abs(size - PRINTED.counts[cell] / 100) < 1, `cell ${cell}`);
   });
 });
 
-Deno.test("`simulatePopulation()` draws log-salary ~ N(log μ_fg, 0.4²) and log π − log y ~ N(0, 0.4²)", () => {
-  // Per cell, the sample mean of log y is within 5 standard errors (0.4/√N_fg) of log μ_fg and
-  // the sample sd within 5 standard errors (≈ 0.4/√(2N_fg)) of 0.4.
+Deno.test("`simulatePopulation()`: log-salary has sd 0.4 within a cell and log π − log y ~ N(0, 0.4²)", () => {
+  // Per cell, the sample sd of log y within 5 standard errors (≈ 0.4/√(2N_fg)) of 0.4.
   const sum = new Float64Array(CELLS);
   const sumSq = new Float64Array(CELLS);
   const size = new Float64Array(CELLS);
@@ -112,9 +91,10 @@ Deno.test("`simulatePopulation()` draws log-salary ~ N(log μ_fg, 0.4²) and log
   for (let cell = 0; cell < CELLS; cell++) {
     const mean = sum[cell] / size[cell];
     const sd = Math.sqrt(sumSq[cell] / size[cell] - mean * mean);
-    const target = Math.log(SDR_SAMPLE_MEAN_SALARIES.cells[cell]);
-    assert.ok(Math.abs(mean - target) < 5 * 0.4 / Math.sqrt(size[cell]), `cell ${cell}: ${mean}`);
     assert.ok(Math.abs(sd - 0.4) < 5 * 0.4 / Math.sqrt(2 * size[cell]), `cell ${cell}: ${sd}`);
+    // The location is log μ_fg − 0.4²/2 up to the cell's sampling error.
+    const location = Math.log(PRINTED.means[cell]) - 0.08;
+    assert.ok(Math.abs(mean - location) < 5 * 0.4 / Math.sqrt(size[cell]), `cell ${cell}: ${mean}`);
   }
   const N = population.size;
   assert.ok(Math.abs(noiseSum / N) < 5 * 0.4 / Math.sqrt(N));
@@ -125,30 +105,28 @@ Deno.test("`simulatePopulation()` draws log-salary ~ N(log μ_fg, 0.4²) and log
 });
 
 Deno.test("`simulatePopulation()`: salary and weight 1/π correlate near the closed form and the paper's −0.57", () => {
-  // Closed form for the mixture over cells c (shares p_c, m_c = log μ_c, s² = 0.4²): with
-  // y = e^{m_c + sZ₁} and 1/π = e^{−m_c − sZ₁ − sZ₂}, E[y/π] = e^{s²/2}, E[y] = Σp_c e^{m_c + s²/2},
-  // E[y²] = Σp_c e^{2m_c + 2s²}, E[1/π] = Σp_c e^{−m_c + s²}, E[1/π²] = Σp_c e^{−2m_c + 4s²}.
+  // Closed form for the mixture over cells c (shares p_c, means μ_c, s² = 0.4², location
+  // m_c = log μ_c − s²/2): with y = e^{m_c + sZ₁} and 1/π = e^{−m_c − sZ₁ − sZ₂}, E[y/π] = e^{s²/2},
+  // E[y] = Σp_c μ_c, E[y²] = Σp_c μ_c² e^{s²}, E[1/π] = Σp_c e^{3s²/2}/μ_c,
+  // E[1/π²] = Σp_c e^{5s²}/μ_c².
   const s2 = 0.16;
-  const counts = SDR_SAMPLE_COUNTS.cells;
-  const all = counts.reduce((s, c) => s + c, 0);
   let ey = 0;
   let ey2 = 0;
   let ei = 0;
   let ei2 = 0;
-  counts.forEach((c, cell) => {
-    const p = c / all;
-    const m = Math.log(SDR_SAMPLE_MEAN_SALARIES.cells[cell]);
-    ey += p * Math.exp(m + s2 / 2);
-    ey2 += p * Math.exp(2 * m + 2 * s2);
-    ei += p * Math.exp(-m + s2);
-    ei2 += p * Math.exp(-2 * m + 4 * s2);
+  PRINTED.counts.forEach((c, cell) => {
+    const p = c / 100_000;
+    const mu = PRINTED.means[cell];
+    ey += p * mu;
+    ey2 += p * mu * mu * Math.exp(s2);
+    ei += p * Math.exp(1.5 * s2) / mu;
+    ei2 += p * Math.exp(5 * s2) / (mu * mu);
   });
   const closedForm = (Math.exp(s2 / 2) - ey * ei) / Math.sqrt((ey2 - ey * ey) * (ei2 - ei * ei));
   assert.ok(Math.abs(closedForm - -0.582) < 0.001, `closed form ${closedForm}`);
   const observed = correlation(population.salary, population.sizeMeasure.map((pi) => 1 / pi));
-  // Over 40 seeds the population correlation has sd 0.0017 (heavy lognormal tails): 0.01 is
-  // about 6 sd. The paper reports −0.57 for its own population, built from the public-use
-  // file's shares and means rather than Table 2/3's estimates: within 0.02 of that.
+  // Over seeds the population correlation has sd about 0.002 (heavy lognormal tails): 0.01 is
+  // about 5 sd; the paper reports −0.57 for its population.
   assert.ok(Math.abs(observed - closedForm) < 0.01, `observed ${observed}`);
   assert.ok(Math.abs(observed - -0.57) < 0.02, `observed ${observed}`);
 });
@@ -161,7 +139,7 @@ Deno.test("`simulatePopulation()` is reproducible from its stream and checks its
   const flat = simulatePopulation(new Rng(11), { size: 1000, salarySdlog: 0, selectionSdlog: 0 });
   for (let i = 0; i < flat.size; i++) {
     const cell = flat.field[i] * 2 + flat.gender[i];
-    assert.ok(Math.abs(flat.salary[i] / SDR_SAMPLE_MEAN_SALARIES.cells[cell] - 1) < 1e-15);
+    assert.ok(Math.abs(flat.salary[i] / PRINTED.means[cell] - 1) < 1e-15);
     assert.equal(flat.sizeMeasure[i], flat.salary[i]);
   }
   assert.throws(() => simulatePopulation(new Rng(1), { size: 0 }), /size=0/);
