@@ -1,11 +1,12 @@
 /**
  * The service's settings, read from the environment: `PORT` (default 8000), `PPSYNTH_HOST`
- * (default 0.0.0.0), `PPSYNTH_DATA_DIR` (default ./data, where the embedded store lives), and
- * the limits below.
+ * (default 0.0.0.0), `PPSYNTH_STORE_URL` (a postgres:// URL: the store on PostgreSQL) or else
+ * `PPSYNTH_DATA_DIR` (default ./data, where the embedded store lives), and the limits below.
  *
  * @module
  */
 import { z } from "zod";
+import { isStoreUrl } from "../jobs/open_store.ts";
 
 const integer = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -15,6 +16,8 @@ export const ApiConfig = z.object({
   port: integer(0, 65535, 8000),
   hostname: z.string().min(1).default("0.0.0.0"),
   dataDir: z.string().min(1).default("./data"),
+  /** The store on PostgreSQL (a postgres:// URL); unset: the embedded store in `dataDir`. */
+  storeUrl: z.string().refine(isStoreUrl, "must be a postgres:// or postgresql:// URL").optional(),
   /** Concurrent synthesis jobs N = min(cores, workers). */
   workers: integer(1, 1024, navigator.hardwareConcurrency),
   /** Largest request body in bytes (chunked bodies included). */
@@ -40,6 +43,7 @@ const VARIABLES: Record<keyof ApiConfig, string> = {
   port: "PORT",
   hostname: "PPSYNTH_HOST",
   dataDir: "PPSYNTH_DATA_DIR",
+  storeUrl: "PPSYNTH_STORE_URL",
   workers: "PPSYNTH_WORKERS",
   maxBodyBytes: "PPSYNTH_MAX_BODY_BYTES",
   requestTimeoutMs: "PPSYNTH_REQUEST_TIMEOUT_MS",
@@ -52,7 +56,7 @@ const VARIABLES: Record<keyof ApiConfig, string> = {
 
 /**
  * Reads the settings from environment variables (PORT, PPSYNTH_HOST, PPSYNTH_DATA_DIR,
- * PPSYNTH_WORKERS, PPSYNTH_MAX_BODY_BYTES, PPSYNTH_REQUEST_TIMEOUT_MS, PPSYNTH_LEASE_MS,
+ * PPSYNTH_STORE_URL, PPSYNTH_WORKERS, PPSYNTH_MAX_BODY_BYTES, PPSYNTH_REQUEST_TIMEOUT_MS, PPSYNTH_LEASE_MS,
  * PPSYNTH_MAX_ATTEMPTS, PPSYNTH_LIPSCHITZ_MAX_CELLS, PPSYNTH_POLL_MS,
  * PPSYNTH_PROGRESS_INTERVAL_MS); unset ones take their defaults.
  *

@@ -1,12 +1,12 @@
 /**
  * What the functions share: the store, the settings, the log and (in a process that runs jobs)
- * the worker pool (syntheses and survey-table jobs). Tests build one on a temporary directory; the server builds one from the
- * environment.
+ * the worker pool (syntheses and survey-table jobs). Tests build one on a temporary directory or
+ * database; the server builds one from the environment (`service_context.ts`).
  *
  * @module
  */
 import { failureOf } from "../jobs/failure.ts";
-import { SqliteJobStore } from "../jobs/sqlite_store.ts";
+import { openStore } from "../jobs/open_store.ts";
 import type { JobStore } from "../jobs/store.ts";
 import { jobHandler } from "../jobs/job_handler.ts";
 import { WorkerPool } from "../jobs/worker_pool.ts";
@@ -32,9 +32,12 @@ export interface OpenContextOptions {
 }
 
 /**
- * Opens the embedded store under `config.dataDir` and, when `jobs` is set, takes the data
- * directory's exclusive lock (`server.lock`: one job-running server per store, so every job
- * found running at start was interrupted) and starts the worker pool, which requeues those jobs.
+ * Opens the store (`openStore`: PostgreSQL at `config.storeUrl`, else the embedded store under
+ * `config.dataDir`) and, when `jobs` is set, starts the worker pool. On the embedded store it
+ * first takes the data directory's exclusive lock (`server.lock`: one job-running server per
+ * store, so every job found running at start was interrupted, and the pool requeues them at
+ * once); on PostgreSQL several servers may run pools on one database, so a job found running is
+ * requeued only once its lease has expired.
  *
  * @param config The settings.
  * @param options The log and whether to run jobs.
@@ -44,15 +47,20 @@ export async function openContext(
   config: ApiConfig,
   options: OpenContextOptions,
 ): Promise<ApiContext> {
-  const store = await SqliteJobStore.open(config.dataDir);
+  const store = await openStore(config);
+  const embedded = config.storeUrl === undefined;
   let lock: Deno.FsFile | null = null;
   let pool: WorkerPool | null = null;
   if (options.jobs) {
-    lock = await Deno.open(`${config.dataDir}/server.lock`, { create: true, write: true });
-    if (!await lock.tryLock(true)) {
-      lock.close();
-      store.close();
-      throw new Error(`another server is running jobs on ${config.dataDir} (server.lock is held)`);
+    if (embedded) {
+      lock = await Deno.open(`${config.dataDir}/server.lock`, { create: true, write: true });
+      if (!await lock.tryLock(true)) {
+        lock.close();
+        await store.close();
+        throw new Error(
+          `another server is running jobs on ${config.dataDir} (server.lock is held)`,
+        );
+      }
     }
     pool = new WorkerPool(store, jobHandler(store), {
       workers: Math.max(1, Math.min(navigator.hardwareConcurrency, config.workers)),
@@ -60,7 +68,7 @@ export async function openContext(
       pollMs: config.pollMs,
       progressIntervalMs: config.progressIntervalMs,
       maxAttempts: config.maxAttempts,
-      recoverAllOnStart: true,
+      recoverAllOnStart: embedded,
       failureOf,
       log: options.log,
     });
@@ -73,7 +81,7 @@ export async function openContext(
     pool,
     async close() {
       await pool?.stop();
-      store.close();
+      await store.close();
       lock?.close();
     },
   };

@@ -1,5 +1,6 @@
 /**
- * `deno task keys`: API keys of the HTTP service, in the store under PPSYNTH_DATA_DIR.
+ * `deno task keys`: API keys of the HTTP service, in its store: PostgreSQL at PPSYNTH_STORE_URL,
+ * else the embedded store under PPSYNTH_DATA_DIR.
  *
  *     deno task keys create --scopes submit,read,diagnostics[,admin] [--name NAME] [--tenant T]
  *     deno task keys list
@@ -15,7 +16,7 @@
 import { parseArgs } from "node:util";
 import { createApiKey, parseScopes } from "../api/auth.ts";
 import { configFromEnv } from "../api/config.ts";
-import { SqliteJobStore } from "../jobs/sqlite_store.ts";
+import { openStore } from "../jobs/open_store.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 
 const USAGE =
@@ -39,8 +40,7 @@ async function main(): Promise<void> {
     }
   })();
   const [command, ...rest] = positionals;
-  const { dataDir } = configFromEnv((name) => Deno.env.get(name));
-  const store = await SqliteJobStore.open(dataDir);
+  const store = await openStore(configFromEnv((name) => Deno.env.get(name)), { max: 1 });
   try {
     if (command === "create" && rest.length === 0) {
       if (values.scopes === undefined) throw new UsageError(`--scopes: required; ${USAGE}`);
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
       throw new UsageError(USAGE);
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

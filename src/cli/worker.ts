@@ -6,9 +6,11 @@
  *       [--data-dir DIR]
  *
  * --queue defaults to PPSYNTH_QUEUE; --concurrency (default 1) jobs run side by side; a
- * `--backend gpu` worker advertises the GPU and takes GPU-preferring jobs first; --data-dir
- * (default PPSYNTH_DATA_DIR, else ./data) is the API's store, shared with the server (API jobs
- * only). Lease and attempts come from PPSYNTH_LEASE_MS (30 s; the stalled-job check runs as
+ * `--backend gpu` worker advertises the GPU and takes GPU-preferring jobs first. API jobs read
+ * and write the API's store: PostgreSQL when PPSYNTH_STORE_URL is set (then the worker needs
+ * nothing else of the API's machine; the URL is read from the environment only, since a
+ * command line, password included, is visible to every local user), else the embedded store in
+ * --data-dir (default PPSYNTH_DATA_DIR, else ./data), shared with the server. Lease and attempts come from PPSYNTH_LEASE_MS (30 s; the stalled-job check runs as
  * often, or PPSYNTH_STALLED_INTERVAL_MS), PPSYNTH_MAX_ATTEMPTS (3), PPSYNTH_POLL_MS (1 s) and
  * PPSYNTH_PROGRESS_INTERVAL_MS (500 ms). SIGINT and SIGTERM finish the running jobs and exit,
  * within the lease time whatever Redis does (a job still running then, or a worker that cannot
@@ -93,7 +95,7 @@ async function main(): Promise<void> {
   const log = jsonLogger();
   const worker = new ScaleWorker({
     url: args.queue,
-    dataDir: args.dataDir,
+    store: { storeUrl: config.storeUrl, dataDir: args.dataDir },
     concurrency: args.concurrency,
     backend: args.backend,
     leaseMs: config.leaseMs,

@@ -55,7 +55,7 @@ export class SqliteJobStore extends SqliteQueue implements JobStore {
     });
   }
 
-  close(): void {
-    this.db.close();
+  close(): Promise<void> {
+    return settle(() => this.db.close());
   }
 }

@@ -2,7 +2,9 @@
  * The durable state of the HTTP service behind two small interfaces: {@linkcode JobQueue} (the
  * job queue with leases, which a distributed queue such as BullMQ can replace) and
  * {@linkcode JobStore} (API keys, registered datasets, the privacy-budget ledger, jobs and their
- * releases, idempotency keys). The embedded default is `SqliteJobStore` (`sqlite_store.ts`).
+ * releases, idempotency keys). The embedded default is `SqliteJobStore` (`sqlite_store.ts`);
+ * `PostgresJobStore` (`postgres_store.ts`) is the server store that processes on several machines
+ * share (`open_store.ts` picks one from PPSYNTH_STORE_URL).
  *
  * @module
  */
@@ -295,5 +297,6 @@ export interface JobStore extends JobQueue {
 
   /** Throws when the store cannot be read. */
   ping(): Promise<void>;
-  close(): void;
+  /** Closes the store's file or connections; resolves once they are closed. */
+  close(): Promise<void>;
 }

@@ -1,14 +1,15 @@
 /**
- * The API's context on the Redis backend: the embedded store under `config.dataDir` with its
- * queue on Redis ({@linkcode RedisQueuedStore}) and no worker pool in the API process; jobs run
- * in `deno task worker` processes sharing the data directory. Selected by PPSYNTH_QUEUE.
+ * The API's context on the Redis backend: the store (PostgreSQL at `config.storeUrl`, else the
+ * embedded store under `config.dataDir`) with its queue on Redis ({@linkcode RedisQueuedStore})
+ * and no worker pool in the API process; jobs run in `deno task worker` processes sharing the
+ * store (the database's URL, or the data directory). Selected by PPSYNTH_QUEUE.
  *
  * @module
  */
 import type { ApiConfig } from "../api/config.ts";
 import type { ApiContext } from "../api/context.ts";
 import type { Logger } from "../api/log.ts";
-import { SqliteJobStore } from "../jobs/sqlite_store.ts";
+import { openStore } from "../jobs/open_store.ts";
 import { checkQueueUrl } from "./redis.ts";
 import { RedisQueuedStore } from "./redis_store.ts";
 import { ScaleQueues } from "./scale_queues.ts";
@@ -33,7 +34,7 @@ export function queueUrlFromEnv(get: (name: string) => string | undefined): stri
  * Opens the store with its queue on Redis and enqueues the jobs a crashed process had persisted
  * but not enqueued.
  *
- * @param config The settings (`dataDir`, `maxAttempts`).
+ * @param config The settings (`storeUrl` or `dataDir`, `maxAttempts`).
  * @param url The Redis URL.
  * @param log The log.
  */
@@ -42,10 +43,17 @@ export async function openRedisContext(
   url: string,
   log: Logger,
 ): Promise<ApiContext> {
-  const sqlite = await SqliteJobStore.open(config.dataDir);
+  const underlying = await openStore(config);
   const queues = new ScaleQueues(url);
-  const store = new RedisQueuedStore(sqlite, queues);
-  const recovered = await store.enqueueUnqueued(config.maxAttempts);
+  const store = new RedisQueuedStore(underlying, queues);
+  let recovered: string[];
+  try {
+    recovered = await store.enqueueUnqueued(config.maxAttempts);
+  } catch (error) {
+    await queues.close();
+    await store.close();
+    throw error;
+  }
   if (recovered.length > 0) log("jobs_recovered", { count: recovered.length });
   return {
     store,
@@ -54,7 +62,7 @@ export async function openRedisContext(
     pool: null,
     async close() {
       await queues.close();
-      store.close();
+      await store.close();
     },
   };
 }

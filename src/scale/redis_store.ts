@@ -1,12 +1,12 @@
 /**
  * The {@linkcode JobStore} of a service whose jobs run on the Redis queue (PPSYNTH_QUEUE): the
- * embedded SQLite store keeps keys, datasets, the ledger, jobs and releases as before, and
- * `enqueue` adds the job to BullMQ (after which `deno task worker` processes on any machine
- * that shares the store run it). Everything else is the SQLite store's.
+ * store underneath (the embedded SQLite store, or PostgreSQL with PPSYNTH_STORE_URL) keeps keys,
+ * datasets, the ledger, jobs and releases as before, and `enqueue` adds the job to BullMQ (after
+ * which `deno task worker` processes on any machine that shares the store run it). Everything
+ * else is the underlying store's.
  *
  * @module
  */
-import type { SqliteJobStore } from "../jobs/sqlite_store.ts";
 import type {
   ApiKey,
   Budget,
@@ -35,16 +35,16 @@ export function prefersGpu(input: JobInput): boolean {
   return spec.backend === "gpu" || spec.sampler === "gpu-hmc";
 }
 
-/** The SQLite store with its queue on Redis. */
+/** A store with its queue on Redis. */
 export class RedisQueuedStore implements JobStore {
-  readonly #store: SqliteJobStore;
+  readonly #store: JobStore;
   readonly #queues: ScaleQueues;
 
   /**
-   * @param store The embedded store (datasets, ledger, jobs).
+   * @param store The store (datasets, ledger, jobs): SQLite or PostgreSQL.
    * @param queues Where jobs are enqueued.
    */
-  constructor(store: SqliteJobStore, queues: ScaleQueues) {
+  constructor(store: JobStore, queues: ScaleQueues) {
     this.#store = store;
     this.#queues = queues;
   }
@@ -142,7 +142,7 @@ export class RedisQueuedStore implements JobStore {
   ping(): Promise<void> {
     return this.#store.ping();
   }
-  close(): void {
-    this.#store.close();
+  close(): Promise<void> {
+    return this.#store.close();
   }
 }

@@ -19,7 +19,8 @@
 import { failureOf } from "../jobs/failure.ts";
 import { jobHandler } from "../jobs/job_handler.ts";
 import { IdleWait, type Logger, runLeasedJob } from "../jobs/leased_job.ts";
-import { SqliteJobStore } from "../jobs/sqlite_store.ts";
+import { openStore, type StoreLocation } from "../jobs/open_store.ts";
+import type { JobStore } from "../jobs/store.ts";
 import { ReplicateThread } from "../studies/replicate_scheduler.ts";
 import {
   type BullJob,
@@ -41,8 +42,11 @@ import { runQueuedReplicate } from "./study_fanout.ts";
 export interface ScaleWorkerOptions {
   /** The Redis URL. */
   readonly url: string;
-  /** The data directory of the shared store (API jobs; opened on the first one). */
-  readonly dataDir: string;
+  /**
+   * The API's store (opened on the first API job): PostgreSQL by its URL, which is all a worker
+   * on another machine needs, or the embedded store's data directory, shared with the server.
+   */
+  readonly store: StoreLocation;
   /** Jobs run side by side (at least 1). */
   readonly concurrency: number;
   /** What this worker advertises: "gpu" takes GPU-preferring jobs first. */
@@ -68,7 +72,7 @@ export class ScaleWorker {
   readonly #redis: RedisClient;
   readonly #threads: ReplicateThread[];
   readonly #idle = new IdleWait();
-  #store: Promise<SqliteJobStore> | null = null;
+  #store: Promise<JobStore> | null = null;
   #loops: Promise<void>[] = [];
   #advertising: ReturnType<typeof setInterval> | undefined;
   #stopping = false;
@@ -124,7 +128,7 @@ export class ScaleWorker {
     await Promise.all(this.#queues.map((queue) => queue.close()));
     await this.#redis.del(workerKey(this.#id)).catch(() => 0);
     await this.#redis.quit();
-    (await this.#store?.catch(() => null))?.close();
+    await (await this.#store?.catch(() => null))?.close();
   }
 
   async #advertise(): Promise<void> {
@@ -188,11 +192,12 @@ export class ScaleWorker {
 
   async #runApi(data: ApiJobData, workerId: string): Promise<void> {
     const { leaseMs, maxAttempts, progressIntervalMs, log } = this.#options;
-    const store =
-      await (this.#store ??= SqliteJobStore.open(this.#options.dataDir).catch((error) => {
-        this.#store = null;
-        throw error;
-      }));
+    const store = await (this.#store ??= openStore(this.#options.store, {
+      max: this.#options.concurrency + 2,
+    }).catch((error) => {
+      this.#store = null;
+      throw error;
+    }));
     const outcome = await runLeasedJob(
       store,
       () => store.claimById(data.jobId, workerId, leaseMs),

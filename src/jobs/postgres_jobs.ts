@@ -1,0 +1,378 @@
+/**
+ * Jobs and the privacy-budget ledger of the PostgreSQL store (the third layer of
+ * `PostgresJobStore`; the fourth, `postgres_queue.ts`, adds the leases). As in the SQLite store
+ * they share transactions: a submission persists the job and charges its cap in one, and
+ * completing a job checks the release's ε against the ledger ({@linkcode PostgresJobs.checkRelease}),
+ * stores its files and marks it succeeded in one. A charge first locks its dataset's row
+ * (`FOR NO KEY UPDATE`), so concurrent charges to one dataset are made one after the other, each
+ * reading the ledger as the one before left it; the ledger's unique job id charges a job at most
+ * once.
+ *
+ * @module
+ */
+import type { SynthesisSpec } from "../synthesis/spec.ts";
+import { DATA_REJECTED, IdempotencyConflictError } from "./domain_errors.ts";
+import { balance, BudgetExceededError, checkCharge, fits } from "./ledger.ts";
+import { PostgresDatasets } from "./postgres_datasets.ts";
+import {
+  isoTime,
+  lockIdempotencyKey,
+  now,
+  type Row,
+  row,
+  rows,
+  run,
+  type Sql,
+} from "./postgres_schema.ts";
+import type { ReleasePolicy } from "./release_policy.ts";
+import type {
+  Budget,
+  CompleteOutcome,
+  ImmediateRelease,
+  JobFailure,
+  JobInput,
+  JobKind,
+  JobStatus,
+  JobView,
+  OwnerDiagnostics,
+  Submission,
+  Submitted,
+} from "./store.ts";
+import type { TableSpec } from "./table_spec.ts";
+
+/** A dataset's total and its charges in ledger order. */
+interface Ledger {
+  readonly total: number;
+  readonly charges: number[];
+  readonly rows: Row[];
+}
+
+/** JSON text for a JSON column, or null. */
+function json(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/** The keys, datasets, jobs and ledger parts of the store. */
+export class PostgresJobs extends PostgresDatasets {
+  /**
+   * The tenant's dataset's ledger (any tenant's when `tenant` is null), or null. With `lock`,
+   * the dataset's row is locked until the transaction ends, so no other charge to it interleaves.
+   */
+  async #ledger(
+    sql: Sql,
+    datasetId: string,
+    tenant: string | null,
+    lock: boolean,
+  ): Promise<Ledger | null> {
+    const dataset = await row(
+      sql,
+      `SELECT epsilon_total, tenant FROM datasets WHERE id = $1${lock ? " FOR NO KEY UPDATE" : ""}`,
+      datasetId,
+    );
+    if (dataset === undefined || (tenant !== null && dataset.tenant !== tenant)) return null;
+    const charges = await rows(
+      sql,
+      "SELECT job_id, epsilon, released_at FROM ledger WHERE dataset_id = $1 ORDER BY seq",
+      datasetId,
+    );
+    return {
+      total: Number(dataset.epsilon_total),
+      charges: charges.map((charge) => Number(charge.epsilon)),
+      rows: charges,
+    };
+  }
+
+  async budget(datasetId: string, tenant: string): Promise<Budget | null> {
+    const ledger = await this.#ledger(this.db.sql, datasetId, tenant, false);
+    if (ledger === null) return null;
+    const { spent, remaining } = balance(ledger.total, ledger.charges);
+    return {
+      datasetId,
+      epsilonTotal: ledger.total,
+      spent,
+      remaining,
+      releases: ledger.rows.map((charge) => ({
+        jobId: String(charge.job_id),
+        epsilon: Number(charge.epsilon),
+        chargedAt: isoTime(charge.released_at),
+      })),
+    };
+  }
+
+  /**
+   * The job an earlier submission under the same idempotency key made, or null; takes the key's
+   * lock first, so a concurrent submission under the same key waits for this transaction.
+   */
+  async #previous(sql: Sql, submission: Submission): Promise<Submitted | null> {
+    if (submission.idempotencyKey === null) return null;
+    await lockIdempotencyKey(sql, submission.keyId, submission.idempotencyKey);
+    const previous = await row(
+      sql,
+      "SELECT request_hash, job_id FROM idempotency WHERE key_id = $1 AND idempotency_key = $2",
+      submission.keyId,
+      submission.idempotencyKey,
+    );
+    if (previous === undefined) return null;
+    if (previous.request_hash !== submission.requestHash) throw new IdempotencyConflictError();
+    return { job: (await this.#jobView(sql, String(previous.job_id)))!, created: false };
+  }
+
+  async #rememberIdempotency(sql: Sql, submission: Submission): Promise<void> {
+    if (submission.idempotencyKey === null) return;
+    await run(
+      sql,
+      `INSERT INTO idempotency (key_id, idempotency_key, request_hash, job_id)
+       VALUES ($1, $2, $3, $4)`,
+      submission.keyId,
+      submission.idempotencyKey,
+      submission.requestHash,
+      submission.id,
+    );
+  }
+
+  submit(submission: Submission): Promise<Submitted> {
+    return this.db.tx(async (sql) => {
+      const previous = await this.#previous(sql, submission);
+      if (previous !== null) return previous;
+      const epsilon = submission.spec.epsilon;
+      if (submission.datasetId !== null && epsilon === undefined) {
+        throw new RangeError("Invalid epsilon: a job on a registered dataset is charged it");
+      }
+      const time = now();
+      // The charge is checked (and the dataset locked) before the job is written, so a job on
+      // another tenant's dataset is refused as unknown rather than by the foreign key.
+      const ledger = submission.datasetId === null
+        ? null
+        : await this.#chargeable(sql, submission.datasetId, submission.tenant, epsilon!);
+      await run(
+        sql,
+        `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, tenant,
+         created_at, updated_at) VALUES ($1, $2, 'queued', $3, $4, $5, $6, $7, $8, $9)`,
+        submission.id,
+        submission.kind ?? "synthesis",
+        JSON.stringify(submission.spec),
+        submission.datasetId,
+        submission.csv,
+        submission.keyId,
+        submission.tenant,
+        time,
+        time,
+      );
+      if (ledger !== null) {
+        await this.#insertCharge(sql, submission.id, submission.datasetId!, epsilon!, time);
+      }
+      await this.#rememberIdempotency(sql, submission);
+      return { job: (await this.#jobView(sql, submission.id))!, created: true };
+    });
+  }
+
+  releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
+    return this.db.tx(async (sql) => {
+      const previous = await this.#previous(sql, submission);
+      if (previous !== null) return previous;
+      checkCharge(release.epsilon);
+      const time = now();
+      const failed = "failure" in release;
+      const registered = submission.datasetId !== null;
+      if (registered) {
+        await this.#chargeable(sql, submission.datasetId!, submission.tenant, release.epsilon);
+      }
+      await run(
+        sql,
+        `INSERT INTO jobs (id, kind, status, spec, dataset_id, submitted_by, tenant, progress,
+         result, diagnostics, error, failure_detail, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        submission.id,
+        submission.kind ?? "synthesis",
+        failed ? "failed" : "succeeded",
+        JSON.stringify(submission.spec),
+        submission.datasetId,
+        submission.keyId,
+        submission.tenant,
+        JSON.stringify({ stage: "done", fraction: 1 }),
+        failed ? null : json(release.result),
+        json(release.diagnostics),
+        failed ? JSON.stringify(registered ? DATA_REJECTED : release.failure) : null,
+        failed && registered ? JSON.stringify(release.failure) : null,
+        time,
+        time,
+      );
+      if (registered) {
+        await this.#insertCharge(sql, submission.id, submission.datasetId!, release.epsilon, time);
+      }
+      await this.#rememberIdempotency(sql, submission);
+      return { job: (await this.#jobView(sql, submission.id))!, created: true };
+    });
+  }
+
+  /**
+   * Locks the tenant's dataset (inside the caller's transaction) and refuses a charge of
+   * `epsilon` that does not fit; the caller then inserts the charge before it commits.
+   */
+  async #chargeable(sql: Sql, datasetId: string, tenant: string, epsilon: number) {
+    checkCharge(epsilon);
+    const ledger = await this.#ledger(sql, datasetId, tenant, true);
+    if (ledger === null) throw new RangeError("Invalid datasetId: no such dataset");
+    if (!fits(ledger.total, ledger.charges, epsilon)) {
+      throw new BudgetExceededError(epsilon, balance(ledger.total, ledger.charges).remaining);
+    }
+    return ledger;
+  }
+
+  async #insertCharge(
+    sql: Sql,
+    jobId: string,
+    datasetId: string,
+    epsilon: number,
+    time: string,
+  ): Promise<void> {
+    await run(
+      sql,
+      "INSERT INTO ledger (job_id, dataset_id, epsilon, released_at) VALUES ($1, $2, $3, $4)",
+      jobId,
+      datasetId,
+      epsilon,
+      time,
+    );
+  }
+
+  /** The job with this id (the tenant's only, unless `tenant` is null), or null. */
+  async #jobView(sql: Sql, id: string, tenant: string | null = null): Promise<JobView | null> {
+    const found = await row(
+      sql,
+      `SELECT id, kind, status, dataset_id, progress, attempts, created_at, updated_at, report,
+              dataset_count, result, error FROM jobs WHERE id = $1 AND ($2::TEXT IS NULL OR tenant = $2)`,
+      id,
+      tenant,
+    );
+    if (found === undefined) return null;
+    return {
+      id: String(found.id),
+      kind: String(found.kind) as JobKind,
+      status: String(found.status) as JobStatus,
+      datasetId: found.dataset_id === null ? null : String(found.dataset_id),
+      progress: (found.progress ?? null) as JobView["progress"],
+      attempts: Number(found.attempts),
+      createdAt: isoTime(found.created_at),
+      updatedAt: isoTime(found.updated_at),
+      report: (found.report ?? null) as JobView["report"],
+      datasetCount: Number(found.dataset_count),
+      result: (found.result ?? null) as JobView["result"],
+      error: (found.error ?? null) as JobView["error"],
+    };
+  }
+
+  job(id: string, tenant: string): Promise<JobView | null> {
+    return this.#jobView(this.db.sql, id, tenant);
+  }
+
+  async jobInput(id: string): Promise<JobInput | null> {
+    const found = await row(
+      this.db.sql,
+      `SELECT jobs.kind, jobs.spec, jobs.dataset_id, datasets.policy,
+              COALESCE(jobs.inline_csv, datasets.csv) AS csv
+       FROM jobs LEFT JOIN datasets ON datasets.id = jobs.dataset_id WHERE jobs.id = $1`,
+      id,
+    );
+    if (found === undefined || found.csv === null) return null;
+    const registered = found.dataset_id !== null;
+    const common = {
+      csv: String(found.csv),
+      datasetId: registered ? String(found.dataset_id) : null,
+      policy: registered ? found.policy as ReleasePolicy : null,
+    };
+    return found.kind === "table"
+      ? { ...common, kind: "table", spec: found.spec as TableSpec }
+      : { ...common, kind: "synthesis", spec: found.spec as SynthesisSpec };
+  }
+
+  async jobDataset(id: string, k: number, tenant: string): Promise<string | null> {
+    const found = await row(
+      this.db.sql,
+      `SELECT job_datasets.csv FROM job_datasets JOIN jobs ON jobs.id = job_datasets.job_id
+       WHERE job_datasets.job_id = $1 AND job_datasets.k = $2 AND jobs.status = 'succeeded'
+       AND jobs.tenant = $3`,
+      id,
+      k,
+      tenant,
+    );
+    return found === undefined ? null : String(found.csv);
+  }
+
+  async jobDiagnostics(id: string, tenant: string): Promise<OwnerDiagnostics | null> {
+    const found = await row(
+      this.db.sql,
+      `SELECT status, diagnostics, failure_detail FROM jobs
+       WHERE id = $1 AND tenant = $2 AND status IN ('succeeded', 'failed')`,
+      id,
+      tenant,
+    );
+    if (found === undefined) return null;
+    const diagnostics = (found.diagnostics ?? null) as OwnerDiagnostics | null;
+    if (found.status === "succeeded") return diagnostics;
+    if (found.failure_detail === null) return null;
+    return { ...diagnostics, failure: found.failure_detail };
+  }
+
+  /**
+   * Fails a job (inside the caller's transaction). On a registered dataset every key sees
+   * {@linkcode DATA_REJECTED}, and the failure itself is kept for the owner's diagnostics.
+   */
+  protected async finish(sql: Sql, id: string, failure: JobFailure): Promise<void> {
+    const registered = (await row(sql, "SELECT dataset_id FROM jobs WHERE id = $1", id))
+      ?.dataset_id;
+    const onRegistered = registered !== null && registered !== undefined;
+    await run(
+      sql,
+      `UPDATE jobs SET status = 'failed', error = $1, failure_detail = $2, inline_csv = NULL,
+         lease_owner = NULL, lease_token = NULL, lease_expires = NULL, updated_at = $3
+       WHERE id = $4`,
+      JSON.stringify(onRegistered ? DATA_REJECTED : failure),
+      onRegistered ? JSON.stringify(failure) : null,
+      now(),
+      id,
+    );
+  }
+
+  /**
+   * Whether a registered dataset's job may release at ε: within the cap charged at acceptance,
+   * or (a job accepted uncharged) charged now if it fits. Fails the job and returns why
+   * otherwise, or null when it may release. Inside the caller's transaction.
+   */
+  protected async checkRelease(
+    sql: Sql,
+    jobId: string,
+    datasetId: string,
+    epsilon: number,
+  ): Promise<CompleteOutcome | null> {
+    try {
+      checkCharge(epsilon);
+    } catch {
+      await this.finish(sql, jobId, {
+        code: "invalid_charge",
+        message: "the release's epsilon is not finite, so it cannot be charged to the budget",
+      });
+      return "invalid_charge";
+    }
+    const cap = await row(sql, "SELECT epsilon FROM ledger WHERE job_id = $1", jobId);
+    if (cap !== undefined) {
+      if (epsilon <= Number(cap.epsilon)) return null;
+      await this.finish(sql, jobId, {
+        code: "budget_exceeded",
+        message: "the release's epsilon exceeds the cap charged when the job was accepted",
+      });
+      return "budget_exceeded";
+    }
+    const ledger = (await this.#ledger(sql, datasetId, null, true))!;
+    if (!fits(ledger.total, ledger.charges, epsilon)) {
+      await this.finish(sql, jobId, {
+        code: "budget_exceeded",
+        message: "the release's epsilon exceeds the dataset's remaining privacy budget; " +
+          "nothing was released",
+      });
+      return "budget_exceeded";
+    }
+    await this.#insertCharge(sql, jobId, datasetId, epsilon, now());
+    return null;
+  }
+}
