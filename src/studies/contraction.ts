@@ -1,35 +1,52 @@
 /**
- * Study 1, contraction of the local Lipschitz bound (SPEC §9.1; vector-weighted paper Supp 5;
- * JSM 2024 slides "Monte Carlo Simulation at Increasing n"): for n ∈ {100, 400, 1600, 6400} and
- * R databases x_r of n Poisson(100) counts, the local bound Δ_{α,x_r} of the Poisson
- * intercept-only synthesizer under the unweighted posterior, LW weights and Weighted-e (LW
- * truncated at the global target ε = 7, i.e. Δ ≤ 3.5, m = 1). The local bounds contract onto a
- * global Δ_α when their spread max_r − min_r shrinks as n grows (aDP, Savitsky et al. 2022).
+ * Study 1, contraction of the local Lipschitz bound (SPEC §9.1; vector-weighted paper Supp 5
+ * "Moving from Local-to-Global Privacy Guarantee"; JSM 2024 slides "Monte Carlo Simulation at
+ * Increasing n"). For each data generator of the supplement, Poisson(100) counts and the NB
+ * mixture 0.2·NB(100, φ = 5) + 0.8·NB(100, φ = 20), and each n ∈ {100, 400, 1000, 1600, 6400}
+ * (the slides' sizes and the supplement's n = 1000), R databases x_r are drawn and the
+ * intercept-only synthesizer of the generator's family (Poisson; negative binomial) is fitted
+ * under five weighting rules. The local bound Δ_{α,x_r} of each is set against the paper's global
+ * value Δ_α (3.5 for Poisson, 6 for the mixture): per n, P(Δ > Δ_α) over databases and the
+ * quantiles of Δ. The bounds contract onto a global Δ_α when their upper quantiles and spread
+ * fall as n grows (aDP, Savitsky et al. 2022).
  *
- * The LW rule is fixed, not calibrated per database: contraction is about how one weighting rule's
- * Δ behaves as n grows. It is the paper's Algorithm 1 without a shift, c = 1 and g = 0: a pilot on
- * six Poisson(100) databases of n = 1000 (seeds 100–105, 2 × (500 + 500) draws) gave LW bounds
- * 3.41–3.98 (median 3.44) at g = 0, against 3.00–3.44 at g = −0.1 and 3.82–4.58 at g = 0.1, so
- * the unshifted rule sits where the slides put the Poisson contraction (Δ ≈ 3.5, ε = 7).
+ * The rules (`contraction_settings.ts`): unweighted; LW with the fixed rule c = 1, g = 0 on
+ * every database (Algorithm 1 unshifted); LW with g calibrated on each database to Δ ≤ Δ_α (the
+ * project's calibration, in place of the papers' hand tuning); that calibrated LW re-weighted by
+ * Algorithm 3 (LW_final, k = 0.95 first: the supplement's "LW synthesizer and re-weighting
+ * strategy"); and Weighted-e, the fixed rule truncated once at Δ_α (the slides).
  *
- * Streams of replicate r's generator: data for the j-th size from split(j); fits from
- * `fitSeedOf`. Every fit of a replicate shares its seed (one seed for all sizes).
+ * The supplement's own text differs from itself in two places, read here as follows: its
+ * procedure loops over r = 1..200 while its text and figures use R = 100 (R = 100 here), and it
+ * writes the mixture as π₁NB(100, 5) + π₂NB(100, 5), a single NB; the mixture of its §3.2
+ * (φ = 5 and 20, weights 0.2 and 0.8) is used, the one whose global Δ_α = 6 it reports.
+ *
+ * Streams of replicate r's generator: the data of generator i at the j-th size from
+ * split(256·i + j); fits from `fitSeedOf`. Every fit of a replicate shares its seed.
  *
  * Files: the settings in `contraction_settings.ts`, the report in `contraction_markdown.ts`; this
  * module runs a replicate, aggregates, and exports them all.
  *
  * @module
  */
-import type { MechanismName } from "../mechanisms/mechanism.ts";
-import { runRelease } from "../synthesis/release.ts";
+import { CalibrationError } from "../mechanisms/calibrate.ts";
+import type { MechanismSettings } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
 import { samplePoisson } from "../random/distributions.ts";
+import type { Rng } from "../random/rng.ts";
+import { quantile } from "../stats/quantile.ts";
+import { runRelease } from "../synthesis/release.ts";
 import { contractionMarkdown } from "./contraction_markdown.ts";
 import {
-  CONTRACTION_MECHANISMS,
+  CONTRACTION_LABELS,
+  CONTRACTION_RULES,
   CONTRACTION_SETTINGS,
+  type ContractionGenerator,
+  type ContractionRule,
   type ContractionSettings,
+  GENERATOR_LABELS,
 } from "./contraction_settings.ts";
+import { simulateNbMixture } from "./nb_mixture.ts";
 import {
   fitSeedOf,
   type FitStats,
@@ -40,30 +57,59 @@ import {
   type Summary,
   totalFitStats,
 } from "./study_runner.ts";
+import { wilsonInterval } from "./verdict.ts";
 
-export { CONTRACTION_MECHANISMS, CONTRACTION_SETTINGS, type ContractionSettings };
+export {
+  CONTRACTION_LABELS,
+  CONTRACTION_RULES,
+  CONTRACTION_SETTINGS,
+  type ContractionGenerator,
+  type ContractionRule,
+  type ContractionSettings,
+  GENERATOR_LABELS,
+};
 export { contractionMarkdown };
 
-/** One mechanism on one database. */
+/** One rule on one database. */
 export interface ContractionEntry {
   /** Δ_{α,x_r} of the final fit (max over its S draws and n records). */
   readonly lipschitz: number;
-  /** Posterior mean of μ = e^{β₀} under the final fit (the slides' utility figure). */
+  /** Posterior mean of μ = e^{β₀} under the final fit. */
   readonly muMean: number;
-  /** Records with α_i = 0 (LW gives the riskiest record 0; truncation adds more). */
+  /** Records with α_i = 0. */
   readonly zeroWeights: number;
-  /** Fits behind the result (Weighted-e: the LW fit and its truncation refits). */
-  readonly refits: number;
+  /** The shift g of the LW weights (null when unweighted). */
+  readonly g: number | null;
+  /** LW_final: the accepted k (null when none was, or not re-weighted). */
+  readonly k: number | null;
 }
 
-/** Replicate r: one database per size, three mechanisms on each. */
+/** One database: the unweighted fit's record bounds' range and each rule's result. */
+export interface ContractionDatabase {
+  readonly n: number;
+  /** min_i f_i, f_i = max_s |ℓ_i(θ_s)| under the unweighted fit (LW's f̃ = 0 record). */
+  readonly fMin: number;
+  /** max_i f_i = Δ_x, the unweighted bound. */
+  readonly fMax: number;
+  /** Each rule's result (null when its calibration found no feasible weights). */
+  readonly rules: Readonly<Record<ContractionRule, ContractionEntry | null>>;
+}
+
+/** Replicate r: one database per generator and size. */
 export interface ContractionRecord {
   readonly r: number;
-  readonly sizes: readonly {
-    readonly n: number;
-    readonly mechanisms: Readonly<Record<typeof CONTRACTION_MECHANISMS[number], ContractionEntry>>;
+  readonly generators: readonly {
+    readonly name: ContractionGenerator["name"];
+    readonly sizes: readonly ContractionDatabase[];
+    readonly fits: FitStats;
   }[];
-  readonly fits: FitStats;
+}
+
+function simulate(generator: ContractionGenerator, rng: Rng, n: number, mean: number) {
+  if (generator.name === "nb-mixture") return simulateNbMixture(rng, n);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) y[i] = samplePoisson(rng, mean);
+  return y;
 }
 
 /**
@@ -71,7 +117,7 @@ export interface ContractionRecord {
  *
  * @param r Replicate index (0-based).
  * @param seed The study seed.
- * @param settings Sizes, data mean, the LW rule, ε and the sampler.
+ * @param settings Sizes, generators, the fixed LW rule and the sampler.
  * @param stage Progress callback.
  */
 export async function contractionReplicate(
@@ -82,108 +128,220 @@ export async function contractionReplicate(
 ): Promise<ContractionRecord> {
   const rng = replicateRng(seed, r);
   const fitSeed = fitSeedOf(rng);
-  const stats: FitStats[] = [];
-  const sizes = [];
-  for (const [j, n] of settings.sizes.entries()) {
-    const data = rng.split(j);
-    const y = new Float64Array(n);
-    for (let i = 0; i < n; i++) y[i] = samplePoisson(data, settings.mean);
-    const model = createModel("poisson", {
-      n,
-      k: 1,
-      y,
-      x: new Float64Array(n).fill(1),
-      coefficientNames: ["intercept"],
-    });
-    const fits = replicateFits(model, fitSeed, {
-      sampler: settings.sampler,
-      laplace: () => {
-        throw new RangeError("Invalid mechanism: the contraction study draws no noise");
-      },
-    });
-    const mechanisms = {} as Record<MechanismName, ContractionEntry>;
-    for (const mechanism of CONTRACTION_MECHANISMS) {
-      stage(`n=${n} ${mechanism}`);
-      const outcome = await runRelease(
-        {
-          mechanism,
-          m: 1,
-          c: settings.c,
-          g: settings.g,
-          epsilon: mechanism === "weighted-e" ? settings.epsilon : undefined,
-          radius: 0.1,
-          relativeRadius: true,
+  const generators = [];
+  for (const [i, generator] of settings.generators.entries()) {
+    const stats: FitStats[] = [];
+    const sizes: ContractionDatabase[] = [];
+    for (const [j, n] of settings.sizes.entries()) {
+      const y = simulate(generator, rng.split(256 * i + j), n, settings.mean);
+      const model = createModel(generator.name === "poisson" ? "poisson" : "negbin", {
+        n,
+        k: 1,
+        y,
+        x: new Float64Array(n).fill(1),
+        coefficientNames: ["intercept"],
+      });
+      const fits = replicateFits(model, fitSeed, {
+        sampler: settings.sampler,
+        laplace: () => {
+          throw new RangeError("Invalid mechanism: the contraction study draws no noise");
         },
-        fits.context,
-        {
-          // The study measures where each rule ends, Weighted-e's truncated fit above ε/2
-          // included; it releases nothing.
-          enforceCap: false,
-        },
-      );
-      const fit = outcome.fit!;
-      let mu = 0;
-      for (let s = 0; s < fit.S; s++) mu += Math.exp(fit.draws[s * fit.dim]);
-      mechanisms[mechanism] = {
-        lipschitz: outcome.lipschitz,
-        muMean: mu / fit.S,
-        zeroWeights: outcome.alpha === null ? 0 : outcome.alpha.filter((a) => a === 0).length,
-        refits: outcome.refits.length - (mechanism === "unweighted" ? 0 : 1),
+      });
+      const epsilon = 2 * generator.global;
+      const { c } = settings;
+      const fixed = { c, g: settings.g };
+      const plans: Record<ContractionRule, Partial<MechanismSettings>> = {
+        unweighted: { mechanism: "unweighted" },
+        "lw-fixed": { mechanism: "lw", ...fixed },
+        "lw-calibrated": { mechanism: "lw", c, epsilon },
+        "lw-final": { mechanism: "lw-final", c, epsilon },
+        "weighted-e": { mechanism: "weighted-e", ...fixed, epsilon },
       };
+      const rules = {} as Record<ContractionRule, ContractionEntry | null>;
+      let fMin = NaN;
+      let fMax = NaN;
+      for (const rule of CONTRACTION_RULES) {
+        stage(`${generator.name} n=${n} ${rule}`);
+        let outcome;
+        try {
+          outcome = await runRelease(
+            { m: 1, radius: 0.1, relativeRadius: true, ...plans[rule] } as MechanismSettings,
+            fits.context,
+            // The study measures where each rule ends (Weighted-e's truncated fit above Δ_α
+            // included); it releases nothing.
+            { enforceCap: false },
+          );
+        } catch (error) {
+          if (!(error instanceof CalibrationError)) throw error;
+          rules[rule] = null;
+          continue;
+        }
+        const fit = outcome.fit!;
+        if (rule === "unweighted") {
+          const f = outcome.bound!.perRecord;
+          fMin = f.reduce((a, b) => Math.min(a, b), Infinity);
+          fMax = outcome.bound!.overall;
+        }
+        let mu = 0;
+        for (let s = 0; s < fit.S; s++) mu += Math.exp(fit.draws[s * fit.dim]);
+        rules[rule] = {
+          lipschitz: outcome.lipschitz,
+          muMean: mu / fit.S,
+          zeroWeights: outcome.alpha === null ? 0 : outcome.alpha.filter((a) => a === 0).length,
+          g: outcome.g ?? null,
+          k: outcome.k ?? null,
+        };
+      }
+      stats.push(fits.stats());
+      sizes.push({ n, fMin, fMax, rules });
     }
-    stats.push(fits.stats());
-    sizes.push({ n, mechanisms });
+    generators.push({ name: generator.name, sizes, fits: totalFitStats(stats) });
   }
-  const fits = totalFitStats(stats);
   return {
     r,
-    sizes,
-    fits: {
-      fits: fits.fits,
-      flagged: fits.flagged,
-      flaggedLikelihood: fits.flaggedLikelihood,
-      divergences: fits.divergences,
-    },
+    generators: generators.map(({ name, sizes, fits }) => ({
+      name,
+      sizes,
+      fits: {
+        fits: fits.fits,
+        flagged: fits.flagged,
+        flaggedLikelihood: fits.flaggedLikelihood,
+        divergences: fits.divergences,
+      },
+    })),
   };
 }
 
-/** Δ over replicates for one (n, mechanism). */
-export interface ContractionCell {
-  readonly lipschitz: Summary;
-  /** max − min of Δ over replicates. */
-  readonly spread: number;
-  /** q75 − q25 of Δ over replicates. */
-  readonly iqr: number;
-  /** Share of replicates with Δ > ε/2 (the global target 3.5). */
-  readonly shareAbove: number;
-  readonly muMean: Summary;
-  /** Number of zero weights over replicates. */
-  readonly zeroWeights: Summary;
-  /** Replicates in which every weight is 0 (the fit is the prior; Δ = 0). */
-  readonly allWeightsZero: number;
+/**
+ * The bound the fixed LW rule would have if the weighted fit's draws were the unweighted fit's:
+ * max over f ∈ [f_min, f_max] of clamp(c·(f_max − f)/(f_max − f_min) + g, 0, 1)·f. For c = 1,
+ * g = 0 and f_min ≤ f_max/2 it is f_max²/(4(f_max − f_min)), reached at f = f_max/2: it grows with
+ * f_max = Δ_x, the most extreme record's |ℓ|, which grows with n.
+ *
+ * @param fMin The smallest record bound f_i of the unweighted fit.
+ * @param fMax The largest, Δ_x.
+ * @param c The rule's scale.
+ * @param g The rule's shift.
+ * @returns The bound (a maximum over 4001 points of [f_min, f_max], and the closed form's point).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fixedRuleBound } from "./contraction.ts";
+ * assert.ok(Math.abs(fixedRuleBound(3, 10, 1, 0) - 100 / 28) < 1e-12);
+ * ```
+ */
+export function fixedRuleBound(fMin: number, fMax: number, c: number, g: number): number {
+  if (!(fMax > fMin && fMin >= 0) || !Number.isFinite(fMax)) {
+    throw new RangeError(`Invalid range: need 0 ≤ fMin < fMax < ∞: fMin=${fMin}, fMax=${fMax}`);
+  }
+  const weighted = (f: number) => Math.min(1, Math.max(0, c * (fMax - f) / (fMax - fMin) + g)) * f;
+  let best = Math.max(weighted(fMin), weighted(fMax));
+  const points = 4000;
+  for (let j = 1; j < points; j++) {
+    best = Math.max(best, weighted(fMin + (fMax - fMin) * j / points));
+  }
+  if (fMax / 2 > fMin) best = Math.max(best, weighted(fMax / 2));
+  return best;
 }
 
-/** The aggregate: per size and mechanism, and whether each mechanism's spread shrinks. */
-export interface ContractionSummary {
-  /** The global target Δ = ε/2. */
-  readonly target: number;
-  readonly sizes: readonly {
-    readonly n: number;
-    readonly mechanisms: Readonly<Record<typeof CONTRACTION_MECHANISMS[number], ContractionCell>>;
-  }[];
-  readonly contraction: Readonly<
-    Record<typeof CONTRACTION_MECHANISMS[number], {
-      /** max − min per size, in size order. */
-      readonly spreads: readonly number[];
-      /** q75 − q25 per size, in size order. */
-      readonly iqrs: readonly number[];
-      /** Spread at the largest n below that at the smallest n. */
-      readonly contracts: boolean;
-      /** Spread strictly shrinking from each size to the next. */
-      readonly monotone: boolean;
-    }>
-  >;
+/** Δ over the databases of one (generator, n, rule). */
+export interface ContractionCell {
+  /** Databases with a result (calibration found feasible weights). */
+  readonly replicates: number;
+  readonly lipschitz: Summary;
+  /** Type-7 5% and 95% quantiles of Δ over the databases. */
+  readonly q05: number;
+  readonly q95: number;
+  /** max − min of Δ. */
+  readonly spread: number;
+  /** Databases with Δ > the generator's global Δ_α, their share and its Wilson 95% interval. */
+  readonly above: number;
+  readonly shareAbove: number;
+  readonly shareAboveInterval: readonly [number, number];
+  readonly muMean: Summary;
+  readonly zeroWeights: Summary;
+  /** Databases in which every weight is 0 (the fit is the prior; Δ = 0). */
+  readonly allWeightsZero: number;
+  /** The calibrated shifts g (calibrated rules only). */
+  readonly g: Summary | null;
+  /** LW_final: the accepted k (null where none was) and how many kept the LW fit. */
+  readonly k: { readonly accepted: Summary | null; readonly none: number } | null;
+}
+
+/** One generator at one n. */
+export interface ContractionSize {
+  readonly n: number;
+  /** Δ_x = f_max of the unweighted fits, and f_min. */
+  readonly fMax: Summary;
+  readonly fMin: Summary;
+  /** {@linkcode fixedRuleBound} of each database: the fixed rule's bound by its formula. */
+  readonly fixedRulePredicted: Summary;
+  readonly rules: Readonly<Record<ContractionRule, ContractionCell | null>>;
+}
+
+/** How one rule's bounds move with n on one generator. */
+export interface ContractionTrend {
+  /** Per size, in size order: the 95th percentile, the median and max − min of Δ. */
+  readonly q95s: readonly number[];
+  readonly medians: readonly number[];
+  readonly spreads: readonly number[];
+  /** Per size: P(Δ > Δ_α). */
+  readonly sharesAbove: readonly number[];
+  /** The 95th percentile at the largest n below that at the smallest n. */
+  readonly q95Falls: boolean;
+  /** The 95th percentile strictly falling from each size to the next. */
+  readonly q95Monotone: boolean;
+  /** max − min at the largest n below that at the smallest n. */
+  readonly spreadFalls: boolean;
+}
+
+/** One generator over sizes and rules. */
+export interface ContractionGeneratorSummary {
+  readonly name: ContractionGenerator["name"];
+  readonly global: number;
+  readonly sizes: readonly ContractionSize[];
+  readonly trends: Readonly<Record<ContractionRule, ContractionTrend | null>>;
   readonly fits: ReturnType<typeof totalFitStats>;
+}
+
+/** The aggregate of the contraction study. */
+export interface ContractionSummary {
+  readonly generators: readonly ContractionGeneratorSummary[];
+  readonly fits: ReturnType<typeof totalFitStats>;
+}
+
+function cellOf(
+  entries: readonly ContractionEntry[],
+  n: number,
+  global: number,
+  rule: ContractionRule,
+): ContractionCell | null {
+  if (entries.length === 0) return null;
+  const values = entries.map((e) => e.lipschitz);
+  const sorted = Float64Array.from(values).sort();
+  const lipschitz = summarize(values);
+  const above = values.filter((v) => v > global).length;
+  const gs = entries.map((e) => e.g).filter((g) => g !== null);
+  const ks = entries.map((e) => e.k).filter((k) => k !== null);
+  const calibrated = rule === "lw-calibrated" || rule === "lw-final";
+  return {
+    replicates: entries.length,
+    lipschitz,
+    q05: quantile(sorted, 0.05),
+    q95: quantile(sorted, 0.95),
+    spread: lipschitz.max - lipschitz.min,
+    above,
+    shareAbove: above / entries.length,
+    shareAboveInterval: wilsonInterval(above, entries.length),
+    muMean: summarize(entries.map((e) => e.muMean)),
+    zeroWeights: summarize(entries.map((e) => e.zeroWeights)),
+    allWeightsZero: entries.filter((e) => e.zeroWeights === n).length,
+    g: calibrated && gs.length > 0 ? summarize(gs) : null,
+    k: rule === "lw-final"
+      ? { accepted: ks.length === 0 ? null : summarize(ks), none: entries.length - ks.length }
+      : null,
+  };
 }
 
 /**
@@ -196,44 +354,63 @@ export function contractionAggregate(
   records: readonly ContractionRecord[],
   settings: ContractionSettings,
 ): ContractionSummary {
-  const target = settings.epsilon / 2;
-  const sizes = settings.sizes.map((n, j) => {
-    const mechanisms = {} as Record<MechanismName, ContractionCell>;
-    for (const mechanism of CONTRACTION_MECHANISMS) {
-      const entries = records.map((record) => {
-        const size = record.sizes[j];
-        if (size.n !== n) {
-          throw new RangeError(`Invalid record ${record.r}: size ${j} is not n=${n}`);
+  const generators = settings.generators.map((generator, i) => {
+    const sizes = settings.sizes.map((n, j) => {
+      const databases = records.map((record) => {
+        const entry = record.generators[i];
+        if (entry.name !== generator.name || entry.sizes[j].n !== n) {
+          throw new RangeError(
+            `Invalid record ${record.r}: generator ${i} size ${j} is not ${generator.name} n=${n}`,
+          );
         }
-        return size.mechanisms[mechanism];
+        return entry.sizes[j];
       });
-      const lipschitz = summarize(entries.map((e) => e.lipschitz));
-      mechanisms[mechanism] = {
-        lipschitz,
-        spread: lipschitz.max - lipschitz.min,
-        iqr: lipschitz.q75 - lipschitz.q25,
-        shareAbove: entries.filter((e) => e.lipschitz > target).length / entries.length,
-        muMean: summarize(entries.map((e) => e.muMean)),
-        zeroWeights: summarize(entries.map((e) => e.zeroWeights)),
-        allWeightsZero: entries.filter((e) => e.zeroWeights === n).length,
+      const rules = {} as Record<ContractionRule, ContractionCell | null>;
+      for (const rule of CONTRACTION_RULES) {
+        const entries = databases.map((d) => d.rules[rule]).filter((e) => e !== null);
+        rules[rule] = cellOf(entries, n, generator.global, rule);
+      }
+      return {
+        n,
+        fMax: summarize(databases.map((d) => d.fMax)),
+        fMin: summarize(databases.map((d) => d.fMin)),
+        fixedRulePredicted: summarize(
+          databases.map((d) => fixedRuleBound(d.fMin, d.fMax, settings.c, settings.g)),
+        ),
+        rules,
+      };
+    });
+    const trends = {} as Record<ContractionRule, ContractionTrend | null>;
+    for (const rule of CONTRACTION_RULES) {
+      const cells = sizes.map((s) => s.rules[rule]);
+      if (cells.some((cell) => cell === null)) {
+        trends[rule] = null;
+        continue;
+      }
+      const q95s = cells.map((cell) => cell!.q95);
+      const spreads = cells.map((cell) => cell!.spread);
+      trends[rule] = {
+        q95s,
+        medians: cells.map((cell) => cell!.lipschitz.median),
+        spreads,
+        sharesAbove: cells.map((cell) => cell!.shareAbove),
+        q95Falls: q95s[q95s.length - 1] < q95s[0],
+        q95Monotone: q95s.every((q, j) => j === 0 || q < q95s[j - 1]),
+        spreadFalls: spreads[spreads.length - 1] < spreads[0],
       };
     }
-    return { n, mechanisms };
-  });
-  const contraction = {} as Record<
-    typeof CONTRACTION_MECHANISMS[number],
-    { spreads: number[]; iqrs: number[]; contracts: boolean; monotone: boolean }
-  >;
-  for (const mechanism of CONTRACTION_MECHANISMS) {
-    const spreads = sizes.map((s) => s.mechanisms[mechanism].spread);
-    contraction[mechanism] = {
-      spreads,
-      iqrs: sizes.map((s) => s.mechanisms[mechanism].iqr),
-      contracts: spreads[spreads.length - 1] < spreads[0],
-      monotone: spreads.every((s, j) => j === 0 || s < spreads[j - 1]),
+    return {
+      name: generator.name,
+      global: generator.global,
+      sizes,
+      trends,
+      fits: totalFitStats(records.map((record) => record.generators[i].fits)),
     };
-  }
-  return { target, sizes, contraction, fits: totalFitStats(records.map((r) => r.fits)) };
+  });
+  return {
+    generators,
+    fits: totalFitStats(records.flatMap((record) => record.generators.map((g) => g.fits))),
+  };
 }
 
 /** The contraction study, for `runStudy` and the worker. */
