@@ -15,6 +15,7 @@ import { runSerialAndParallel } from "./_quick.ts";
 const QUICK: ReweightSettings = {
   ...REWEIGHT_SETTINGS,
   n: 150,
+  datasets: 5,
   sampler: { chains: 2, warmup: 80, draws: 80 },
 };
 
@@ -33,25 +34,48 @@ Deno.test("reweight quick mode has the documented shape and is byte-identical in
     for (const final of [record.mechanisms["lw-final"], record.mechanisms["cw-final"]]) {
       if (final !== null) assert.ok(final.lipschitz <= QUICK.epsilon / 2);
     }
+    // Algorithm 3's accepted k is below 1 (the paper's 0.95 first).
+    for (const name of ["lw-final", "cw-final", "cw-final-g0"] as const) {
+      const k = record.mechanisms[name]?.k;
+      if (k !== null && k !== undefined) assert.ok(k < 1 && k >= 0.95 ** 8, `${name} k = ${k}`);
+    }
+    // The unshifted CW keeps g = 0 and no cap: its weights are far lower than the calibrated CW's.
+    const cw0 = record.mechanisms["cw-g0"]!;
+    assert.equal(cw0.g, 0);
+    assert.ok(cw0.alphaMean < record.mechanisms.cw!.alphaMean);
+    // Table 1 averages each statistic over the datasets; the first dataset is kept beside it.
+    assert.notDeepEqual(lw.synthetic, lw.first);
   }
   const { summary } = serial;
   for (const stat of TABLE_STATISTICS) {
-    const [lo, hi] = summary.data[stat];
+    const [lo, hi] = summary.data[stat].interval;
     assert.ok(lo <= hi);
   }
   assert.ok(summary.mechanisms.lw !== null && summary.mechanisms.lw.replicates === 2);
   const markdown = study.markdown(serial, "footer");
   assert.match(markdown, /\| median \(paper\) \| \[96\.0, 101\.0\] \| – \| \[95\.6, 99\.7\]/);
+  assert.match(
+    markdown,
+    /## Verdict against the paper\n\n.*\n\n\| paper reports \| paper \| ppsynth \|/,
+  );
+  assert.match(
+    markdown,
+    /\| Table 1, 15th quantile, CW \(ours: CW \(g = 0\)\) \| \[77\.2, 80\.8\] \|/,
+  );
 });
 
 function entry(value: number, lipschitz: number, k: number | null = null): ReweightEntry {
+  const synthetic = { mean: value, median: value - 2, q15: value - 30, q90: value + 35 };
   return {
     lipschitz,
     epsilon: 2 * lipschitz,
     g: 0.1,
     k,
     alphaMean: 0.9,
-    synthetic: { mean: value, median: value - 2, q15: value - 30, q90: value + 35 },
+    finalFit: k === null ? "lw" : `reweight k=${k.toFixed(4)}`,
+    fits: 3,
+    synthetic,
+    first: { ...synthetic, mean: value + 1 },
     ecdfMax: 0.05,
     ecdfMeanSquared: 0.001,
   };
@@ -69,22 +93,36 @@ Deno.test("`reweightAggregate()` on hand-made records: Table 1 intervals, Δ, k 
       cw: r === 4 ? null : entry(100, 5.7),
       "cw-final": null,
       sw: entry(100, 5.9),
+      "cw-g0": entry(102, 1.2),
+      "cw-final-g0": entry(101, 1.2, r < 2 ? 0.95 : 0.9025),
     },
     fits: { fits: 10, flagged: 0, flaggedLikelihood: 0, divergences: 0 },
   }));
   const summary = reweightAggregate(records);
   // Type-7 2.5% of 100..104: h = 1 + 4·0.025 = 1.1 → 100.1; 97.5%: h = 4.9 → 103.9.
-  assert.deepEqual(summary.data.mean.map((v) => Math.round(v * 1e9) / 1e9), [100.1, 103.9]);
   assert.deepEqual(
-    summary.mechanisms.unweighted!.intervals.mean.map((v) => Math.round(v * 1e9) / 1e9),
+    summary.data.mean.interval.map((v) => Math.round(v * 1e9) / 1e9),
+    [100.1, 103.9],
+  );
+  assert.deepEqual(
+    summary.mechanisms.unweighted!.intervals.mean.interval.map((v) => Math.round(v * 1e9) / 1e9),
     [101, 139],
   );
+  // The one-dataset intervals come from `first` (mean + 1).
+  assert.deepEqual(
+    summary.mechanisms.unweighted!.intervalsOneDataset.mean.map((v) => Math.round(v * 1e9) / 1e9),
+    [102, 140],
+  );
+  assert.ok(summary.data.mean.errors.every((e) => e >= 0 && Number.isFinite(e)));
   assert.equal(summary.mechanisms.cw!.replicates, 4);
   assert.equal(summary.mechanisms["cw-final"], null);
   assert.deepEqual(
     [summary.mechanisms["lw-final"]!.k!.none, summary.mechanisms["lw-final"]!.k!.accepted!.median],
     [1, 0.95],
   );
+  assert.equal(summary.mechanisms["lw-final"]!.k!.paper, 4);
+  assert.equal(summary.mechanisms["cw-final-g0"]!.k!.paper, 2);
+  assert.equal(summary.mechanisms["cw-final-g0"]!.k!.towardTarget, 0);
   assert.equal(summary.mechanisms.lw!.k, null);
   assert.equal(summary.unweightedLipschitz.median, 16);
   assert.deepEqual(PAPER_TABLE_1.median.data, [96.0, 101.0]);
