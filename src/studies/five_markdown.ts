@@ -12,6 +12,123 @@ import {
 } from "./five_settings.ts";
 import * as md from "./markdown.ts";
 import type { StudyResult } from "./study_runner.ts";
+import { AGREES, differs, type VerdictRow, verdictTable } from "./verdict.ts";
+
+/** The median of finite values (null when there are none). */
+function medianOf(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const h = (sorted.length - 1) / 2;
+  return (sorted[Math.floor(h)] + sorted[Math.ceil(h)]) / 2;
+}
+
+/**
+ * The verdict rows: what the censoring slides print or state about the simulation (its results
+ * are violin plots without printed values) and their SDR table.
+ */
+function verdictRows(result: StudyResult<FiveSettings, FiveRecord, FiveSummary>): VerdictRow[] {
+  const { summary, records } = result;
+  const per = (f: (e: FiveSummary["epsilons"][number]) => string) =>
+    summary.epsilons.map((e) => `ε = ${e.epsilon}: ${f(e)}`).join("; ");
+  const rows: VerdictRow[] = [];
+  const censoredOk = summary.epsilons.every((e) =>
+    (["censored-w", "censored"] as const).every((m) => {
+      const l = e.mechanisms[m]?.lipschitz;
+      return l === null || l === undefined || l.max <= e.epsilon / 2;
+    })
+  );
+  rows.push({
+    quantity: "Censor w and Censor uw: Lipschitz bounds under the dashed line ε/2 (DP)",
+    paper: "≤ ε/2 (violins, ε = 5, 4, 3)",
+    ours: per((e) =>
+      `max ${md.fmt(e.mechanisms["censored-w"]?.lipschitz?.max, 3)} and ${
+        md.fmt(e.mechanisms.censored?.lipschitz?.max, 3)
+      }`
+    ),
+    verdict: censoredOk ? AGREES + " (by construction: every contribution is clamped)" : differs(
+      "a censored bound above ε/2",
+    ),
+  });
+  const weightedE = summary.epsilons.map((e) => ({
+    epsilon: e.epsilon,
+    refused: result.replicates - (e.mechanisms["weighted-e"]?.replicates ?? 0),
+    weighted: e.mechanisms.lw?.shareAbove ?? null,
+  }));
+  rows.push({
+    quantity: 'Weighted-e: aDP "with faster convergence" onto ε/2 than Weighted (truncation)',
+    paper: "faster contraction (violins)",
+    ours: weightedE.map((w) =>
+      `ε = ${w.epsilon}: Weighted-e above ε/2 after its one truncation in ${w.refused} of ` +
+      `${result.replicates} databases (refused by the cap), Weighted in ` +
+      `${md.percent(w.weighted ?? 0)}`
+    ).join("; "),
+    verdict: weightedE.every((w) => w.refused === 0) ? AGREES : differs(
+      "our Weighted is calibrated per database (shift g searched), so it never ends above ε/2; " +
+        "Weighted-e truncates the fixed rule c = ε/5, g = 0 once, and the refit's wider " +
+        "posterior leaves many databases above ε/2",
+    ),
+  });
+  const gMedians = summary.epsilons.map((_, e) =>
+    medianOf(
+      records.flatMap((r) => {
+        const g = r.epsilons[e].mechanisms.lw?.g;
+        return g === null || g === undefined ? [] : [g];
+      }),
+    )
+  );
+  const best = summary.epsilons.every((e) =>
+    e.rankEcdfMax[0] === "lw" && e.rankEcdfMax[1] === "censored-w"
+  );
+  rows.push({
+    quantity: "Utility (max-ECDF): Weighted best, Censor w second",
+    paper: "Weighted < Censor w < others",
+    ours: per((e) =>
+      `${e.rankEcdfMax.map((m) => FIVE_LABELS[m]).join(" < ")} (Weighted ${
+        md.fmt(e.mechanisms.lw?.ecdfMax.mean, 4)
+      }, Censor w ${md.fmt(e.mechanisms["censored-w"]?.ecdfMax.mean, 4)})`
+    ),
+    verdict: best ? AGREES : differs(
+      `Weighted is not first at ε = ${
+        summary.epsilons.filter((e) => e.rankEcdfMax[0] !== "lw").map((e) => e.epsilon).join(", ")
+      }: Censor w keeps the fixed rule's weights and clamps only the contributions above ε/2, ` +
+        "while Weighted lowers every weight by its calibrated shift (median g " +
+        `${gMedians.map((g) => md.fmt(g, 3)).join(", ")} at ε = ${
+          summary.epsilons.map((e) => e.epsilon).join(", ")
+        }) to bring the maximum under ε/2`,
+    ),
+  });
+  const worse = summary.epsilons.map((e) => {
+    const w = e.mechanisms.lw;
+    const we = e.mechanisms["weighted-e"];
+    return w === null || we === null ? null : we.ecdfMax.mean > w.ecdfMax.mean;
+  });
+  rows.push({
+    quantity: 'JSM 2024 slides: "Weighted-e produces slightly worse utility" than Weighted',
+    paper: "slightly worse",
+    ours: per((e) =>
+      `Weighted-e ${md.fmt(e.mechanisms["weighted-e"]?.ecdfMax.mean, 4)} vs Weighted ${
+        md.fmt(e.mechanisms.lw?.ecdfMax.mean, 4)
+      } (mean max-ECDF)`
+    ),
+    verdict: worse.every((w) => w === true) ? AGREES : differs(
+      `Weighted-e is better at ε = ${
+        summary.epsilons.filter((_, i) => worse[i] === false).map((e) => e.epsilon).join(", ")
+      }: it is measured only on the databases its one truncation brought under ε/2 (the ` +
+        "others are refused), and Weighted's calibrated shift lowers every weight",
+    ),
+  });
+  rows.push({
+    quantity: "SDR application (n = 1601): Lipschitz 2.62, 2.61, 2.50, 2.50; ε 5.24, 5.22, 5, 5, " +
+      "5; max-ECDF, avg-ECDF, mean, median, 15th and 90th percentiles",
+    paper: "the slides' table",
+    ours: "–",
+    verdict: differs(
+      "not reproduced: the slides' SDR sample (mathematics and statistics faculty, 2017 public " +
+        "use file) is not in this repository; study 3 is the slides' simulation only",
+    ),
+  });
+  return rows;
+}
 
 /**
  * The markdown report of the five-synthesizer study.
@@ -104,6 +221,14 @@ export function fiveMarkdown(
     `SPEC §9.3; JSM censoring slides. R = ${result.replicates} databases of n = ${settings.n} ` +
     `draws from Beta(${a}, ${b}); beta intercept-only synthesizer; one synthetic dataset per ` +
     `synthesizer, ε and replicate (m = 1). Seed ${result.seed}.`,
+    "",
+    "## Verdict against the slides",
+    "",
+    "The censoring slides print the design (R = 100, n = 2000, Beta(0.5, 3), ε ∈ {5, 4, 3}) and " +
+    "show the results as violin plots with no printed values, so the rows below set their " +
+    "stated findings against our measurements.",
+    "",
+    verdictTable(verdictRows(result)),
     "",
     "- **Weighted**: LW weights, c = 1, shift g calibrated per database so that Δ ≤ ε/2 (aDP).",
     `- **Weighted-e**: the fixed LW rule c = ε/${settings.reference}, g = 0, then records with ` +

@@ -42,7 +42,13 @@ Deno.test("five quick mode has the documented shape and is byte-identical in wor
     }
   }
   assert.ok(Math.abs(serial.summary.analyticMedian - 0.079032767076173016) < 1e-13);
-  assert.match(study.markdown(serial, "footer"), /## ε = 3 \(Δ target ε\/2 = 1.5\)/);
+  const markdown = study.markdown(serial, "footer");
+  assert.match(markdown, /## ε = 3 \(Δ target ε\/2 = 1.5\)/);
+  assert.match(
+    markdown,
+    /## Verdict against the slides\n\n.*\n\n\| paper reports \| paper \| ppsynth \|/,
+  );
+  assert.match(markdown, /\| Censor w and Censor uw: .* \| agrees within Monte Carlo error/);
 });
 
 function entry(lipschitz: number | null, ecdfMax: number, median: number): FiveEntry {
