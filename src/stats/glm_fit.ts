@@ -325,14 +325,14 @@ function backTransform(
 }
 
 /**
- * One weighted least-squares pass in the standardised basis: Σ w·z zᵀ and Σ w·z·target, with
- * `weight(i)` and `target(i)` per row.
+ * One weighted least-squares pass in the standardised basis: Σ w_i·z_i z_iᵀ and Σ w_i·z_i·t_i
+ * (arrays, not callbacks: a call per row through varying closures costs more than the pass).
  */
 function accumulate(
   x: DesignMatrix,
   basis: Basis,
-  weight: (i: number) => number,
-  target: (i: number) => number,
+  weight: Float64Array | null,
+  target: ArrayLike<number>,
 ): { gram: Float64Array; rhs: Float64Array } {
   const k = basis.k;
   const row = new Float64Array(k);
@@ -342,8 +342,8 @@ function accumulate(
   for (let i = 0; i < x.rows; i++) {
     x.row(i, row);
     transform(basis, row, z);
-    const w = weight(i);
-    const t = w * target(i);
+    const w = weight === null ? 1 : weight[i];
+    const t = w * target[i];
     for (let a = 0; a < k; a++) {
       const wa = w * z[a];
       rhs[a] += t * z[a];
@@ -434,7 +434,7 @@ export function fitOls(
     }
   }
   const basis = basisOf(x);
-  const { gram, rhs } = accumulate(x, basis, () => 1, (i) => y[i]);
+  const { gram, rhs } = accumulate(x, basis, null, y);
   const { kept, l } = factor(gram, basis.k, basis.degenerate);
   const aliased = aliasedNames(x, kept, options.aliased ?? "error");
   const p = kept.length;
@@ -473,14 +473,16 @@ export function fitOls(
   };
 }
 
-/** p = 1/(1 + e^−η) and 1 − p, each without cancellation. */
-function logistic(eta: number): [number, number] {
-  if (eta >= 0) {
-    const e = Math.exp(-eta);
-    return [1 / (1 + e), e / (1 + e)];
-  }
+/** p = 1/(1 + e^−η), without overflow. */
+function probability(eta: number): number {
+  if (eta >= 0) return 1 / (1 + Math.exp(-eta));
   const e = Math.exp(eta);
-  return [e / (1 + e), 1 / (1 + e)];
+  return e / (1 + e);
+}
+
+/** 1 − p = 1/(1 + e^η), without cancellation. */
+function complement(eta: number): number {
+  return probability(-eta);
 }
 
 /** −2 log L of a logistic fit, each term log(1 + e^∓η) without overflow. */
@@ -541,14 +543,17 @@ export function fitLogistic(
   const n = x.rows;
   const eta = new Float64Array(n);
   for (let i = 0; i < n; i++) eta[i] = y[i] === 1 ? Math.log(3) : -Math.log(3);
-  const weight = (i: number) => {
-    const [p, q] = logistic(eta[i]);
-    return p * q;
-  };
-  // Working response z = η + (y − μ)/w: η + 1/μ for y = 1, η − 1/(1 − μ) for y = 0.
-  const working = (i: number) => {
-    const [p, q] = logistic(eta[i]);
-    return eta[i] + (y[i] === 1 ? 1 / p : -1 / q);
+  const weight = new Float64Array(n);
+  const working = new Float64Array(n);
+  // Weights w = μ(1 − μ) and the working response z = η + (y − μ)/w: η + 1/μ for y = 1,
+  // η − 1/(1 − μ) for y = 0.
+  const update = () => {
+    for (let i = 0; i < n; i++) {
+      const p = probability(eta[i]);
+      const q = complement(eta[i]);
+      weight[i] = p * q;
+      working[i] = eta[i] + (y[i] === 1 ? 1 / p : -1 / q);
+    }
   };
   const mode = options.aliased ?? "error";
   let kept: number[] = [];
@@ -560,6 +565,7 @@ export function fitLogistic(
   let iterations = 0;
   while (iterations < maxIterations) {
     iterations++;
+    update();
     const { gram, rhs } = accumulate(x, basis, weight, working);
     const factored = factor(gram, basis.k, basis.degenerate);
     if (iterations === 1) aliasedNames(x, factored.kept, mode);
@@ -603,7 +609,8 @@ export function fitLogistic(
     separated = true;
   }
   // The information at the estimate (a separated fit keeps its last iteration's).
-  const final = accumulate(x, basis, weight, () => 0);
+  update();
+  const final = accumulate(x, basis, weight, working);
   const refactored = factor(final.gram, basis.k, basis.degenerate);
   const same = refactored.kept.length === kept.length &&
     refactored.kept.every((j, a) => j === kept[a]);
@@ -617,7 +624,7 @@ export function fitLogistic(
   const p = kept.length;
   const inv = inverse(same ? refactored.l : l, p);
   const back = backTransform(basis, kept, gamma, inv);
-  const fitted = Float64Array.from(eta, (e) => logistic(e)[0]);
+  const fitted = Float64Array.from(eta, probability);
   return {
     family: "binomial",
     names: kept.map((j) => x.names[j]),

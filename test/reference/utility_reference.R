@@ -10,7 +10,8 @@
 #   + A + B + D, binomial) on the confidential (t = 0) and synthetic (t = 1) records stacked;
 # - the CI overlap and standardised coefficient differences (Karr et al. 2006) of the utility
 #   models A ~ x1 + B (lm; the confidential interval confint()'s t interval) and
-#   D ~ x1 + region (glm; the Wald interval confint.default()), the synthetic fits combined by the
+#   D ~ x1 + region (glm; the Wald interval of confint.default() with the standard errors of the
+#   inverse Fisher information at the estimate), the synthetic fits combined by the
 #   partial-synthesis rules (Reiter 2003): q̄, b, ū, T = b/m + ū, ν = (m − 1)(1 + ū/(b/m))².
 library(jsonlite)
 
@@ -104,15 +105,30 @@ overlap <- function(lo, uo, ls, us) {
   inner <- min(uo, us) - max(lo, ls)
   0.5 * (inner / (uo - lo) + inner / (us - ls))
 }
+# Estimates and standard errors: lm's summary(); for glm the inverse Fisher information at the
+# estimate (as for the logistic reference above; summary.glm's are one IRLS step behind).
+coef_table <- function(fit) {
+  if (inherits(fit, "glm")) {
+    X <- model.matrix(fit)
+    p <- fitted(fit)
+    se <- sqrt(diag(solve(t(X) %*% (X * (p * (1 - p))))))
+    cbind(coef(fit), se)
+  } else {
+    summary(fit)$coefficients[, 1:2]
+  }
+}
 utility_model <- function(formula, family) {
   fit <- function(d) {
     if (family == "gaussian") lm(formula, data = d) else
       glm(formula, family = binomial, data = d, control = control)
   }
   f0 <- fit(conf)
-  s0 <- summary(f0)$coefficients
-  ci0 <- if (family == "gaussian") confint(f0) else confint.default(f0)
-  fits <- lapply(syn, function(d) summary(fit(d))$coefficients)
+  s0 <- coef_table(f0)
+  # confint()'s t interval for lm, confint.default()'s Wald interval for glm.
+  quantile0 <- if (family == "gaussian") qt(0.975, df.residual(f0)) else qnorm(0.975)
+  ci0 <- cbind(s0[, 1] - quantile0 * s0[, 2], s0[, 1] + quantile0 * s0[, 2])
+  if (family == "gaussian") stopifnot(all(abs(ci0 - confint(f0)) < 1e-12))
+  fits <- lapply(syn, function(d) coef_table(fit(d)))
   rows <- lapply(seq_len(nrow(s0)), function(j) {
     q <- sapply(fits, function(s) s[j, 1])
     u <- sapply(fits, function(s) s[j, 2]^2)
