@@ -1,0 +1,512 @@
+/**
+ * The utility report (and, for the owner, the risk report) as one self-contained HTML page: inline
+ * SVG plots drawn here and inline CSS, no script and nothing fetched (its Content-Security-Policy
+ * is `default-src 'none'`), so the page opens from a file on a machine with no network. Observable
+ * Plot, which the web report uses in the browser, needs a DOM to render and Deno has none; the
+ * few plots here are small SVG renderers instead.
+ *
+ * Every text (variable names and levels are the data owner's) is escaped.
+ *
+ * @module
+ */
+import type { RiskReport } from "./risk_report.ts";
+import type {
+  CategoricalVariableUtility,
+  ModelUtility,
+  NumericVariableUtility,
+  TwoWayUtility,
+  UtilityReport,
+} from "./utility_report.ts";
+
+/** Options of {@linkcode reportHtml}. */
+export interface ReportHtmlOptions {
+  /** The page's title (default "ppsynth utility report"). */
+  readonly title?: string;
+  /** The identification risk report: confidential, include it only in the owner's page. */
+  readonly risk?: RiskReport;
+}
+
+/**
+ * Escapes text for HTML element content and double- or single-quoted attribute values.
+ *
+ * @param text Any text.
+ * @returns The text with & < > " ' as character references.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { escapeHtml } from "./report_html.ts";
+ * assert.equal(escapeHtml(`<b a="1">'&'</b>`), "&lt;b a=&quot;1&quot;&gt;&#39;&amp;&#39;&lt;/b&gt;");
+ * ```
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+
+const ENTITIES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+const CONFIDENTIAL = "#222222";
+const PALETTE = [
+  "#1f77b4",
+  "#ff7f0e",
+  "#2ca02c",
+  "#d62728",
+  "#9467bd",
+  "#8c564b",
+  "#e377c2",
+  "#7f7f7f",
+  "#bcbd22",
+  "#17becf",
+];
+const SYNTHETIC = PALETTE[0];
+
+function colour(l: number): string {
+  return PALETTE[l % PALETTE.length];
+}
+
+/** A number for reading: 4 significant digits, exponent form when very large or small. */
+function num(x: number | null | undefined, digits = 4): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  if (x === 0) return "0";
+  const a = Math.abs(x);
+  if (a >= 1e5 || a < 1e-3) {
+    return x.toExponential(digits - 1).replace("e", "·10^").replace("+", "");
+  }
+  return String(Number(x.toPrecision(digits)));
+}
+
+/** A coordinate for SVG: 2 decimals. */
+function px(x: number): string {
+  return String(Math.round(x * 100) / 100);
+}
+
+/** Text no longer than `max` characters (an ellipsis marks the cut), escaped. */
+function label(text: string, max = 24): string {
+  const chars = [...text];
+  return escapeHtml(chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text);
+}
+
+/** About `count` round ticks over [lo, hi] (steps 1, 2 or 5 × 10^k). */
+function ticks(lo: number, hi: number, count = 5): number[] {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) ?? 10 * power;
+  const out: number[] = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
+    out.push(Math.abs(t) < step * 1e-9 ? 0 : Number(t.toPrecision(12)));
+  }
+  return out;
+}
+
+interface Frame {
+  readonly width: number;
+  readonly height: number;
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+function scale(d0: number, d1: number, r0: number, r1: number): (v: number) => number {
+  const span = d1 - d0 || 1;
+  return (v) => r0 + (v - d0) / span * (r1 - r0);
+}
+
+/** The SVG of one numeric variable's ECDFs: confidential in black, each synthetic in colour. */
+function ecdfSvg(variable: NumericVariableUtility): string {
+  const f: Frame = { width: 560, height: 280, left: 48, right: 16, top: 12, bottom: 36 };
+  const { probabilities, confidential, synthetic } = variable.ecdf;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const series of [confidential, ...synthetic]) {
+    for (const v of series) (lo = Math.min(lo, v), hi = Math.max(hi, v));
+  }
+  if (!(hi > lo)) (lo -= 0.5, hi += 0.5);
+  const x = scale(lo, hi, f.left, f.width - f.right);
+  const y = scale(0, 1, f.height - f.bottom, f.top);
+  const path = (series: readonly number[]) => {
+    let d = `M${px(x(series[0]))},${px(y(probabilities[0]))}`;
+    for (let k = 1; k < series.length; k++) {
+      d += `H${px(x(series[k]))}V${px(y(probabilities[k]))}`;
+    }
+    return d;
+  };
+  const xTicks = ticks(lo, hi).map((t) =>
+    `<g class="tick"><line x1="${px(x(t))}" x2="${px(x(t))}" y1="${f.height - f.bottom}" y2="${
+      f.height - f.bottom + 5
+    }"/><text x="${px(x(t))}" y="${f.height - f.bottom + 17}" text-anchor="middle">${
+      num(t, 3)
+    }</text></g>`
+  ).join("");
+  const yTicks = [0, 0.25, 0.5, 0.75, 1].map((t) =>
+    `<g class="tick"><line x1="${f.left}" x2="${f.width - f.right}" y1="${px(y(t))}" y2="${
+      px(y(t))
+    }" class="grid"/><text x="${f.left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${t}</text></g>`
+  ).join("");
+  const lines =
+    synthetic.map((series, l) =>
+      `<path class="series synthetic" d="${path(series)}" stroke="${
+        colour(l)
+      }" stroke-opacity="0.8" fill="none" stroke-width="1.5"><title>synthetic ${
+        l + 1
+      }</title></path>`
+    ).join("") +
+    `<path class="series confidential" d="${
+      path(confidential)
+    }" stroke="${CONFIDENTIAL}" fill="none" stroke-width="2.5"><title>confidential</title></path>`;
+  const name = escapeHtml(variable.name);
+  return `<svg class="plot ecdf" role="img" aria-label="ECDF of ${name}" width="${f.width}" height="${f.height}" viewBox="0 0 ${f.width} ${f.height}">` +
+    `<g class="axis">${yTicks}${xTicks}<line x1="${f.left}" x2="${f.width - f.right}" y1="${
+      f.height - f.bottom
+    }" y2="${f.height - f.bottom}"/></g>` +
+    lines +
+    `<text class="axis-label" x="${(f.left + f.width - f.right) / 2}" y="${
+      f.height - 4
+    }" text-anchor="middle">${name}</text></svg>`;
+}
+
+/** The legend of the ECDF plots. */
+function ecdfLegend(m: number): string {
+  const items = [`<span class="key" style="background:${CONFIDENTIAL}"></span>confidential`];
+  for (let l = 0; l < m; l++) {
+    items.push(`<span class="key" style="background:${colour(l)}"></span>synthetic ${l + 1}`);
+  }
+  return `<p class="legend">${items.join(" ")}</p>`;
+}
+
+/** Horizontal grouped bars of a marginal: confidential and synthetic (mean over m) proportions. */
+function barsSvg(variable: CategoricalVariableUtility): string {
+  const L = variable.levels.length;
+  const band = 30;
+  const f: Frame = { width: 600, height: 36 + band * L, left: 150, right: 110, top: 8, bottom: 28 };
+  const max = Math.max(
+    ...variable.confidential.proportions,
+    ...variable.synthetic.proportions,
+    1e-9,
+  );
+  const x = scale(0, max, f.left, f.width - f.right);
+  const rows = variable.levels.map((level, j) => {
+    const y0 = f.top + j * band;
+    const c = variable.confidential.proportions[j];
+    const s = variable.synthetic.proportions[j];
+    return `<g class="level"><text x="${f.left - 6}" y="${y0 + 17}" text-anchor="end">${
+      label(level)
+    }</text>` +
+      `<rect class="bar confidential" x="${f.left}" y="${y0 + 3}" width="${
+        px(x(c) - f.left)
+      }" height="11" fill="${CONFIDENTIAL}"><title>confidential ${num(c)}</title></rect>` +
+      `<rect class="bar synthetic" x="${f.left}" y="${y0 + 15}" width="${
+        px(x(s) - f.left)
+      }" height="11" fill="${SYNTHETIC}"><title>synthetic ${num(s)}</title></rect>` +
+      `<text x="${f.width - f.right + 8}" y="${y0 + 17}" class="value">${num(c, 3)} / ${
+        num(s, 3)
+      }</text></g>`;
+  }).join("");
+  const axisY = f.top + band * L + 2;
+  const xTicks = ticks(0, max, 4).map((t) =>
+    `<g class="tick"><line x1="${px(x(t))}" x2="${px(x(t))}" y1="${axisY}" y2="${
+      axisY + 5
+    }"/><text x="${px(x(t))}" y="${axisY + 17}" text-anchor="middle">${num(t, 3)}</text></g>`
+  ).join("");
+  const name = escapeHtml(variable.name);
+  return `<svg class="plot bars" role="img" aria-label="Proportions of ${name}" width="${f.width}" height="${f.height}" viewBox="0 0 ${f.width} ${f.height}">` +
+    rows +
+    `<g class="axis"><line x1="${f.left}" x2="${
+      f.width - f.right
+    }" y1="${axisY}" y2="${axisY}"/>${xTicks}</g></svg>`;
+}
+
+/** Two intervals on their union's scale, confidential above synthetic. */
+function intervalsSvg(
+  o: { lower: number; upper: number; estimate: number },
+  s: { lower: number; upper: number; estimate: number },
+): string {
+  const width = 180;
+  const lo = Math.min(o.lower, s.lower);
+  const hi = Math.max(o.upper, s.upper);
+  if (![lo, hi, o.estimate, s.estimate].every(Number.isFinite)) return "";
+  const x = scale(lo, hi > lo ? hi : lo + 1, 6, width - 6);
+  const one = (v: typeof o, y: number, fill: string, kind: string) =>
+    `<line class="interval ${kind}" x1="${px(x(v.lower))}" x2="${
+      px(x(v.upper))
+    }" y1="${y}" y2="${y}" stroke="${fill}" stroke-width="2"/>` +
+    `<circle cx="${px(x(v.estimate))}" cy="${y}" r="3" fill="${fill}"/>`;
+  return `<svg class="plot intervals" role="img" aria-label="intervals" width="${width}" height="22" viewBox="0 0 ${width} 22">${
+    one(o, 6, CONFIDENTIAL, "confidential")
+  }${one(s, 16, SYNTHETIC, "synthetic")}</svg>`;
+}
+
+function table(head: readonly string[], rows: readonly (readonly string[])[], cls = ""): string {
+  return `<table${cls ? ` class="${cls}"` : ""}><thead><tr>${
+    head.map((h) => `<th>${h}</th>`).join("")
+  }</tr></thead><tbody>${
+    rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join("")}</tr>`).join("")
+  }</tbody></table>`;
+}
+
+function numericSection(variable: NumericVariableUtility, m: number): string {
+  const c = variable.confidential;
+  const s = variable.mean.synthetic;
+  const rows = (["mean", "median", "q15", "q90"] as const).map((key) => [
+    { mean: "mean", median: "median", q15: "15th percentile", q90: "90th percentile" }[key],
+    num(c[key]),
+    num(s[key]),
+    variable.byDataset.map((d) => num(d.synthetic[key])).join(", "),
+  ]);
+  rows.push(
+    [
+      "ECDF max difference",
+      "",
+      num(variable.mean.ecdfMax),
+      variable.byDataset.map((d) => num(d.ecdfMax)).join(", "),
+    ],
+    [
+      "ECDF mean-squared difference",
+      "",
+      num(variable.mean.ecdfMeanSquared),
+      variable.byDataset.map((d) => num(d.ecdfMeanSquared)).join(", "),
+    ],
+  );
+  return `<section class="variable numeric"><h3>${
+    escapeHtml(variable.name)
+  } <small>numeric</small></h3>` +
+    `<div class="figure">${ecdfSvg(variable)}${ecdfLegend(m)}</div>` +
+    table(["", "confidential", `synthetic (mean of ${m})`, "synthetic 1…m"], rows) +
+    "</section>";
+}
+
+function categoricalSection(variable: CategoricalVariableUtility, m: number): string {
+  const rows = variable.levels.map((level, j) => [
+    escapeHtml(level),
+    num(variable.confidential.counts[j]),
+    num(variable.confidential.proportions[j]),
+    num(variable.synthetic.counts[j]),
+    num(variable.synthetic.proportions[j]),
+  ]);
+  return `<section class="variable categorical"><h3>${
+    escapeHtml(variable.name)
+  } <small>categorical</small></h3>` +
+    `<div class="figure">${
+      barsSvg(variable)
+    }<p class="legend"><span class="key" style="background:${CONFIDENTIAL}"></span>confidential <span class="key" style="background:${SYNTHETIC}"></span>synthetic (mean of ${m})</p></div>` +
+    table(["level", "confidential n", "share", `synthetic n (mean of ${m})`, "share"], rows) +
+    `<p class="measure">Total variation distance: <strong>${
+      num(variable.tvd.mean)
+    }</strong> (mean of ${m}; by dataset ${
+      variable.tvd.byDataset.map((t) => num(t)).join(", ")
+    })</p>` +
+    "</section>";
+}
+
+function twoWaySection(t: TwoWayUtility, m: number): string {
+  const [a, b] = t.variables;
+  const [la, lb] = t.levels;
+  const nConf = t.confidential.flat().reduce((s, v) => s + v, 0);
+  const nSyn = t.synthetic.flat().reduce((s, v) => s + v, 0);
+  const rows = la.map((level, r) => [
+    escapeHtml(level),
+    ...lb.map((_, c) =>
+      `${num(t.confidential[r][c] / nConf, 3)} <span class="syn">${
+        num(t.synthetic[r][c] / nSyn, 3)
+      }</span>`
+    ),
+  ]);
+  return `<section class="two-way"><h4>${escapeHtml(a)} × ${escapeHtml(b)}</h4>` +
+    table([`${escapeHtml(a)} \\ ${escapeHtml(b)}`, ...lb.map((level) => escapeHtml(level))], rows) +
+    `<p class="measure">TVD <strong>${num(t.tvd.mean)}</strong> (mean of ${m}; by dataset ${
+      t.tvd.byDataset.map((v) => num(v)).join(", ")
+    })</p></section>`;
+}
+
+function propensitySection(report: UtilityReport): string {
+  const p = report.propensity;
+  const rows = p.byDataset.map((d, l) => [
+    String(l + 1),
+    num(d.pMSE),
+    num(d.expected),
+    num(d.ratio),
+    String(d.k),
+    String(d.N),
+    num(d.c),
+    d.separated ? "yes" : "no",
+    d.aliased.map(escapeHtml).join(", ") || "—",
+  ]);
+  rows.push(["mean", num(p.mean.pMSE), "", num(p.mean.ratio), "", "", "", "", ""]);
+  return `<section id="propensity"><h2>Propensity-score utility</h2>` +
+    `<p>Logistic model <code>${
+      escapeHtml(p.model)
+    }</code> on the confidential (t = 0) and synthetic (t = 1) records stacked; pMSE = (1/N)Σ(p̂ − c)², its null expectation (k − 1)(1 − c)²c/N and their ratio S<sub>pMSE</sub> (Snoke et al. 2018): near 1 when the model cannot tell the data apart, larger when it can.</p>` +
+    table(
+      ["dataset", "pMSE", "E[pMSE]", "S<sub>pMSE</sub>", "k", "N", "c", "separated", "aliased"],
+      rows,
+      "propensity",
+    ) +
+    "</section>";
+}
+
+function modelSection(model: ModelUtility): string {
+  const head = `<h3><code>${escapeHtml(model.formula)}</code> <small>${
+    model.family === "gaussian" ? "linear regression" : "logistic regression"
+  }</small></h3>`;
+  if ("error" in model) {
+    return `<section class="model">${head}<p class="error">Not compared: ${
+      escapeHtml(model.error)
+    }</p></section>`;
+  }
+  const rows = model.coefficients.map((c) => [
+    escapeHtml(c.name),
+    num(c.confidential.estimate),
+    `[${num(c.confidential.lower)}, ${num(c.confidential.upper)}]`,
+    num(c.synthetic.estimate),
+    `[${num(c.synthetic.lower)}, ${num(c.synthetic.upper)}]`,
+    intervalsSvg(c.confidential, c.synthetic),
+    num(c.overlap, 3),
+    num(c.standardizedDifference, 3),
+  ]);
+  const level = Math.round(model.level * 100);
+  return `<section class="model">${head}` +
+    table(
+      [
+        "coefficient",
+        "confidential",
+        `${level}% interval`,
+        "synthetic (combined)",
+        `${level}% interval`,
+        "intervals",
+        "overlap",
+        "|β̄ − β|/SE",
+      ],
+      rows,
+      "overlap",
+    ) +
+    "</section>";
+}
+
+function riskSection(risk: RiskReport): string {
+  const rows = risk.byDataset.map((d, l) => [
+    String(l + 1),
+    num(d.expectedMatchRisk),
+    num(d.trueMatchRate),
+    String(d.matched),
+    String(d.replicatedUniques),
+  ]);
+  rows.push([
+    "mean",
+    num(risk.mean.expectedMatchRisk),
+    num(risk.mean.trueMatchRate),
+    "",
+    num(risk.mean.replicatedUniques),
+  ]);
+  const keys = risk.keys.map(escapeHtml).join(", ") || "none";
+  return `<section id="risk"><h2>Identification risk <small>confidential: the owner's diagnostics</small></h2>` +
+    `<p>An intruder knows a record's public keys (${keys}) and its synthesized values (${
+      risk.synthesized.map(escapeHtml).join(", ")
+    }); a synthetic record matches when the keys and categories are equal and each number lies within ${
+      num(risk.tolerance * 100)
+    }% of the record's. ${risk.confidentialUniques} of ${risk.n} confidential records are unique in these values.</p>` +
+    table(
+      [
+        "dataset",
+        "expected match risk",
+        "true match rate",
+        "records matched",
+        "replicated uniques",
+      ],
+      rows,
+      "risk",
+    ) +
+    "</section>";
+}
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; color: #222; padding: 0 16px; }
+h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ddd; }
+h3 { font-size: 15px; margin-bottom: 4px; } small { color: #666; font-weight: normal; }
+table { border-collapse: collapse; margin: 8px 0; } td, th { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: right; vertical-align: middle; }
+td { white-space: nowrap; }
+td:first-child, th:first-child { text-align: left; }
+.syn { color: ${SYNTHETIC}; margin-left: 4px; }
+svg text { font: 11px system-ui, sans-serif; fill: #333; } svg .axis line, svg .tick line { stroke: #999; }
+svg line.grid { stroke: #eee; } .legend { margin: 2px 0 8px; color: #444; }
+.key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 10px; vertical-align: -1px; }
+.error { color: #a00; } code { background: #f4f4f4; padding: 1px 4px; }
+`;
+
+/**
+ * The report as one HTML page: a summary of the synthesis; per numeric variable its ECDF plot
+ * (confidential and each synthetic dataset) and summary table; per categorical variable a bar
+ * chart and table of the marginal with its TVD; the two-way tables; the propensity pMSE and
+ * S_pMSE table; each utility model's CI overlap table with the two intervals drawn; and, when
+ * given, the identification risk table. Inline SVG and CSS only: no script, no request.
+ *
+ * @param utility The utility report.
+ * @param options The title; the risk report (owner only).
+ * @returns The page's HTML.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reportHtml } from "./report_html.ts";
+ * import { utilityReport } from "./utility_report.ts";
+ * const html = reportHtml(utilityReport({
+ *   confidential: new Map([["<b>", ["a", "b"]]]),
+ *   synthetic: [new Map([["<b>", ["b", "b"]]])],
+ *   synthesized: [{ name: "<b>", kind: "categorical", levels: ["a", "b"] }],
+ *   public: [],
+ * }));
+ * assert.ok(html.includes("&lt;b&gt;") && !html.includes("<b>"));
+ * ```
+ */
+export function reportHtml(utility: UtilityReport, options: ReportHtmlOptions = {}): string {
+  const title = escapeHtml(options.title ?? "ppsynth utility report");
+  const m = utility.m;
+  const describe = (v: UtilityReport["synthesized"][number]) =>
+    `${escapeHtml(v.name)} <small>(${
+      v.kind === "numeric" ? "numeric" : `${v.levels.length} levels`
+    })</small>`;
+  const variables = utility.variables.map((v) =>
+    v.kind === "numeric" ? numericSection(v, m) : categoricalSection(v, m)
+  ).join("");
+  const twoWay = utility.twoWay.length === 0
+    ? ""
+    : `<section id="two-way"><h2>Two-way tables</h2>` +
+      `<p>Shares of all records: confidential, then <span class="syn">synthetic (mean of ${m})</span>; TVD = ½Σ|p − p*| per synthetic dataset.</p>${
+        utility.twoWay.map((t) => twoWaySection(t, m)).join("")
+      }</section>`;
+  const models = utility.models.length === 0
+    ? ""
+    : `<section id="models"><h2>Utility models: confidence-interval overlap</h2>` +
+      `<p>Each model fitted to the confidential data and to every synthetic dataset, the synthetic fits combined by the partial-synthesis rules (q̄, T = b/m + ū, t<sub>ν</sub>). Overlap (Karr et al. 2006) is 1 for identical intervals and negative for disjoint ones; |β̄ − β|/SE is in confidential standard errors. <span class="key" style="background:${CONFIDENTIAL}"></span>confidential <span class="key" style="background:${SYNTHETIC}"></span>synthetic</p>` +
+      utility.models.map(modelSection).join("") + "</section>";
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${title}</h1>
+<section id="summary"><p>${utility.n} confidential records, ${m} synthetic dataset${
+    m === 1 ? "" : "s"
+  }. Synthesized: ${utility.synthesized.map(describe).join(", ")}. Public: ${
+    utility.public.map(describe).join(", ") || "none"
+  }.</p></section>
+<section id="variables"><h2>Synthesized variables</h2>${variables}</section>
+${twoWay}
+${propensitySection(utility)}
+${models}
+${options.risk === undefined ? "" : riskSection(options.risk)}
+</body>
+</html>
+`;
+}
