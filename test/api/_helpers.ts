@@ -151,6 +151,7 @@ export async function createKeyCommand(
       "--allow-env",
       "--allow-read",
       "--allow-write",
+      "--allow-net",
       KEYS,
       "create",
       "--scopes",

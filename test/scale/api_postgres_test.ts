@@ -1,0 +1,187 @@
+/**
+ * The API's crash and load tests on the multi-machine layout: the store on PostgreSQL, the queue
+ * on Redis, two worker processes that share nothing but the two URLs (each on its own data
+ * directory, which stays empty). The same scenarios run on the embedded store in
+ * test/api/crash_test.ts and test/api/load_test.ts; the duplicate-delivery test runs on both
+ * stores in api_redis_test.ts.
+ */
+import assert from "node:assert/strict";
+import { createApiKey } from "../../src/api/auth.ts";
+import { ApiConfig } from "../../src/api/config.ts";
+import { openRedisContext } from "../../src/scale/redis_context.ts";
+import { mainApp } from "../../functions/main.ts";
+import { IGNORE_POSTGRES } from "../_postgres.ts";
+import {
+  assertNoLeak,
+  confidentialCsv,
+  confidentialValues,
+  createKeyCommand,
+  serveCommand,
+  SLOW_SYNTHESIS,
+} from "../api/_helpers.ts";
+import { loadScenario } from "../api/_load.ts";
+import { IGNORE_REDIS, until } from "./_redis.ts";
+import { startStack } from "./_stack.ts";
+
+const IGNORE = IGNORE_REDIS || IGNORE_POSTGRES;
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = listener.addr.port;
+  listener.close();
+  return port;
+}
+
+/** Every line a subprocess writes, once it has exited. */
+function collect(child: Deno.ChildProcess): Promise<string> {
+  return Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+    .then((parts) => parts.join("\n"));
+}
+
+Deno.test({
+  name:
+    "PostgreSQL + Redis: a worker and the API SIGKILLed during a job; the other worker completes it, charged once",
+  ignore: IGNORE,
+  async fn() {
+    const stack = await startStack(2);
+    const port = freePort();
+    // The API as `deno task serve` with only the two URLs: no PPSYNTH_DATA_DIR.
+    const env = { ...stack.env, PORT: String(port), PPSYNTH_HOST: "127.0.0.1" };
+    const logs: string[] = [];
+    type Server = { child: Deno.ChildProcess; output: Promise<string> };
+    let server = null as Server | null;
+    const start = () => {
+      const child = serveCommand(env, "piped").spawn();
+      server = { child, output: collect(child) };
+    };
+    try {
+      const key = await createKeyCommand(env, "submit,read,diagnostics,admin", "crash");
+      const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+      const base = `http://127.0.0.1:${port}`;
+      const api = async (path: string, init?: RequestInit) => {
+        const response = await fetch(base + path, { headers, ...init });
+        assert.ok(response.status < 500, `${path}: ${response.status}`);
+        return await response.json();
+      };
+      start();
+      await until("the server", async () => (await fetch(`${base}/healthz`)).ok || undefined);
+      const dataset = await api("/v1/datasets", {
+        method: "POST",
+        body: JSON.stringify({
+          epsilonTotal: 1e9,
+          csv: confidentialCsv(200),
+          publicColumns: ["z"],
+        }),
+      });
+      const { id } = await api("/v1/syntheses", {
+        method: "POST",
+        body: JSON.stringify({ datasetId: dataset.id, ...SLOW_SYNTHESIS, m: 2, draws: 8000 }),
+      });
+      await until("the job to run", async () => {
+        const job = await api(`/v1/syntheses/${id}`);
+        return job.status === "running" && job.progress?.fraction > 0 ? job : undefined;
+      });
+      const runner = stack.workers.findIndex((worker) =>
+        worker.lines.some((line) => line.event === "job_started" && line.job === id)
+      );
+      assert.ok(runner >= 0, "a worker started the job");
+      stack.workers[runner].child.kill("SIGKILL");
+      server!.child.kill("SIGKILL");
+      assert.equal((await server!.child.status).signal, "SIGKILL");
+      logs.push(await server!.output);
+      start();
+      await until("the server again", async () => (await fetch(`${base}/healthz`)).ok || undefined);
+
+      const job = await until("the job to finish", async () => {
+        const job = await api(`/v1/syntheses/${id}`);
+        return job.status === "succeeded" || job.status === "failed" ? job : undefined;
+      });
+      assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+      assert.equal(job.attempts, 2, "the interrupted job ran again, on the other worker");
+      const survivor = stack.workers[1 - runner];
+      assert.ok(
+        survivor.lines.some((line) =>
+          line.event === "job_finished" && line.job === id && line.outcome === "released"
+        ),
+      );
+      const budget = await api(`/v1/datasets/${dataset.id}/budget`);
+      assert.deepEqual(budget.releases.map((r: { jobId: string }) => r.jobId), [id]);
+      assert.equal(
+        budget.spent,
+        1e6,
+        "the cap, charged once at acceptance, not again on the retry",
+      );
+      const diagnostics = await api(`/v1/syntheses/${id}/diagnostics`);
+      assert.equal(diagnostics.alpha.length, 200);
+
+      server!.child.kill("SIGTERM");
+      assert.equal((await server!.child.status).code, 0, "SIGTERM stops the server cleanly");
+      logs.push(await server!.output);
+      server = null;
+
+      assert.deepEqual(await stack.strayFiles(), [], "the workers wrote nothing locally");
+      logs.push(...stack.workers.flatMap((w) => w.lines.map((line) => JSON.stringify(line))));
+      const distinctive = (values: number[]) => values.map(String).filter((v) => v.length >= 8);
+      assertNoLeak(logs, [
+        ...confidentialValues(200),
+        ...distinctive(diagnostics.alpha),
+        ...distinctive(diagnostics.recordLipschitz),
+        String(diagnostics.seed),
+        key,
+        stack.postgres.password,
+      ]);
+    } finally {
+      if (server !== null) {
+        const { child, output } = server;
+        child.kill("SIGKILL");
+        await child.status;
+        await output;
+      }
+      await stack.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "PostgreSQL + Redis: 50 concurrent submissions (each sent twice) complete on two workers, each charged once, no 5xx",
+  ignore: IGNORE,
+  async fn() {
+    const stack = await startStack(2);
+    const logs: string[] = [];
+    const limit = 256 * 1024;
+    const context = await openRedisContext(
+      ApiConfig.parse({
+        storeUrl: stack.env.PPSYNTH_STORE_URL,
+        dataDir: `${stack.dirs[0]}-api-has-none`,
+        maxBodyBytes: limit,
+      }),
+      stack.env.PPSYNTH_QUEUE,
+      (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
+    );
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      mainApp(context).fetch,
+    );
+    try {
+      const all = ["submit", "read", "diagnostics", "admin"] as const;
+      const key = (await createApiKey(context.store, [...all], "all")).secret;
+      const { jobs } = await loadScenario(`http://127.0.0.1:${server.addr.port}`, key, {
+        bodyLimit: limit,
+      });
+      const released = stack.workers.map((worker) =>
+        worker.lines.filter((line) => line.event === "job_finished" && line.outcome === "released")
+          .length
+      );
+      assert.equal(released[0] + released[1], jobs.length, "each job released once");
+      assert.ok(released.every((count) => count > 0), `both workers ran jobs: ${released}`);
+      assert.deepEqual(await stack.strayFiles(), [], "the workers wrote nothing locally");
+      logs.push(...stack.workers.flatMap((w) => w.lines.map((line) => JSON.stringify(line))));
+      assertNoLeak(logs, [...confidentialValues(50), key, stack.postgres.password]);
+    } finally {
+      await server.shutdown();
+      await context.close();
+      await stack.stop();
+    }
+  },
+});
