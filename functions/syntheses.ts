@@ -14,6 +14,9 @@
  * - `GET /v1/syntheses/{id}/datasets/{k}` (scope read): the k-th synthetic CSV.
  * - `GET /v1/syntheses/{id}/diagnostics` (scope diagnostics): the confidential diagnostics
  *   (of a failed job on a registered dataset: the reason it failed).
+ * - `GET /v1/syntheses/{id}/report.html` (scope diagnostics): the utility report (and the
+ *   identification risk) as one self-contained page, for a job with several outcomes, utility
+ *   models or `report: true`.
  *
  * Another tenant's job is answered 404, as one that does not exist.
  *
@@ -21,7 +24,6 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getColumn } from "../src/data/dataset.ts";
-import { buildDesign } from "../src/data/design.ts";
 import { functionApp } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
@@ -43,8 +45,11 @@ import { health } from "./health.ts";
 import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
 import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
 import type { JobView } from "../src/jobs/store.ts";
-import { outcomeKind } from "../src/models/mod.ts";
-import { SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
+import { outcomesOf, SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
+import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
+import { reportHtml } from "../src/synthesis/report_html.ts";
+import type { RiskReport } from "../src/synthesis/risk_report.ts";
+import type { UtilityReport } from "../src/synthesis/utility_report.ts";
 
 const SynthesisRequest = SynthesisFields.safeExtend(DATA_SOURCE).superRefine(
   sourcedRules(synthesisRules),
@@ -115,6 +120,19 @@ const diagnostics = getById(
   [400, 401, 403, 404, 409],
 );
 
+const utilityPage = createRoute({
+  method: "get",
+  path: "/v1/syntheses/{id}/report.html",
+  summary: "The owner's utility report of a succeeded job as a self-contained page (scope " +
+    "diagnostics): several outcomes, utility models or `report: true`",
+  security: BEARER_SECURITY,
+  request: { params: IdParam },
+  responses: {
+    200: { description: "HTML", content: { "text/html": { schema: z.string() } } },
+    ...errorResponses(400, 401, 403, 404, 409),
+  },
+});
+
 /** 409 unless the job finished (its diagnostics: a success's, or a failure's reason). */
 function requireFinished(job: JobView): void {
   if (job.status !== "succeeded" && job.status !== "failed") {
@@ -160,7 +178,9 @@ export function syntheses(context: ApiContext) {
           const info = await store.dataset(datasetId, tenant);
           if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
           requireColumns(info.columns, [
-            ["y", spec.y],
+            ...outcomesOf(spec).map(({ y }, k) =>
+              [typeof spec.y === "string" ? "y" : `y.${k}`, y] as const
+            ),
             ...spec.x.map((x, k) => [`x.${k}`, x] as const),
             ["weight", spec.weight],
             ["strata", spec.strata],
@@ -168,11 +188,7 @@ export function syntheses(context: ApiContext) {
           spec = checkSynthesis(info.policy, spec);
         } else {
           const read = await readDataInputAsync({ csv, records }, "inline data");
-          buildDesign(
-            read.data,
-            { y: spec.y, x: spec.x, weight: spec.weight },
-            outcomeKind(spec.model),
-          );
+          synthesisModel(read.data, spec);
           if (spec.strata !== undefined) getColumn(read.data, spec.strata);
           inline = read.csv;
         }
@@ -231,6 +247,25 @@ export function syntheses(context: ApiContext) {
         const found = await store.jobDiagnostics(id, tenant);
         if (found === null) requireSucceeded(job);
         return c.json({ ...found } as Record<string, unknown>, 200);
+      },
+    )
+    .openapi(
+      { ...utilityPage, middleware: [requireScope(store, "diagnostics")] as const },
+      async (c) => {
+        const { id } = c.req.valid("param");
+        const { tenant } = c.var.apiKey;
+        requireSucceeded(synthesisJob(await store.job(id, tenant)));
+        const found = (await store.jobDiagnostics(id, tenant)) as {
+          utilityReport?: UtilityReport;
+          riskReport?: RiskReport;
+        } | null;
+        if (found?.utilityReport === undefined) {
+          throw new ApiError(404, "not_found", "this job has no utility report");
+        }
+        const html = reportHtml(found.utilityReport, { risk: found.riskReport });
+        return c.html(html, 200, {
+          "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+        });
       },
     );
 }

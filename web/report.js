@@ -71,7 +71,9 @@ function options(select, values, chosen) {
 async function useKey() {
   const doc = await json("/openapi.json");
   const fields = doc.components.schemas.SynthesisRequest.properties;
-  options($("model"), fields.model.enum, $("model").value || "negbin");
+  // `model` is one name or a list of names (several outcomes): the page takes one.
+  const models = fields.model.enum ?? fields.model.anyOf.find((choice) => choice.enum).enum;
+  options($("model"), models, $("model").value || "negbin");
   options($("mechanism"), fields.mechanism.enum, $("mechanism").value || "lw-final");
   $("key-status").textContent = "key accepted";
 }
@@ -352,7 +354,22 @@ async function showReport(job, y) {
       }),
     );
   }
+  await showUtility(job, diagnostics);
   $("report-section").hidden = false;
+}
+
+/**
+ * The owner's utility report page (`/v1/syntheses/{id}/report.html`: self-contained, no script),
+ * in a sandboxed frame, when the job has one and the key may read it.
+ */
+async function showUtility(job, diagnostics) {
+  const frame = $("utility-report");
+  frame.hidden = true;
+  if (!diagnostics?.utilityReport) return;
+  const page = await request(`/v1/syntheses/${job.id}/report.html`);
+  if (!page.ok) return;
+  frame.srcdoc = await page.text();
+  frame.hidden = false;
 }
 
 /** The survey tables: an interval plot of the interior cells' means, then every row. */
@@ -459,6 +476,8 @@ async function run() {
     y: $("y").value,
     model,
     mechanism: $("mechanism").value,
+    // The owner's utility report (ECDFs, pMSE), shown below for a key with diagnostics.
+    report: true,
     epsilon: number("epsilon"),
     m: number("m"),
     ...sampler(source),

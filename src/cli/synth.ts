@@ -1,17 +1,24 @@
 /**
  * `deno task synth`: private synthetic data from a CSV file with one mechanism of the papers.
  *
- *     deno task synth --data FILE.csv --y COL [--x COL,COL]
- *       --model poisson|negbin|beta|normal|lognormal|fbs|fbp [--weight COL]
+ *     deno task synth --data FILE.csv --y COL[,COL…] [--x COL,COL]
+ *       --model MODEL[,MODEL…] [--weight COL]
  *       [--strata COL --stratum-sizes LABEL=N,…]
  *       --mechanism unweighted|lw|cw|sw|lw-final|cw-final|weighted-e|censored|censored-w|histogram
  *       [--epsilon E] [--m M] [--c C --g G] [--radius R] [--radius-mode relative|absolute]
  *       [--match-lipschitz D] [--retruncations N] [--lower A --upper B --bins K] [--draws S]
- *       [--chains K] [--warmup W] [--seed N] [--backend auto|cpu|gpu] [--sampler nuts|gpu-hmc] --out DIR
+ *       [--chains K] [--warmup W] [--seed N] [--backend auto|cpu|gpu] [--sampler nuts|gpu-hmc]
+ *       [--missing error|drop] [--utility-model "A ~ x + B; …"] [--report] --out DIR
  *
- * Writes DIR/synthetic-1.csv … synthetic-M.csv (the synthetic outcome, the public covariates
+ * MODEL is one of the registry's models (poisson, negbin, beta, normal, lognormal, fbs, fbp,
+ * logistic, categorical, hurdle). Several outcomes `--y A,B,C --model mA,mB,mC` are synthesised
+ * as the chain p(A | x)·p(B | x, A)·p(C | x, A, B) under one record-level guarantee (SPEC §10).
+ *
+ * Writes DIR/synthetic-1.csv … synthetic-M.csv (the synthetic outcomes, the public covariates
  * and strata, and for FBS/FBP the smoothed synthetic weights in the weight column), DIR/report.json (the public release manifest) and DIR/diagnostics.json (the
- * owner's confidential evaluation), all at once or not at all. Bad input exits 2, an
+ * owner's confidential evaluation), and with several outcomes, utility models or `--report`
+ * DIR/utility.json and DIR/report.html (the owner's utility report, self-contained; with several
+ * outcomes it also shows the identification risk), all at once or not at all. Bad input exits 2, an
  * unreachable ε exits 3; nothing is written then.
  *
  * @module
@@ -21,15 +28,21 @@ import { formatCsv, readCsv } from "../data/csv.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
+import { reportHtml } from "../synthesis/report_html.ts";
 import { progress } from "./progress.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
 
 /** Command-line flag → spec field, and whether the value is a number. */
-const FLAGS: Record<string, { field: string; number?: true; list?: true; sizes?: true }> = {
-  y: { field: "y" },
+const FLAGS: Record<
+  string,
+  { field: string; number?: true; list?: true; sizes?: true; outcomes?: true; models?: true }
+> = {
+  y: { field: "y", outcomes: true },
   x: { field: "x", list: true },
-  model: { field: "model" },
+  model: { field: "model", outcomes: true },
+  missing: { field: "missing" },
+  "utility-model": { field: "utilityModels", models: true },
   weight: { field: "weight" },
   strata: { field: "strata" },
   "stratum-sizes": { field: "stratumSizes", sizes: true },
@@ -63,9 +76,12 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
   try {
     values = parseArgs({
       args,
-      options: Object.fromEntries(
-        ["data", "out", ...Object.keys(FLAGS)].map((name) => [name, { type: "string" as const }]),
-      ),
+      options: {
+        ...Object.fromEntries(
+          ["data", "out", ...Object.keys(FLAGS)].map((name) => [name, { type: "string" as const }]),
+        ),
+        report: { type: "boolean" as const },
+      },
     }).values as Record<string, string | undefined>;
   } catch (error) {
     throw new UsageError((error as Error).message);
@@ -73,7 +89,7 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
   if (!values.data) throw new UsageError("--data: required (the confidential CSV file)");
   if (!values.out) throw new UsageError("--out: required (the output folder)");
   const raw: Record<string, unknown> = {};
-  for (const [flag, { field, number, list, sizes }] of Object.entries(FLAGS)) {
+  for (const [flag, { field, number, list, sizes, outcomes, models }] of Object.entries(FLAGS)) {
     const value = values[flag];
     if (value === undefined) continue;
     if (sizes) {
@@ -82,10 +98,17 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
       const parsed = value.trim() === "" ? NaN : Number(value);
       if (!Number.isFinite(parsed)) throw new UsageError(`--${flag}: not a finite number`);
       raw[field] = parsed;
+    } else if (models) {
+      // Utility models, `;`-separated: `--utility-model "b ~ x + a; a ~ x"`.
+      raw[field] = value.split(";").map((model) => model.trim()).filter((model) => model !== "");
+    } else if (outcomes && value.includes(",")) {
+      // Several outcomes (and one model each): `--y A,B --model m1,m2`.
+      raw[field] = value.split(",").map((name) => name.trim());
     } else {
       raw[field] = list ? value.split(",").filter((name) => name !== "") : value;
     }
   }
+  if ((values as Record<string, unknown>).report === true) raw.report = true;
   const parsed = SynthesisSpec.safeParse(raw);
   if (!parsed.success) {
     const fieldToFlag = Object.fromEntries(
@@ -116,12 +139,25 @@ async function main(): Promise<void> {
   result.datasets.forEach((columns, j) => files.set(`synthetic-${j + 1}.csv`, formatCsv(columns)));
   files.set("report.json", JSON.stringify(result.report, null, 2) + "\n");
   files.set("diagnostics.json", JSON.stringify(result.diagnostics, null, 2) + "\n");
+  if (result.utility !== undefined) {
+    files.set("utility.json", JSON.stringify(result.utility, null, 2) + "\n");
+    files.set(
+      "report.html",
+      reportHtml(result.utility, { risk: result.diagnostics.riskReport }),
+    );
+  }
   await writeFilesAtomically(out, files);
   const { report } = result;
   console.log(
     `synth: ${report.mechanism}, ${report.model}, n=${report.n}, m=${report.m}: ` +
       `Δ=${report.lipschitz ?? "n/a"}, ε=${report.epsilon} (${report.guarantee}); wrote ${out}/`,
   );
+  if (result.diagnostics.missingDropped !== undefined) {
+    console.error(
+      `synth: --missing drop: removed ${result.diagnostics.missingDropped} record(s) with a ` +
+        "missing value",
+    );
+  }
   if (result.diagnostics.fit?.flagged) {
     console.error(
       "synth: warning: the final fit is flagged (R̂ > 1.01, bulk ESS < 400 or a divergence)",

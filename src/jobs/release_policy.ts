@@ -228,7 +228,7 @@ export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): Synt
     );
   }
   if (spec.mechanism === "histogram") {
-    const bounds = policy.bounds[spec.y];
+    const bounds = typeof spec.y === "string" ? policy.bounds[spec.y] : undefined;
     if (bounds === undefined) {
       throw refuse(
         "bounds_required",

@@ -46,7 +46,10 @@ export async function runSynthesisJob(
   });
   return {
     report: result.report,
-    diagnostics: result.diagnostics,
+    // The utility report summarises the confidential data: it goes with the diagnostics.
+    diagnostics: result.utility === undefined
+      ? result.diagnostics
+      : { ...result.diagnostics, utilityReport: result.utility },
     datasets: result.datasets.map(formatCsv),
   };
 }

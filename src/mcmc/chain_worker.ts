@@ -8,14 +8,13 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import type { Design, Weighting } from "../models/model.ts";
-import { createModel, type ModelName } from "../models/registry.ts";
+import type { Weighting } from "../models/model.ts";
+import { modelFromRecipe, type ModelRecipe } from "../models/recipe.ts";
 import { type ResolvedSampleOptions, runChain } from "./sample.ts";
 
 /** What a worker is asked to run. */
 export interface ChainJob {
-  readonly model: ModelName;
-  readonly design: Design;
+  readonly recipe: ModelRecipe;
   readonly weighting: Weighting;
   readonly options: ResolvedSampleOptions;
   readonly chains: readonly number[];
@@ -25,9 +24,9 @@ export interface ChainJob {
 const PROGRESS_EVERY = 50;
 
 self.onmessage = (event: MessageEvent<ChainJob>) => {
-  const { model: name, design, weighting, options, chains } = event.data;
+  const { recipe, weighting, options, chains } = event.data;
   try {
-    const model = createModel(name, design);
+    const model = modelFromRecipe(recipe);
     const logDensity = (u: Float64Array, grad: Float64Array) =>
       model.logDensity(u, grad, weighting);
     let pending = 0;

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Model, Weighting } from "../models/model.ts";
-import { MODEL_NAMES, type ModelName } from "../models/registry.ts";
+import { recipeOf } from "../models/recipe.ts";
 import type { ChainJob } from "./chain_worker.ts";
 import { type Fit, type FitOptions, resolvePreconditioner, summarizeFit } from "./fit.ts";
 import { type ChainResult, combineChains, resolveSampleOptions } from "./sample.ts";
@@ -36,11 +36,7 @@ export async function fitModelParallel(
   weighting: Weighting,
   options: ParallelFitOptions,
 ): Promise<Fit> {
-  if (!(MODEL_NAMES as readonly string[]).includes(model.name)) {
-    throw new RangeError(
-      `Cannot fit in parallel a model createModel cannot rebuild: ${model.name}`,
-    );
-  }
+  const recipe = recipeOf(model);
   const { preconditioner, setup } = resolvePreconditioner(model, weighting, options.precondition);
   const resolved = resolveSampleOptions(model.dim, {
     ...options,
@@ -82,8 +78,7 @@ export async function fitModelParallel(
           reject(new Error(`chain worker failed: ${event.message}`));
         };
         const job: ChainJob = {
-          model: model.name as ModelName,
-          design: model.design,
+          recipe,
           weighting,
           options: resolved,
           chains,

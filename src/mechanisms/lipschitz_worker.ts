@@ -8,22 +8,20 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import type { Design } from "../models/model.ts";
-import { createModel, type ModelName } from "../models/registry.ts";
+import { modelFromRecipe, type ModelRecipe } from "../models/recipe.ts";
 import { recordMaxima } from "./lipschitz.ts";
 
 /** One share of the draws. */
 export interface LipschitzJob {
-  readonly model: ModelName;
-  readonly design: Design;
+  readonly recipe: ModelRecipe;
   readonly draws: Float64Array;
   readonly alpha: Float64Array | null;
 }
 
 self.onmessage = (event: MessageEvent<LipschitzJob>) => {
-  const { model, design, draws, alpha } = event.data;
+  const { recipe, draws, alpha } = event.data;
   try {
-    const { perRecord, argDraw } = recordMaxima(createModel(model, design), draws, alpha);
+    const { perRecord, argDraw } = recordMaxima(modelFromRecipe(recipe), draws, alpha);
     self.postMessage({ perRecord, argDraw }, {
       transfer: [perRecord.buffer as ArrayBuffer, argDraw.buffer as ArrayBuffer],
     });

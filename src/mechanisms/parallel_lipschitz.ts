@@ -8,7 +8,7 @@
  * @module
  */
 import type { Model } from "../models/model.ts";
-import type { ModelName } from "../models/registry.ts";
+import { recipeOf } from "../models/recipe.ts";
 import type { LipschitzBackend } from "./lipschitz_backend.ts";
 import {
   checkLipschitzInput,
@@ -63,8 +63,7 @@ export async function parallelLipschitz(
   const shares = await Promise.all(
     starts.slice(0, -1).map((start, t) =>
       share({
-        model: model.name as ModelName,
-        design: model.design,
+        recipe: recipeOf(model),
         draws: draws.slice(start * dim, starts[t + 1] * dim),
         alpha,
       })

@@ -20,7 +20,7 @@
  * @module
  */
 import type { Model } from "../models/model.ts";
-import type { ModelName } from "../models/registry.ts";
+import { recipeOf } from "../models/recipe.ts";
 import { psis, psisThreshold, weightedUpperQuantile } from "../stats/psis.ts";
 import type { PredictJob } from "./predict_worker.ts";
 import { runWorkerJob, shareStarts } from "./worker_job.ts";
@@ -115,8 +115,7 @@ export async function parallelCandidateSummaries(
       runWorkerJob<PredictJob, CandidateSummaries>(
         new URL("./predict_worker.ts", import.meta.url),
         {
-          model: model.name as ModelName,
-          design: model.design,
+          recipe: recipeOf(model),
           draws: draws.slice(start * dim, starts[t + 1] * dim),
           base,
           candidates: [...candidates],

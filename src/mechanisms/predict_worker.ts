@@ -7,23 +7,21 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import type { Design } from "../models/model.ts";
-import { createModel, type ModelName } from "../models/registry.ts";
+import { modelFromRecipe, type ModelRecipe } from "../models/recipe.ts";
 import { candidateSummaries } from "./predict_lipschitz.ts";
 
 /** One share of the draws and every candidate. */
 export interface PredictJob {
-  readonly model: ModelName;
-  readonly design: Design;
+  readonly recipe: ModelRecipe;
   readonly draws: Float64Array;
   readonly base: Float64Array | null;
   readonly candidates: Float64Array[];
 }
 
 self.onmessage = (event: MessageEvent<PredictJob>) => {
-  const { model, design, draws, base, candidates } = event.data;
+  const { recipe, draws, base, candidates } = event.data;
   try {
-    const result = candidateSummaries(createModel(model, design), draws, base, candidates);
+    const result = candidateSummaries(modelFromRecipe(recipe), draws, base, candidates);
     self.postMessage(result, {
       transfer: [...result.logRatios, ...result.maxima].map((a) => a.buffer as ArrayBuffer),
     });

@@ -26,6 +26,7 @@ import type {
 } from "../mechanisms/mechanism.ts";
 import { runMechanism } from "../mechanisms/run_mechanism.ts";
 import type { Model, Weighting } from "../models/model.ts";
+import { isJointModel } from "../models/joint.ts";
 import { isSurveyModel } from "../models/survey_model.ts";
 import type { Rng } from "../random/rng.ts";
 
@@ -174,6 +175,8 @@ export interface SyntheticDraw {
   readonly y: Float64Array;
   /** FBS/FBP's synthetic weights w* (zeros for other models). */
   readonly w: Float64Array;
+  /** Several outcomes: each one's synthetic values in visit order (`y` is the first). */
+  readonly outcomes?: readonly Float64Array[];
 }
 
 /**
@@ -200,6 +203,10 @@ export function simulateDataset(
   const theta = outcome.fit.draws.subarray(s * model.dim, (s + 1) * model.dim);
   if (isSurveyModel(model)) {
     return model.simulateSurvey(theta, rng, { y: new Float64Array(n), w }, weightTotal);
+  }
+  if (isJointModel(model)) {
+    const outcomes = model.simulateJoint(theta, rng);
+    return { y: outcomes[0], w, outcomes };
   }
   return { y: model.simulate(theta, rng, new Float64Array(n)), w };
 }

@@ -9,7 +9,10 @@ import { z } from "zod";
 /** The manifest's schema (the API documents it in `/openapi.json`). */
 export const ReleaseReportSchema = z.object({
   mechanism: z.string(),
+  /** The model, or "joint" for several outcomes (then `outcomes` names each one's model). */
   model: z.string(),
+  /** Several outcomes (SPEC §10): each outcome and its model, in visit order. */
+  outcomes: z.array(z.object({ y: z.string(), model: z.string() })).optional(),
   n: z.number().int(),
   m: z.number().int(),
   /** Δ_{α,x} (censoring: the level C; histogram: null). */

@@ -6,17 +6,41 @@
  */
 import { z } from "zod";
 import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
-import { MODEL_NAMES } from "../models/mod.ts";
+import { MODEL_NAMES, type ModelName } from "../models/mod.ts";
 
 const finite = z.number().finite();
+const Column = z.string().min(1);
+const ModelChoice = z.enum(MODEL_NAMES);
+
+/** The most outcomes one synthesis takes. */
+export const MAX_OUTCOMES = 20;
 
 /** Options of one synthesis (everything but the data), field by field. */
 export const SynthesisFields = z.object({
-  /** Outcome column. */
-  y: z.string().min(1),
+  /**
+   * Outcome column, or several (SPEC §10): the record density is the chain p(A | x)·p(B | x, A)···
+   * in the order given, one model per outcome.
+   */
+  y: z.union([Column, z.array(Column).min(1).max(MAX_OUTCOMES)]),
   /** Public covariate columns (kept as they are in the synthetic data). */
   x: z.array(z.string().min(1)).default([]),
-  model: z.enum(MODEL_NAMES),
+  /** The model, or one per outcome in the outcomes' order. */
+  model: z.union([ModelChoice, z.array(ModelChoice).min(1).max(MAX_OUTCOMES)]),
+  /**
+   * A missing value (empty, NA, NaN) in a column the synthesis reads: an error naming its row
+   * (absent or `error`), or `drop`: the record is removed and the count reported to the owner.
+   */
+  missing: z.enum(["error", "drop"]).optional(),
+  /**
+   * Utility models `y ~ a + b` (over outcomes and public covariates) whose confidential and
+   * synthetic fits the utility report compares (CI overlap, standardised differences).
+   */
+  utilityModels: z.array(z.string().min(1).max(1000)).max(20).optional(),
+  /**
+   * Whether to build the utility report (the owner's): always with several outcomes or utility
+   * models; for one outcome only when asked (its other outputs stay as they were).
+   */
+  report: z.boolean().optional(),
   /** Survey weight column (FBS and FBP model it and release smoothed synthetic weights). */
   weight: z.string().min(1).optional(),
   /** Stratum column (public), used by FBP to scale its synthetic weights. */
@@ -81,6 +105,21 @@ export function synthesisRules(
         `m=${spec.m} exceeds the number of draws ${spec.draws}: each dataset needs its own draw`,
     });
   }
+  const ys = typeof spec.y === "string" ? [spec.y] : spec.y;
+  const models = typeof spec.model === "string" ? [spec.model] : spec.model;
+  if (ys.length !== models.length) {
+    context.addIssue({
+      code: "custom",
+      path: ["model"],
+      message: `give one model per outcome: ${ys.length} outcome(s), ${models.length} model(s)`,
+    });
+  }
+  ys.forEach((y, k) => {
+    if (ys.indexOf(y) !== k) {
+      context.addIssue({ code: "custom", path: ["y", k], message: `the outcome ${y} is repeated` });
+    }
+  });
+  if (ys.length > 1) severalOutcomeRules(spec, models, context);
   if ((spec.model === "fbs" || spec.model === "fbp") && spec.weight === undefined) {
     context.addIssue({
       code: "custom",
@@ -99,12 +138,67 @@ export function synthesisRules(
         "(its synthetic weights are scaled to their total)",
     });
   }
-  if (spec.x.includes(spec.y)) {
+  if (ys.some((y) => spec.x.includes(y))) {
     context.addIssue({ code: "custom", path: ["x"], message: "the outcome cannot be a covariate" });
   }
   if (spec.lower !== undefined && spec.upper !== undefined && !(spec.lower < spec.upper)) {
     context.addIssue({ code: "custom", path: ["upper"], message: "upper must exceed lower" });
   }
+}
+
+/** Mechanisms that need a one-dimensional outcome: CW's ball and the perturbed histogram. */
+const ONE_OUTCOME_MECHANISMS = ["cw", "cw-final", "histogram"];
+
+/** What several outcomes cannot have: a survey model, survey weights, CW or the histogram. */
+function severalOutcomeRules(
+  spec: z.infer<typeof SynthesisFields>,
+  models: readonly ModelName[],
+  context: z.RefinementCtx,
+): void {
+  models.forEach((model, k) => {
+    if (model === "fbs" || model === "fbp") {
+      context.addIssue({
+        code: "custom",
+        path: ["model", k],
+        message: `the survey model ${model} takes one outcome with its weights, not several`,
+      });
+    }
+  });
+  if (spec.weight !== undefined || spec.strata !== undefined) {
+    context.addIssue({
+      code: "custom",
+      path: [spec.weight !== undefined ? "weight" : "strata"],
+      message: "survey weights and strata go with the survey models, which take one outcome",
+    });
+  }
+  if (ONE_OUTCOME_MECHANISMS.includes(spec.mechanism)) {
+    context.addIssue({
+      code: "custom",
+      path: ["mechanism"],
+      message: `${spec.mechanism} needs one outcome (${
+        spec.mechanism === "histogram"
+          ? "a histogram of one variable"
+          : "its ball around a record is defined for one outcome"
+      }); use lw, sw, lw-final, weighted-e or a censored mechanism`,
+    });
+  }
+}
+
+/** One outcome of a synthesis and its model. */
+export interface OutcomeSpec {
+  readonly y: string;
+  readonly model: ModelName;
+}
+
+/**
+ * The outcomes of a validated spec, in visit order, each with its model.
+ *
+ * @param spec The validated request.
+ */
+export function outcomesOf(spec: Pick<SynthesisSpec, "y" | "model">): OutcomeSpec[] {
+  const ys = typeof spec.y === "string" ? [spec.y] : spec.y;
+  const models = typeof spec.model === "string" ? [spec.model] : spec.model;
+  return ys.map((y, k) => ({ y, model: models[k] }));
 }
 
 /** Options of one synthesis, validated with their cross-field rules. */

@@ -10,21 +10,27 @@ import { predictLipschitz } from "../mechanisms/predict_lipschitz.ts";
 import config from "../../deno.json" with { type: "json" };
 import { datasetColumns, type OutputColumn } from "../data/csv.ts";
 import { type Dataset, getColumn } from "../data/dataset.ts";
-import { buildDesign } from "../data/design.ts";
+import { dropMissing } from "../data/missing.ts";
 import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
 import { selectLipschitz } from "../gpu/select_lipschitz.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
-import { createModel, hasGpuHmc, isSurveyModel, type Model, outcomeKind } from "../models/mod.ts";
+import { hasGpuHmc, isSurveyModel, type Model } from "../models/mod.ts";
+import { isJointModel, type JointModel } from "../models/joint.ts";
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
+import { jointFitter } from "./joint_fit.ts";
 import { datasetDrawIndices, fitter, runRelease, simulateDataset } from "./release.ts";
 import type { ReleaseReport } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
-import type { SynthesisSpec } from "./spec.ts";
+import { outcomesOf, type SynthesisSpec } from "./spec.ts";
+import { synthesisModel } from "./synthesis_model.ts";
 import { type Utility, utilityOf } from "./utility.ts";
+import { type UtilityReport, utilityReport } from "./utility_report.ts";
+import { type RiskReport, riskReport } from "./risk_report.ts";
+import type { ReportVariable } from "./_report_columns.ts";
 
 /** Streams of a seed: chains use 0..K−1; these stay clear of them. */
 const SYNTHESIS_STREAM = 2 ** 40;
@@ -60,15 +66,38 @@ export interface SynthesisDiagnostics {
   } | null;
   /** 0-based indices of the posterior draws behind the m datasets. */
   readonly drawIndices: number[];
+  /** Per dataset, the utility of the outcome (several outcomes: empty, see `outcomes`). */
   readonly utility: Utility[];
-  readonly risk: (IdentificationRisk & { readonly radius: number; readonly relative: boolean })[];
+  readonly risk: OutcomeRisk[];
+  /** Several outcomes: each numeric outcome's utility and risk per dataset, in visit order. */
+  readonly outcomes?: readonly {
+    readonly y: string;
+    readonly model: string;
+    readonly utility: Utility[];
+    readonly risk: OutcomeRisk[];
+  }[];
+  /** Several outcomes: the identification risk of the records over all of them. */
+  readonly riskReport?: RiskReport;
+  /** With `missing: drop`: how many records were removed for a missing value. */
+  readonly missingDropped?: number;
   readonly seed: number;
 }
+
+/** The identification risk of one outcome in one dataset, with the ball it used. */
+export type OutcomeRisk = IdentificationRisk & {
+  readonly radius: number;
+  readonly relative: boolean;
+};
 
 /** A finished synthesis. */
 export interface SynthesisResult {
   readonly report: ReleaseReport;
   readonly diagnostics: SynthesisDiagnostics;
+  /**
+   * The utility report (the owner's: aggregates of the confidential data), with several outcomes,
+   * utility models or `report: true`; absent otherwise.
+   */
+  readonly utility?: UtilityReport;
   /** The m synthetic datasets, as CSV columns. */
   readonly datasets: Map<string, OutputColumn>[];
 }
@@ -124,6 +153,12 @@ function publicWeightTotal(data: Dataset, spec: SynthesisSpec): number | undefin
   return total;
 }
 
+/** A synthetic outcome as a file column: level names for a binary or categorical outcome. */
+function outcomeColumn(model: Model, values: Float64Array): OutputColumn {
+  const levels = model.design.outcomeLevels;
+  return levels === undefined ? values : Array.from(values, (code) => levels[code]);
+}
+
 /**
  * Runs a synthesis on the confidential `data`.
  *
@@ -134,16 +169,21 @@ function publicWeightTotal(data: Dataset, spec: SynthesisSpec): number | undefin
  * `CalibrationError` when the target ε cannot be met.
  */
 export async function synthesize(
-  data: Dataset,
+  confidential: Dataset,
   spec: SynthesisSpec,
   options: SynthesizeOptions = {},
 ): Promise<SynthesisResult> {
-  const design = buildDesign(
-    data,
-    { y: spec.y, x: spec.x, weight: spec.weight },
-    outcomeKind(spec.model),
-  );
-  const model = createModel(spec.model, design);
+  const read = [
+    ...outcomesOf(spec).map(({ y }) => y),
+    ...spec.x,
+    ...[spec.weight, spec.strata].filter((name) => name !== undefined),
+  ];
+  const { data, dropped } = spec.missing === "drop"
+    ? dropMissing(confidential, read)
+    : { data: confidential, dropped: 0 };
+  const model = synthesisModel(data, spec);
+  const design = model.design;
+  const outcomes = outcomesOf(spec);
   const note = options.onNote ?? (() => {});
   const lipschitz = await selectLipschitz(spec.backend, note);
   const seeded = spec.seed !== undefined;
@@ -151,7 +191,7 @@ export async function synthesize(
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
   const chains = spec.chains ?? (spec.sampler === "gpu-hmc" ? 64 : 4);
   const gpu = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model, note) : null;
-  const unitInterval = spec.model === "beta";
+  const unitInterval = outcomes.length === 1 && outcomes[0].model === "beta";
 
   const outcome: MechanismOutcome = await runRelease({
     mechanism: spec.mechanism,
@@ -172,7 +212,7 @@ export async function synthesize(
     laplace: seeded
       ? (scale) => sampleLaplace(noiseRng, 0, scale)
       : (scale) => secureLaplaceNoise(scale),
-    fit: fitter(model, {
+    fit: (isJointModel(model) ? jointFitter : fitter)(model as JointModel, {
       seed,
       chains,
       warmup: spec.warmup,
@@ -190,35 +230,66 @@ export async function synthesize(
   const ball = { radius: spec.radius, relative: spec.radiusMode === "relative" };
   const datasets: Map<string, OutputColumn>[] = [];
   const utility: Utility[] = [];
-  const risk: SynthesisDiagnostics["risk"] = [];
+  const risk: OutcomeRisk[] = [];
+  const byOutcome = outcomes.map(({ y, model }) => ({
+    y,
+    model,
+    utility: [] as Utility[],
+    risk: [] as OutcomeRisk[],
+  }));
+  const conditionals = isJointModel(model) ? model.components.map((c) => c.model) : [model];
   for (let j = 0; j < spec.m; j++) {
     const rng = new Rng(seed).split(SYNTHESIS_STREAM + j);
-    const { y: ystar, w: wstar } = simulateDataset(
-      model,
-      outcome,
-      drawIndices[j],
-      rng,
-      weightTotal,
+    const draw = simulateDataset(model, outcome, drawIndices[j], rng, weightTotal);
+    const synthetic = new Map(
+      outcomes.map(({ y }, k) => [y, draw.outcomes?.[k] ?? draw.y] as const),
     );
     const columns = new Map<string, OutputColumn>();
     for (const name of data.names) {
-      if (name === spec.y) columns.set(name, ystar);
-      else if (name === spec.weight && isSurveyModel(model)) columns.set(name, wstar);
+      const k = outcomes.findIndex(({ y }) => y === name);
+      if (k >= 0) columns.set(name, outcomeColumn(conditionals[k], synthetic.get(name)!));
+      else if (name === spec.weight && isSurveyModel(model)) columns.set(name, draw.w);
       else if (spec.x.includes(name) || name === spec.strata) {
         columns.set(name, original.get(name)!);
       }
     }
     datasets.push(columns);
-    utility.push(utilityOf(design.y, ystar));
-    risk.push({ ...identificationRisk(design.y, ystar, ball), ...ball });
+    if (outcomes.length === 1) {
+      utility.push(utilityOf(design.y, draw.y));
+      risk.push({ ...identificationRisk(design.y, draw.y, ball), ...ball });
+    } else {
+      conditionals.forEach((conditional, k) => {
+        if (conditional.design.outcomeLevels !== undefined) return;
+        const ystar = synthetic.get(outcomes[k].y)!;
+        byOutcome[k].utility.push(utilityOf(conditional.design.y, ystar));
+        byOutcome[k].risk.push({
+          ...identificationRisk(conditional.design.y, ystar, ball),
+          ...ball,
+        });
+      });
+    }
   }
 
   const fit = outcome.fit;
   const censored = outcome.censor !== undefined;
+  const several = outcomes.length > 1;
+  const synthesized: ReportVariable[] = outcomes.map(({ y }, k) => {
+    const levels = conditionals[k].design.outcomeLevels;
+    return levels === undefined
+      ? { name: y, kind: "numeric" }
+      : { name: y, kind: "categorical", levels };
+  });
+  const reportInput = { confidential: original, synthetic: datasets, synthesized, public: spec.x };
+  const utilityReported = several || spec.report === true || spec.utilityModels !== undefined
+    ? utilityReport(reportInput, { models: spec.utilityModels })
+    : undefined;
   return {
     report: {
       mechanism: spec.mechanism,
-      model: spec.model,
+      model: outcomes.length === 1 ? outcomes[0].model : "joint",
+      ...(outcomes.length === 1
+        ? {}
+        : { outcomes: outcomes.map(({ y, model }) => ({ y, model })) }),
       n: design.n,
       m: spec.m,
       lipschitz: Number.isNaN(outcome.lipschitz) ? null : outcome.lipschitz,
@@ -256,8 +327,18 @@ export async function synthesize(
       drawIndices,
       utility,
       risk,
+      ...(outcomes.length === 1 ? {} : { outcomes: byOutcome }),
+      ...(several
+        ? {
+          riskReport: riskReport(reportInput, {
+            tolerance: spec.radiusMode === "relative" ? spec.radius : undefined,
+          }),
+        }
+        : {}),
+      ...(spec.missing === "drop" ? { missingDropped: dropped } : {}),
       seed,
     },
     datasets,
+    ...(utilityReported === undefined ? {} : { utility: utilityReported }),
   };
 }

@@ -203,6 +203,12 @@ Deno.test({
       // The box's whisker and the released bound Δ_{α,x}.
       assert.equal(await count(page, "#plot-lipschitz svg g[aria-label=rule] line"), 2);
       assert.equal(await count(page, "#plot-weights svg g[aria-label=dot] circle"), 200);
+      // The owner's utility report, in its sandboxed frame: its ECDF plot is drawn.
+      assert.ok(await page.isVisible("#utility-report"));
+      const utility = page.frameLocator("#utility-report");
+      assert.ok(await utility.locator("svg").count() >= 1);
+      assert.ok(((await utility.locator("svg").first().boundingBox())?.width ?? 0) > 100);
+      assert.match((await utility.locator("body").textContent())!, /pMSE/);
       // Survey tables: 4 regions × 2 sexes, and every row of the 5·3 table.
       assert.equal(await count(page, "#plot-tables svg g[aria-label=dot] circle"), 8);
       assert.equal(await count(page, "#table-rows tr"), 1 + 15);

@@ -1,0 +1,40 @@
+/**
+ * The model a synthesis request fits (SPEC §5, §10), built from the confidential data: shared by
+ * the pipeline and by the API's check of inline data before it accepts a job.
+ *
+ * @module
+ */
+import { type Dataset, getColumn } from "../data/dataset.ts";
+import { buildDesign } from "../data/design.ts";
+import { JointModel } from "../models/joint.ts";
+import { createModel, type Model, outcomeKind } from "../models/mod.ts";
+import { outcomesOf, type SynthesisSpec } from "./spec.ts";
+
+/**
+ * The model of a synthesis: the one outcome's registry model, or for several outcomes the
+ * {@linkcode JointModel} of their conditionals, outcome j with x and the outcomes before it as
+ * covariates (a categorical one as treatment dummies, exactly as `buildDesign` codes it). Bad
+ * data throw a `DataError` naming the file, row and column.
+ *
+ * @param data The confidential data.
+ * @param spec The validated request.
+ */
+export function synthesisModel(data: Dataset, spec: SynthesisSpec): Model {
+  const outcomes = outcomesOf(spec);
+  if (outcomes.length === 1) {
+    const [{ y, model }] = outcomes;
+    return createModel(
+      model,
+      buildDesign(data, { y, x: spec.x, weight: spec.weight }, outcomeKind(model)),
+    );
+  }
+  return new JointModel(outcomes.map(({ y, model }, j) => {
+    const x = [...spec.x, ...outcomes.slice(0, j).map((earlier) => earlier.y)];
+    const column = getColumn(data, y);
+    return {
+      outcome: y,
+      model: createModel(model, buildDesign(data, { y, x }, outcomeKind(model))),
+      dummyLevels: column.kind === "numeric" ? null : column.levels,
+    };
+  }));
+}

@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { runCli } from "./_helpers.ts";
+
+const QUICK = ["--draws=200", "--chains=2", "--warmup=100"];
+
+/** 80 records: a public x, a count a and an amount b that depends on a. */
+async function dataFile(dir: string): Promise<string> {
+  const rows = ["x,a,b"];
+  for (let i = 0; i < 80; i++) {
+    const a = (i * 7) % 6;
+    rows.push(`${(i % 10) / 10},${a},${(2 + 0.5 * a + ((i * 13) % 7) / 7).toFixed(3)}`);
+  }
+  await Deno.writeTextFile(`${dir}/in.csv`, rows.join("\n") + "\n");
+  return `${dir}/in.csv`;
+}
+
+Deno.test("`deno task synth --y a,b --model poisson,normal`: one joint guarantee, both outcomes", async () => {
+  const dir = await Deno.makeTempDir();
+  const data = await dataFile(dir);
+  const { code, stderr } = await runCli("synth.ts", [
+    `--data=${data}`,
+    "--y=a,b",
+    "--x=x",
+    "--model=poisson,normal",
+    "--mechanism=lw",
+    "--epsilon=30",
+    "--m=2",
+    "--seed=4",
+    `--out=${dir}/out`,
+    ...QUICK,
+  ]);
+  assert.equal(code, 0, stderr);
+  const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+  assert.equal(report.model, "joint");
+  assert.deepEqual(report.outcomes, [{ y: "a", model: "poisson" }, { y: "b", model: "normal" }]);
+  assert.deepEqual(report.columns, ["x", "a", "b"]);
+  assert.ok(report.epsilon <= 30);
+  assert.equal(report.epsilon, 2 * report.lipschitz * 2);
+  const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
+  // Δ is the joint record's: the largest per-record bound, over both outcomes' log densities.
+  assert.equal(Math.max(...diagnostics.recordLipschitz), report.lipschitz);
+  assert.ok(diagnostics.fit.summary["a:intercept"] && diagnostics.fit.summary["b:a"]);
+  assert.deepEqual(diagnostics.outcomes.map((o: { y: string }) => o.y), ["a", "b"]);
+  assert.equal(diagnostics.outcomes[1].utility.length, 2);
+  const lines = (await Deno.readTextFile(`${dir}/out/synthetic-1.csv`)).trim().split("\n");
+  assert.equal(lines[0], "x,a,b");
+  assert.equal(lines.length, 81);
+  assert.ok(lines.slice(1).every((line) => Number.isInteger(Number(line.split(",")[1]))));
+  await Deno.remove(dir, { recursive: true });
+});
+
+const BAD: [string, string[], RegExp][] = [
+  ["a model count that differs", ["--model=poisson"], /--model: give one model per outcome/],
+  ["an unknown model", ["--model=poisson,gamma"], /--model: /],
+  ["a survey model", ["--model=poisson,fbs"], /--model: the survey model fbs takes one outcome/],
+  ["CW", ["--mechanism=cw"], /--mechanism: cw needs one outcome/],
+  ["the histogram", ["--mechanism=histogram"], /--mechanism: histogram needs one outcome/],
+  ["a repeated outcome", ["--y=a,a"], /--y: the outcome a is repeated/],
+  ["an outcome among x", ["--x=x,b"], /--x: the outcome cannot be a covariate/],
+];
+
+for (const [label, extra, pattern] of BAD) {
+  Deno.test(`\`deno task synth\` with several outcomes exits 2, writes nothing: ${label}`, async () => {
+    const dir = await Deno.makeTempDir();
+    const base = [
+      `--data=${await dataFile(dir)}`,
+      "--y=a,b",
+      "--x=x",
+      "--model=poisson,normal",
+      "--mechanism=lw",
+      `--out=${dir}/out`,
+      ...QUICK,
+    ];
+    const keys = new Set(extra.map((a) => a.split("=")[0]));
+    const { code, stderr } = await runCli("synth.ts", [
+      ...base.filter((a) => !keys.has(a.split("=")[0])),
+      ...extra,
+    ]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, pattern);
+    await assert.rejects(Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+    await Deno.remove(dir, { recursive: true });
+  });
+}
+
+Deno.test("a missing outcome value: exit 2 naming file, row and column; `--missing drop` reports the count", async () => {
+  const dir = await Deno.makeTempDir();
+  const data = await dataFile(dir);
+  const lines = (await Deno.readTextFile(data)).trim().split("\n");
+  lines[3] = lines[3].replace(/,[^,]*$/, ","); // record 3: b empty
+  lines[7] = lines[7].replace(/^([^,]*),[^,]*,/, "$1,NA,"); // record 7: a is NA
+  await Deno.writeTextFile(data, lines.join("\n") + "\n");
+  const args = [
+    `--data=${data}`,
+    "--y=a,b",
+    "--x=x",
+    "--model=poisson,normal",
+    "--mechanism=unweighted",
+    "--seed=1",
+    ...QUICK,
+  ];
+  const refused = await runCli("synth.ts", [...args, `--out=${dir}/out`]);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /in\.csv, row \d+ \(line \d+\), column "[ab]"/);
+  await assert.rejects(Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+  const dropped = await runCli("synth.ts", [...args, "--missing=drop", `--out=${dir}/out`]);
+  assert.equal(dropped.code, 0, dropped.stderr);
+  assert.match(dropped.stderr, /removed 2 record\(s\) with a missing value/);
+  const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+  assert.equal(report.n, 78);
+  const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
+  assert.equal(diagnostics.missingDropped, 2);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("several outcomes write the owner's utility report (JSON and self-contained HTML) and risk", async () => {
+  const dir = await Deno.makeTempDir();
+  const { code, stderr } = await runCli("synth.ts", [
+    `--data=${await dataFile(dir)}`,
+    "--y=a,b",
+    "--x=x",
+    "--model=poisson,normal",
+    "--mechanism=unweighted",
+    "--m=2",
+    "--seed=2",
+    "--utility-model=b ~ x + a",
+    `--out=${dir}/out`,
+    ...QUICK,
+  ]);
+  assert.equal(code, 0, stderr);
+  const utility = JSON.parse(await Deno.readTextFile(`${dir}/out/utility.json`));
+  assert.equal(utility.m, 2);
+  assert.deepEqual(utility.synthesized.map((v: { name: string }) => v.name), ["a", "b"]);
+  assert.ok(utility.propensity.mean.pMSE >= 0);
+  assert.equal(utility.models.length, 1);
+  const html = await Deno.readTextFile(`${dir}/out/report.html`);
+  assert.match(html, /<svg/);
+  assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href="http/);
+  const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
+  assert.equal(diagnostics.riskReport.m, 2);
+  // The public manifest carries none of it.
+  const report = await Deno.readTextFile(`${dir}/out/report.json`);
+  assert.doesNotMatch(report, /pMSE|expectedMatchRisk/);
+  await Deno.remove(dir, { recursive: true });
+});
