@@ -23,7 +23,8 @@ import { z } from "zod";
 import type { Dataset } from "../data/dataset.ts";
 import { getColumn } from "../data/dataset.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
-import type { SynthesisSpec } from "../synthesis/spec.ts";
+import { outcomeKind } from "../models/mod.ts";
+import { outcomesOf, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { TableSpec } from "./table_spec.ts";
 
@@ -41,7 +42,11 @@ export const PolicyDeclaration = z.object({
   bounds: z.record(Column, z.tuple([finite, finite])).default({}),
   /** Public population size of every level of a public stratum column. */
   stratumSizes: z.record(Column, z.record(z.string().max(200), finite.positive())).default({}),
-  /** Public levels of public columns (default: the data's distinct values). */
+  /**
+   * Public levels of public columns (default: the data's distinct values), and the public level
+   * set of a confidential categorical or binary outcome (declared only; its values stay
+   * confidential, but a synthesis releases values from this set).
+   */
   levels: z.record(Column, z.array(z.string().max(200)).min(1).max(MAX_PUBLIC_LEVELS)).default({}),
 });
 
@@ -102,10 +107,16 @@ export function createPolicy(declaration: PolicyDeclaration, data: Dataset): Rel
     if (!(lo < hi)) throw invalid("the lower bound must be below the upper", `bounds.${name}`);
   }
   const levels: Record<string, string[]> = {};
-  for (const name of Object.keys(parsed.levels)) {
-    if (!isPublic(name)) {
-      throw invalid("levels can only be declared for a public column", `levels.${name}`);
+  for (const [name, declared] of Object.entries(parsed.levels)) {
+    if (!isColumn(name)) throw invalid(`the dataset has no column "${name}"`, `levels.${name}`);
+    if (isPublic(name)) continue;
+    // A confidential column's level set: declared, never read off the data (a rare level's
+    // presence would tell of a record); the data must keep to it.
+    const missing = sortedLevels(data, name).find((level) => !declared.includes(level));
+    if (missing !== undefined) {
+      throw invalid(`the data has the level "${missing}", which is not declared`, `levels.${name}`);
     }
+    levels[name] = [...new Set(declared)];
   }
   for (const name of publicColumns) {
     const declared = parsed.levels[name];
@@ -217,7 +228,24 @@ export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): Synt
   setByPolicy(spec.stratumSizes, "stratumSizes");
   setByPolicy(spec.lower, "lower");
   setByPolicy(spec.upper, "upper");
+  setByPolicy(spec.outcomeLevels, "outcomeLevels");
   const run: SynthesisSpec = { ...spec };
+  const several = typeof spec.y !== "string";
+  const outcomeLevels: Record<string, string[]> = {};
+  outcomesOf(spec).forEach(({ y, model }, k) => {
+    if (outcomeKind(model) !== "binary" && outcomeKind(model) !== "categorical") return;
+    const declared = policy.levels[y];
+    if (declared === undefined || policy.publicColumns.includes(y)) {
+      throw refuse(
+        "levels_required",
+        `the ${model} model releases levels of its outcome: declare the outcome's level set ` +
+          "(levels) at registration",
+        several ? `y.${k}` : "y",
+      );
+    }
+    outcomeLevels[y] = [...declared];
+  });
+  if (Object.keys(outcomeLevels).length > 0) run.outcomeLevels = outcomeLevels;
   if (spec.strata !== undefined && policy.stratumSizes[spec.strata] !== undefined) {
     run.stratumSizes = { ...policy.stratumSizes[spec.strata] };
   } else if (spec.model === "fbp") {

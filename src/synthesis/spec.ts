@@ -32,6 +32,11 @@ export const SynthesisFields = z.object({
    */
   missing: z.enum(["error", "drop"]).optional(),
   /**
+   * The declared level set of a binary or categorical outcome, by column (on a registered
+   * dataset: the release policy's; elsewhere: optional, default the data's levels).
+   */
+  outcomeLevels: z.record(Column, z.array(z.string().max(200)).min(2).max(1000)).optional(),
+  /**
    * Utility models `y ~ a + b` (over outcomes and public covariates) whose confidential and
    * synthetic fits the utility report compares (CI overlap, standardised differences).
    */

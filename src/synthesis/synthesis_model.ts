@@ -10,6 +10,12 @@ import { JointModel } from "../models/joint.ts";
 import { createModel, type Model, outcomeKind } from "../models/mod.ts";
 import { outcomesOf, type SynthesisSpec } from "./spec.ts";
 
+/** The declared levels of outcome y, as `buildDesign`'s option (none: the data's). */
+function levelsOf(spec: SynthesisSpec, y: string): { levels?: readonly string[] } {
+  const levels = spec.outcomeLevels?.[y];
+  return levels === undefined ? {} : { levels };
+}
+
 /**
  * The model of a synthesis: the one outcome's registry model, or for several outcomes the
  * {@linkcode JointModel} of their conditionals, outcome j with x and the outcomes before it as
@@ -25,7 +31,11 @@ export function synthesisModel(data: Dataset, spec: SynthesisSpec): Model {
     const [{ y, model }] = outcomes;
     return createModel(
       model,
-      buildDesign(data, { y, x: spec.x, weight: spec.weight }, outcomeKind(model)),
+      buildDesign(
+        data,
+        { y, x: spec.x, weight: spec.weight, ...levelsOf(spec, y) },
+        outcomeKind(model),
+      ),
     );
   }
   return new JointModel(outcomes.map(({ y, model }, j) => {
@@ -33,7 +43,10 @@ export function synthesisModel(data: Dataset, spec: SynthesisSpec): Model {
     const column = getColumn(data, y);
     return {
       outcome: y,
-      model: createModel(model, buildDesign(data, { y, x }, outcomeKind(model))),
+      model: createModel(
+        model,
+        buildDesign(data, { y, x, ...levelsOf(spec, y) }, outcomeKind(model)),
+      ),
       dummyLevels: column.kind === "numeric" ? null : column.levels,
     };
   }));

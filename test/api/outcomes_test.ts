@@ -71,3 +71,70 @@ Deno.test("POST /v1/syntheses takes several outcomes, one model each, under one 
     await t.close();
   }
 });
+
+Deno.test("a categorical outcome on a registered dataset takes its level set from the policy", async () => {
+  const t = await h.testApp();
+  try {
+    const rows = ["z,kind"];
+    for (let i = 0; i < 40; i++) rows.push(`${(i % 4) / 4},${["red", "green", "blue"][i % 3]}`);
+    const register = (levels: string) =>
+      t.app.request(
+        `/v1/datasets?epsilonTotal=1000&name=k&publicColumns=z${levels}`,
+        { method: "POST", headers: h.auth(t.keys.admin, "text/csv"), body: rows.join("\n") },
+      );
+    const submit = (datasetId: string) =>
+      t.app.request("/v1/syntheses", {
+        method: "POST",
+        headers: h.auth(t.keys.all),
+        body: JSON.stringify({
+          datasetId,
+          y: "kind",
+          x: ["z"],
+          model: "categorical",
+          mechanism: "unweighted",
+          epsilon: 500,
+          draws: 40,
+          chains: 2,
+          warmup: 40,
+        }),
+      });
+    // No declared level set: the levels would be read off the confidential data.
+    const undeclared = await register("");
+    assert.equal(undeclared.status, 201);
+    const refused = await submit((await undeclared.json()).id);
+    assert.equal(refused.status, 422);
+    const body = await refused.json();
+    assert.deepEqual([body.error.code, body.error.field], ["levels_required", "y"]);
+    // A declared set the data leave: refused at registration, naming the field.
+    const registerJson = (levels: string[]) =>
+      t.app.request("/v1/datasets", {
+        method: "POST",
+        headers: h.auth(t.keys.admin),
+        body: JSON.stringify({
+          epsilonTotal: 1000,
+          name: "k",
+          csv: rows.join("\n"),
+          publicColumns: ["z"],
+          levels: { kind: levels },
+        }),
+      });
+    const outside = await registerJson(["red", "green"]);
+    assert.equal(outside.status, 400);
+    assert.match(await outside.text(), /levels\.kind/);
+    // Declared (with a level the data lack): the synthesis releases only declared levels.
+    const declared = await registerJson(["red", "green", "blue", "violet"]);
+    assert.equal(declared.status, 201);
+    const accepted = await submit((await declared.json()).id);
+    assert.equal(accepted.status, 202, await accepted.clone().text());
+    const get = (path: string) =>
+      t.app.request(path, { headers: { Authorization: `Bearer ${t.keys.all}` } });
+    const job = await h.waitForJob(get, (await accepted.json()).id);
+    assert.equal(job.status, "succeeded", JSON.stringify(job));
+    const csv = await (await get((job.datasets as string[])[0])).text();
+    const values = csv.trim().split("\n").slice(1).map((line) => line.split(",")[1]);
+    assert.equal(values.length, 40);
+    assert.ok(values.every((v) => ["red", "green", "blue", "violet"].includes(v)), csv);
+  } finally {
+    await t.close();
+  }
+});
