@@ -16,6 +16,7 @@ const QUICK: ReweightSettings = {
   ...REWEIGHT_SETTINGS,
   n: 150,
   datasets: 5,
+  bootstrap: 50,
   sampler: { chains: 2, warmup: 80, draws: 80 },
 };
 
@@ -43,8 +44,14 @@ Deno.test("reweight quick mode has the documented shape and is byte-identical in
     const cw0 = record.mechanisms["cw-g0"]!;
     assert.equal(cw0.g, 0);
     assert.ok(cw0.alphaMean < record.mechanisms.cw!.alphaMean);
-    // Table 1 averages each statistic over the datasets; the first dataset is kept beside it.
+    // The averaged statistics differ from the release's; Table 1's bootstrap intervals bracket
+    // the release's own statistics.
     assert.notDeepEqual(lw.synthetic, lw.first);
+    for (const stat of TABLE_STATISTICS) {
+      assert.ok(lw.ci[stat][0] <= lw.first[stat] && lw.first[stat] <= lw.ci[stat][1], stat);
+      assert.ok(record.dataCi[stat][0] <= record.data[stat]);
+      assert.ok(record.data[stat] <= record.dataCi[stat][1]);
+    }
   }
   const { summary } = serial;
   for (const stat of TABLE_STATISTICS) {
@@ -76,6 +83,12 @@ function entry(value: number, lipschitz: number, k: number | null = null): Rewei
     fits: 3,
     synthetic,
     first: { ...synthetic, mean: value + 1 },
+    ci: {
+      mean: [value - 2, value + 2],
+      median: [value - 4, value],
+      q15: [value - 32, value - 28],
+      q90: [value + 30, value + 40],
+    },
     ecdfMax: 0.05,
     ecdfMeanSquared: 0.001,
   };
@@ -85,6 +98,12 @@ Deno.test("`reweightAggregate()` on hand-made records: Table 1 intervals, Δ, k 
   const records: ReweightRecord[] = [0, 1, 2, 3, 4].map((r) => ({
     r,
     data: { mean: 100 + r, median: 98 + r, q15: 70 + r, q90: 135 + r },
+    dataCi: {
+      mean: [98 + r, 102 + r],
+      median: [96 + r, 100 + r],
+      q15: [68 + r, 72 + r],
+      q90: [131 + r, 139 + r],
+    },
     unweightedLipschitz: 14 + r,
     mechanisms: {
       unweighted: entry(100 + 10 * r, 14 + r),
@@ -114,6 +133,15 @@ Deno.test("`reweightAggregate()` on hand-made records: Table 1 intervals, Δ, k 
     [102, 140],
   );
   assert.ok(summary.data.mean.errors.every((e) => e >= 0 && Number.isFinite(e)));
+  // Per-database bootstrap intervals: the endpoints' 2.5/50/97.5% over databases and the median
+  // width ratio to the same database's Data interval (4/4 for the mean).
+  assert.deepEqual(summary.dataBootstrap.mean.lower.map((v) => Math.round(v * 1e9) / 1e9), [
+    98.1,
+    100,
+    101.9,
+  ]);
+  assert.equal(summary.mechanisms.lw!.bootstrap.mean.widthRatio, 1);
+  assert.equal(summary.mechanisms.lw!.bootstrap.q90.widthRatio, 10 / 8);
   assert.equal(summary.mechanisms.cw!.replicates, 4);
   assert.equal(summary.mechanisms["cw-final"], null);
   assert.deepEqual(
