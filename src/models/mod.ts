@@ -14,6 +14,9 @@ export { LOGNORMAL, LognormalModel } from "./lognormal.ts";
 export { logLikMatrix } from "./log_lik_matrix.ts";
 export { FBS, FbsModel, lkj2LogDensity, LKJ_ETA } from "./fbs.ts";
 export { FBP, FBP_COEFFICIENT_SD, FBP_SCALE_PRIOR, FbpModel } from "./fbp.ts";
+export { LOGISTIC, LogisticModel } from "./logistic.ts";
+export { CATEGORICAL, CategoricalModel } from "./categorical.ts";
+export { HURDLE, HurdleModel } from "./hurdle.ts";
 export {
   isSurveyModel,
   normaliseToTotal,

@@ -8,8 +8,11 @@
  */
 import type { Design } from "../data/design.ts";
 import { BETA } from "./beta.ts";
+import { CATEGORICAL } from "./categorical.ts";
 import { FBP } from "./fbp.ts";
 import { FBS } from "./fbs.ts";
+import { HURDLE } from "./hurdle.ts";
+import { LOGISTIC } from "./logistic.ts";
 import { LOGNORMAL } from "./lognormal.ts";
 import type { Model, ModelDescriptor, ModelGpu, OutcomeKind } from "./model.ts";
 import { NEGBIN } from "./negbin.ts";
@@ -17,7 +20,9 @@ import { NORMAL } from "./normal.ts";
 import { POISSON } from "./poisson.ts";
 
 /** Every model, in the order the CLI lists them. */
-export const MODELS = Object.freeze([POISSON, NEGBIN, BETA, NORMAL, LOGNORMAL, FBS, FBP] as const);
+export const MODELS = Object.freeze(
+  [POISSON, NEGBIN, BETA, NORMAL, LOGNORMAL, FBS, FBP, LOGISTIC, CATEGORICAL, HURDLE] as const,
+);
 
 /** Names of the models `createModel` builds. */
 export type ModelName = (typeof MODELS)[number]["name"];
@@ -54,7 +59,8 @@ export function modelDescriptor(name: string): ModelDescriptor {
 /**
  * What a model's outcome column must hold: counts for poisson and negbin, values in (0, 1) for
  * beta, positive values for lognormal, fbs and fbp (which also need `design.weight`), any real
- * for normal.
+ * for normal, two levels for logistic, two or more for categorical, non-negative values for
+ * hurdle.
  *
  * @param name the model.
  * @returns the outcome kind the data reader checks.

@@ -5,6 +5,7 @@ import {
   GPU_HMC_MODEL_NAMES,
   gpuSpec,
   hasGpuHmc,
+  LogisticModel,
   LognormalModel,
   MODEL_NAMES,
   type ModelName,
@@ -14,6 +15,7 @@ import {
   outcomeKind,
   PoissonModel,
 } from "../../src/models/mod.ts";
+import type { Design } from "../../src/models/model.ts";
 import { makeDesign } from "./_helpers.ts";
 
 Deno.test("`createModel()` builds each model of SPEC §5 and `outcomeKind()` names its outcome", () => {
@@ -23,6 +25,7 @@ Deno.test("`createModel()` builds each model of SPEC §5 and `outcomeKind()` nam
     ["beta", BetaModel, "unit-interval", "phi"],
     ["normal", NormalModel, "real", "sigma"],
     ["lognormal", LognormalModel, "positive", "sigma"],
+    ["logistic", LogisticModel, "binary", null],
   ];
   const design = makeDesign(Float64Array.from([0.2, 0.5, 0.7]), 2, 1);
   for (const [name, cls, kind, extra] of cases) {
@@ -33,6 +36,8 @@ Deno.test("`createModel()` builds each model of SPEC §5 and `outcomeKind()` nam
     assert.equal(model.dim, 4 + (extra === null ? 0 : 1));
     assert.equal(model.paramNames.at(-1), extra ?? "sigma_beta_x1");
   }
+  assert.equal(outcomeKind("categorical"), "categorical");
+  assert.equal(outcomeKind("hurdle"), "non-negative");
   assert.throws(() => createModel("gamma" as ModelName, design), RangeError);
   assert.throws(() => outcomeKind("gamma" as ModelName), RangeError);
 });
@@ -40,9 +45,26 @@ Deno.test("`createModel()` builds each model of SPEC §5 and `outcomeKind()` nam
 Deno.test("every registry entry builds a model of its own name and metric", () => {
   const design = { ...makeDesign(Float64Array.from([0.2, 0.5, 0.7]), 2, 1) };
   const weighted = { ...design, weight: Float64Array.of(1, 2, 3) };
-  assert.deepEqual(MODEL_NAMES, ["poisson", "negbin", "beta", "normal", "lognormal", "fbs", "fbp"]);
+  const designs: Partial<Record<string, Design>> = {
+    fbs: weighted,
+    fbp: weighted,
+    logistic: { ...design, outcomeLevels: ["0", "1"] },
+    categorical: { ...design, outcomeLevels: ["a", "b", "c"] },
+  };
+  assert.deepEqual(MODEL_NAMES, [
+    "poisson",
+    "negbin",
+    "beta",
+    "normal",
+    "lognormal",
+    "fbs",
+    "fbp",
+    "logistic",
+    "categorical",
+    "hurdle",
+  ]);
   for (const descriptor of MODELS) {
-    const model = createModel(descriptor.name, descriptor.gpu === null ? weighted : design);
+    const model = createModel(descriptor.name, designs[descriptor.name] ?? design);
     assert.equal(model.name, descriptor.name);
     assert.equal(model.metric ?? "diag", descriptor.metric);
   }

@@ -1,0 +1,251 @@
+/**
+ * Multinomial logit regression for a categorical outcome (issue 15): L ≥ 2 levels, level 0 (the
+ * first of `design.outcomeLevels`) the reference, y_i ∈ {0, …, L−1} the level's code, and
+ *
+ *     P(y_i = l | x_i) = e^{η_il} / Σ_m e^{η_im},   η_i0 = 0,   η_il = x_iᵀβ_l  (l = 1..L−1).
+ *
+ * θ holds the (L−1)×K coefficients level by level (β_1 then β_2, …), then one prior scale per
+ * coefficient in the same order; every coefficient has the other regressions' prior
+ * (`glm_prior.ts`):
+ *
+ *     β_lk | σ_lk ~ Normal(0, σ_lk²),   σ_lk ~ half-Student-t(3, 0, 1),   u = (β, log σ).
+ *
+ * The record log-likelihood and its gradient, by log-sum-exp with m_i = max(0, max_l η_il), so
+ * that no exponential overflows:
+ *
+ *     ℓ_i = (η_{i,y_i} − m_i) − log Σ_l e^{η_il − m_i},
+ *     ∂ℓ_i/∂β_lk = x_ik·(1[y_i = l] − p_il),   p_il = e^{η_il − m_i} / Σ_m e^{η_im − m_i}.
+ *
+ * An outcome that is not a level's code has ℓ_i = −∞ (the data reader never produces one). With
+ * L = 2 the model is the logistic model with the same prior.
+ *
+ * @module
+ */
+import type { Rng } from "../random/rng.ts";
+import { censorBound, checkLength, checkRecords, logPositive, validateDesign } from "./_glm.ts";
+import { coefficientPriorLogDensity } from "./glm_prior.ts";
+import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
+
+/**
+ * The categorical (multinomial logit) model; θ = (β_1, …, β_{L−1}, σ), u = (β, log σ), each β_l
+ * of length K, named `level=<level>:<coefficient>` and its scale `sigma_beta_level=…`.
+ *
+ * @example Three levels at η = 0: every record has ℓ = −log 3
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CategoricalModel } from "./categorical.ts";
+ * const m = new CategoricalModel({
+ *   n: 1, k: 1, y: Float64Array.of(2), x: Float64Array.of(1), coefficientNames: ["intercept"],
+ *   outcomeLevels: ["a", "b", "c"],
+ * });
+ * assert.deepEqual(m.paramNames.slice(0, 2), ["level=b:intercept", "level=c:intercept"]);
+ * const l = m.logLik(Float64Array.of(0, 0, 1, 1), new Float64Array(1));
+ * assert.ok(Math.abs(l[0] + Math.log(3)) < 1e-15);
+ * ```
+ */
+export class CategoricalModel implements Model {
+  readonly name = "categorical";
+  readonly design: Design;
+  readonly dim: number;
+  readonly paramNames: readonly string[];
+  readonly metric = "diag";
+  /** Number of records n. */
+  readonly #n: number;
+  /** Number of covariates K (intercept included). */
+  readonly #k: number;
+  /** Number of levels L. */
+  readonly #levels: number;
+  /** Number of coefficients (L − 1)·K. */
+  readonly #m: number;
+  readonly #x: Float64Array;
+  /** y_i as a level code, −1 for an outcome that is not one. */
+  readonly #code: Int32Array;
+  /** Scratch: η_il − m_i of one record, l = 0..L−1. */
+  readonly #eta: Float64Array;
+  /** Scratch: p_il of one record. */
+  readonly #p: Float64Array;
+
+  /**
+   * Binds the model to a dataset.
+   * @param design outcome codes 0..L−1, their `outcomeLevels` (L ≥ 2), and covariates.
+   */
+  constructor(design: Design) {
+    validateDesign(design);
+    const levels = design.outcomeLevels;
+    if (levels === undefined || levels.length < 2) {
+      throw new RangeError(
+        `Invalid design: the categorical model needs outcomeLevels with at least two levels: ` +
+          `length=${levels?.length ?? 0}`,
+      );
+    }
+    this.design = design;
+    this.#n = design.n;
+    this.#k = design.k;
+    this.#levels = levels.length;
+    this.#m = (levels.length - 1) * design.k;
+    this.dim = 2 * this.#m;
+    this.#x = design.x;
+    this.#code = Int32Array.from(
+      design.y,
+      (y) => Number.isInteger(y) && y >= 0 && y < levels.length ? y : -1,
+    );
+    this.#eta = new Float64Array(levels.length);
+    this.#p = new Float64Array(levels.length);
+    const names: string[] = [];
+    for (const level of levels.slice(1)) {
+      for (const c of design.coefficientNames) names.push(`level=${level}:${c}`);
+    }
+    this.paramNames = Object.freeze([...names, ...names.map((name) => `sigma_beta_${name}`)]);
+  }
+
+  /** θ_j = u_j for the coefficients, exp(u_j) for their scales. */
+  constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+    checkLength("u", u, this.dim);
+    checkLength("out", out, this.dim);
+    const m = this.#m;
+    for (let j = 0; j < m; j++) out[j] = u[j];
+    for (let j = m; j < 2 * m; j++) out[j] = Math.exp(u[j]);
+    return out;
+  }
+
+  /** The inverse of {@link CategoricalModel.constrain}; the scales must be positive. */
+  unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+    checkLength("theta", theta, this.dim);
+    checkLength("out", out, this.dim);
+    const m = this.#m;
+    for (let j = 0; j < m; j++) out[j] = theta[j];
+    logPositive(theta, out, m, this.dim, this.paramNames);
+    return out;
+  }
+
+  /**
+   * Each level's intercept at the log-odds of its share against the reference level's (½ added
+   * to every count), the other coefficients 0, every scale 1.
+   */
+  initialPoint(): Float64Array {
+    const counts = new Float64Array(this.#levels).fill(0.5);
+    for (const c of this.#code) if (c >= 0) counts[c]++;
+    const u = new Float64Array(this.dim);
+    for (let l = 1; l < this.#levels; l++) u[(l - 1) * this.#k] = Math.log(counts[l] / counts[0]);
+    return u;
+  }
+
+  /**
+   * The linear predictors of record i shifted by their maximum, η_il − m_i (η_i0 = 0), into the
+   * scratch `#eta` and the probabilities p_il into `#p`; returns log Σ_l e^{η_il − m_i} as log1p
+   * of the terms but the largest (which is 1), so that ℓ_i = (η_{i,y_i} − m_i) −
+   * log Σ_l e^{η_il − m_i} loses nothing to cancellation, near 0 included.
+   */
+  #softmax(coefficients: Float64Array, i: number): number {
+    const k = this.#k;
+    const x = this.#x;
+    const eta = this.#eta;
+    const p = this.#p;
+    const levels = this.#levels;
+    const off = i * k;
+    let max = 0;
+    let top = 0;
+    eta[0] = 0;
+    for (let l = 1, at = 0; l < levels; l++, at += k) {
+      let v = coefficients[at];
+      for (let j = 1; j < k; j++) v += x[off + j] * coefficients[at + j];
+      eta[l] = v;
+      if (v > max) {
+        max = v;
+        top = l;
+      }
+    }
+    let rest = 0; // Σ_l e^{η_il − m_i} over every level but the largest, whose term is 1
+    for (let l = 0; l < levels; l++) {
+      const shifted = eta[l] - max;
+      eta[l] = shifted;
+      const e = Math.exp(shifted);
+      p[l] = e;
+      if (l !== top) rest += e;
+    }
+    const inv = 1 / (1 + rest);
+    for (let l = 0; l < levels; l++) p[l] *= inv;
+    return Math.log1p(rest);
+  }
+
+  /** Σ_i clamp(α_i·ℓ_i, ±C) plus the prior, with the gradient of the module doc. */
+  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
+    checkLength("u", u, this.dim);
+    if (grad !== null) checkLength("grad", grad, this.dim);
+    const n = this.#n;
+    const k = this.#k;
+    const levels = this.#levels;
+    const censor = censorBound(weighting, n);
+    const alpha = weighting.alpha;
+    const x = this.#x;
+    const codes = this.#code;
+    const eta = this.#eta;
+    const p = this.#p;
+    let total = coefficientPriorLogDensity(u, this.#m, grad);
+    for (let i = 0, off = 0; i < n; i++, off += k) {
+      const a = alpha === null ? 1 : alpha[i];
+      if (a === 0) continue;
+      const code = codes[i];
+      if (code < 0) {
+        total += censor === Infinity ? -Infinity : -censor; // c_i = clamp(−∞, ±C)
+        continue;
+      }
+      const lse = this.#softmax(u, i);
+      const c = a * (eta[code] - lse);
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
+      } else {
+        total += c;
+        if (grad !== null) {
+          for (let l = 1, at = 0; l < levels; l++, at += k) {
+            const g = a * ((code === l ? 1 : 0) - p[l]);
+            grad[at] += g;
+            for (let j = 1; j < k; j++) grad[at + j] += g * x[off + j];
+          }
+        }
+      }
+    }
+    return total;
+  }
+
+  /** ℓ_i = η_{i,y_i} − log Σ_l e^{η_il} (−∞ for an outcome that is not a level's code). */
+  logLik(theta: Float64Array, out: Float64Array): Float64Array {
+    checkLength("theta", theta, this.dim);
+    checkRecords("out", out, this.#n);
+    const codes = this.#code;
+    const eta = this.#eta;
+    for (let i = 0; i < this.#n; i++) {
+      const code = codes[i];
+      if (code < 0) {
+        out[i] = -Infinity;
+        continue;
+      }
+      const lse = this.#softmax(theta, i);
+      out[i] = eta[code] - lse;
+    }
+    return out;
+  }
+
+  /** y*_i = l with probability p_il (by inversion of the cumulative probabilities). */
+  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
+    checkLength("theta", theta, this.dim);
+    checkRecords("out", out, this.#n);
+    const p = this.#p;
+    const last = this.#levels - 1;
+    for (let i = 0; i < this.#n; i++) {
+      this.#softmax(theta, i);
+      let target = rng.uniform();
+      let l = 0;
+      while (l < last && target >= p[l]) target -= p[l++];
+      out[i] = l;
+    }
+    return out;
+  }
+}
+
+/** The categorical model's registry entry: categorical outcomes, CPU only. */
+export const CATEGORICAL = describeModel(
+  "categorical",
+  "categorical",
+  (design) => new CategoricalModel(design),
+);

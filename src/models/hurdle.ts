@@ -1,0 +1,250 @@
+/**
+ * Hurdle lognormal regression for non-negative amounts with exact zeros (issue 15: a salary that
+ * is $0 for some records): a logistic part for whether y_i is positive and a lognormal part for
+ * its amount when it is,
+ *
+ *     P(y_i > 0 | x_i) = p_i = logit⁻¹(x_iᵀγ),   log y_i | y_i > 0, x_i ~ N(x_iᵀβ, σ²),
+ *
+ *     ℓ_i = log(1 − p_i)                                              if y_i = 0,
+ *     ℓ_i = log p_i − ½·log(2π) − log y_i − log σ − (log y_i − x_iᵀβ)²/(2σ²)   if y_i > 0,
+ *
+ * the lognormal part being the lognormal model's density of y_i (Jacobian −log y_i included).
+ * log p_i and log(1 − p_i) are computed as in the logistic model (`logistic.ts`), exactly at any
+ * |x_iᵀγ|. A negative or non-finite outcome has ℓ_i = −∞ (the data reader never produces one).
+ *
+ * Priors: every coefficient of γ and β has the other regressions' prior (`glm_prior.ts`),
+ * β_k | σ_k ~ Normal(0, σ_k²) with σ_k ~ half-Student-t(3, 0, 1), and σ ~ half-Student-t(3, 0, 10)
+ * as in the lognormal model, sampled on u = log σ. The two parts share no parameter, so their
+ * posteriors are independent (and so are their weighted pseudo posteriors, both weighted by the
+ * same α_i).
+ *
+ * @module
+ */
+import type { Rng } from "../random/rng.ts";
+import { sampleLognormal } from "../random/distributions.ts";
+import {
+  censorBound,
+  checkLength,
+  checkRecords,
+  linearPredictor,
+  logPositive,
+  meanVariance,
+  validateDesign,
+} from "./_glm.ts";
+import { coefficientPriorLogDensity, SIGMA_PRIOR } from "./glm_prior.ts";
+import { logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
+import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
+import { HALF_LOG_2PI, sigmoid } from "../stats/special.ts";
+
+/**
+ * The hurdle lognormal model; θ = (γ, β, σ_γ, σ_β, σ) with γ named `nonzero:<coefficient>`, β
+ * named `amount:<coefficient>`, their prior scales `sigma_beta_nonzero:…` and
+ * `sigma_beta_amount:…`, and `sigma`; u = (γ, β, log σ_γ, log σ_β, log σ).
+ *
+ * @example A zero has ℓ = log(1 − p), a positive amount log p plus the lognormal density
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HurdleModel } from "./hurdle.ts";
+ * const m = new HurdleModel({
+ *   n: 2, k: 1, y: Float64Array.of(0, 1), x: Float64Array.of(1, 1), coefficientNames: ["intercept"],
+ * });
+ * const l = m.logLik(Float64Array.of(0, 0, 1, 1, 1), new Float64Array(2));
+ * assert.ok(Math.abs(l[0] - Math.log(0.5)) < 1e-15);
+ * assert.ok(Math.abs(l[1] - (Math.log(0.5) - 0.5 * Math.log(2 * Math.PI))) < 1e-15);
+ * ```
+ */
+export class HurdleModel implements Model {
+  readonly name = "hurdle";
+  readonly design: Design;
+  readonly dim: number;
+  readonly paramNames: readonly string[];
+  readonly metric = "diag";
+  /** Number of records n. */
+  readonly #n: number;
+  /** Number of covariates K (intercept included). */
+  readonly #k: number;
+  readonly #x: Float64Array;
+  /** 1 for a positive outcome, −1 for a zero, NaN for a negative or non-finite one. */
+  readonly #s: Float64Array;
+  /** log y_i for a positive outcome (0 otherwise). */
+  readonly #z: Float64Array;
+  /** −½·log(2π) − log y_i for a positive outcome (0 otherwise). */
+  readonly #c: Float64Array;
+
+  /**
+   * Binds the model to a dataset and precomputes log y_i of the positive outcomes.
+   * @param design outcome (y ≥ 0) and covariates.
+   */
+  constructor(design: Design) {
+    validateDesign(design);
+    this.design = design;
+    const k = design.k;
+    this.#n = design.n;
+    this.#k = k;
+    this.dim = 4 * k + 1;
+    this.#x = design.x;
+    this.#s = design.y.map((y) => y > 0 && y < Infinity ? 1 : y === 0 ? -1 : NaN);
+    this.#z = design.y.map((y) => y > 0 && y < Infinity ? Math.log(y) : 0);
+    this.#c = this.#z.map((z, i) => this.#s[i] === 1 ? -HALF_LOG_2PI - z : 0);
+    const coefficients = [
+      ...design.coefficientNames.map((c) => `nonzero:${c}`),
+      ...design.coefficientNames.map((c) => `amount:${c}`),
+    ];
+    this.paramNames = Object.freeze([
+      ...coefficients,
+      ...coefficients.map((c) => `sigma_beta_${c}`),
+      "sigma",
+    ]);
+  }
+
+  /** θ_j = u_j for the coefficients, exp(u_j) for the scales and σ. */
+  constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+    checkLength("u", u, this.dim);
+    checkLength("out", out, this.dim);
+    const m = 2 * this.#k;
+    for (let j = 0; j < m; j++) out[j] = u[j];
+    for (let j = m; j < this.dim; j++) out[j] = Math.exp(u[j]);
+    return out;
+  }
+
+  /** The inverse of {@link HurdleModel.constrain}; the scales and σ must be positive. */
+  unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
+    checkLength("theta", theta, this.dim);
+    checkLength("out", out, this.dim);
+    const m = 2 * this.#k;
+    for (let j = 0; j < m; j++) out[j] = theta[j];
+    logPositive(theta, out, m, this.dim, this.paramNames);
+    return out;
+  }
+
+  /**
+   * γ_1 = the log-odds of a positive outcome (½ added to both counts), β_1 and σ the mean and
+   * standard deviation of the positive outcomes' log (σ = 1 without two distinct ones), the
+   * other coefficients 0, every prior scale 1.
+   */
+  initialPoint(): Float64Array {
+    let positive = 0;
+    let zero = 0;
+    for (const s of this.#s) {
+      if (s === 1) positive++;
+      else if (s === -1) zero++;
+    }
+    const logs = this.#z.filter((_, i) => this.#s[i] === 1);
+    const { mean, variance } = meanVariance(logs, Number.isFinite);
+    const u = new Float64Array(this.dim);
+    u[0] = Math.log((positive + 0.5) / (zero + 0.5));
+    u[this.#k] = Number.isFinite(mean) ? mean : 0;
+    u[4 * this.#k] = variance > 0 ? 0.5 * Math.log(variance) : 0;
+    return u;
+  }
+
+  /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradients of the two parts. */
+  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
+    checkLength("u", u, this.dim);
+    if (grad !== null) checkLength("grad", grad, this.dim);
+    const n = this.#n;
+    const k = this.#k;
+    const censor = censorBound(weighting, n);
+    const alpha = weighting.alpha;
+    const x = this.#x;
+    const sign = this.#s;
+    const z = this.#z;
+    const cst = this.#c;
+    let total = coefficientPriorLogDensity(u, 2 * k, grad);
+    const logSigma = u[4 * k];
+    total += SIGMA_PRIOR.logDensity(logSigma);
+    if (grad !== null) grad[4 * k] = SIGMA_PRIOR.gradient(logSigma);
+    const invVar = Math.exp(-2 * logSigma);
+    let gSigma = 0;
+    for (let i = 0, off = 0; i < n; i++, off += k) {
+      const a = alpha === null ? 1 : alpha[i];
+      if (a === 0) continue;
+      const s = sign[i];
+      if (s !== s) {
+        total += censor === Infinity ? -Infinity : -censor; // c_i = clamp(−∞, ±C)
+        continue;
+      }
+      let etaG = u[0];
+      for (let j = 1; j < k; j++) etaG += x[off + j] * u[j];
+      const t = s * etaG;
+      const e = Math.exp(-Math.abs(t));
+      let l = logSigmoidFrom(t, e);
+      let r = 0;
+      let q = 0;
+      if (s > 0) {
+        let etaB = u[k];
+        for (let j = 1; j < k; j++) etaB += x[off + j] * u[k + j];
+        r = z[i] - etaB;
+        q = r * r * invVar;
+        l += cst[i] - logSigma - 0.5 * q;
+      }
+      const c = a * l;
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
+      } else {
+        total += c;
+        if (grad !== null) {
+          const g = a * s * sigmoidNegFrom(t, e);
+          grad[0] += g;
+          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+          if (s > 0) {
+            const gb = a * r * invVar;
+            grad[k] += gb;
+            for (let j = 1; j < k; j++) grad[k + j] += gb * x[off + j];
+            gSigma += a * (q - 1);
+          }
+        }
+      }
+    }
+    if (grad !== null) grad[4 * k] += gSigma;
+    return total;
+  }
+
+  /** ℓ_i of the module doc (−∞ for a negative or non-finite outcome). */
+  logLik(theta: Float64Array, out: Float64Array): Float64Array {
+    checkLength("theta", theta, this.dim);
+    checkRecords("out", out, this.#n);
+    const k = this.#k;
+    const x = this.#x;
+    const sign = this.#s;
+    const z = this.#z;
+    const cst = this.#c;
+    const sigma = theta[4 * k];
+    const logSigma = Math.log(sigma);
+    const halfInvVar = 0.5 / (sigma * sigma);
+    for (let i = 0; i < this.#n; i++) {
+      const s = sign[i];
+      if (s !== s) {
+        out[i] = -Infinity;
+        continue;
+      }
+      const t = s * linearPredictor(x, k, theta, i, 0);
+      let l = logSigmoidFrom(t, Math.exp(-Math.abs(t)));
+      if (s > 0) {
+        const r = z[i] - linearPredictor(x, k, theta, i, k);
+        l += cst[i] - logSigma - r * r * halfInvVar;
+      }
+      out[i] = l;
+    }
+    return out;
+  }
+
+  /** y*_i = 0 with probability 1 − p_i, else a draw from LogNormal(x_iᵀβ, σ²). */
+  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
+    checkLength("theta", theta, this.dim);
+    checkRecords("out", out, this.#n);
+    const k = this.#k;
+    const x = this.#x;
+    const sigma = theta[4 * k];
+    for (let i = 0; i < this.#n; i++) {
+      const p = sigmoid(linearPredictor(x, k, theta, i, 0));
+      out[i] = rng.uniform() < p
+        ? sampleLognormal(rng, linearPredictor(x, k, theta, i, k), sigma)
+        : 0;
+    }
+    return out;
+  }
+}
+
+/** The hurdle model's registry entry: non-negative outcomes, CPU only. */
+export const HURDLE = describeModel("hurdle", "non-negative", (design) => new HurdleModel(design));

@@ -1,0 +1,179 @@
+/**
+ * Logistic regression for a binary outcome (issue 15): P(y_i = 1 | x_i) = logit⁻¹(η_i),
+ * η_i = x_iᵀβ, y_i ∈ {0, 1} the code of `design.outcomeLevels` (level 1 is the second level).
+ * The coefficient prior is the other regressions' (`glm_prior.ts`):
+ *
+ *     β_k | σ_β,k ~ Normal(0, σ_β,k²),   σ_β,k ~ half-Student-t(3, 0, 1),   u = (β, log σ_β).
+ *
+ * With s_i = 2y_i − 1 and t_i = s_i·η_i, the record log-likelihood is log logit⁻¹(t_i):
+ *
+ *     ℓ_i = y_i·η_i − log(1 + e^{η_i}) = −max(−t_i, 0) − log1p(e^{−|t_i|}),
+ *     ∂ℓ_i/∂η_i = y_i − logit⁻¹(η_i) = s_i·logit⁻¹(−t_i),
+ *
+ * one exp and one log1p per record, exact and without overflow at any |η| (ℓ = −800 at t = −800).
+ * An outcome other than 0 or 1 has ℓ_i = −∞ (the data reader never produces one; a record
+ * with α_i = 0 is skipped, as in every model).
+ *
+ * @module
+ */
+import type { Rng } from "../random/rng.ts";
+import { censorBound, GlmModel, linearPredictor } from "./_glm.ts";
+import { describeModel, type Design, type Weighting } from "./model.ts";
+import { sigmoid } from "../stats/special.ts";
+
+/**
+ * The sign s = 2y − 1 of each record's outcome (NaN for an outcome other than 0 or 1), after
+ * checking that a design's outcome levels, if it names them, are two.
+ */
+export function binarySigns(design: Design, model: string): Float64Array {
+  const levels = design.outcomeLevels;
+  if (levels !== undefined && levels.length !== 2) {
+    throw new RangeError(
+      `Invalid design: the ${model} model needs a binary outcome: outcomeLevels.length=${levels.length}`,
+    );
+  }
+  return design.y.map((y) => y === 1 ? 1 : y === 0 ? -1 : NaN);
+}
+
+/**
+ * log logit⁻¹(t) = −log(1 + e^{−t}), for any real t, from e = e^{−|t|}.
+ *
+ * @param t the signed linear predictor.
+ * @param e e^{−|t|}.
+ * @returns log logit⁻¹(t).
+ */
+export function logSigmoidFrom(t: number, e: number): number {
+  return (t < 0 ? t : 0) - Math.log1p(e);
+}
+
+/**
+ * logit⁻¹(−t) = 1 − logit⁻¹(t), the derivative of log logit⁻¹(t), from e = e^{−|t|}.
+ *
+ * @param t the signed linear predictor.
+ * @param e e^{−|t|}.
+ * @returns logit⁻¹(−t).
+ */
+export function sigmoidNegFrom(t: number, e: number): number {
+  return t >= 0 ? e / (1 + e) : 1 / (1 + e);
+}
+
+/**
+ * The logistic regression model; θ = (β, σ_β), u = (β, log σ_β).
+ *
+ * @example ℓ = log ½ at η = 0, and y·η − log(1 + e^η) elsewhere
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LogisticModel } from "./logistic.ts";
+ * const m = new LogisticModel({
+ *   n: 2, k: 1, y: Float64Array.of(1, 0), x: Float64Array.of(1, 1), coefficientNames: ["intercept"],
+ * });
+ * const l = m.logLik(Float64Array.of(0, 1), new Float64Array(2));
+ * assert.ok(Math.abs(l[0] - Math.log(0.5)) < 1e-15 && Math.abs(l[1] - Math.log(0.5)) < 1e-15);
+ * const far = m.logLik(Float64Array.of(800, 1), new Float64Array(2));
+ * assert.deepEqual([...far], [0, -800]);
+ * ```
+ */
+export class LogisticModel extends GlmModel {
+  readonly #x: Float64Array;
+  /** s_i = 2y_i − 1, NaN for an outcome other than 0 or 1. */
+  readonly #s: Float64Array;
+
+  /**
+   * Binds the model to a dataset.
+   * @param design outcome (codes 0 and 1) and covariates.
+   */
+  constructor(design: Design) {
+    super("logistic", design, null);
+    this.#x = design.x;
+    this.#s = binarySigns(design, "logistic");
+  }
+
+  /** β_1 = the log-odds of the mean outcome (with ½ added to both counts), σ_β = 1. */
+  initialPoint(): Float64Array {
+    let ones = 0;
+    let zeros = 0;
+    for (const s of this.#s) {
+      if (s === 1) ones++;
+      else if (s === -1) zeros++;
+    }
+    return this.startAt(Math.log((ones + 0.5) / (zeros + 0.5)), NaN);
+  }
+
+  /** Σ_i c_i with c_i = clamp(α_i·ℓ_i, ±C), plus the prior; ∂ℓ_i/∂η_i = y_i − logit⁻¹(η_i). */
+  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
+    this.checkLength("u", u);
+    if (grad !== null) this.checkLength("grad", grad);
+    const n = this.n;
+    const k = this.k;
+    const censor = censorBound(weighting, n);
+    const alpha = weighting.alpha;
+    const x = this.#x;
+    const sign = this.#s;
+    let total = this.logPrior(u, grad);
+    const b0 = u[0];
+    let g0 = 0;
+    for (let i = 0, off = 0; i < n; i++, off += k) {
+      const a = alpha === null ? 1 : alpha[i];
+      if (a === 0) continue;
+      const s = sign[i];
+      if (s !== s) {
+        total += censor === Infinity ? -Infinity : -censor; // c_i = clamp(−∞, ±C)
+        continue;
+      }
+      let eta = b0;
+      for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
+      const t = s * eta;
+      const e = Math.exp(-Math.abs(t));
+      const c = a * logSigmoidFrom(t, e);
+      if (c > censor || c < -censor) {
+        total += c > 0 ? censor : -censor;
+      } else {
+        total += c;
+        if (grad !== null) {
+          const g = a * s * sigmoidNegFrom(t, e);
+          g0 += g;
+          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        }
+      }
+    }
+    if (grad !== null) grad[0] += g0;
+    return total;
+  }
+
+  /** ℓ_i = y_i·η_i − log(1 + e^{η_i}) (−∞ for an outcome other than 0 or 1). */
+  logLik(theta: Float64Array, out: Float64Array): Float64Array {
+    this.checkLength("theta", theta);
+    this.checkRecords("out", out);
+    const n = this.n;
+    const k = this.k;
+    const x = this.#x;
+    const sign = this.#s;
+    for (let i = 0, off = 0; i < n; i++, off += k) {
+      const s = sign[i];
+      if (s !== s) {
+        out[i] = -Infinity;
+        continue;
+      }
+      let eta = theta[0];
+      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+      const t = s * eta;
+      out[i] = logSigmoidFrom(t, Math.exp(-Math.abs(t)));
+    }
+    return out;
+  }
+
+  /** y*_i ~ Bernoulli(logit⁻¹(η_i)). */
+  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
+    this.checkLength("theta", theta);
+    this.checkRecords("out", out);
+    const k = this.k;
+    const x = this.#x;
+    for (let i = 0; i < this.n; i++) {
+      out[i] = rng.uniform() < sigmoid(linearPredictor(x, k, theta, i, 0)) ? 1 : 0;
+    }
+    return out;
+  }
+}
+
+/** The logistic model's registry entry: binary outcomes, CPU only. */
+export const LOGISTIC = describeModel("logistic", "binary", (design) => new LogisticModel(design));
