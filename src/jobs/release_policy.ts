@@ -255,7 +255,7 @@ export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): Synt
       "strata",
     );
   }
-  if (spec.mechanism === "histogram") {
+  if (spec.mechanism === "histogram" && Object.keys(outcomeLevels).length === 0) {
     const bounds = typeof spec.y === "string" ? policy.bounds[spec.y] : undefined;
     if (bounds === undefined) {
       throw refuse(

@@ -27,6 +27,11 @@ export interface NoisyHistogram {
   readonly probabilities: Float64Array;
   /** Bin edges a = e_0 < e_1 < … < e_K = b; bin j is [e_j, e_{j+1}), the last one closed. */
   readonly edges: Float64Array;
+  /**
+   * One bin per level of a binary or categorical outcome (bin j holds code j): a draw is the
+   * bin's code, not a point inside it.
+   */
+  readonly levels?: boolean;
 }
 
 /** Options of {@linkcode perturbedHistogram}. */
@@ -206,6 +211,10 @@ export function sampleFromHistogram(hist: NoisyHistogram, n: number, rng: Rng): 
       else lo = mid + 1;
     }
     const j = lo < bins ? lo : last;
+    if (hist.levels) {
+      out[i] = j;
+      continue;
+    }
     const left = edges[j];
     const right = edges[j + 1];
     const v = left + (right - left) * rng.uniform();

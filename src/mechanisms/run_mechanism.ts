@@ -121,16 +121,29 @@ export async function runMechanism(
 
   if (settings.mechanism === "histogram") {
     const total = needEpsilon("the perturbed histogram");
-    if (settings.lower === undefined || settings.upper === undefined) {
+    const levels = model.design.outcomeLevels;
+    if (levels === undefined && (settings.lower === undefined || settings.upper === undefined)) {
       throw new RangeError("Invalid bounds: the perturbed histogram needs --lower and --upper");
     }
-    const histogram = perturbedHistogram(model.design.y, {
-      lower: settings.lower,
-      upper: settings.upper,
-      bins: settings.bins,
-      epsilon: total,
-      noise: context.laplace,
-    });
+    // A binary or categorical outcome: one bin per (public) level, centred on its code.
+    const histogram = levels === undefined
+      ? perturbedHistogram(model.design.y, {
+        lower: settings.lower!,
+        upper: settings.upper!,
+        bins: settings.bins,
+        epsilon: total,
+        noise: context.laplace,
+      })
+      : {
+        ...perturbedHistogram(model.design.y, {
+          lower: -0.5,
+          upper: levels.length - 0.5,
+          bins: levels.length,
+          epsilon: total,
+          noise: context.laplace,
+        }),
+        levels: true,
+      };
     return {
       mechanism: "histogram",
       privacy: histogramPrivacy(total),

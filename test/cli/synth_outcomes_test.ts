@@ -143,3 +143,30 @@ Deno.test("several outcomes write the owner's utility report (JSON and self-cont
   assert.doesNotMatch(report, /pMSE|expectedMatchRisk/);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("the perturbed histogram of a categorical outcome has one bin per level and releases levels", async () => {
+  const dir = await Deno.makeTempDir();
+  const rows = ["x,kind"];
+  for (let i = 0; i < 90; i++) rows.push(`${i % 3},${["red", "green", "blue"][(i * 5) % 3]}`);
+  await Deno.writeTextFile(`${dir}/in.csv`, rows.join("\n") + "\n");
+  const { code, stderr } = await runCli("synth.ts", [
+    `--data=${dir}/in.csv`,
+    "--y=kind",
+    "--x=x",
+    "--model=categorical",
+    "--mechanism=histogram",
+    "--epsilon=50",
+    "--seed=3",
+    `--out=${dir}/out`,
+  ]);
+  assert.equal(code, 0, stderr);
+  const values = (await Deno.readTextFile(`${dir}/out/synthetic-1.csv`)).trim().split("\n")
+    .slice(1).map((line) => line.split(",")[1]);
+  assert.equal(values.length, 90);
+  assert.ok(values.every((v) => ["red", "green", "blue"].includes(v)), values.join(" "));
+  // ε = 50: the noisy shares stay near a third each.
+  for (const level of ["red", "green", "blue"]) {
+    assert.ok(values.filter((v) => v === level).length > 15, level);
+  }
+  await Deno.remove(dir, { recursive: true });
+});
