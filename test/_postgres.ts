@@ -121,8 +121,12 @@ export async function startPostgres(): Promise<PostgresServer> {
         "postgresql (.ci/run does)",
     );
   }
-  const dir = await Deno.makeTempDir({ prefix: "ppsynth_pg_" });
   const as = await runAs();
+  // Another user must reach the directory: under /tmp (1777), whatever TMPDIR says.
+  const dir = await Deno.makeTempDir({
+    prefix: "ppsynth_pg_",
+    dir: as === null ? undefined : "/tmp",
+  });
   const password = crypto.randomUUID().replaceAll("-", "");
   const pwfile = `${dir}/pwfile`;
   await Deno.writeTextFile(pwfile, `${password}\n`, { mode: 0o600 });
