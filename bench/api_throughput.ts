@@ -8,7 +8,11 @@
  * with W explains the throughput (W jobs at a time at best).
  *
  *     deno task bench:api [--workers 1,2] [--jobs 40] [--n 200] [--draws 200] [--warmup 200]
- *       [--chains 2] [--model normal] [--mechanism unweighted]
+ *       [--chains 2] [--model normal] [--mechanism unweighted] [--epsilon 1e6] [--m 1]
+ *       [--data FILE --y COL [--x A,B]]
+ *
+ * Without --data the dataset is n synthetic records (a continuous y and a public covariate z);
+ * with it, the CSV file, its --x columns declared public.
  *
  * Needs initdb/postgres (PATH or /usr/lib/postgresql/VERSION/bin) and redis-server, as the
  * tests do. Prints one JSON line per W and a Markdown table.
@@ -32,6 +36,11 @@ const args = benchArgs({
   chains: "2",
   model: "normal",
   mechanism: "unweighted",
+  epsilon: "1e6",
+  m: "1",
+  data: "",
+  y: "y",
+  x: "z",
 });
 
 /** What one W measured. */
@@ -68,32 +77,32 @@ async function measure(workers: number): Promise<Measurement> {
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     mainApp(context).fetch,
   );
-  const loads: number[] = [];
+  const loads: number[] = [Deno.loadavg()[0]];
   const sampler = setInterval(() => loads.push(Deno.loadavg()[0]), 1000);
   try {
     const base = `http://127.0.0.1:${server.addr.port}`;
     const key = (await createApiKey(context.store, ["submit", "read", "admin"], "bench")).secret;
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     const jobs = Number(args.jobs);
+    const x = args.x === "" ? [] : args.x.split(",");
+    const csv = args.data === ""
+      ? confidentialCsv(Number(args.n))
+      : await Deno.readTextFile(args.data);
     const registered = await fetch(`${base}/v1/datasets`, {
       method: "POST",
       headers,
-      body: JSON.stringify({
-        epsilonTotal: 1e12,
-        csv: confidentialCsv(Number(args.n)),
-        publicColumns: ["z"],
-      }),
+      body: JSON.stringify({ epsilonTotal: 1e12, csv, publicColumns: x }),
     });
     if (registered.status !== 201) throw new Error(`register: ${registered.status}`);
     const datasetId = (await registered.json()).id;
     const request = {
       datasetId,
-      y: "y",
-      x: ["z"],
+      y: args.y,
+      x,
       model: args.model,
       mechanism: args.mechanism,
-      epsilon: 1e6,
-      m: 1,
+      epsilon: Number(args.epsilon),
+      m: Number(args.m),
       draws: Number(args.draws),
       warmup: Number(args.warmup),
       chains: Number(args.chains),
