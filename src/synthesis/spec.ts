@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
-import { MODEL_NAMES, type ModelName } from "../models/mod.ts";
+import { MODEL_NAMES, type ModelName, outcomeKind } from "../models/mod.ts";
 
 const finite = z.number().finite();
 const Column = z.string().min(1);
@@ -125,6 +125,17 @@ export function synthesisRules(
     }
   });
   if (ys.length > 1) severalOutcomeRules(spec, models, context);
+  const levelled = models.some((model) =>
+    MODEL_NAMES.includes(model) &&
+    (outcomeKind(model) === "binary" || outcomeKind(model) === "categorical")
+  );
+  if (levelled && (spec.mechanism === "cw" || spec.mechanism === "cw-final")) {
+    context.addIssue({
+      code: "custom",
+      path: ["mechanism"],
+      message: `${spec.mechanism}'s ball |y − y_i| ≤ r needs a numeric outcome, not a level`,
+    });
+  }
   if ((spec.model === "fbs" || spec.model === "fbp") && spec.weight === undefined) {
     context.addIssue({
       code: "custom",

@@ -56,6 +56,11 @@ const BAD: [string, string[], RegExp][] = [
   ["CW", ["--mechanism=cw"], /--mechanism: cw needs one outcome/],
   ["the histogram", ["--mechanism=histogram"], /--mechanism: histogram needs one outcome/],
   ["a repeated outcome", ["--y=a,a"], /--y: the outcome a is repeated/],
+  [
+    "CW on a categorical outcome",
+    ["--y=a", "--model=categorical", "--mechanism=cw-final"],
+    /--mechanism: cw-final's ball .* needs a numeric outcome/,
+  ],
   ["an outcome among x", ["--x=x,b"], /--x: the outcome cannot be a covariate/],
 ];
 
