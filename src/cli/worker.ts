@@ -10,13 +10,13 @@
  * and write the API's store: PostgreSQL when PPSYNTH_STORE_URL is set (then the worker needs
  * nothing else of the API's machine; the URL is read from the environment only, since a
  * command line, password included, is visible to every local user), else the embedded store in
- * --data-dir (default PPSYNTH_DATA_DIR, else ./data), shared with the server. Lease and attempts come from PPSYNTH_LEASE_MS (30 s; the stalled-job check runs as
- * often, or PPSYNTH_STALLED_INTERVAL_MS), PPSYNTH_MAX_ATTEMPTS (3), PPSYNTH_POLL_MS (1 s) and
+ * --data-dir (default PPSYNTH_DATA_DIR, else ./data), shared with the server. Lease and attempts
+ * come from PPSYNTH_LEASE_MS (30 s; the stalled-job check runs as often, or
+ * PPSYNTH_STALLED_INTERVAL_MS), PPSYNTH_MAX_ATTEMPTS (3), PPSYNTH_POLL_MS (1 s) and
  * PPSYNTH_PROGRESS_INTERVAL_MS (500 ms). SIGINT and SIGTERM finish the running jobs and exit,
  * within the lease time whatever Redis does (a job still running then, or a worker that cannot
  * reach Redis, is left to the lease); a killed worker's jobs are run again by the others once
- * their locks expire. Log: one JSON line
- * per event on standard output.
+ * their locks expire. Log: one JSON line per event on standard output.
  *
  * @module
  */
