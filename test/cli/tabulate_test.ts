@@ -17,7 +17,7 @@ function assertMatchesR(rows: Row[]): void {
     const row = rows.find((r) => r.field === cell.field && r.gender === cell.gender);
     assert.ok(row, `${cell.field}/${cell.gender} missing`);
     for (const key of ["count", "countSE", "mean", "meanSE"] as const) {
-      const value = Number(row[key]);
+      const value: number = Number(row[key]);
       assert.ok(Math.abs(value / cell[key] - 1) < 1e-8, `${cell.field}/${cell.gender} ${key}`);
     }
   }

@@ -15,7 +15,7 @@ Deno.test("a refit starts warm with the short warmup and agrees with a cold fit"
   await fit({ alpha: null }, "unweighted");
   const warm = await fit({ alpha }, "sw");
   const cold = await fitter(MODEL, SAMPLER)({ alpha }, "sw");
-  assert.equal(warm.setup.warmStart, true, warm.setup.warmStartRejected);
+  assert.equal(warm.setup.warmStart, true, warm.setup.warmStartRejected ?? "");
   assert.equal(warm.warmup, 250);
   assert.equal(warm.setup.precondition, "draws");
   assert.equal(cold.setup.precondition, "laplace");
