@@ -1,13 +1,18 @@
 /**
  * `deno task real-file`: the real public-use file end to end (`docs/studies/real_file.md`).
  *
- *     deno task real-file [--out DIR] [--every K] [--draws S] [--warmup W] [--epsilons 5,10,20]
+ *     deno task real-file [--out DIR] [--cache DIR] [--every K] [--draws S] [--warmup W]
+ *       [--m M] [--epsilons 5,10,20]
+ *     deno task real-file --render [--out DIR]
  *
  * Reads examples/nhanes.csv, runs the unweighted synthesizer, LW_final and the perturbed
  * histogram at each ε (`src/studies/real_file.ts`) and writes DIR/real_file.json (a pure function
  * of the settings) and DIR/real_file.md (with the wall times in a footer), both or neither. DIR
  * defaults to docs/studies/; the other flags make a reduced run (the committed files are the
- * defaults' output). With the whole file, the markdown quotes R's table on it from
+ * defaults' output). With `--cache DIR` each finished synthesis is kept in that folder and a rerun
+ * with the same settings takes it from there (a long run survives an interruption). `--render`
+ * rewrites DIR/real_file.md from DIR/real_file.json and the footer of the existing markdown,
+ * without running anything. With the whole file, the markdown quotes R's table on it from
  * test/reference/nhanes_tables_expected.json (how far ours is from it, and the PSU-clustered
  * SEs). Progress goes to stderr.
  *
@@ -17,9 +22,12 @@ import { parseArgs } from "node:util";
 import { readCsv } from "../data/csv.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
+  type ArmCache,
+  type CachedArm,
   hiCholTable,
   REAL_FILE_SETTINGS,
   realFileJson,
+  type RealFileResult,
   type RealFileSettings,
   runRealFile,
   usedRecords,
@@ -105,23 +113,33 @@ function positiveInteger(flag: string, value: string | undefined, fallback: numb
  *
  * @param args The arguments after the command.
  */
-export function parseRealFileArgs(args: string[]): { out: string; settings: RealFileSettings } {
-  let values: Record<string, string | undefined>;
+export function parseRealFileArgs(args: string[]): {
+  out: string;
+  cache: string | null;
+  render: boolean;
+  settings: RealFileSettings;
+} {
+  let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
       args,
-      options: Object.fromEntries(
-        ["out", "every", "draws", "warmup", "epsilons", "m"].map((name) => [name, {
-          type: "string" as const,
-        }]),
-      ),
-    }).values as Record<string, string | undefined>;
+      options: {
+        ...Object.fromEntries(
+          ["out", "cache", "every", "draws", "warmup", "epsilons", "m"].map((name) => [name, {
+            type: "string" as const,
+          }]),
+        ),
+        render: { type: "boolean" as const },
+      },
+    }).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const epsilons = values.epsilons === undefined
+  const text = (name: string) => values[name] as string | undefined;
+  const epsilonsFlag = text("epsilons");
+  const epsilons = epsilonsFlag === undefined
     ? REAL_FILE_SETTINGS.epsilons
-    : values.epsilons.split(",").map((text) => {
+    : epsilonsFlag.split(",").map((text) => {
       const value = text.trim() === "" ? NaN : Number(text);
       if (!(value > 0) || !Number.isFinite(value)) {
         throw new UsageError("--epsilons: positive numbers separated by commas");
@@ -129,32 +147,76 @@ export function parseRealFileArgs(args: string[]): { out: string; settings: Real
       return value;
     });
   return {
-    out: values.out ?? "docs/studies",
+    out: text("out") ?? "docs/studies",
+    cache: text("cache") ?? null,
+    render: values.render === true,
     settings: {
       ...REAL_FILE_SETTINGS,
       epsilons,
-      every: positiveInteger("every", values.every, REAL_FILE_SETTINGS.every),
-      draws: positiveInteger("draws", values.draws, REAL_FILE_SETTINGS.draws),
-      warmup: positiveInteger("warmup", values.warmup, REAL_FILE_SETTINGS.warmup),
-      m: positiveInteger("m", values.m, REAL_FILE_SETTINGS.m),
+      every: positiveInteger("every", text("every"), REAL_FILE_SETTINGS.every),
+      draws: positiveInteger("draws", text("draws"), REAL_FILE_SETTINGS.draws),
+      warmup: positiveInteger("warmup", text("warmup"), REAL_FILE_SETTINGS.warmup),
+      m: positiveInteger("m", text("m"), REAL_FILE_SETTINGS.m),
     },
   };
+}
+
+/**
+ * A cache of finished arms in a folder, one `<arm>.json` each.
+ *
+ * @param dir The folder (created when the first arm is kept).
+ */
+export function folderCache(dir: string): ArmCache {
+  const path = (key: string) => `${dir}/${key}.json`;
+  return {
+    async get(key) {
+      try {
+        return JSON.parse(await Deno.readTextFile(path(key))) as CachedArm;
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) return undefined;
+        throw error;
+      }
+    },
+    async set(key, value) {
+      await writeFilesAtomically(dir, new Map([[`${key}.json`, JSON.stringify(value) + "\n"]]));
+    },
+  };
+}
+
+/** The footer of a report: from its last line "---" on. */
+export function footerOf(markdown: string): string {
+  const at = markdown.lastIndexOf("\n---\n");
+  if (at < 0) throw new UsageError("the existing markdown has no footer (a line ---)");
+  return markdown.slice(at + 1).trimEnd();
 }
 
 const encoder = new TextEncoder();
 
 async function main(): Promise<void> {
-  const { out, settings } = parseRealFileArgs(Deno.args);
+  const { out, cache, render, settings } = parseRealFileArgs(Deno.args);
+  if (render) {
+    const result = JSON.parse(
+      await Deno.readTextFile(`${out}/real_file.json`),
+    ) as RealFileResult;
+    const footer = footerOf(await Deno.readTextFile(`${out}/real_file.md`));
+    const markdown = realFileMarkdown(result, footer, await rReference(result.settings));
+    await writeFilesAtomically(out, new Map([["real_file.md", markdown]]));
+    console.log(`real-file: rewrote ${out}/real_file.md from ${out}/real_file.json`);
+    return;
+  }
   const started = performance.now();
   const data = await readCsv(settings.data);
   const shown = new Map<string, string>();
-  const { result, seconds } = await runRealFile(data, settings, (arm, stage, done, total) => {
-    const line = stage === "start"
-      ? `[real-file] ${arm}`
-      : `[real-file] ${arm}: ${stage} ${Math.floor((10 * done) / total) * 10}%`;
-    if (shown.get(`${arm} ${stage}`) === line) return;
-    shown.set(`${arm} ${stage}`, line);
-    Deno.stderr.writeSync(encoder.encode(line + "\n"));
+  const { result, seconds } = await runRealFile(data, settings, {
+    cache: cache === null ? undefined : folderCache(cache),
+    onProgress: (arm, stage, done, total) => {
+      const line = stage === "start" || stage === "cached"
+        ? `[real-file] ${arm}${stage === "cached" ? " (cached)" : ""}`
+        : `[real-file] ${arm}: ${stage} ${Math.floor((10 * done) / total) * 10}%`;
+      if (shown.get(`${arm} ${stage}`) === line) return;
+      shown.set(`${arm} ${stage}`, line);
+      Deno.stderr.writeSync(encoder.encode(line + "\n"));
+    },
   });
   const wall = (performance.now() - started) / 1000;
   const minutes = (s: number) => `${(s / 60).toFixed(1)} min`;

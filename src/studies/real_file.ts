@@ -22,6 +22,7 @@ import type { OutputColumn } from "../data/csv.ts";
 import { datasetColumns } from "../data/csv.ts";
 import { type Column, columnFromCells, type Dataset, getColumn } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
+import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { ModelName } from "../models/mod.ts";
 import { type CombinedTable, combineTables } from "../survey/combine.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
@@ -69,9 +70,9 @@ export const REAL_FILE_SETTINGS: RealFileSettings = Object.freeze({
   data: "examples/nhanes.csv",
   epsilons: Object.freeze([5, 10, 20]),
   m: 3,
-  draws: 4000,
+  draws: 2000,
   chains: 4,
-  warmup: 1000,
+  warmup: 500,
   seed: 1,
   every: 1,
 });
@@ -139,6 +140,11 @@ export interface ArmResult {
   } | null;
   /** The mean α_i of the final weights (null: all 1). */
   readonly alphaMean: number | null;
+  /**
+   * The mean α_i over the records of each level of each synthesised outcome, confidential values
+   * (null: all 1). Shows whom the weights down-weight.
+   */
+  readonly alphaByLevel: Readonly<Record<string, Readonly<Record<string, number>>>> | null;
   /** `synthesize`'s utility report (its synthesised variables, both utility models it can fit). */
   readonly utility: UtilityReport;
   /**
@@ -150,6 +156,21 @@ export interface ArmResult {
   readonly table: CombinedTableJson;
 }
 
+/** A synthesis that could not be released: LW_final could not reach its target ε. */
+export interface ArmFailure {
+  readonly key: string;
+  readonly label: string;
+  readonly kind: ArmKind;
+  readonly targetEpsilon: number | null;
+  /** The calibration's message. */
+  readonly error: string;
+}
+
+/** Whether an arm was released (else it failed to reach its ε). */
+export function released(arm: ArmResult | ArmFailure): arm is ArmResult {
+  return !("error" in arm);
+}
+
 /** The result of the run (the JSON file). */
 export interface RealFileResult {
   readonly study: "real_file";
@@ -158,7 +179,7 @@ export interface RealFileResult {
   readonly records: { readonly file: number; readonly used: number; readonly dropped: number };
   /** The confidential survey table (stratified one-stage design, Taylor SEs). */
   readonly confidentialTable: TableJson;
-  readonly arms: readonly ArmResult[];
+  readonly arms: readonly (ArmResult | ArmFailure)[];
 }
 
 /** The run's result, with the wall time of each arm (machine-dependent, not in the JSON). */
@@ -169,6 +190,28 @@ export interface RealFileRun {
 
 /** Told when an arm starts and how its fits progress. */
 export type RealFileProgress = (arm: string, stage: string, done: number, total: number) => void;
+
+/** One finished arm, as a cache keeps it. */
+export interface CachedArm {
+  readonly settings: RealFileSettings;
+  readonly arm: ArmResult | ArmFailure;
+  readonly seconds: number;
+}
+
+/**
+ * Where finished arms are kept so that an interrupted run resumes (each arm is a pure function of
+ * the settings, so a kept arm of the same settings is the arm a rerun would compute).
+ */
+export interface ArmCache {
+  get(key: string): Promise<CachedArm | undefined>;
+  set(key: string, value: CachedArm): Promise<void>;
+}
+
+/** Options of {@linkcode runRealFile}. */
+export interface RunRealFileOptions {
+  readonly onProgress?: RealFileProgress;
+  readonly cache?: ArmCache;
+}
 
 function plain(values: Float64Array): number[] {
   return Array.from(values);
@@ -326,6 +369,31 @@ function armLabel(kind: ArmKind, epsilon: number | undefined): string {
   return `${kind === "lw-final" ? "LW_final" : "Histogram"} ε = ${epsilon}`;
 }
 
+/** The mean of `alpha` over the records of each level of each synthesised outcome. */
+function alphaByLevel(
+  alpha: readonly number[],
+  used: Dataset,
+  kind: ArmKind,
+): Record<string, Record<string, number>> {
+  const outcomes = kind === "histogram" ? ["hi_chol"] : [...OUTCOMES];
+  const columns = datasetColumns(used);
+  return Object.fromEntries(outcomes.map((name) => {
+    const values = cells(columns.get(name)!);
+    const levels = LEVELS[name as keyof typeof LEVELS];
+    return [
+      name,
+      Object.fromEntries(levels.map((level) => {
+        let sum = 0;
+        let count = 0;
+        values.forEach((value, i) => {
+          if (value === level) (sum += alpha[i], count++);
+        });
+        return [level, sum / count];
+      })),
+    ];
+  }));
+}
+
 function armResult(
   kind: ArmKind,
   epsilon: number | undefined,
@@ -334,7 +402,7 @@ function armResult(
   confidential: SurveyTable,
 ): ArmResult {
   const { report, diagnostics } = synthesis;
-  const key = kind === "unweighted" ? kind : `${kind}-${epsilon}`;
+  const key = armKey(kind, epsilon);
   if (report.n !== used.n) {
     throw new RangeError(`${key}: the synthesis used ${report.n} records, expected ${used.n}`);
   }
@@ -379,46 +447,73 @@ function armResult(
       preconditionFailure: fit.setup.preconditionFailure ?? null,
     },
     alphaMean: alpha === null ? null : alpha.reduce((s, a) => s + a, 0) / alpha.length,
+    alphaByLevel: alpha === null ? null : alphaByLevel(alpha, used, kind),
     utility,
     hiChol,
     table: combinedJson(combineTables(tables), confidential),
   };
 }
 
-/**
- * Runs every arm on the file: the unweighted synthesizer, LW_final at each ε, the histogram at
- * each ε, in that order, each a {@linkcode synthesize} call with the same seed.
- *
- * @param data The file, as read.
- * @param settings The run's settings.
- * @param onProgress Told each arm's stages.
- * @returns The JSON result and the wall time of each arm.
- */
-export async function runRealFile(
-  data: Dataset,
-  settings: RealFileSettings = REAL_FILE_SETTINGS,
-  onProgress: RealFileProgress = () => {},
-): Promise<RealFileRun> {
-  const file = everyKth(data, settings.every);
-  const { data: used, dropped } = usedRecords(file);
-  const confidential = hiCholTable(used);
-  const plan: { kind: ArmKind; epsilon?: number }[] = [
+/** The arms of a run, in order: the unweighted synthesizer, LW_final and the histogram per ε. */
+function armPlan(settings: RealFileSettings): { kind: ArmKind; epsilon?: number }[] {
+  return [
     { kind: "unweighted" },
     ...settings.epsilons.map((epsilon) => ({ kind: "lw-final" as const, epsilon })),
     ...settings.epsilons.map((epsilon) => ({ kind: "histogram" as const, epsilon })),
   ];
-  const arms: ArmResult[] = [];
+}
+
+function armKey(kind: ArmKind, epsilon: number | undefined): string {
+  return kind === "unweighted" ? kind : `${kind}-${epsilon}`;
+}
+
+/**
+ * Runs every arm on the file: the unweighted synthesizer, LW_final at each ε, the histogram at
+ * each ε, in that order, each a {@linkcode synthesize} call with the same seed. An ε that
+ * LW_final cannot reach is recorded as that arm's failure and the run goes on.
+ *
+ * @param data The file, as read.
+ * @param settings The run's settings.
+ * @param options Progress, and a cache of finished arms to resume from.
+ * @returns The JSON result and the wall time of each arm (as first computed, for a cached arm).
+ */
+export async function runRealFile(
+  data: Dataset,
+  settings: RealFileSettings = REAL_FILE_SETTINGS,
+  options: RunRealFileOptions = {},
+): Promise<RealFileRun> {
+  const onProgress = options.onProgress ?? (() => {});
+  const file = everyKth(data, settings.every);
+  const { data: used, dropped } = usedRecords(file);
+  const confidential = hiCholTable(used);
+  const arms: (ArmResult | ArmFailure)[] = [];
   const seconds: Record<string, number> = {};
-  for (const { kind, epsilon } of plan) {
+  const same = JSON.stringify(settings);
+  for (const { kind, epsilon } of armPlan(settings)) {
+    const key = armKey(kind, epsilon);
     const label = armLabel(kind, epsilon);
+    const cached = await options.cache?.get(key);
+    if (cached !== undefined && JSON.stringify(cached.settings) === same) {
+      onProgress(label, "cached", 1, 1);
+      arms.push(cached.arm);
+      seconds[key] = cached.seconds;
+      continue;
+    }
     const started = performance.now();
     onProgress(label, "start", 0, 1);
-    const synthesis = await synthesize(file, armSpec(kind, settings, epsilon), {
-      onProgress: (stage, done, total) => onProgress(label, stage, done, total),
-    });
-    const arm = armResult(kind, epsilon, synthesis, used, confidential);
+    let arm: ArmResult | ArmFailure;
+    try {
+      const synthesis = await synthesize(file, armSpec(kind, settings, epsilon), {
+        onProgress: (stage, done, total) => onProgress(label, stage, done, total),
+      });
+      arm = armResult(kind, epsilon, synthesis, used, confidential);
+    } catch (error) {
+      if (!(error instanceof CalibrationError)) throw error;
+      arm = { key, label, kind, targetEpsilon: epsilon ?? null, error: error.message };
+    }
     arms.push(arm);
-    seconds[arm.key] = (performance.now() - started) / 1000;
+    seconds[key] = (performance.now() - started) / 1000;
+    await options.cache?.set(key, { settings, arm, seconds: seconds[key] });
   }
   return {
     result: {

@@ -8,14 +8,22 @@
 import type { ModelUtility, UtilityReport } from "../synthesis/utility_report.ts";
 import { fmt, markdownTable } from "./markdown.ts";
 import {
+  type ArmFailure,
   type ArmResult,
   LEVELS,
   OUTCOME_MODELS,
   OUTCOMES,
   PUBLIC,
   type RealFileResult,
+  released,
   UTILITY_MODELS,
 } from "./real_file.ts";
+
+/** The result with its released arms apart from those that failed to reach their ε. */
+type View = Omit<RealFileResult, "arms"> & {
+  readonly arms: readonly ArmResult[];
+  readonly failures: readonly ArmFailure[];
+};
 
 /** What R's `survey` gave on the same file (`test/reference/nhanes_tables_expected.json`). */
 export interface RReference {
@@ -59,7 +67,7 @@ function tvdCell(tvd: { mean: number; byDataset: readonly number[] } | undefined
 }
 
 /** The pairs of the two-way tables, in the report's order. */
-function pairs(result: RealFileResult): [string, string][] {
+function pairs(result: View): [string, string][] {
   const full = result.arms.find((arm) => arm.kind !== "histogram")!;
   return full.utility.twoWay.map((t) => [t.variables[0], t.variables[1]]);
 }
@@ -76,7 +84,7 @@ function modelSummary(model: ModelUtility | undefined): { overlap: number; diff:
   return { overlap: mean(overlaps), diff: mean(diffs) };
 }
 
-function releasesTable(result: RealFileResult): string {
+function releasesTable(result: View): string {
   const rows = result.arms.map((arm) => {
     const fit = arm.finalFit;
     const warm = arm.fits.filter((f) => f.warmStart).length;
@@ -97,6 +105,15 @@ function releasesTable(result: RealFileResult): string {
       fit === null ? "–" : fit.flagged ? "yes" : "no",
     ];
   });
+  for (const failure of result.failures) {
+    rows.push([
+      failure.label,
+      failure.kind === "histogram" ? "hi_chol" : OUTCOMES.join(", "),
+      String(failure.targetEpsilon),
+      `not released: ${failure.error}`,
+      ...Array<string>(8).fill("–"),
+    ]);
+  }
   return markdownTable(
     [
       "synthesizer",
@@ -116,7 +133,7 @@ function releasesTable(result: RealFileResult): string {
   );
 }
 
-function tvdTable(result: RealFileResult): string {
+function tvdTable(result: View): string {
   const twoWays = pairs(result);
   const rows = result.arms.map((arm) => [
     arm.label,
@@ -130,7 +147,7 @@ function tvdTable(result: RealFileResult): string {
   );
 }
 
-function propensityTable(result: RealFileResult): string {
+function propensityTable(result: View): string {
   const range = (values: readonly number[]) =>
     `${fmt(Math.min(...values), 2)}–${fmt(Math.max(...values), 2)}`;
   const rows = result.arms.map((arm) => {
@@ -207,7 +224,7 @@ function modelTable(formula: string, arms: readonly ArmResult[]): string {
 
 const pct = (v: number, digits = 1) => fmt(100 * v, digits);
 
-function countsTable(result: RealFileResult): string {
+function countsTable(result: View): string {
   const t = result.confidentialTable;
   const rows = t.count.map((count, r) => [
     t.labels[0][r],
@@ -220,12 +237,12 @@ function countsTable(result: RealFileResult): string {
 }
 
 /** The arms shown in the prevalence table: all but the histograms after the first. */
-function shownInTable(result: RealFileResult): ArmResult[] {
+function shownInTable(result: View): ArmResult[] {
   const histograms = result.arms.filter((arm) => arm.kind === "histogram");
   return result.arms.filter((arm) => arm.kind !== "histogram" || arm === histograms[0]);
 }
 
-function prevalenceTable(result: RealFileResult): string {
+function prevalenceTable(result: View): string {
   const t = result.confidentialTable;
   const arms = shownInTable(result);
   const rows = t.mean.map((q, r) => [
@@ -245,7 +262,7 @@ function prevalenceTable(result: RealFileResult): string {
   );
 }
 
-function coverageTable(result: RealFileResult): string {
+function coverageTable(result: View): string {
   const t = result.confidentialTable;
   const rows = result.arms.map((arm) => {
     const s = arm.table;
@@ -284,7 +301,7 @@ interface Measure {
   readonly scientific?: boolean;
 }
 
-function measures(result: RealFileResult): Measure[] {
+function measures(result: View): Measure[] {
   const twoWays = pairs(result);
   const model = (arm: ArmResult) => modelSummary(modelOf(arm.utility, UTILITY_MODELS[0]));
   return [
@@ -330,102 +347,163 @@ function measures(result: RealFileResult): Measure[] {
   ];
 }
 
-function findings(result: RealFileResult): string[] {
+/** A measure's values from the unweighted synthesizer down the ε of LW_final. */
+interface Trend {
+  readonly name: string;
+  readonly text: string;
+  /** How many times worse at the smallest ε than the unweighted synthesizer. */
+  readonly factor: number;
+}
+
+function trends(result: View, lw: readonly ArmResult[], unweighted: ArmResult): Trend[] {
+  const smallest = lw[lw.length - 1];
+  return measures(result).flatMap((measure) => {
+    const base = measure.value(unweighted);
+    const values = lw.map((arm) => measure.value(arm));
+    const worst = measure.value(smallest);
+    if (base === null || worst === null || values.some((v) => v === null)) return [];
+    return [{
+      name: measure.name,
+      text: `${measure.name} ${fmt(base, measure.digits)} (unweighted) → ${
+        lw.map((arm, j) => `${fmt(values[j], measure.digits)} (ε = ${arm.targetEpsilon})`)
+          .join(" → ")
+      }`,
+      factor: measure.worseUp ? worst / base : base / worst,
+    }];
+  });
+}
+
+function findings(result: View): string[] {
   const lines: string[] = [];
   const unweighted = result.arms.find((arm) => arm.kind === "unweighted")!;
   const lw = result.arms.filter((arm) => arm.kind === "lw-final")
     .sort((a, b) => b.targetEpsilon! - a.targetEpsilon!);
   const histograms = result.arms.filter((arm) => arm.kind === "histogram");
+  const failed = result.failures.filter((arm) => arm.kind === "lw-final");
   const t = result.confidentialTable;
+  const m = result.settings.m;
 
   // Privacy.
   const met = lw.filter((arm) => arm.epsilon <= arm.targetEpsilon! * (1 + 1e-12));
   lines.push(
-    `- **Privacy.** LW_final met ${met.length} of ${lw.length} targets: ${
-      lw.map((arm) =>
-        `ε = ${fmt(arm.epsilon, 2)} for the target ${arm.targetEpsilon} (Δ = ${
-          fmt(arm.lipschitz, 3)
-        }, mean α = ${fmt(arm.alphaMean, 3)})`
-      ).join("; ")
-    }. The unweighted synthesizer's Δ = ${fmt(unweighted.lipschitz, 3)} would correspond to ε = ${
-      fmt(unweighted.epsilon, 1)
-    } for m = ${result.settings.m}, but it is not calibrated: its Δ is read off the data and ` +
-      "promises nothing, which is why it serves only as the utility ceiling.",
+    `- **Privacy.** LW_final reached ${met.length} of ${lw.length + failed.length} targets${
+      lw.length === 0
+        ? ""
+        : ": " + lw.map((arm) =>
+          `ε = ${fmt(arm.epsilon, 2)} for the target ${arm.targetEpsilon} (Δ = ${
+            fmt(arm.lipschitz, 3)
+          }, mean α = ${fmt(arm.alphaMean, 3)})`
+        ).join("; ")
+    }${
+      failed.length === 0
+        ? ""
+        : `; not released: ${failed.map((arm) => `ε = ${arm.targetEpsilon}`).join(", ")}`
+    }. LW_final stays below its target because re-weighting (k < 1) lowers Δ after the ` +
+      `calibration. The unweighted synthesizer's Δ = ${fmt(unweighted.lipschitz, 3)} would ` +
+      `give ε = ${fmt(unweighted.epsilon, 1)} for m = ${m}, but it is not calibrated: its Δ is ` +
+      "read off the confidential data, so it is no guarantee; it is the utility ceiling only.",
   );
+  if (lw.length === 0) return lines;
+  const smallest = lw[lw.length - 1];
 
   // Utility against ε.
-  const ms = measures(result);
-  const smallest = lw[lw.length - 1];
-  const parts = ms.map((measure) => {
-    const base = measure.value(unweighted);
-    const values = lw.map((arm) => measure.value(arm));
-    if (base === null || values.some((v) => v === null)) return null;
-    const worst = measure.value(smallest)!;
-    const change = measure.worseUp ? worst / base : base / worst;
-    return {
-      text: `${measure.name} ${fmt(base, measure.digits)} (unweighted) → ${
-        lw.map((arm, j) => `${fmt(values[j]!, measure.digits)} (ε = ${arm.targetEpsilon})`)
-          .join(" → ")
-      }`,
-      change,
-      name: measure.name,
-    };
-  }).filter((p) => p !== null);
-  const worst = parts.reduce((a, b) => (b.change > a.change ? b : a));
+  const all = trends(result, lw, unweighted);
+  if (all.length > 0) {
+    const worst = all.reduce((a, b) => (b.factor > a.factor ? b : a));
+    const mildest = all.reduce((a, b) => (b.factor < a.factor ? b : a));
+    lines.push(
+      `- **Utility against ε.** ${all.map((p) => p.text).join("; ")}. Against the unweighted ` +
+        `synthesizer at ε = ${smallest.targetEpsilon}, the ${worst.name} degrades most (×${
+          fmt(worst.factor, 1)
+        }${
+          worst.name.includes("overlap") ? ", as the inverse ratio of overlaps" : ""
+        }) and the ${mildest.name} least (×${
+          fmt(mildest.factor, 1)
+        }). With m = ${m} datasets per synthesis each row is ` +
+        "one run: the ranges over the m datasets in the tables above show how large the " +
+        "synthesis noise is, and a step between ε values smaller than that range is not a trend.",
+    );
+  }
+
+  // Whom the weights down-weight, and what that does to the prevalence.
+  const total = 0; // the grand-total row
+  const byLevel = (arm: ArmResult, name: string) =>
+    Object.entries(arm.alphaByLevel?.[name] ?? {}).map(([level, a]) => `${level} ${fmt(a, 2)}`)
+      .join(", ");
   lines.push(
-    `- **Utility against ε.** ${parts.map((p) => p.text).join("; ")}. Relative to the ` +
-      `unweighted synthesizer, the ${worst.name} degrades most by ε = ${smallest.targetEpsilon} ` +
-      `(a factor ${fmt(worst.change, 1)}${worst.name.includes("overlap") ? " in overlap" : ""}). ` +
-      `With m = ${result.settings.m} datasets per synthesis these are single runs: the range ` +
-      "over the m datasets in the tables above shows how much of a difference is synthesis noise.",
+    "- **What the weights do.** LW gives a record a weight that falls with its Lipschitz " +
+      "value, its largest |log likelihood| over the draws, which is larger for a rarer outcome. " +
+      `At ε = ${smallest.targetEpsilon} the mean α is ${
+        byLevel(smallest, "hi_chol")
+      } by hi_chol and ${byLevel(smallest, "race")} by race. ${
+        (smallest.alphaByLevel?.hi_chol["1"] ?? 1) < (smallest.alphaByLevel?.hi_chol["0"] ?? 1)
+          ? "A weighted likelihood that counts the cases less than the non-cases pulls the " +
+            "fitted prevalence down, and the synthetic records are drawn from it"
+          : "The cases are not down-weighted more than the non-cases"
+      }: the overall hi_chol prevalence is ` +
+      `${pct(t.mean[total])}% in the confidential data, ${pct(unweighted.table.mean[total])}% ` +
+      `from the unweighted synthesizer and ${
+        lw.map((arm) => `${pct(arm.table.mean[total])}% at ε = ${arm.targetEpsilon}`).join(", ")
+      } from LW_final.`,
   );
 
   // The histogram.
   if (histograms.length > 0) {
     const h = histograms[0];
-    const hMarginal = variableTvd(h.utility, "hi_chol")!.mean;
-    const hAge = twoWayTvd(h.utility, "agecat", "hi_chol")!.mean;
-    const lwAge = twoWayTvd(smallest.utility, "agecat", "hi_chol")!.mean;
+    const tvd = (arm: ArmResult, a: string, b?: string) =>
+      b === undefined ? variableTvd(arm.utility, a)?.mean : twoWayTvd(arm.utility, a, b)?.mean;
     const hModel = modelSummary(modelOf(h.utility, UTILITY_MODELS[1]));
     const lwModel = modelSummary(modelOf(smallest.hiChol, UTILITY_MODELS[1]));
     lines.push(
       `- **The perturbed histogram** of hi_chol (ε = ${
         histograms.map((arm) => arm.targetEpsilon).join(", ")
-      }) has the best marginal (TVD ${fmt(hMarginal, 4)} at ε = ${h.targetEpsilon}: Laplace ` +
-        `noise of scale 1/ε on two counts of ${result.records.used} records is negligible) but ` +
-        "draws hi_chol independently of agecat and gender: the agecat × hi_chol TVD is " +
-        `${fmt(hAge, 4)} against LW_final's ${fmt(lwAge, 4)} at ε = ${smallest.targetEpsilon}, ` +
-        `S_pMSE on (agecat, gender, hi_chol) ${fmt(h.hiChol.propensity.mean.ratio, 1)} against ` +
-        `${fmt(smallest.hiChol.propensity.mean.ratio, 1)}, and \`${
-          UTILITY_MODELS[1]
-        }\` keeps a mean CI overlap of ${fmt(hModel?.overlap, 2)} (LW_final ${
-          fmt(lwModel?.overlap, 2)
-        }). It cannot synthesise race with hi_chol: the mechanism takes one variable.`,
+      }) adds Laplace noise of scale 1/ε to two counts of ${result.records.used} records, which ` +
+        `is negligible: its marginal TVD is ${fmt(tvd(h, "hi_chol"), 4)} at ε = ` +
+        `${h.targetEpsilon} (LW_final ${fmt(tvd(smallest, "hi_chol"), 4)}, unweighted ${
+          fmt(tvd(unweighted, "hi_chol"), 4)
+        }). But it draws hi_chol independently of agecat and gender: the agecat × hi_chol TVD is ` +
+        `${fmt(tvd(h, "agecat", "hi_chol"), 4)} (LW_final at ε = ${smallest.targetEpsilon} ${
+          fmt(tvd(smallest, "agecat", "hi_chol"), 4)
+        }, unweighted ${fmt(tvd(unweighted, "agecat", "hi_chol"), 4)}), S_pMSE on (agecat, ` +
+        `gender, hi_chol) ${fmt(h.hiChol.propensity.mean.ratio, 1)} (LW_final ${
+          fmt(smallest.hiChol.propensity.mean.ratio, 1)
+        }, unweighted ${fmt(unweighted.hiChol.propensity.mean.ratio, 1)}), and the mean CI ` +
+        `overlap of \`${UTILITY_MODELS[1]}\` is ${
+          hModel === null ? "not defined (a fit failed)" : fmt(hModel.overlap, 2)
+        } (LW_final ${
+          lwModel === null ? "not defined (a fit failed)" : fmt(lwModel.overlap, 2)
+        }). ` +
+        "It cannot release race with hi_chol: the mechanism takes one variable.",
     );
   }
 
   // The survey table.
   const coverage = (arm: ArmResult) => arm.table.meanCovers.filter((c) => c).length;
-  const cells = t.mean.length;
+  const row = (a: string, g: string) =>
+    t.labels[0].findIndex((label, r) => label === a && t.labels[1][r] === g);
+  const men = row("60+", "male");
+  const women = row("60+", "female");
   lines.push(
-    `- **The survey table.** Of the ${cells} prevalence cells, the combined 95% intervals cover ` +
-      `the confidential estimate in ${coverage(unweighted)} (unweighted), ${
-        lw.map((arm) => `${coverage(arm)} (ε = ${arm.targetEpsilon})`).join(", ")
-      } and ${
-        histograms.map((arm) => `${coverage(arm)} (histogram ε = ${arm.targetEpsilon})`).join(", ")
+    `- **The survey table.** Of the ${t.mean.length} prevalence cells, the combined 95% ` +
+      `intervals cover the confidential estimate in ${coverage(unweighted)} (unweighted), ${
+        lw.map((arm) => `${coverage(arm)} (LW_final ε = ${arm.targetEpsilon})`).join(", ")
+      }${
+        histograms.map((arm) => `, ${coverage(arm)} (histogram ε = ${arm.targetEpsilon})`).join("")
       }. The weighted counts are the same in every synthetic dataset as in the confidential ` +
       "data (agecat, gender and the weights are public and unsynthesised), so only the " +
-      "prevalences carry synthesis error. Intervals from partially synthetic data are centred " +
-      "on the synthesizer's estimate, not the confidential one, and a cell's interval can miss it " +
-      "through the model (main effects only: the age × gender interaction in hi_chol, " +
-      `${pct(t.mean[t.labels[0].indexOf("60+") + 1])}% of 60+ men against ${
-        pct(t.mean[t.labels[0].indexOf("60+") + 2])
-      }% of 60+ women, is not in the logistic model) as well as through the noise.`,
+      "prevalences carry synthesis error. A partially synthetic interval is centred on the " +
+      "synthesizer's estimate, not on the confidential one, so it misses a cell where the model " +
+      "is wrong as well as by chance: the logistic model has main effects only, while the " +
+      `confidential prevalence among those 60+ is ${pct(t.mean[men])}% for men and ` +
+      `${pct(t.mean[women])}% for women (an age × gender interaction the model cannot carry).`,
   );
 
   // MCMC.
   const fitted = result.arms.filter((arm) => arm.finalFit !== null);
   const flagged = fitted.filter((arm) => arm.finalFit!.flagged);
+  const failures = [
+    ...new Set(fitted.map((arm) => arm.finalFit!.preconditionFailure).filter((f) => f !== null)),
+  ];
   lines.push(
     `- **MCMC.** ${flagged.length} of ${fitted.length} final fits are flagged (R̂ > 1.01, bulk ` +
       `ESS < 400 or a divergence): ${
@@ -434,9 +512,19 @@ function findings(result: RealFileResult): string[] {
             fmt(arm.finalFit!.rhatMax, 3)
           }, bulk ESS min ${fmt(arm.finalFit!.essBulkMin, 0)}`
         ).join("; ")
-      }. Flags inform and do not stop a release (decisions.md); Δ is a maximum over draws, so a ` +
-      "sampler that misses part of the posterior can understate it. Only the final fit's " +
-      "diagnostics are kept by the pipeline, not those of the calibration and re-weighting refits.",
+      }. ${
+        failures.length === 0 ? "" : `The preconditioner was not used (${failures.join("; ")}). `
+      }Flags inform and do not stop a release (docs/decisions.md); Δ is a maximum over the ` +
+      "draws, so a sampler that misses part of the posterior can understate it. The pipeline " +
+      "keeps the diagnostics of the final fit only, not those of the calibration and " +
+      "re-weighting refits; a refit warm-starts only when its short warmup shows no divergence, " +
+      `so here ${
+        lw.map((arm) =>
+          `${
+            arm.fits.filter((f) => f.warmStart).length
+          } of ${arm.fits.length} (ε = ${arm.targetEpsilon})`
+        ).join(", ")
+      } fits started warm.`,
   );
   return lines;
 }
@@ -449,10 +537,15 @@ function findings(result: RealFileResult): string[] {
  * @param reference R's table on the same file, when the run used the whole file.
  */
 export function realFileMarkdown(
-  result: RealFileResult,
+  all: RealFileResult,
   footer: string,
   reference?: RReference,
 ): string {
+  const result: View = {
+    ...all,
+    arms: all.arms.filter(released),
+    failures: all.arms.filter((arm): arm is ArmFailure => !released(arm)),
+  };
   const s = result.settings;
   const lw = result.arms.filter((arm) => arm.kind === "lw-final");
   const histograms = result.arms.filter((arm) => arm.kind === "histogram");

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { parseCsv, readCsv } from "../../src/data/csv.ts";
-import { parseRealFileArgs, relativeDifference } from "../../src/cli/real_file.ts";
+import { footerOf, parseRealFileArgs, relativeDifference } from "../../src/cli/real_file.ts";
 import {
+  type CachedArm,
   hiCholTable,
   REAL_FILE_SETTINGS,
   realFileJson,
+  released,
   runRealFile,
   usedRecords,
   withDesignColumns,
@@ -81,6 +83,9 @@ Deno.test("real file: design columns are attached by row and a reordered dataset
 Deno.test("real file: the command's flags", () => {
   const defaults = parseRealFileArgs([]);
   assert.equal(defaults.out, "docs/studies");
+  assert.equal(defaults.cache, null);
+  assert.equal(defaults.render, false);
+  assert.equal(parseRealFileArgs(["--render"]).render, true);
   assert.deepEqual(defaults.settings, REAL_FILE_SETTINGS);
   const reduced = parseRealFileArgs(["--every", "20", "--draws", "200", "--epsilons", "10,20"]);
   assert.equal(reduced.settings.every, 20);
@@ -88,6 +93,8 @@ Deno.test("real file: the command's flags", () => {
   assert.deepEqual(reduced.settings.epsilons, [10, 20]);
   assert.throws(() => parseRealFileArgs(["--every", "0"]), /--every: must be a positive integer/);
   assert.throws(() => parseRealFileArgs(["--epsilons", "5,x"]), /--epsilons/);
+  assert.equal(footerOf("# T\n\n---\na\n\n---\nWall time 1 s.\n"), "---\nWall time 1 s.");
+  assert.throws(() => footerOf("# T\n"), /no footer/);
 });
 
 Deno.test({
@@ -106,7 +113,21 @@ Deno.test({
       warmup: 60,
       every: 40,
     };
-    const { result, seconds } = await runRealFile(data, settings);
+    const kept = new Map<string, CachedArm>();
+    const cache = {
+      get: (key: string) => Promise.resolve(kept.get(key)),
+      set: (key: string, value: CachedArm) => Promise.resolve(void kept.set(key, value)),
+    };
+    const { result, seconds } = await runRealFile(data, settings, { cache });
+    // A rerun of the same settings takes every arm from the cache: the same JSON at once.
+    const stages: string[] = [];
+    const again = await runRealFile(data, settings, {
+      cache,
+      onProgress: (_arm, stage) => stages.push(stage),
+    });
+    assert.deepEqual(stages, ["cached", "cached", "cached"]);
+    assert.equal(realFileJson(again.result), realFileJson(result));
+    assert.deepEqual(again.seconds, seconds);
     assert.equal(result.records.file, Math.ceil(data.n / 40));
     assert.equal(result.records.used + result.records.dropped, result.records.file);
     assert.deepEqual(result.arms.map((arm) => arm.key), [
@@ -115,14 +136,15 @@ Deno.test({
       "histogram-20",
     ]);
     assert.deepEqual(Object.keys(seconds), ["unweighted", "lw-final-20", "histogram-20"]);
-    const [unweighted, lw, histogram] = result.arms;
+    assert.ok(result.arms.every(released), "every arm is released");
+    const [unweighted, lw, histogram] = result.arms.filter(released);
     assert.equal(unweighted.targetEpsilon, null);
     assert.ok(lw.epsilon <= 20 * (1 + 1e-12), `LW_final ε = ${lw.epsilon}`);
     assert.equal(histogram.epsilon, 20);
     assert.equal(histogram.guarantee, "DP");
     assert.equal(histogram.finalFit, null);
     assert.deepEqual(histogram.outcomes, ["hi_chol"]);
-    for (const arm of result.arms) {
+    for (const arm of result.arms.filter(released)) {
       assert.equal(arm.n, result.records.used);
       assert.equal(arm.table.m, 2);
       assert.equal(arm.table.meanCovers.length, 15);
