@@ -133,6 +133,21 @@ function releasesTable(result: View): string {
   );
 }
 
+function alphaTable(result: View): string {
+  const weighted = result.arms.filter((arm) => arm.alphaByLevel !== null);
+  const columns = (["hi_chol", "race"] as const).flatMap((name) =>
+    LEVELS[name].map((level) => [name, level] as const)
+  );
+  return markdownTable(
+    ["synthesizer", "mean α", ...columns.map(([name, level]) => `${name} = ${level}`)],
+    weighted.map((arm) => [
+      arm.label,
+      fmt(arm.alphaMean, 3),
+      ...columns.map(([name, level]) => fmt(arm.alphaByLevel?.[name]?.[level], 3)),
+    ]),
+  );
+}
+
 function tvdTable(result: View): string {
   const twoWays = pairs(result);
   const rows = result.arms.map((arm) => [
@@ -427,15 +442,14 @@ function findings(result: View): string[] {
 
   // Whom the weights down-weight, and what that does to the prevalence.
   const total = 0; // the grand-total row
-  const byLevel = (arm: ArmResult, name: string) =>
-    Object.entries(arm.alphaByLevel?.[name] ?? {}).map(([level, a]) => `${level} ${fmt(a, 2)}`)
-      .join(", ");
+  const alphaOf = (arm: ArmResult, name: string, level: string) =>
+    fmt(arm.alphaByLevel?.[name]?.[level], 2);
   lines.push(
     "- **What the weights do.** LW gives a record a weight that falls with its Lipschitz " +
-      "value, its largest |log likelihood| over the draws, which is larger for a rarer outcome. " +
-      `At ε = ${smallest.targetEpsilon} the mean α is ${
-        byLevel(smallest, "hi_chol")
-      } by hi_chol and ${byLevel(smallest, "race")} by race. ${
+      "value (its largest |log likelihood| over the draws); the table of mean α by level above " +
+      `shows which records that hits. At ε = ${smallest.targetEpsilon} the mean α is ${
+        alphaOf(smallest, "hi_chol", "0")
+      } for hi_chol = 0 and ${alphaOf(smallest, "hi_chol", "1")} for hi_chol = 1. ${
         (smallest.alphaByLevel?.hi_chol["1"] ?? 1) < (smallest.alphaByLevel?.hi_chol["0"] ?? 1)
           ? "A weighted likelihood that counts the cases less than the non-cases pulls the " +
             "fitted prevalence down, and the synthetic records are drawn from it"
@@ -602,6 +616,10 @@ export function realFileMarkdown(
     "",
     "Achieved ε is the release manifest's: 2·Δ·m for the pseudo posterior (aDP), ε for the " +
     "histogram (DP). Fits: every fit the mechanism ran, the unweighted one first.",
+    "",
+    "Mean final weight α_i over the records of each confidential level:",
+    "",
+    alphaTable(result),
     "",
     "## Utility per variable: total variation distance",
     "",
