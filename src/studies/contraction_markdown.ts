@@ -227,9 +227,9 @@ export function contractionMarkdown(
       "",
       weightedLast === null ? "" : `**Weighted-e** truncates the fixed rule's records above ` +
         `${generator.global} once and refits; the refit has a wider posterior that can push ` +
-        `other records over (${
+        `other records over (records zeroed in the median database: ${
           md.fmt(weightedLast.zeroWeights.median, 0)
-        } records zeroed in the median database ` +
+        } ` +
         `at n = ${settings.sizes[settings.sizes.length - 1]}), and the lower-Δ fit of the two is ` +
         `kept, so at n = ${settings.sizes[settings.sizes.length - 1]} ` +
         `${md.percent(weightedLast.shareAbove)} of databases stay above ${generator.global} ` +
