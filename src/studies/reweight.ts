@@ -247,6 +247,13 @@ export interface PerDatabaseIntervals {
   readonly lower: [number, number, number];
   /** The same for the upper endpoint. */
   readonly upper: [number, number, number];
+  /**
+   * The same for the lower endpoint minus the same database's Data lower endpoint: the
+   * synthesizer's shift with the database's own variation taken out (0 for Data).
+   */
+  readonly lowerFromData: [number, number, number];
+  /** The same for the upper endpoints. */
+  readonly upperFromData: [number, number, number];
   /** Median over databases of (this interval's width)/(the Data interval's width). */
   readonly widthRatio: number;
 }
@@ -262,6 +269,8 @@ function bootstrapsOf(cis: readonly SummaryIntervals[], data: readonly SummaryIn
   return Object.fromEntries(TABLE_STATISTICS.map((stat) => [stat, {
     lower: spread(cis.map((ci) => ci[stat][0])),
     upper: spread(cis.map((ci) => ci[stat][1])),
+    lowerFromData: spread(cis.map((ci, i) => ci[stat][0] - data[i][stat][0])),
+    upperFromData: spread(cis.map((ci, i) => ci[stat][1] - data[i][stat][1])),
     widthRatio: spread(
       cis.map((ci, i) =>
         (ci[stat][1] - ci[stat][0]) / Math.max(data[i][stat][1] - data[i][stat][0], 1e-12)

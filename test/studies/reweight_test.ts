@@ -141,6 +141,12 @@ Deno.test("`reweightAggregate()` on hand-made records: Table 1 intervals, Δ, k 
     101.9,
   ]);
   assert.equal(summary.mechanisms.lw!.bootstrap.mean.widthRatio, 1);
+  // LW's mean interval [98, 102] against the Data interval [98 + r, 102 + r]: moves −r.
+  assert.deepEqual(
+    summary.mechanisms.lw!.bootstrap.mean.lowerFromData.map((v) => Math.round(v * 1e9) / 1e9),
+    [-3.9, -2, -0.1],
+  );
+  assert.deepEqual(summary.dataBootstrap.mean.upperFromData, [0, 0, 0]);
   assert.equal(summary.mechanisms.lw!.bootstrap.q90.widthRatio, 10 / 8);
   assert.equal(summary.mechanisms.cw!.replicates, 4);
   assert.equal(summary.mechanisms["cw-final"], null);
