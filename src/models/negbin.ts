@@ -19,7 +19,7 @@ import { sampleNegBinomial } from "../random/distributions.ts";
 import { censorBound, COUNT_RECORD, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
-import { digammaDiff, lgamma, logPochhammer } from "../stats/special.ts";
+import { digammaDiffs, lgamma, logPochhammers } from "../stats/special.ts";
 import { NegBinSimd } from "./negbin_simd.ts";
 
 /**
@@ -123,12 +123,14 @@ export class NegBinModel extends GlmModel {
     if (phi !== this.#constPhi) {
       const c = this.#const;
       const lgv1 = this.#lgv1;
-      for (let t = 0; t < values.length; t++) c[t] = logPochhammer(phi, values[t]) - lgv1[t];
+      logPochhammers(phi, values, c);
+      for (let t = 0; t < values.length; t++) c[t] -= lgv1[t];
       this.#constPhi = phi;
     }
     if (withPsi && phi !== this.#psiPhi) {
       const p = this.#psi;
-      for (let t = 0; t < values.length; t++) p[t] = phi * digammaDiff(phi, values[t]);
+      digammaDiffs(phi, values, p);
+      for (let t = 0; t < values.length; t++) p[t] *= phi;
       this.#psiPhi = phi;
     }
   }

@@ -133,10 +133,32 @@ export function digamma(x: number): number {
  * ```
  */
 export function logPochhammer(a: number, y: number): number {
-  if (a < ASYMPTOTIC_FROM) return lgamma(a + y) - lgamma(a);
+  return logPochhammerWith(a, y, pochhammerBase(a));
+}
+
+/** The term of {@link logPochhammer} in a alone: log Γ(a) below 10, δ(a) from there. */
+function pochhammerBase(a: number): number {
+  return a < ASYMPTOTIC_FROM ? lgamma(a) : stirlingRemainder(a);
+}
+
+/** {@link logPochhammer} given its term in a alone, `base` = pochhammerBase(a). */
+function logPochhammerWith(a: number, y: number, base: number): number {
+  if (a < ASYMPTOTIC_FROM) return lgamma(a + y) - base;
   const b = a + y;
-  return (a - 0.5) * Math.log1p(y / a) + y * (Math.log(b) - 1) +
-    (stirlingRemainder(b) - stirlingRemainder(a));
+  return (a - 0.5) * Math.log1p(y / a) + y * (Math.log(b) - 1) + (stirlingRemainder(b) - base);
+}
+
+/**
+ * out[t] = {@link logPochhammer}(a, y[t]) for every shift, bit for bit, with the term in a alone
+ * computed once (the negative binomial's table over its distinct counts at one φ).
+ *
+ * @param a the base, a > 0.
+ * @param y the shifts, y[t] ≥ 0.
+ * @param out where the values go (length of y).
+ */
+export function logPochhammers(a: number, y: Float64Array, out: Float64Array): void {
+  const base = pochhammerBase(a);
+  for (let t = 0; t < y.length; t++) out[t] = logPochhammerWith(a, y[t], base);
 }
 
 /**
@@ -158,9 +180,32 @@ export function logPochhammer(a: number, y: number): number {
  * ```
  */
 export function digammaDiff(a: number, y: number): number {
-  if (a < ASYMPTOTIC_FROM) return digamma(a + y) - digamma(a);
+  return digammaDiffWith(a, y, digammaBase(a));
+}
+
+/** The term of {@link digammaDiff} in a alone: ψ(a) below 10, S(a) from there. */
+function digammaBase(a: number): number {
+  return a < ASYMPTOTIC_FROM ? digamma(a) : digammaSeries(a);
+}
+
+/** {@link digammaDiff} given its term in a alone, `base` = digammaBase(a). */
+function digammaDiffWith(a: number, y: number, base: number): number {
+  if (a < ASYMPTOTIC_FROM) return digamma(a + y) - base;
   const b = a + y;
-  return Math.log1p(y / a) + (0.5 * y) / (a * b) + (digammaSeries(a) - digammaSeries(b));
+  return Math.log1p(y / a) + (0.5 * y) / (a * b) + (base - digammaSeries(b));
+}
+
+/**
+ * out[t] = {@link digammaDiff}(a, y[t]) for every shift, bit for bit, with the term in a alone
+ * computed once.
+ *
+ * @param a the base, a > 0.
+ * @param y the shifts, y[t] ≥ 0.
+ * @param out where the values go (length of y).
+ */
+export function digammaDiffs(a: number, y: Float64Array, out: Float64Array): void {
+  const base = digammaBase(a);
+  for (let t = 0; t < y.length; t++) out[t] = digammaDiffWith(a, y[t], base);
 }
 
 /**

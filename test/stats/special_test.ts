@@ -3,9 +3,11 @@ import { bignumber, factorial, gamma, lgamma as mjLgamma, log as mjLog } from "m
 import {
   digamma,
   digammaDiff,
+  digammaDiffs,
   lgamma,
   log1pExp,
   logPochhammer,
+  logPochhammers,
   sigmoid,
 } from "../../src/stats/special.ts";
 import { assertClose, uniforms } from "../models/_helpers.ts";
@@ -135,4 +137,18 @@ Deno.test("`log1pExp()` and `sigmoid()` match direct formulas and stay finite at
   assert.equal(sigmoid(-800), 0);
   assert.equal(sigmoid(800), 1);
   assertClose(sigmoid(-700), Math.exp(-700), 1e-15, 0, "sigmoid(-700)");
+});
+
+Deno.test("logPochhammers and digammaDiffs equal the scalar functions bit for bit, either side of 10", () => {
+  const y = Float64Array.from([0, 1, 2.5, 7, 9.9, 10, 37, 512, 1e4, 3e6]);
+  for (const a of [1e-3, 0.4, 1, 7.47, 9.999, 10, 12.5, 1e3, 1e9]) {
+    const lp = new Float64Array(y.length);
+    const dd = new Float64Array(y.length);
+    logPochhammers(a, y, lp);
+    digammaDiffs(a, y, dd);
+    y.forEach((v, t) => {
+      assert.ok(Object.is(lp[t], logPochhammer(a, v)), `logPochhammer(${a}, ${v})`);
+      assert.ok(Object.is(dd[t], digammaDiff(a, v)), `digammaDiff(${a}, ${v})`);
+    });
+  }
 });
