@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readCsv } from "../../src/data/csv.ts";
 import { buildDesign } from "../../src/data/design.ts";
 import { createModel } from "../../src/models/mod.ts";
-import { fitter } from "../../src/synthesis/release.ts";
+import { fitter, WARM_START_SKIPPED } from "../../src/synthesis/release.ts";
 
 const DATA = await readCsv(new URL("../../examples/skewed_counts.csv", import.meta.url).pathname);
 const MODEL = createModel("negbin", buildDesign(DATA, { y: "y" }, "count"));
@@ -38,4 +38,21 @@ Deno.test("a short warmup whose diagnostics fail is discarded for a cold refit, 
   assert.equal(refit.warmup, 400);
   assert.ok(refit.setup.setupEvaluations > 0);
   assert.ok(refit.gradientEvaluations > first.gradientEvaluations * 0.5);
+});
+
+Deno.test("a refit after a flagged fit starts cold at once: no warm attempt is run and discarded", async () => {
+  // 50 draws per chain: bulk ESS < 400, so every fit is flagged.
+  const sampler = { ...SAMPLER, drawsPerChain: 50 };
+  const alpha = new Float64Array(N).fill(0.6);
+  const fit = fitter(MODEL, sampler);
+  const first = await fit({ alpha: null }, "unweighted");
+  assert.equal(first.flagged, true);
+  const refit = await fit({ alpha }, "sw");
+  const cold = await fitter(MODEL, sampler)({ alpha }, "sw");
+  assert.equal(refit.setup.warmStart, undefined);
+  assert.equal(refit.setup.warmStartRejected, WARM_START_SKIPPED);
+  assert.equal(refit.warmup, 400);
+  // Exactly the cold fit's cost and draws: nothing was spent on an attempt.
+  assert.equal(refit.gradientEvaluations, cold.gradientEvaluations);
+  assert.deepEqual(refit.draws, cold.draws);
 });
