@@ -25,6 +25,7 @@ import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, logPositive, validateDesign } from "./_glm.ts";
 import { coefficientPriorLogDensity } from "./glm_prior.ts";
 import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
+import { type RowGroups, rowGroups } from "./row_groups.ts";
 
 /**
  * The categorical (multinomial logit) model; θ = (β_1, …, β_{L−1}, σ), u = (β, log σ), each β_l
@@ -64,12 +65,22 @@ export class CategoricalModel implements Model {
   readonly #eta: Float64Array;
   /** Scratch: p_il of one record. */
   readonly #p: Float64Array;
+  /** Records with equal covariates, when few enough to pay (`row_groups.ts`); else null. */
+  readonly #groups: RowGroups | null;
+  /** Scratch: each group's η_l − m (G × L). */
+  readonly #groupEta: Float64Array;
+  /** Scratch: each group's p_l (G × L). */
+  readonly #groupP: Float64Array;
+  /** Scratch: each group's log Σ_l e^{η_l − m}. */
+  readonly #groupLse: Float64Array;
 
   /**
    * Binds the model to a dataset.
    * @param design outcome codes 0..L−1, their `outcomeLevels` (L ≥ 2), and covariates.
+   * @param options `groupRows: false` evaluates every record's softmax itself (the reference the
+   *   grouped loop is tested against); by default records that share their row are grouped.
    */
-  constructor(design: Design) {
+  constructor(design: Design, options: { readonly groupRows?: boolean } = {}) {
     validateDesign(design);
     const levels = design.outcomeLevels;
     if (levels === undefined || levels.length < 2) {
@@ -91,6 +102,13 @@ export class CategoricalModel implements Model {
     );
     this.#eta = new Float64Array(levels.length);
     this.#p = new Float64Array(levels.length);
+    this.#groups = options.groupRows === false
+      ? null
+      : rowGroups(design.x, design.n, design.k, null);
+    const groupCount = this.#groups?.first.length ?? 0;
+    this.#groupEta = new Float64Array(groupCount * levels.length);
+    this.#groupP = new Float64Array(groupCount * levels.length);
+    this.#groupLse = new Float64Array(groupCount);
     const names: string[] = [];
     for (const level of levels.slice(1)) {
       for (const c of design.coefficientNames) names.push(`level=${level}:${c}`);
@@ -168,6 +186,17 @@ export class CategoricalModel implements Model {
     return Math.log1p(rest);
   }
 
+  /** Each group's softmax at `coefficients`, from its first record (bit for bit the record's). */
+  #fillGroups(groups: RowGroups, coefficients: Float64Array): void {
+    const levels = this.#levels;
+    const { first } = groups;
+    for (let g = 0; g < first.length; g++) {
+      this.#groupLse[g] = this.#softmax(coefficients, first[g]);
+      this.#groupEta.set(this.#eta, g * levels);
+      this.#groupP.set(this.#p, g * levels);
+    }
+  }
+
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the prior, with the gradient of the module doc. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
     checkLength("u", u, this.dim);
@@ -182,6 +211,11 @@ export class CategoricalModel implements Model {
     const eta = this.#eta;
     const p = this.#p;
     let total = coefficientPriorLogDensity(u, this.#m, grad);
+    const groups = this.#groups;
+    if (groups !== null) this.#fillGroups(groups, u);
+    // Record i's η − m and p: eta and p from #softmax, or its group's at `base`.
+    const etas = groups === null ? eta : this.#groupEta;
+    const ps = groups === null ? p : this.#groupP;
     for (let i = 0, off = 0; i < n; i++, off += k) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
@@ -190,15 +224,16 @@ export class CategoricalModel implements Model {
         total += censor === Infinity ? -Infinity : -censor; // c_i = clamp(−∞, ±C)
         continue;
       }
-      const lse = this.#softmax(u, i);
-      const c = a * (eta[code] - lse);
+      const base = groups === null ? 0 : groups.of[i] * levels;
+      const lse = groups === null ? this.#softmax(u, i) : this.#groupLse[groups.of[i]];
+      const c = a * (etas[base + code] - lse);
       if (c > censor || c < -censor) {
         total += c > 0 ? censor : -censor;
       } else {
         total += c;
         if (grad !== null) {
           for (let l = 1, at = 0; l < levels; l++, at += k) {
-            const g = a * ((code === l ? 1 : 0) - p[l]);
+            const g = a * ((code === l ? 1 : 0) - ps[base + l]);
             grad[at] += g;
             for (let j = 1; j < k; j++) grad[at + j] += g * x[off + j];
           }
@@ -214,10 +249,17 @@ export class CategoricalModel implements Model {
     checkRecords("out", out, this.#n);
     const codes = this.#code;
     const eta = this.#eta;
+    const groups = this.#groups;
+    if (groups !== null) this.#fillGroups(groups, theta);
     for (let i = 0; i < this.#n; i++) {
       const code = codes[i];
       if (code < 0) {
         out[i] = -Infinity;
+        continue;
+      }
+      if (groups !== null) {
+        const g = groups.of[i];
+        out[i] = this.#groupEta[g * this.#levels + code] - this.#groupLse[g];
         continue;
       }
       const lse = this.#softmax(theta, i);

@@ -10,7 +10,9 @@
  *     ℓ_i = y_i·η_i − log(1 + e^{η_i}) = −max(−t_i, 0) − log1p(e^{−|t_i|}),
  *     ∂ℓ_i/∂η_i = y_i − logit⁻¹(η_i) = s_i·logit⁻¹(−t_i),
  *
- * one exp and one log1p per record, exact and without overflow at any |η| (ℓ = −800 at t = −800).
+ * one exp and one log1p per record, exact and without overflow at any |η| (ℓ = −800 at t = −800);
+ * per group of records with the same covariates and outcome instead, when there are few
+ * (`row_groups.ts`), with the same values bit for bit.
  * An outcome other than 0 or 1 has ℓ_i = −∞ (the data reader never produces one; a record
  * with α_i = 0 is skipped, as in every model).
  *
@@ -20,6 +22,7 @@ import type { Rng } from "../random/rng.ts";
 import { censorBound, GlmModel, linearPredictor } from "./_glm.ts";
 import { describeModel, type Design, type Weighting } from "./model.ts";
 import { sigmoid } from "../stats/special.ts";
+import { type RowGroups, rowGroups } from "./row_groups.ts";
 
 /**
  * The sign s = 2y − 1 of each record's outcome (NaN for an outcome other than 0 or 1), after
@@ -77,15 +80,52 @@ export class LogisticModel extends GlmModel {
   readonly #x: Float64Array;
   /** s_i = 2y_i − 1, NaN for an outcome other than 0 or 1. */
   readonly #s: Float64Array;
+  /** Records with equal (x_i, s_i), when few enough to pay (`row_groups.ts`); else null. */
+  readonly #groups: RowGroups | null;
+  /** Scratch: log logit⁻¹(t) of each group at the current coefficients. */
+  readonly #groupLogSigmoid: Float64Array;
+  /** Scratch: logit⁻¹(−t) of each group at the current coefficients. */
+  readonly #groupSigmoidNeg: Float64Array;
 
   /**
    * Binds the model to a dataset.
    * @param design outcome (codes 0 and 1) and covariates.
+   * @param options `groupRows: false` evaluates every record's terms itself (the reference the
+   *   grouped loop is tested against); by default records that share their row are grouped.
    */
-  constructor(design: Design) {
+  constructor(design: Design, options: { readonly groupRows?: boolean } = {}) {
     super("logistic", design, null);
     this.#x = design.x;
     this.#s = binarySigns(design, "logistic");
+    this.#groups = options.groupRows === false
+      ? null
+      : rowGroups(design.x, design.n, design.k, this.#s);
+    const groupCount = this.#groups?.first.length ?? 0;
+    this.#groupLogSigmoid = new Float64Array(groupCount);
+    this.#groupSigmoidNeg = new Float64Array(groupCount);
+  }
+
+  /**
+   * Each group's log logit⁻¹(t) and logit⁻¹(−t) at coefficients β = `coefficients[0..K)`, from
+   * its first record with the record loop's arithmetic (so bit for bit the per-record values).
+   */
+  #fillGroups(groups: RowGroups, coefficients: Float64Array): void {
+    const k = this.k;
+    const x = this.#x;
+    const sign = this.#s;
+    const { first } = groups;
+    for (let g = 0; g < first.length; g++) {
+      const i = first[g];
+      const s = sign[i];
+      if (s !== s) continue;
+      const off = i * k;
+      let eta = coefficients[0];
+      for (let j = 1; j < k; j++) eta += x[off + j] * coefficients[j];
+      const t = s * eta;
+      const e = Math.exp(-Math.abs(t));
+      this.#groupLogSigmoid[g] = logSigmoidFrom(t, e);
+      this.#groupSigmoidNeg[g] = sigmoidNegFrom(t, e);
+    }
   }
 
   /** β_1 = the log-odds of the mean outcome (with ½ added to both counts), σ_β = 1. */
@@ -112,6 +152,9 @@ export class LogisticModel extends GlmModel {
     let total = this.logPrior(u, grad);
     const b0 = u[0];
     let g0 = 0;
+    const groups = this.#groups;
+    if (groups !== null) this.#fillGroups(groups, u);
+    const of = groups?.of;
     for (let i = 0, off = 0; i < n; i++, off += k) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
@@ -120,17 +163,22 @@ export class LogisticModel extends GlmModel {
         total += censor === Infinity ? -Infinity : -censor; // c_i = clamp(−∞, ±C)
         continue;
       }
-      let eta = b0;
-      for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
-      const t = s * eta;
-      const e = Math.exp(-Math.abs(t));
-      const c = a * logSigmoidFrom(t, e);
+      let t = NaN;
+      let e = NaN;
+      if (of === undefined) {
+        let eta = b0;
+        for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
+        t = s * eta;
+        e = Math.exp(-Math.abs(t));
+      }
+      const c = a * (of === undefined ? logSigmoidFrom(t, e) : this.#groupLogSigmoid[of[i]]);
       if (c > censor || c < -censor) {
         total += c > 0 ? censor : -censor;
       } else {
         total += c;
         if (grad !== null) {
-          const g = a * s * sigmoidNegFrom(t, e);
+          const g = a * s *
+            (of === undefined ? sigmoidNegFrom(t, e) : this.#groupSigmoidNeg[of[i]]);
           g0 += g;
           for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
         }
@@ -148,10 +196,16 @@ export class LogisticModel extends GlmModel {
     const k = this.k;
     const x = this.#x;
     const sign = this.#s;
+    const groups = this.#groups;
+    if (groups !== null) this.#fillGroups(groups, theta);
     for (let i = 0, off = 0; i < n; i++, off += k) {
       const s = sign[i];
       if (s !== s) {
         out[i] = -Infinity;
+        continue;
+      }
+      if (groups !== null) {
+        out[i] = this.#groupLogSigmoid[groups.of[i]];
         continue;
       }
       let eta = theta[0];
