@@ -70,8 +70,13 @@ export interface Refit {
   readonly warmup: number;
   /** Whether it was warm-started from the fit before it with that short warmup. */
   readonly warmStart: boolean;
-  /** Why a warm-started attempt was discarded and the fit run cold (see `warm_start.ts`). */
+  /**
+   * Why the fit ran cold after the fit before it: a warm-started attempt was discarded (see
+   * `warm_start.ts`), or none was tried because the fit before it is flagged.
+   */
   readonly warmStartRejected?: string;
+  /** Log density + gradient evaluations of the fit, its setup and a discarded attempt included. */
+  readonly gradientEvaluations: number;
   /** The Δ predicted for these weights from an earlier fit, when a prediction chose them. */
   readonly predicted?: { readonly lipschitz: number; readonly paretoK: number };
 }

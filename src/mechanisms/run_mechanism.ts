@@ -90,6 +90,7 @@ export async function runMechanism(
       ...(fit.setup.warmStartRejected === undefined
         ? {}
         : { warmStartRejected: fit.setup.warmStartRejected }),
+      gradientEvaluations: fit.gradientEvaluations,
       ...(predicted === undefined
         ? {}
         : { predicted: { lipschitz: predicted.lipschitz, paretoK: predicted.paretoK } }),

@@ -1,0 +1,105 @@
+/**
+ * Issue 15's acceptance run, timed: `synth` on the real file examples/apistrat.csv (n = 200) with
+ * three outcomes of mixed type, LW_final at ε ≤ 20, m = 2,
+ *
+ *     deno run -A bench/several_outcomes.ts [--runs 3]
+ *
+ * run once per seed 1..runs from the command line (a fresh process each, as a user runs it), with
+ * the counts that explain each time (fits, those run cold, gradients over all fits and the final
+ * fit's, its R̂/ESS/divergences), and
+ * the cost of one log density + gradient of each conditional (ns per gradient and per record, at
+ * points that move every parameter, as NUTS does). Prints a markdown table for
+ * docs/performance.md.
+ *
+ * @module
+ */
+import { benchArgs, timed } from "./_common.ts";
+import { readCsv } from "../src/data/csv.ts";
+import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
+import { SynthesisSpec } from "../src/synthesis/spec.ts";
+import type { JointModel } from "../src/models/joint.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const DATA = "examples/apistrat.csv";
+const ARGS = [
+  "--data",
+  DATA,
+  "--y",
+  "api00,enroll,awards",
+  "--model",
+  "normal,negbin,logistic",
+  "--x",
+  "stype",
+  "--mechanism",
+  "lw-final",
+  "--epsilon",
+  "20",
+  "--m",
+  "2",
+];
+
+/** ns per log density + gradient of each conditional, at points jittered around its start. */
+async function gradientCosts(): Promise<string[]> {
+  const data = await readCsv(`${ROOT}${DATA}`);
+  const spec = SynthesisSpec.parse({
+    mechanism: "lw-final",
+    y: ["api00", "enroll", "awards"],
+    model: ["normal", "negbin", "logistic"],
+    x: ["stype"],
+    epsilon: 20,
+    m: 2,
+  });
+  const joint = synthesisModel(data, spec) as JointModel;
+  return joint.components.map(({ outcome, model }) => {
+    const n = model.design.n;
+    const weighting = { alpha: new Float64Array(n).fill(0.25) };
+    const start = model.initialPoint();
+    const points = Array.from(
+      { length: 64 },
+      (_, p) => start.map((v, j) => v + 0.05 * Math.sin(p * 7 + j)),
+    );
+    const grad = new Float64Array(model.dim);
+    for (let i = 0; i < 2000; i++) model.logDensity(points[i % 64], grad, weighting);
+    const calls = 20000;
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) model.logDensity(points[i % 64], grad, weighting);
+    const ns = ((performance.now() - started) / calls) * 1e6;
+    return `| ${outcome} | ${model.name} | ${model.dim} | ${ns.toFixed(0)} | ${
+      (ns / n).toFixed(1)
+    } |`;
+  });
+}
+
+const { runs } = benchArgs({ runs: "3" });
+console.log("| conditional | model | dim | ns per gradient | ns per record |");
+console.log("|---|---|---|---|---|");
+for (const line of await gradientCosts()) console.log(line);
+console.log();
+console.log(
+  "| seed | wall s | fits | refits run cold | gradients, all fits | final fit gradients | R̂ max | bulk ESS min | divergences | Δ | ε |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+for (let seed = 1; seed <= Number(runs); seed++) {
+  const out = await Deno.makeTempDir({ prefix: "several_outcomes_" });
+  const { seconds } = await timed(
+    Deno.execPath(),
+    ["run", "-A", "src/cli/synth.ts", ...ARGS, "--seed", String(seed), "--out", out],
+    ROOT,
+  );
+  const report = JSON.parse(await Deno.readTextFile(`${out}/report.json`));
+  const diagnostics = JSON.parse(await Deno.readTextFile(`${out}/diagnostics.json`));
+  const fit = diagnostics.fit;
+  const refits: { gradientEvaluations: number; warmStartRejected?: string }[] = diagnostics.refits;
+  const gradients = refits.reduce((sum, refit) => sum + refit.gradientEvaluations, 0);
+  const cold = refits.filter((refit) => refit.warmStartRejected !== undefined).length;
+  console.log(
+    `| ${seed} | ${
+      seconds.toFixed(1)
+    } | ${refits.length} | ${cold} | ${gradients} | ${fit.gradientEvaluations} | ${
+      fit.rhatMax.toFixed(3)
+    } | ${fit.essBulkMin.toFixed(0)} | ${fit.divergences} | ${report.lipschitz.toFixed(3)} | ${
+      report.epsilon.toFixed(2)
+    } |`,
+  );
+  await Deno.remove(out, { recursive: true });
+}
