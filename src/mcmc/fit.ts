@@ -37,7 +37,10 @@ export interface FitSetup {
   readonly setupEvaluations: number;
   /** Whether the chains started from an earlier fit (short warmup; see `warm_start.ts`). */
   readonly warmStart?: boolean;
-  /** Why a warm-started attempt was discarded and this fit run cold with the full warmup. */
+  /**
+   * Why this refit ran cold with the full warmup: a warm-started attempt was discarded, or none
+   * was tried because the fit before it had divergent transitions.
+   */
   readonly warmStartRejected?: string;
 }
 

@@ -10,7 +10,7 @@
  * no divergent transition, R̂ ≤ 1.01 and bulk ESS ≥ 400 for every parameter (SPEC §6), and the
  * chains' adapted step sizes within a factor {@linkcode STEP_SIZE_SPREAD} of each other (a chain
  * whose adaptation wandered off adapts a different ε). Otherwise the caller refits cold, with
- * the full warmup, and reports why. S (chains × draws) never changes: Δ is a maximum over draws.
+ * the full warmup, and reports why; after a fit with divergent transitions it refits cold at once. S (chains × draws) never changes: Δ is a maximum over draws.
  *
  * @module
  */

@@ -72,7 +72,7 @@ export interface Refit {
   readonly warmStart: boolean;
   /**
    * Why the fit ran cold after the fit before it: a warm-started attempt was discarded (see
-   * `warm_start.ts`), or none was tried because the fit before it is flagged.
+   * `warm_start.ts`), or none was tried because the fit before it had divergent transitions.
    */
   readonly warmStartRejected?: string;
   /** Log density + gradient evaluations of the fit, its setup and a discarded attempt included. */

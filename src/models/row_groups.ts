@@ -10,7 +10,7 @@
  * @module
  */
 
-/** A number as text that tells −0 from 0 (String does not), so that equal text is equal bits. */
+/** A number as text that tells −0 from 0 (String does not), so that equal text is an equal value. */
 function exact(v: number): string {
   return Object.is(v, -0) ? "-0" : String(v);
 }

@@ -2,8 +2,8 @@
  * Special functions for the model log densities (SPEC §5) and the distributions of `src/stats`:
  * log-gamma, digamma, their differences at a shifted argument, and stable logistic helpers.
  *
- * All functions take and return plain f64 numbers and allocate nothing, so they can sit in the
- * per-record hot loop of a log density.
+ * All functions take and return plain f64 numbers (the two table functions fill a given
+ * Float64Array) and allocate nothing, so they can sit in the per-record hot loop of a log density.
  *
  * @module
  */

@@ -531,7 +531,8 @@ function findings(result: View): string[] {
       }Flags inform and do not stop a release (docs/decisions.md); Δ is a maximum over the ` +
       "draws, so a sampler that misses part of the posterior can understate it. The pipeline " +
       "keeps the diagnostics of the final fit only, not those of the calibration and " +
-      "re-weighting refits; a refit warm-starts only when its short warmup shows no divergence, " +
+      "re-weighting refits; a refit warm-starts only after a fit without divergences and when " +
+      "its own short warmup shows none, " +
       `so here ${
         lw.map((arm) =>
           `${

@@ -58,7 +58,7 @@ export interface FitterOptions {
  * changes the draws (`fitModelParallel` equals the serial `fitModel`). On the CPU the first fit
  * samples around the Laplace approximation (`precondition.ts`); every later fit is warm-started
  * from the fit before it with a short warmup, kept only when its diagnostics show it converged,
- * else refitted cold (`warm_start.ts`); a fit after a flagged one starts cold at once.
+ * else refitted cold (`warm_start.ts`); a fit after one with divergences starts cold at once.
  *
  * @param model The model bound to the data.
  * @param options The sampler and where it runs.
@@ -83,15 +83,15 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
       options.inThread
         ? fitModel(model, weighting, fitOptions)
         : await fitModelParallel(model, weighting, { ...fitOptions, threads: options.threads });
-    // A flagged fit fails the checks a warm start must pass, and so, under nearby weights, does
-    // its successor: the short warmup would be discarded for a cold refit anyway.
-    const warm = warmStart && previous !== null && !previous.flagged && warmup > warmWarmup
-      ? warmStartFrom(model, previous)
-      : null;
+    // Divergences come from the posterior's geometry (a funnel), which nearby weights keep: the
+    // successor of a fit that diverged diverges too, and its short warmup would be discarded.
+    const from = warmStart && warmup > warmWarmup ? previous : null;
+    const skip = from !== null && from.divergences > 0;
+    const warm = from !== null && !skip ? warmStartFrom(model, from) : null;
     let fit: Fit;
     if (warm === null) {
       fit = await run(settings);
-      if (warmStart && previous?.flagged) fit = withWarmStartSkipped(fit);
+      if (skip) fit = withWarmStartSkipped(fit);
     } else {
       // A start that fails under the new weights (a non-finite density there) is a problem too;
       // only the error's kind is kept, as its message may quote parameter values.
@@ -112,13 +112,13 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
   };
 }
 
-/** A cold refit that did not try a warm start because the fit before it is flagged. */
+/** A cold refit that did not try a warm start because the fit before it diverged. */
 function withWarmStartSkipped(fit: Fit): Fit {
   return { ...fit, setup: { ...fit.setup, warmStartRejected: WARM_START_SKIPPED } };
 }
 
-/** Why a refit did not try a warm start: the fit it would start from is flagged. */
-export const WARM_START_SKIPPED = "not tried: the fit before it is flagged";
+/** Why a refit did not try a warm start: the fit it would start from had divergences. */
+export const WARM_START_SKIPPED = "not tried: the fit before it had divergent transitions";
 
 /** A cold refit that replaced a warm-started attempt: the attempt's cost and why it went. */
 function withDiscardedAttempt(fit: Fit, discarded: number, problem: string): Fit {

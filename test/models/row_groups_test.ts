@@ -51,18 +51,22 @@ function assertSameBits(grouped: Model, plain: Model, seed: number): void {
 }
 
 Deno.test("rowGroups groups equal rows and keys, tells −0 from 0, and gives up past the share", () => {
-  const x = Float64Array.of(1, 0, 1, -0, 1, 0, 1, 0);
-  const groups = rowGroups(x, 4, 2, Float64Array.of(1, 1, 1, -1));
-  assert.equal(groups, null); // 3 groups > 0.25·4
-  const wide = new Float64Array(40).fill(1);
-  wide[3] = -0;
-  const g = rowGroups(wide, 20, 2, null)!;
-  assert.deepEqual([...g.first], [0, 1]);
-  assert.equal(g.of[1], 1);
-  assert.equal(g.of.filter((v) => v === 0).length, 19);
+  // 20 records (intercept, z): z = 0 but record 1's z = −0, and the key splits record 2 off.
+  const x = new Float64Array(40);
+  for (let i = 0; i < 20; i++) x[2 * i] = 1;
+  x[3] = -0;
+  const key = new Float64Array(20).fill(1);
+  key[2] = -1;
+  const groups = rowGroups(x, 20, 2, key)!;
+  assert.deepEqual([...groups.first], [0, 1, 2]);
+  assert.deepEqual([...groups.of.slice(0, 4)], [0, 1, 2, 0]);
+  assert.equal(groups.of.filter((g) => g === 0).length, 18);
+  // More than MAX_GROUP_SHARE·n distinct rows: no groups.
   const distinct = Float64Array.from({ length: 200 }, (_, i) => i % 2 === 0 ? 1 : i);
   assert.equal(rowGroups(distinct, 100, 2, null), null);
-  assert.ok(MAX_GROUP_SHARE < 1);
+  // Exactly MAX_GROUP_SHARE·n distinct rows: groups.
+  const atShare = Float64Array.from({ length: 200 }, (_, i) => i % 2 === 0 ? 1 : (i >> 1) % 25);
+  assert.equal(rowGroups(atShare, 100, 2, null)?.first.length, 100 * MAX_GROUP_SHARE);
 });
 
 Deno.test("the logistic model's grouped records give the per-record loop's values bit for bit", () => {

@@ -40,19 +40,37 @@ Deno.test("a short warmup whose diagnostics fail is discarded for a cold refit, 
   assert.ok(refit.gradientEvaluations > first.gradientEvaluations * 0.5);
 });
 
-Deno.test("a refit after a flagged fit starts cold at once: no warm attempt is run and discarded", async () => {
-  // 50 draws per chain: bulk ESS < 400, so every fit is flagged.
+Deno.test("a refit after a fit that diverged starts cold at once: no warm attempt is run and discarded", async () => {
+  // The normal model's coefficient prior on an unscaled score (api00 ≈ 650) with a quarter of
+  // the data's weight: the σ_β funnel makes NUTS diverge.
+  const data = await readCsv(new URL("../../examples/apistrat.csv", import.meta.url).pathname);
+  const model = createModel("normal", buildDesign(data, { y: "api00", x: ["stype"] }, "real"));
+  const n = model.design.n;
+  const sampler = { seed: 1, chains: 4, warmup: 300, drawsPerChain: 300, inThread: true };
+  const alpha = new Float64Array(n).fill(0.2);
+  const fit = fitter(model, sampler);
+  const first = await fit({ alpha: new Float64Array(n).fill(0.25) }, "lw");
+  assert.ok(first.divergences > 0);
+  const refit = await fit({ alpha }, "lw");
+  const cold = await fitter(model, sampler)({ alpha }, "lw");
+  assert.equal(refit.setup.warmStart, undefined);
+  assert.equal(refit.setup.warmStartRejected, WARM_START_SKIPPED);
+  assert.equal(refit.warmup, 300);
+  // Exactly the cold fit's cost and draws: nothing was spent on an attempt.
+  assert.equal(refit.gradientEvaluations, cold.gradientEvaluations);
+  assert.deepEqual(refit.draws, cold.draws);
+});
+
+Deno.test("a fit flagged without divergences (50 draws: ESS < 400) still lets its successor try a warm start", async () => {
   const sampler = { ...SAMPLER, drawsPerChain: 50 };
   const alpha = new Float64Array(N).fill(0.6);
   const fit = fitter(MODEL, sampler);
   const first = await fit({ alpha: null }, "unweighted");
   assert.equal(first.flagged, true);
+  assert.equal(first.divergences, 0);
   const refit = await fit({ alpha }, "sw");
   const cold = await fitter(MODEL, sampler)({ alpha }, "sw");
-  assert.equal(refit.setup.warmStart, undefined);
-  assert.equal(refit.setup.warmStartRejected, WARM_START_SKIPPED);
-  assert.equal(refit.warmup, 400);
-  // Exactly the cold fit's cost and draws: nothing was spent on an attempt.
-  assert.equal(refit.gradientEvaluations, cold.gradientEvaluations);
-  assert.deepEqual(refit.draws, cold.draws);
+  assert.notEqual(refit.setup.warmStartRejected, WARM_START_SKIPPED);
+  // The attempt ran (kept, or discarded with its cost counted).
+  assert.ok(refit.setup.warmStart === true || refit.gradientEvaluations > cold.gradientEvaluations);
 });
