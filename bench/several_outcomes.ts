@@ -8,13 +8,20 @@
  * the counts that explain each time (fits, those run cold, gradients over all fits and the final
  * fit's, its R̂/ESS/divergences), and
  * the cost of one log density + gradient of each conditional (ns per gradient and per record, at
- * points that move every parameter, as NUTS does). Prints a markdown table for
- * docs/performance.md.
+ * points that move every parameter, as NUTS does); and, on the NHANES example of
+ * `deno task real-file` (n = 7846 after `--missing drop`, categorical covariates only), the
+ * logistic and categorical conditionals with records grouped by their row (the default) and per
+ * record. Prints markdown tables for docs/performance.md.
  *
  * @module
  */
 import { benchArgs, timed } from "./_common.ts";
 import { readCsv } from "../src/data/csv.ts";
+import { buildDesign } from "../src/data/design.ts";
+import { dropMissing } from "../src/data/missing.ts";
+import { CategoricalModel } from "../src/models/categorical.ts";
+import { LogisticModel } from "../src/models/logistic.ts";
+import type { Model } from "../src/models/model.ts";
 import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
 import { SynthesisSpec } from "../src/synthesis/spec.ts";
 import type { JointModel } from "../src/models/joint.ts";
@@ -38,7 +45,22 @@ const ARGS = [
   "2",
 ];
 
-/** ns per log density + gradient of each conditional, at points jittered around its start. */
+/** ns per log density + gradient of `model` at points jittered around its start (α = ¼). */
+function nsPerGradient(model: Model, calls: number): number {
+  const weighting = { alpha: new Float64Array(model.design.n).fill(0.25) };
+  const start = model.initialPoint();
+  const points = Array.from(
+    { length: 64 },
+    (_, p) => start.map((v, j) => v + 0.05 * Math.sin(p * 7 + j)),
+  );
+  const grad = new Float64Array(model.dim);
+  for (let i = 0; i < calls / 10; i++) model.logDensity(points[i % 64], grad, weighting);
+  const started = performance.now();
+  for (let i = 0; i < calls; i++) model.logDensity(points[i % 64], grad, weighting);
+  return ((performance.now() - started) / calls) * 1e6;
+}
+
+/** ns per log density + gradient of each conditional of the acceptance run. */
 async function gradientCosts(): Promise<string[]> {
   const data = await readCsv(`${ROOT}${DATA}`);
   const spec = SynthesisSpec.parse({
@@ -51,22 +73,36 @@ async function gradientCosts(): Promise<string[]> {
   });
   const joint = synthesisModel(data, spec) as JointModel;
   return joint.components.map(({ outcome, model }) => {
-    const n = model.design.n;
-    const weighting = { alpha: new Float64Array(n).fill(0.25) };
-    const start = model.initialPoint();
-    const points = Array.from(
-      { length: 64 },
-      (_, p) => start.map((v, j) => v + 0.05 * Math.sin(p * 7 + j)),
-    );
-    const grad = new Float64Array(model.dim);
-    for (let i = 0; i < 2000; i++) model.logDensity(points[i % 64], grad, weighting);
-    const calls = 20000;
-    const started = performance.now();
-    for (let i = 0; i < calls; i++) model.logDensity(points[i % 64], grad, weighting);
-    const ns = ((performance.now() - started) / calls) * 1e6;
+    const ns = nsPerGradient(model, 20000);
     return `| ${outcome} | ${model.name} | ${model.dim} | ${ns.toFixed(0)} | ${
-      (ns / n).toFixed(1)
+      (ns / model.design.n).toFixed(1)
     } |`;
+  });
+}
+
+/** µs per log density + gradient of the NHANES conditionals of `deno task real-file`. */
+async function nhanesCosts(): Promise<string[]> {
+  const raw = await readCsv(`${ROOT}examples/nhanes.csv`);
+  const { data } = dropMissing(raw, ["race", "hi_chol", "agecat", "gender"]);
+  const race = buildDesign(data, { y: "race", x: ["agecat", "gender"] }, "categorical");
+  const hiChol = buildDesign(data, { y: "hi_chol", x: ["agecat", "gender", "race"] }, "binary");
+  const rows: [string, (groupRows: boolean) => Model][] = [
+    [
+      "race | agecat, gender (categorical)",
+      (groupRows) => new CategoricalModel(race, { groupRows }),
+    ],
+    [
+      "hi_chol | agecat, gender, race (logistic)",
+      (groupRows) => new LogisticModel(hiChol, { groupRows }),
+    ],
+  ];
+  return rows.map(([name, build]) => {
+    const [plain, grouped] = [false, true].map((groupRows) =>
+      nsPerGradient(build(groupRows), 2000)
+    );
+    return `| ${name} | ${data.n} | ${(plain / 1000).toFixed(0)} | ${
+      (grouped / 1000).toFixed(0)
+    } | ${(plain / grouped).toFixed(1)} |`;
   });
 }
 
@@ -74,6 +110,10 @@ const { runs } = benchArgs({ runs: "3" });
 console.log("| conditional | model | dim | ns per gradient | ns per record |");
 console.log("|---|---|---|---|---|");
 for (const line of await gradientCosts()) console.log(line);
+console.log();
+console.log("| NHANES conditional | n | µs per gradient, per record | grouped by row | speed-up |");
+console.log("|---|---|---|---|---|");
+for (const line of await nhanesCosts()) console.log(line);
 console.log();
 console.log(
   "| seed | wall s | fits | refits run cold | gradients, all fits | final fit gradients | R̂ max | bulk ESS min | divergences | Δ | ε |",

@@ -600,8 +600,8 @@ export function realFileMarkdown(
     "",
     "**Settings.** Declared (public) level sets: race " +
     `${LEVELS.race.join(", ")}; hi_chol ${LEVELS.hi_chol.join(", ")}. NUTS, ${s.chains} chains × ` +
-    `(${s.warmup} warmup + ${s.draws / s.chains} draws) per fit (refits within a mechanism start ` +
-    `warm), CPU Lipschitz backend, seed ${s.seed} for every synthesis. LW_final is LW ` +
+    `(${s.warmup} warmup + ${s.draws / s.chains} draws) per fit (a refit within a mechanism ` +
+    `starts warm unless the fit before it diverged), CPU Lipschitz backend, seed ${s.seed} for every synthesis. LW_final is LW ` +
     "calibrated to ε (shift g) and then re-weighted (Algorithm 3, k = 0.95^j). The histogram has " +
     "one bin per declared level of hi_chol (0 and 1) on the codes, which is the 2-bin histogram " +
     "with public bounds [0, 1]: for a binary outcome the mechanism takes its bins from the " +
