@@ -88,11 +88,11 @@ async function nhanesCosts(): Promise<string[]> {
   const hiChol = buildDesign(data, { y: "hi_chol", x: ["agecat", "gender", "race"] }, "binary");
   const rows: [string, (groupRows: boolean) => Model][] = [
     [
-      "race | agecat, gender (categorical)",
+      "race given agecat, gender (categorical)",
       (groupRows) => new CategoricalModel(race, { groupRows }),
     ],
     [
-      "hi_chol | agecat, gender, race (logistic)",
+      "hi_chol given agecat, gender, race (logistic)",
       (groupRows) => new LogisticModel(hiChol, { groupRows }),
     ],
   ];
