@@ -19,7 +19,12 @@ import { sampleNegBinomial } from "../random/distributions.ts";
 import { censorBound, COUNT_RECORD, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
-import { digammaDiffs, lgamma, logPochhammers } from "../stats/special.ts";
+import {
+  digammaDiffs,
+  lgamma,
+  logPochhammers,
+  logPochhammersAndDigammaDiffs,
+} from "../stats/special.ts";
 import { NegBinSimd } from "./negbin_simd.ts";
 
 /**
@@ -120,6 +125,20 @@ export class NegBinModel extends GlmModel {
   /** Fills the per-distinct-outcome constants for φ (and the digamma terms when `withPsi`). */
   #tables(phi: number, withPsi: boolean): void {
     const values = this.#values;
+    if (withPsi && phi !== this.#constPhi && phi !== this.#psiPhi) {
+      // Both stale (every NUTS step): one pass that shares each count's logarithm.
+      const c = this.#const;
+      const p = this.#psi;
+      const lgv1 = this.#lgv1;
+      logPochhammersAndDigammaDiffs(phi, values, c, p);
+      for (let t = 0; t < values.length; t++) {
+        c[t] -= lgv1[t];
+        p[t] *= phi;
+      }
+      this.#constPhi = phi;
+      this.#psiPhi = phi;
+      return;
+    }
     if (phi !== this.#constPhi) {
       const c = this.#const;
       const lgv1 = this.#lgv1;

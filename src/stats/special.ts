@@ -40,7 +40,11 @@ function lanczosLgamma(x: number): number {
  * = Σ_k B_2k / (2k(2k−1)·x^(2k−1)), truncated after x⁻¹³ (error < 1e-17 for x ≥ 10).
  */
 function stirlingRemainder(x: number): number {
-  const r = 1 / (x * x);
+  return stirlingRemainderWith(x, 1 / (x * x));
+}
+
+/** {@link stirlingRemainder} given r = 1/x². */
+function stirlingRemainderWith(x: number, r: number): number {
   return (1 / 12 -
     r * (1 / 360 -
         r * (1 / 1260 - r * (1 / 1680 - r * (1 / 1188 - r * (691 / 360360 - r / 156)))))) / x;
@@ -51,7 +55,11 @@ function stirlingRemainder(x: number): number {
  * (error < 1e-16 for x ≥ 10).
  */
 function digammaSeries(x: number): number {
-  const r = 1 / (x * x);
+  return digammaSeriesWith(1 / (x * x));
+}
+
+/** {@link digammaSeries} given r = 1/x². */
+function digammaSeriesWith(r: number): number {
   return r * (1 / 12 -
     r * (1 / 120 -
         r * (1 / 252 - r * (1 / 240 - r * (1 / 132 - r * (691 / 32760 - r / 12))))));
@@ -159,6 +167,44 @@ function logPochhammerWith(a: number, y: number, base: number): number {
 export function logPochhammers(a: number, y: Float64Array, out: Float64Array): void {
   const base = pochhammerBase(a);
   for (let t = 0; t < y.length; t++) out[t] = logPochhammerWith(a, y[t], base);
+}
+
+/**
+ * Both tables of the negative binomial at one φ = a: lp[t] = {@link logPochhammer}(a, y[t]) and
+ * dd[t] = {@link digammaDiff}(a, y[t]), bit for bit. Where a < 10 ≤ a + y[t], log Γ(a+y) and
+ * ψ(a+y) share their logarithm and 1/(a+y)² (one log instead of two); the values are those of
+ * {@link lgamma} and {@link digamma}, whose expressions are evaluated in the same order.
+ *
+ * @param a the base, a > 0.
+ * @param y the shifts, y[t] ≥ 0.
+ * @param lp where the log rising factorials go.
+ * @param dd where the digamma differences go.
+ */
+export function logPochhammersAndDigammaDiffs(
+  a: number,
+  y: Float64Array,
+  lp: Float64Array,
+  dd: Float64Array,
+): void {
+  if (!(a < ASYMPTOTIC_FROM)) {
+    logPochhammers(a, y, lp);
+    digammaDiffs(a, y, dd);
+    return;
+  }
+  const lgA = lgamma(a);
+  const psiA = digamma(a);
+  for (let t = 0; t < y.length; t++) {
+    const b = a + y[t];
+    if (b >= ASYMPTOTIC_FROM) {
+      const logB = Math.log(b);
+      const r = 1 / (b * b);
+      lp[t] = (b - 0.5) * (logB - 1) - 0.5 + HALF_LOG_2PI + stirlingRemainderWith(b, r) - lgA;
+      dd[t] = logB - 0.5 / b - digammaSeriesWith(r) - psiA;
+    } else {
+      lp[t] = lgamma(b) - lgA;
+      dd[t] = digamma(b) - psiA;
+    }
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   log1pExp,
   logPochhammer,
   logPochhammers,
+  logPochhammersAndDigammaDiffs,
   sigmoid,
 } from "../../src/stats/special.ts";
 import { assertClose, uniforms } from "../models/_helpers.ts";
@@ -139,16 +140,20 @@ Deno.test("`log1pExp()` and `sigmoid()` match direct formulas and stay finite at
   assertClose(sigmoid(-700), Math.exp(-700), 1e-15, 0, "sigmoid(-700)");
 });
 
-Deno.test("logPochhammers and digammaDiffs equal the scalar functions bit for bit, either side of 10", () => {
+Deno.test("logPochhammers, digammaDiffs and both at once equal the scalar functions bit for bit, either side of 10", () => {
   const y = Float64Array.from([0, 1, 2.5, 7, 9.9, 10, 37, 512, 1e4, 3e6]);
   for (const a of [1e-3, 0.4, 1, 7.47, 9.999, 10, 12.5, 1e3, 1e9]) {
     const lp = new Float64Array(y.length);
     const dd = new Float64Array(y.length);
     logPochhammers(a, y, lp);
     digammaDiffs(a, y, dd);
+    const [lpBoth, ddBoth] = [new Float64Array(y.length), new Float64Array(y.length)];
+    logPochhammersAndDigammaDiffs(a, y, lpBoth, ddBoth);
     y.forEach((v, t) => {
       assert.ok(Object.is(lp[t], logPochhammer(a, v)), `logPochhammer(${a}, ${v})`);
       assert.ok(Object.is(dd[t], digammaDiff(a, v)), `digammaDiff(${a}, ${v})`);
+      assert.ok(Object.is(lpBoth[t], lp[t]), `both tables: logPochhammer(${a}, ${v})`);
+      assert.ok(Object.is(ddBoth[t], dd[t]), `both tables: digammaDiff(${a}, ${v})`);
     });
   }
 });
