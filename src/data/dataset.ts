@@ -57,6 +57,28 @@ export function columnFromCells(cells: readonly string[]): Column {
   return { kind: "categorical", codes, levels };
 }
 
+/**
+ * The records of `data` at the given row indices, in that order: numeric columns copied, a
+ * categorical column rebuilt from its cells (so its levels are those the rows use, in order of
+ * appearance).
+ *
+ * @param data The dataset.
+ * @param rows Row indices (each in 0..n−1).
+ * @returns A dataset of `rows.length` records with the same columns and source.
+ */
+export function selectRows(data: Dataset, rows: readonly number[]): Dataset {
+  const columns = new Map<string, Column>();
+  for (const [name, column] of data.columns) {
+    columns.set(
+      name,
+      column.kind === "numeric"
+        ? { kind: "numeric", values: Float64Array.from(rows, (i) => column.values[i]) }
+        : columnFromCells(rows.map((i) => column.levels[column.codes[i]])),
+    );
+  }
+  return { source: data.source, n: rows.length, names: data.names, columns };
+}
+
 /** Returns the named column or throws a {@linkcode DataError} naming the file and column. */
 export function getColumn(data: Dataset, name: string): Column {
   const column = data.columns.get(name);

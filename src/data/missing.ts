@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Column, columnFromCells, type Dataset, getColumn } from "./dataset.ts";
+import { type Column, type Dataset, getColumn, selectRows } from "./dataset.ts";
 
 const MISSING = /^(|na|nan)$/i;
 
@@ -42,17 +42,5 @@ export function dropMissing(
     if (!checked.some((column) => isMissing(column, i))) kept.push(i);
   }
   if (kept.length === data.n) return { data, dropped: 0 };
-  const columns = new Map<string, Column>();
-  for (const [name, column] of data.columns) {
-    columns.set(
-      name,
-      column.kind === "numeric"
-        ? { kind: "numeric", values: Float64Array.from(kept, (i) => column.values[i]) }
-        : columnFromCells(kept.map((i) => column.levels[column.codes[i]])),
-    );
-  }
-  return {
-    data: { source: data.source, n: kept.length, names: data.names, columns },
-    dropped: data.n - kept.length,
-  };
+  return { data: selectRows(data, kept), dropped: data.n - kept.length };
 }

@@ -118,10 +118,7 @@ export class LogisticModel extends GlmModel {
       const i = first[g];
       const s = sign[i];
       if (s !== s) continue;
-      const off = i * k;
-      let eta = coefficients[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * coefficients[j];
-      const t = s * eta;
+      const t = s * linearPredictor(x, k, coefficients, i, 0);
       const e = Math.exp(-Math.abs(t));
       this.#groupLogSigmoid[g] = logSigmoidFrom(t, e);
       this.#groupSigmoidNeg[g] = sigmoidNegFrom(t, e);

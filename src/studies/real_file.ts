@@ -20,7 +20,13 @@
  */
 import type { OutputColumn } from "../data/csv.ts";
 import { datasetColumns } from "../data/csv.ts";
-import { type Column, columnFromCells, type Dataset, getColumn } from "../data/dataset.ts";
+import {
+  type Column,
+  columnFromCells,
+  type Dataset,
+  getColumn,
+  selectRows,
+} from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { ModelName } from "../models/mod.ts";
@@ -251,17 +257,7 @@ export function everyKth(data: Dataset, every: number): Dataset {
     throw new RangeError(`Invalid every: must be a positive integer: every=${every}`);
   }
   if (every === 1) return data;
-  const kept = Array.from({ length: Math.ceil(data.n / every) }, (_, j) => j * every);
-  const columns = new Map<string, Column>();
-  for (const [name, column] of data.columns) {
-    columns.set(
-      name,
-      column.kind === "numeric"
-        ? { kind: "numeric", values: Float64Array.from(kept, (i) => column.values[i]) }
-        : columnFromCells(kept.map((i) => column.levels[column.codes[i]])),
-    );
-  }
-  return { source: data.source, n: kept.length, names: data.names, columns };
+  return selectRows(data, Array.from({ length: Math.ceil(data.n / every) }, (_, j) => j * every));
 }
 
 /**
