@@ -3,7 +3,8 @@
  *
  * - `POST /v1/datasets` (scope admin: the data owner) registers a confidential dataset with a
  *   total budget ε_total and its release policy (what is public: `publicColumns`, `bounds`,
- *   `stratumSizes`, `levels`; see `release_policy.ts`), as CSV text (`Content-Type: text/csv`,
+ *   `stratumSizes`, `levels`; the smallest ε of a request, `minEpsilon`, and the weakest
+ *   guarantee allowed, `guarantee`; see `release_policy.ts`), as CSV text (`Content-Type: text/csv`,
  *   `?epsilonTotal=…&name=…&publicColumns=a,b`) or JSON (`{epsilonTotal, name?, csv | records,
  *   publicColumns?, bounds?, stratumSizes?, levels?}`); 201 with its id and policy. The policy
  *   cannot be changed afterwards. The dataset belongs to the key's tenant.
@@ -21,7 +22,11 @@ import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
-import { createPolicy, PolicyDeclaration } from "../src/jobs/release_policy.ts";
+import {
+  createPolicy,
+  DEFAULT_MIN_EPSILON,
+  PolicyDeclaration,
+} from "../src/jobs/release_policy.ts";
 import {
   BEARER_SECURITY,
   CsvText,
@@ -63,6 +68,11 @@ const Policy = z.object({
   bounds: z.record(z.string(), z.tuple([z.number(), z.number()])),
   stratumSizes: z.record(z.string(), z.record(z.string(), z.number())),
   levels: z.record(z.string(), z.array(z.string())),
+  minEpsilon: z.number().openapi({ description: "The smallest ε of one request" }),
+  guarantee: z.enum(["DP", "aDP"]).openapi({
+    description: '"DP": only mechanisms with a formal DP guarantee; "aDP": also the pseudo ' +
+      "posterior ones",
+  }),
   sizePublic: z.literal(true),
   neighbours: z.literal("add-remove"),
 }).openapi("ReleasePolicy", {
@@ -145,6 +155,8 @@ function datasetJson(info: StoredDataset) {
       levels: Object.fromEntries(
         Object.entries(policy.levels).map(([name, levels]) => [name, [...levels]]),
       ),
+      minEpsilon: policy.minEpsilon ?? DEFAULT_MIN_EPSILON,
+      guarantee: policy.guarantee ?? "aDP",
       sizePublic: policy.sizePublic,
       neighbours: policy.neighbours,
     },

@@ -1,12 +1,12 @@
 /**
- * What every key sees of a job (a synthesis or a table): its status, progress (on a registered
- * dataset only to diagnostics keys while it runs: `visibleProgress`), attempts, times and the
- * public failure; each function adds its own results.
+ * What every key sees of a job (a synthesis or a table): its status, when it was created, the
+ * public failure, and how it ran (progress, attempts, last update; on a registered dataset only
+ * to diagnostics keys: `showsRunDetails`); each function adds its own results.
  *
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { visibleProgress } from "../jobs/release_policy.ts";
+import { showsRunDetails } from "../jobs/release_policy.ts";
 import type { JobView } from "../jobs/store.ts";
 import { JobProgress } from "./schemas.ts";
 
@@ -18,10 +18,16 @@ export const JobFields = z.object({
   id: z.string(),
   status: JobStatus,
   datasetId: z.string().nullable(),
-  progress: JobProgress,
-  attempts: z.number().int(),
+  progress: JobProgress.openapi({
+    description: "null on a registered dataset unless the key has the diagnostics scope",
+  }),
+  attempts: z.number().int().optional().openapi({
+    description: "absent on a registered dataset unless the key has the diagnostics scope",
+  }),
   createdAt: z.string(),
-  updatedAt: z.string(),
+  updatedAt: z.string().optional().openapi({
+    description: "absent on a registered dataset unless the key has the diagnostics scope",
+  }),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
@@ -38,14 +44,15 @@ export const Accepted = z.object({ id: z.string(), status: JobStatus, location: 
  * @returns The common view.
  */
 export function jobFields(job: JobView, diagnostics: boolean) {
+  const details = showsRunDetails(job, diagnostics);
   return {
     id: job.id,
     status: job.status,
     datasetId: job.datasetId,
-    progress: visibleProgress(job, diagnostics),
-    attempts: job.attempts,
+    progress: details ? job.progress : null,
+    ...(details ? { attempts: job.attempts } : {}),
     createdAt: job.createdAt,
-    updatedAt: job.updatedAt,
+    ...(details ? { updatedAt: job.updatedAt } : {}),
     ...(job.error === null ? {} : { error: job.error }),
   };
 }

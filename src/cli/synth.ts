@@ -8,7 +8,8 @@
  *       [--epsilon E] [--m M] [--c C --g G] [--radius R] [--radius-mode relative|absolute]
  *       [--match-lipschitz D] [--retruncations N] [--lower A --upper B --bins K] [--draws S]
  *       [--chains K] [--warmup W] [--seed N] [--backend auto|cpu|gpu] [--sampler nuts|gpu-hmc]
- *       [--missing error|drop] [--utility-model "A ~ x + B; …"] [--report] --out DIR
+ *       [--missing error|drop] [--levels "COL=a|b|c;…"] [--utility-model "A ~ x + B; …"]
+ *       [--report] --out DIR
  *
  * MODEL is one of the registry's models (poisson, negbin, beta, normal, lognormal, fbs, fbp,
  * logistic, categorical, hurdle). Several outcomes `--y A,B,C --model mA,mB,mC` are synthesised
@@ -36,12 +37,21 @@ import { parseStratumSizes } from "./stratum_sizes.ts";
 /** Command-line flag → spec field, and whether the value is a number. */
 const FLAGS: Record<
   string,
-  { field: string; number?: true; list?: true; sizes?: true; outcomes?: true; models?: true }
+  {
+    field: string;
+    number?: true;
+    list?: true;
+    sizes?: true;
+    outcomes?: true;
+    models?: true;
+    levels?: true;
+  }
 > = {
   y: { field: "y", outcomes: true },
   x: { field: "x", list: true },
   model: { field: "model", outcomes: true },
   missing: { field: "missing" },
+  levels: { field: "levels", levels: true },
   "utility-model": { field: "utilityModels", models: true },
   weight: { field: "weight" },
   strata: { field: "strata" },
@@ -67,6 +77,23 @@ const FLAGS: Record<
 };
 
 /**
+ * Parses `--levels "race=white|black|other;sex=f|m"`: each text column's declared levels in the
+ * order that codes them (the first is a covariate's reference level).
+ */
+function parseLevels(flag: string, value: string): Record<string, string[]> {
+  const declared: Record<string, string[]> = {};
+  for (const entry of value.split(";").filter((part) => part.trim() !== "")) {
+    const at = entry.indexOf("=");
+    const name = entry.slice(0, at).trim();
+    if (at < 1 || name === "" || name in declared) {
+      throw new UsageError(`--${flag}: expected column=level|level;column=level|… once per column`);
+    }
+    declared[name] = entry.slice(at + 1).split("|");
+  }
+  return declared;
+}
+
+/**
  * Parses the command line into the data path, the output folder and a synthesis request.
  *
  * @param args The arguments after the command.
@@ -89,7 +116,9 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
   if (!values.data) throw new UsageError("--data: required (the confidential CSV file)");
   if (!values.out) throw new UsageError("--out: required (the output folder)");
   const raw: Record<string, unknown> = {};
-  for (const [flag, { field, number, list, sizes, outcomes, models }] of Object.entries(FLAGS)) {
+  for (
+    const [flag, { field, number, list, sizes, outcomes, models, levels }] of Object.entries(FLAGS)
+  ) {
     const value = values[flag];
     if (value === undefined) continue;
     if (sizes) {
@@ -98,6 +127,8 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
       const parsed = value.trim() === "" ? NaN : Number(value);
       if (!Number.isFinite(parsed)) throw new UsageError(`--${flag}: not a finite number`);
       raw[field] = parsed;
+    } else if (levels) {
+      raw[field] = parseLevels(flag, value);
     } else if (models) {
       // Utility models, `;`-separated: `--utility-model "b ~ x + a; a ~ x"`.
       raw[field] = value.split(";").map((model) => model.trim()).filter((model) => model !== "");
@@ -136,7 +167,9 @@ async function main(): Promise<void> {
     onProgress: shown.update,
   }).finally(() => shown.end());
   const files = new Map<string, string>();
-  result.datasets.forEach((columns, j) => files.set(`synthetic-${j + 1}.csv`, formatCsv(columns)));
+  result.datasets.forEach((columns, j) =>
+    files.set(`synthetic-${j + 1}.csv`, formatCsv(columns, { escapeFormulas: true }))
+  );
   files.set("report.json", JSON.stringify(result.report, null, 2) + "\n");
   files.set("diagnostics.json", JSON.stringify(result.diagnostics, null, 2) + "\n");
   if (result.utility !== undefined) {

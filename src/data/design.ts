@@ -72,6 +72,12 @@ export interface DesignColumns {
    * order that codes them; absent to take them from the data.
    */
   readonly levels?: readonly string[];
+  /**
+   * The declared levels of text covariates, by column, in the order that codes their dummies
+   * (the first is the reference); a text covariate without them takes the data's levels in
+   * order of appearance. Numeric covariates enter as they are.
+   */
+  readonly covariateLevels?: Readonly<Record<string, readonly string[]>>;
 }
 
 const OUTCOME_RULES: Record<
@@ -140,7 +146,9 @@ export function buildDesign(
       }
     }
   }
-  const blocks = covariates.map((name) => covariateBlock(data, name));
+  const blocks = covariates.map((name) =>
+    covariateBlock(data, name, columns.covariateLevels?.[name])
+  );
   const k = 1 + blocks.reduce((sum, block) => sum + block.names.length, 0);
   const x = new Float64Array(data.n * k);
   for (let i = 0; i < data.n; i++) x[i * k] = 1;
@@ -278,20 +286,36 @@ interface CovariateBlock {
 
 /**
  * A numeric covariate enters X as it is; a categorical one (any non-numeric cell) as one 0/1
- * dummy per level except the first in order of appearance (treatment coding), named
- * `column=level`.
+ * dummy per level except the first (treatment coding), named `column=level`: the declared
+ * levels in their order when given (a value outside them is an error naming its row; a declared
+ * level absent from the data keeps its dummy, so the design's shape never depends on which
+ * levels occur), else the data's levels in order of appearance.
  */
-function covariateBlock(data: Dataset, name: string): CovariateBlock {
+function covariateBlock(
+  data: Dataset,
+  name: string,
+  declared?: readonly string[],
+): CovariateBlock {
   const column = getColumn(data, name);
   if (column.kind === "numeric") {
     return { names: [name], values: (i) => column.values[i] };
   }
-  if (column.levels.length < 2) {
+  const levels = declared ?? column.levels;
+  if (levels.length < 2) {
     throw new DataError({ file: data.source, column: name }, "a covariate with one level");
   }
+  // position[c]: the declared position of the data's level code c.
+  const position = column.levels.map((level) => levels.indexOf(level));
+  const outside = column.codes.findIndex((code) => position[code] < 0);
+  if (outside >= 0) {
+    throw new DataError(
+      { file: data.source, row: outside + 1, column: name },
+      "a value outside the declared levels",
+    );
+  }
   return {
-    names: column.levels.slice(1).map((level) => `${name}=${level}`),
-    values: (i, j) => column.codes[i] === j + 1 ? 1 : 0,
+    names: levels.slice(1).map((level) => `${name}=${level}`),
+    values: (i, j) => position[column.codes[i]] === j + 1 ? 1 : 0,
   };
 }
 

@@ -3,12 +3,13 @@
  * confidential data from the store and runs it by its kind, a synthesis (`synthesis_job.ts`)
  * or a survey table (`table_job.ts`). A job on a registered dataset reads its data through the
  * release policy (bounded columns clamped, the cells of tables over the declared levels) and
- * never runs with a seed; the counts of clamped values go to the owner's diagnostics.
+ * never runs with a seed; the counts of clamped values go to the owner's diagnostics, and its
+ * public report states the charged cap as its ε (`publicRelease`).
  *
  * @module
  */
 import { parseCsv } from "../data/csv.ts";
-import { policyData } from "./release_policy.ts";
+import { policyData, publicRelease } from "./release_policy.ts";
 import { runSynthesisJob } from "./synthesis_job.ts";
 import { runTableJob } from "./table_job.ts";
 import type { JobStore, Release } from "./store.ts";
@@ -36,6 +37,9 @@ export function jobHandler(store: JobStore): JobHandler {
     const release: Release = input.kind === "table"
       ? await runTableJob(data, { ...input.spec, seed: undefined }, onProgress, policy.levels)
       : await runSynthesisJob(data, { ...input.spec, seed: undefined }, onProgress);
-    return { ...release, diagnostics: { ...release.diagnostics, clamped } };
+    return publicRelease(
+      { ...release, diagnostics: { ...release.diagnostics, clamped } },
+      input.spec.epsilon!,
+    );
   };
 }

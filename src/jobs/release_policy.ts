@@ -22,14 +22,19 @@
 import { z } from "zod";
 import type { Dataset } from "../data/dataset.ts";
 import { getColumn } from "../data/dataset.ts";
-import { NEIGHBOURS } from "../mechanisms/privacy.ts";
+import { mechanismGuarantee } from "../mechanisms/mechanism.ts";
+import { divUp, type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { outcomeKind } from "../models/mod.ts";
 import { outcomesOf, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
+import type { Release } from "./store.ts";
 import type { TableSpec } from "./table_spec.ts";
 
 /** Public columns with more distinct values than this get no levels (they cannot be a `by`). */
 export const MAX_PUBLIC_LEVELS = 1000;
+
+/** The smallest ε of one request when the owner declares none (`minEpsilon`). */
+export const DEFAULT_MIN_EPSILON = 0.01;
 
 const Column = z.string().min(1).max(200);
 const finite = z.number().finite();
@@ -48,6 +53,15 @@ export const PolicyDeclaration = z.object({
    * confidential, but a synthesis releases values from this set).
    */
   levels: z.record(Column, z.array(z.string().max(200)).min(1).max(MAX_PUBLIC_LEVELS)).default({}),
+  /** The smallest ε one request may ask for (each request's outcome, failures included, is
+   * released at its ε, so a tiny ε would make every bit of it almost free). */
+  minEpsilon: finite.positive().max(1e6).default(DEFAULT_MIN_EPSILON),
+  /**
+   * The weakest guarantee a release may carry: "DP" allows only mechanisms with a formal
+   * ε-DP guarantee (censored, censored-w, histogram, laplace tables with declared bounds);
+   * "aDP" also the pseudo posterior ones, whose ε is asymptotic (SPEC §1).
+   */
+  guarantee: z.enum(["DP", "aDP"]).default("aDP"),
 });
 
 /** A declaration as given. */
@@ -59,6 +73,10 @@ export interface ReleasePolicy {
   readonly bounds: Readonly<Record<string, readonly [number, number]>>;
   readonly stratumSizes: Readonly<Record<string, Readonly<Record<string, number>>>>;
   readonly levels: Readonly<Record<string, readonly string[]>>;
+  /** The smallest ε of one request (absent in policies stored before it existed: the default). */
+  readonly minEpsilon?: number;
+  /** The weakest guarantee allowed (absent in older policies: "aDP"). */
+  readonly guarantee?: Guarantee;
   readonly sizePublic: true;
   readonly neighbours: typeof NEIGHBOURS;
 }
@@ -148,6 +166,8 @@ export function createPolicy(declaration: PolicyDeclaration, data: Dataset): Rel
     bounds: parsed.bounds,
     stratumSizes: parsed.stratumSizes,
     levels,
+    minEpsilon: parsed.minEpsilon,
+    guarantee: parsed.guarantee,
     sizePublic: true,
     neighbours: NEIGHBOURS,
   };
@@ -187,8 +207,16 @@ function requirePublic(policy: ReleasePolicy, name: string, field: string): void
   }
 }
 
-/** What every request on a registered dataset must satisfy: no seed, a cap on ε. */
-function checkCommon(request: { seed?: number; epsilon?: number }, needsEpsilon: boolean): void {
+/**
+ * What every request on a registered dataset must satisfy: no seed, a cap on ε of at least the
+ * policy's minimum, and a guarantee the policy allows.
+ */
+function checkCommon(
+  policy: ReleasePolicy,
+  request: { seed?: number; epsilon?: number },
+  needsEpsilon: boolean,
+  guarantee: Guarantee | null,
+): void {
   if (request.seed !== undefined) {
     throw refuse(
       "seed_not_allowed",
@@ -202,6 +230,22 @@ function checkCommon(request: { seed?: number; epsilon?: number }, needsEpsilon:
       "epsilon_required",
       "work on a registered dataset is charged its epsilon when accepted: give epsilon",
       "epsilon",
+    );
+  }
+  const minEpsilon = policy.minEpsilon ?? DEFAULT_MIN_EPSILON;
+  if (request.epsilon !== undefined && !(request.epsilon >= minEpsilon)) {
+    throw refuse(
+      "epsilon_too_small",
+      `the dataset's release policy sets the smallest epsilon of a request to ${minEpsilon}`,
+      "epsilon",
+    );
+  }
+  if (guarantee === "aDP" && (policy.guarantee ?? "aDP") === "DP") {
+    throw refuse(
+      "guarantee_not_allowed",
+      "the dataset's release policy allows only releases with a formal DP guarantee " +
+        '(guarantee "DP"): censored, censored-w, histogram, or a laplace table',
+      "mechanism",
     );
   }
 }
@@ -222,16 +266,32 @@ function setByPolicy(given: unknown, field: string): void {
  * @returns The spec the job runs; throws a `PolicyError` (422) naming the request field.
  */
 export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): SynthesisSpec {
-  checkCommon(spec, true);
+  checkCommon(policy, spec, true, mechanismGuarantee(spec.mechanism));
   spec.x.forEach((name, k) => requirePublic(policy, name, `x.${k}`));
   if (spec.strata !== undefined) requirePublic(policy, spec.strata, "strata");
   setByPolicy(spec.stratumSizes, "stratumSizes");
   setByPolicy(spec.lower, "lower");
   setByPolicy(spec.upper, "upper");
-  setByPolicy(spec.outcomeLevels, "outcomeLevels");
+  setByPolicy(spec.levels, "levels");
+  if (spec.missing === "drop") {
+    // Dropping the records that miss a confidential value would show which they are (n and
+    // the public columns in file order): refused, whatever the columns.
+    throw refuse(
+      "missing_drop_not_allowed",
+      'on a registered dataset records are never dropped: "missing" must be "error" ' +
+        "(a missing value fails the job, which stays charged)",
+      "missing",
+    );
+  }
   const run: SynthesisSpec = { ...spec };
   const several = typeof spec.y !== "string";
-  const outcomeLevels: Record<string, string[]> = {};
+  // Every text column is coded over its declared levels: the outcomes' (required) and the
+  // public covariates' (declared, or the public column's own).
+  const levels: Record<string, string[]> = {};
+  for (const name of spec.x) {
+    if (policy.levels[name] !== undefined) levels[name] = [...policy.levels[name]];
+  }
+  let levelledOutcomes = 0;
   outcomesOf(spec).forEach(({ y, model }, k) => {
     if (outcomeKind(model) !== "binary" && outcomeKind(model) !== "categorical") return;
     const declared = policy.levels[y];
@@ -243,9 +303,10 @@ export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): Synt
         several ? `y.${k}` : "y",
       );
     }
-    outcomeLevels[y] = [...declared];
+    levels[y] = [...declared];
+    levelledOutcomes++;
   });
-  if (Object.keys(outcomeLevels).length > 0) run.outcomeLevels = outcomeLevels;
+  if (Object.keys(levels).length > 0) run.levels = levels;
   if (spec.strata !== undefined && policy.stratumSizes[spec.strata] !== undefined) {
     run.stratumSizes = { ...policy.stratumSizes[spec.strata] };
   } else if (spec.model === "fbp") {
@@ -255,7 +316,7 @@ export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): Synt
       "strata",
     );
   }
-  if (spec.mechanism === "histogram" && Object.keys(outcomeLevels).length === 0) {
+  if (spec.mechanism === "histogram" && levelledOutcomes === 0) {
     const bounds = typeof spec.y === "string" ? policy.bounds[spec.y] : undefined;
     if (bounds === undefined) {
       throw refuse(
@@ -278,7 +339,12 @@ export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): Synt
  * @returns The spec to run; throws a `PolicyError` (422) naming the request field.
  */
 export function checkTable(policy: ReleasePolicy, spec: TableSpec): TableSpec {
-  checkCommon(spec, spec.method !== "sample");
+  checkCommon(
+    policy,
+    spec,
+    spec.method !== "sample",
+    spec.method === "fbs" || spec.method === "fbp" ? "aDP" : null,
+  );
   spec.by.forEach((name, k) => {
     requirePublic(policy, name, `by.${k}`);
     if (policy.levels[name] === undefined) {
@@ -343,19 +409,60 @@ export function policyData(data: Dataset, policy: ReleasePolicy): PolicyData {
 }
 
 /**
- * A job's progress as a key may see it. On a registered dataset the stages and fractions of a
- * running job depend on the data (how many refits calibration takes, where a failing job
- * stops), so only a key with the diagnostics scope sees them; any other key sees null until the
- * job has finished.
+ * Whether a key sees how a job ran: its progress (stage, fraction), its attempts and when it was
+ * last updated. On a registered dataset all of these depend on the data (how many refits
+ * calibration takes, where and when a failing job stops), before and after the job finishes, so
+ * only a key with the diagnostics scope sees them; any other key sees the job's status and, for
+ * a failure, the fixed public failure, nothing more.
  *
- * @param job The job's dataset, status and progress.
+ * @param job The job's dataset.
  * @param diagnostics Whether the key has the diagnostics scope.
- * @returns The progress to show.
+ * @returns Whether the run's details are shown.
  */
-export function visibleProgress<P>(
-  job: { readonly datasetId: string | null; readonly status: string; readonly progress: P | null },
+export function showsRunDetails(
+  job: { readonly datasetId: string | null },
   diagnostics: boolean,
-): P | null {
-  const running = job.status === "queued" || job.status === "running";
-  return job.datasetId !== null && running && !diagnostics ? null : job.progress;
+): boolean {
+  return job.datasetId === null || diagnostics;
+}
+
+/**
+ * The release of a job on a registered dataset as analysts see it. The exact Δ and the achieved
+ * ε = 2Δm are statistics of the data (the largest |ℓ_i| over draws is the most extreme record's),
+ * so the public report and a table's privacy state the charged cap as the release's ε, cap/m per
+ * dataset (the cap itself where every dataset post-processes one ε-DP output) and no Δ; the achieved values go to the owner's diagnostics (`achieved`). A release
+ * whose achieved ε exceeds the cap is refused here (an internal error: the mechanisms never
+ * exceed their target).
+ *
+ * @param release The release the job computed.
+ * @param cap The ε charged when the job was accepted.
+ * @returns The release to complete.
+ */
+export function publicRelease(release: Release, cap: number): Release {
+  const report = release.report as Release["report"] | null;
+  if (report === null) return release;
+  if (!(report.epsilon <= cap)) {
+    throw new Error("the release's epsilon exceeds the cap charged when the job was accepted");
+  }
+  const achieved = {
+    lipschitz: report.lipschitz,
+    epsilonPerDataset: report.epsilonPerDataset,
+    epsilon: report.epsilon,
+  };
+  const stated = { epsilon: cap, lipschitz: null };
+  const privacy = release.result?.privacy;
+  return {
+    ...release,
+    // Datasets that post-process one ε-DP output (the histogram) each carry the whole ε;
+    // otherwise the m datasets compose, and each carries at most cap/m.
+    report: {
+      ...report,
+      ...stated,
+      epsilonPerDataset: report.epsilonPerDataset === report.epsilon ? cap : divUp(cap, report.m),
+    },
+    diagnostics: { ...release.diagnostics, achieved },
+    ...(privacy == null
+      ? {}
+      : { result: { ...release.result!, privacy: { ...privacy, ...stated } } }),
+  };
 }

@@ -94,6 +94,26 @@ export function addUp(a: number, b: number): number {
   return error > 0 ? nextUp(s) : s;
 }
 
+/**
+ * a/m rounded toward +∞ (to within one place): the quotient as computed is within half a place
+ * of a/m, so the next float up is never below it; m = 1 is exact.
+ *
+ * @param a A finite non-negative number.
+ * @param m A positive integer.
+ * @returns A float64 ≥ a/m.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { divUp } from "./privacy.ts";
+ * assert.equal(divUp(8, 1), 8);
+ * assert.ok(divUp(1, 3) * 3 >= 1);
+ * ```
+ */
+export function divUp(a: number, m: number): number {
+  return m === 1 || a === 0 ? a : nextUp(a / m);
+}
+
 /** Dekker's splitting constant 2^27 + 1. */
 const SPLIT = 134217729;
 

@@ -345,7 +345,7 @@ function armSpec(
     model: histogram ? "logistic" : [...OUTCOME_MODELS],
     x: [...PUBLIC],
     missing: "drop",
-    outcomeLevels: histogram
+    levels: histogram
       ? { hi_chol: [...LEVELS.hi_chol] }
       : { race: [...LEVELS.race], hi_chol: [...LEVELS.hi_chol] },
     utilityModels: histogram ? [UTILITY_MODELS[1]] : UTILITY_MODELS,

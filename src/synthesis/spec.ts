@@ -12,6 +12,9 @@ const finite = z.number().finite();
 const Column = z.string().min(1);
 const ModelChoice = z.enum(MODEL_NAMES);
 
+/** The models that take a survey weight column (they model it and release smoothed weights). */
+const SURVEY_MODELS: readonly ModelName[] = ["fbs", "fbp"];
+
 /** The most outcomes one synthesis takes. */
 export const MAX_OUTCOMES = 20;
 
@@ -32,10 +35,13 @@ export const SynthesisFields = z.object({
    */
   missing: z.enum(["error", "drop"]).optional(),
   /**
-   * The declared level set of a binary or categorical outcome, by column (on a registered
-   * dataset: the release policy's; elsewhere: optional, default the data's levels).
+   * The declared level set of categorical columns, by column, in the order that codes them: a
+   * binary or categorical outcome's levels, and a text covariate's (its first level is the
+   * reference of its dummies). On a registered dataset the release policy sets them; elsewhere
+   * a column without declared levels takes the data's (in order of appearance). A value outside
+   * a declared set is an error naming its row.
    */
-  outcomeLevels: z.record(Column, z.array(z.string().max(200)).min(2).max(1000)).optional(),
+  levels: z.record(Column, z.array(z.string().max(200)).min(1).max(1000)).optional(),
   /**
    * Utility models `y ~ a + b` (over outcomes and public covariates) whose confidential and
    * synthetic fits the utility report compares (CI overlap, standardised differences).
@@ -134,6 +140,13 @@ export function synthesisRules(
       code: "custom",
       path: ["mechanism"],
       message: `${spec.mechanism}'s ball |y − y_i| ≤ r needs a numeric outcome, not a level`,
+    });
+  }
+  if (spec.weight !== undefined && !models.every((model) => SURVEY_MODELS.includes(model))) {
+    context.addIssue({
+      code: "custom",
+      path: ["weight"],
+      message: `only the survey models ${SURVEY_MODELS.join(" and ")} take a survey weight`,
     });
   }
   if ((spec.model === "fbs" || spec.model === "fbp") && spec.weight === undefined) {

@@ -5,21 +5,31 @@
  * @module
  */
 import { type Dataset, getColumn } from "../data/dataset.ts";
-import { buildDesign } from "../data/design.ts";
+import { buildDesign, type DesignColumns } from "../data/design.ts";
 import { JointModel } from "../models/joint.ts";
 import { createModel, type Model, outcomeKind } from "../models/mod.ts";
 import { outcomesOf, type SynthesisSpec } from "./spec.ts";
 
-/** The declared levels of outcome y, as `buildDesign`'s option (none: the data's). */
-function levelsOf(spec: SynthesisSpec, y: string): { levels?: readonly string[] } {
-  const levels = spec.outcomeLevels?.[y];
-  return levels === undefined ? {} : { levels };
+/**
+ * The declared levels of outcome y and of the text covariates, as `buildDesign`'s options
+ * (none declared: the data's).
+ */
+function levelsOf(
+  spec: SynthesisSpec,
+  y: string,
+): Pick<DesignColumns, "levels" | "covariateLevels"> {
+  const levels = spec.levels?.[y];
+  return {
+    ...(levels === undefined ? {} : { levels }),
+    ...(spec.levels === undefined ? {} : { covariateLevels: spec.levels }),
+  };
 }
 
 /**
  * The model of a synthesis: the one outcome's registry model, or for several outcomes the
  * {@linkcode JointModel} of their conditionals, outcome j with x and the outcomes before it as
- * covariates (a categorical one as treatment dummies, exactly as `buildDesign` codes it). Bad
+ * covariates (a categorical one as treatment dummies over its declared levels, exactly as
+ * `buildDesign` codes it). Bad
  * data throw a `DataError` naming the file, row and column.
  *
  * @param data The confidential data.
@@ -47,7 +57,9 @@ export function synthesisModel(data: Dataset, spec: SynthesisSpec): Model {
         model,
         buildDesign(data, { y, x, ...levelsOf(spec, y) }, outcomeKind(model)),
       ),
-      dummyLevels: column.kind === "numeric" ? null : column.levels,
+      // A text outcome enters the later conditionals as dummies over its declared levels
+      // (buildDesign codes it the same way), never over the levels the data happen to hold.
+      dummyLevels: column.kind === "numeric" ? null : spec.levels?.[y] ?? column.levels,
     };
   }));
 }

@@ -162,7 +162,11 @@ export async function assertRefused(
     let obtained = JSON.stringify(body).slice(0, 400);
     if (response.status === 202 && typeof body.location === "string" && t.context.pool) {
       const job = await waitFor(t, body.location, reader);
-      obtained = JSON.stringify({ status: job.status, error: job.error }).slice(0, 400);
+      obtained = JSON.stringify({
+        status: job.status,
+        error: job.error,
+        n: (job.report as { n?: number } | undefined)?.n,
+      }).slice(0, 400);
     }
     assert.fail(
       `${what}: expected ${expected.status} ${expected.code ?? ""}, got ${response.status}: ` +

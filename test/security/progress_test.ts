@@ -1,8 +1,9 @@
 /**
  * A side channel beside attacks 4–5 of issue 11: while a job on a registered dataset runs, its
  * progress (the fits' stages and fractions: how many refits calibration takes, where a failing
- * job stops) depends on the data. An analyst polling the job sees no progress until it has
- * finished; the owner (diagnostics scope) does.
+ * job stops) depends on the data. An analyst polling the job sees no progress, while it runs or
+ * after it has finished (issue 22: a failed job's last stage told why it failed); the owner
+ * (diagnostics scope) does.
  */
 import assert from "node:assert/strict";
 import * as h from "./_helpers.ts";
@@ -33,7 +34,9 @@ Deno.test("progress channel: an analyst sees no progress of a running job on reg
     }
     assert.ok(analystPolls > 0 && ownerSawProgress, "the job was seen running, with progress");
     const done = await (await h.get(t, `/v1/syntheses/${id}`, analyst)).json();
-    assert.deepEqual(done.progress, { stage: "done", fraction: 1 });
+    assert.equal(done.progress, null, "nor after it has finished");
+    const owned = await (await h.get(t, `/v1/syntheses/${id}`, owner)).json();
+    assert.deepEqual(owned.progress, { stage: "done", fraction: 1 });
   } finally {
     await t.close();
   }
