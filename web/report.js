@@ -200,9 +200,9 @@ const REPORT_FIELDS = [
   ["model", "Model"],
   ["n", "Records n"],
   ["m", "Synthetic datasets m"],
-  ["lipschitz", "Lipschitz bound Δ (max over records and draws)"],
-  ["epsilonPerDataset", "ε per dataset (2Δ)"],
-  ["epsilon", "ε of the release (2Δm)"],
+  ["lipschitz", "Lipschitz bound Δ (max over records and draws; none on registered data)"],
+  ["epsilonPerDataset", "ε per dataset (2Δ; on registered data the cap's share)"],
+  ["epsilon", "ε of the release (2Δm; on registered data the charged cap)"],
   ["guarantee", "Guarantee"],
   ["seedPolicy", "Seed"],
   ["backend", "Backend"],
@@ -333,7 +333,11 @@ async function showReport(job, y) {
       Plot.plot({
         height: 150,
         x: { label: "Δ_i of each record (red: the released bound Δ)" },
-        marks: [Plot.boxX(bounds), Plot.ruleX([report.lipschitz], { stroke: "crimson" })],
+        marks: [
+          Plot.boxX(bounds),
+          // On registered data the public report states no Δ: the owner's diagnostics hold it.
+          Plot.ruleX([diagnostics.achieved?.lipschitz ?? report.lipschitz], { stroke: "crimson" }),
+        ],
       }),
     );
     draw(
