@@ -30,6 +30,7 @@ import {
 import {
   BEARER_SECURITY,
   CsvText,
+  decimalParam,
   errorResponses,
   exactlyOneSource,
   getById,
@@ -54,7 +55,11 @@ const DatasetJson = PolicyDeclaration.partial().extend({
   .openapi("DatasetUpload");
 
 const CsvQuery = z.object({
-  epsilonTotal: z.coerce.number().finite().positive().optional().openapi({
+  epsilonTotal: decimalParam(z.number().finite().positive()).optional().openapi({
+    // The document shows the number it stands for (a plain decimal: no 0x10, no blank).
+    type: "number",
+    minimum: 0,
+    exclusiveMinimum: true,
     description: "ε_total, with a text/csv body",
   }),
   name: Name.optional(),

@@ -8,6 +8,9 @@
  *   release policy (422 otherwise: `x` and `strata` public, no `seed`, `epsilon` given) and its
  *   `epsilon` is charged when the job is accepted, whatever the job's outcome (409 when it
  *   exceeds the remaining budget); a job that fails on the data shows only `data_rejected`.
+ *   A request of more sampler iterations (chains·warmup + draws) than `PPSYNTH_MAX_ITERATIONS`
+ *   is refused (422 `too_much_work`); a job running past `PPSYNTH_JOB_TIME_LIMIT_MS` is stopped
+ *   and fails with `time_limit`.
  * - `GET /v1/syntheses/{id}` (scope read): status, progress (on a registered dataset, to
  *   diagnostics keys only while it runs: the fits' stages depend on the data) and, once
  *   succeeded, the public report (the fields of report.json).
@@ -32,6 +35,7 @@ import { ApiError } from "../src/api/errors.ts";
 import {
   BEARER_SECURITY,
   DATA_SOURCE,
+  decimalParam,
   DiagnosticsSchema,
   errorResponses,
   getById,
@@ -43,6 +47,7 @@ import {
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
+import { checkWork } from "../src/jobs/work_limits.ts";
 import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
 import type { JobView } from "../src/jobs/store.ts";
 import { outcomesOf, SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
@@ -100,7 +105,13 @@ const dataset = createRoute({
   security: BEARER_SECURITY,
   request: {
     params: IdParam.extend({
-      k: z.coerce.number().int().min(1).max(1000).openapi({ param: { name: "k", in: "path" } }),
+      k: decimalParam(z.number().int().min(1).max(1000)).openapi({
+        // The document shows the integer it stands for (a plain decimal: no 0x1, no blank).
+        type: "integer",
+        minimum: 1,
+        maximum: 1000,
+        param: { name: "k", in: "path" },
+      }),
     }),
   },
   responses: {
@@ -172,6 +183,8 @@ export function syntheses(context: ApiContext) {
         const body = c.req.valid("json");
         const { datasetId, csv, records, ...request } = body;
         const { tenant } = c.var.apiKey;
+        // The sampler work is capped whatever the data (422 too_much_work).
+        checkWork(request, context.config);
         let inline: string | null = null;
         let spec = request;
         if (datasetId !== undefined) {

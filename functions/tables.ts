@@ -4,15 +4,20 @@
  * - `POST /v1/tables`: the command's options as JSON (`by` an array of two columns, `method`
  *   required) plus `datasetId` (a registered dataset of the key's tenant) or inline `csv` /
  *   `records`. On a registered dataset the request keeps to its release policy (422 otherwise:
- *   `by` and `strata` public, no `seed`, `epsilon` given), the cells are the cross product of
- *   the `by` columns' public levels, and the requested ε is charged whatever the outcome.
+ *   `by` and `strata` public, no `seed`, `epsilon` given; a laplace table needs the declared
+ *   bounds of `y` and `weight`, `bounds_required`), the cells are the cross product of the `by`
+ *   columns' public levels, and the requested ε is charged whatever the outcome. A table of more
+ *   than `PPSYNTH_MAX_TABLE_CELLS` cells (margins included) is refused (422 `too_much_work`).
  *   - `sample` (scope diagnostics: it releases the confidential estimates themselves, so only the
  *     data owner may ask; nothing is charged or kept): 200 with the rows.
- *   - `laplace` (scope submit): 200 with the rows, after ε is charged to the dataset's budget in
- *     the transaction that stores the table under an id (`GET /v1/tables/{id}`); 409 when ε
- *     exceeds the remaining budget; 422 `data_rejected` (still charged) when it fails on a
- *     registered dataset's data. An `Idempotency-Key` retry returns the stored table, never a
- *     fresh draw of noise or a second charge.
+ *   - `laplace` (scope submit): computed in a worker, never on the event loop. Up to
+ *     `PPSYNTH_SYNC_TABLE_CELLS` cells: 200 with the rows, after ε is charged to the dataset's
+ *     budget in the transaction that stores the table under an id (`GET /v1/tables/{id}`); 409
+ *     when ε exceeds the remaining budget; 422 `data_rejected` (still charged) when it fails on
+ *     a registered dataset's data. An `Idempotency-Key` retry returns the stored table, never a
+ *     fresh draw of noise or a second charge. More cells: a job, as fbs and fbp. On a registered
+ *     dataset it is the bounded mode (ε-DP, noise scaled to the declared bounds, no standard
+ *     errors); inline data may carry `bounds` for it, else the local-DP baseline.
  *   - `fbs`, `fbp` (scope submit): a job, 202 with its id; on a registered dataset its ε is
  *     charged when it is accepted (409 when it does not fit).
  * - `GET /v1/tables/{id}` (scope read): a stored table or table job: status, progress (on a
@@ -53,8 +58,9 @@ import {
 } from "../src/jobs/release_policy.ts";
 import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
 import type { JobView, Submission } from "../src/jobs/store.ts";
-import { releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
+import { policyTableBounds, releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_spec.ts";
+import { checkWork } from "../src/jobs/work_limits.ts";
 import { SYNTHETIC_TABLE_METHODS, TABLE_METHOD_NAMES } from "../src/survey/table_methods.ts";
 import { health } from "./health.ts";
 
@@ -73,11 +79,19 @@ const TablesRequest = TableSpec.safeExtend(DATA_SOURCE).superRefine(sourcedRules
 
 const Privacy = z.object({
   epsilon: z.number().openapi({ description: "Total ε of the table (charged once)" }),
-  guarantee: z.string().openapi({ description: '"DP", "aDP" or "local DP" (laplace)' }),
+  guarantee: z.string().openapi({
+    description: '"DP", "aDP" or "local DP" (laplace without declared bounds: inline data only)',
+  }),
   seedPolicy: z.string(),
   epsilonPoint: z.number().optional(),
   epsilonReplicate: z.number().optional(),
-  replicates: z.number().int().optional(),
+  replicates: z.number().int().optional().openapi({
+    description: "laplace: random-group replicates (0 with declared bounds: no standard errors)",
+  }),
+  bounds: z.object({
+    y: z.tuple([z.number(), z.number()]),
+    weight: z.tuple([z.number(), z.number()]),
+  }).optional().openapi({ description: "laplace: the declared bounds its noise is scaled to" }),
   m: z.number().int().optional(),
   lipschitz: z.number().nullable().optional(),
 }).openapi("TablePrivacy");
@@ -108,7 +122,7 @@ const TableJob = JobFields.extend({
 const create = createRoute({
   method: "post",
   path: "/v1/tables",
-  summary: "Survey tables: sample and laplace at once, fbs and fbp as a job",
+  summary: "Survey tables: sample and small laplace at once; fbs, fbp and large laplace as a job",
   security: BEARER_SECURITY,
   request: {
     headers: idempotencyKeyHeader("Retries with the same key return the same table or job"),
@@ -120,7 +134,7 @@ const create = createRoute({
       content: { "application/json": { schema: TableAnswer } },
     },
     202: {
-      description: "fbs and fbp (scope submit): the job, persisted",
+      description: "fbs, fbp and laplace of many cells (scope submit): the job, persisted",
       content: { "application/json": { schema: Accepted } },
     },
     ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
@@ -155,10 +169,12 @@ function tableJson(result: TableResult) {
 }
 
 function tableView(job: JobView, diagnostics: boolean) {
+  // A laplace table job keeps only its charge in the report's place: its privacy is the report.
+  const laplace = job.result?.method === "laplace" || !Array.isArray(job.report?.columns);
   return {
     ...jobFields(job, diagnostics),
     ...(job.result === null ? {} : { table: tableJson(job.result) }),
-    ...reportJson(job),
+    ...(laplace ? {} : reportJson(job)),
   };
 }
 
@@ -181,14 +197,15 @@ export function tables(context: ApiContext) {
               (scope === "diagnostics" ? " (sample releases the confidential estimates)" : ""),
           );
         }
-        const synthetic = SYNTHETIC_TABLE_METHODS.includes(request.method);
         let spec = request;
         let policy: ReleasePolicy | null = null;
         let inline: Dataset | null = null;
         let inlineCsv: string | null = null;
+        let levelCounts: [number, number];
         if (datasetId === undefined) {
           const read = await readDataInputAsync({ csv, records }, "inline data");
-          tableInput(read.data, spec);
+          const { by } = tableInput(read.data, spec);
+          levelCounts = [by[0].levels.length, by[1].levels.length];
           inline = read.data;
           inlineCsv = read.csv;
         } else {
@@ -203,7 +220,23 @@ export function tables(context: ApiContext) {
           ]);
           spec = checkTable(info.policy, spec);
           policy = info.policy;
+          levelCounts = [policy.levels[spec.by[0]].length, policy.levels[spec.by[1]].length];
         }
+        if (spec.method === "fbs" || spec.method === "fbp") checkWork(spec, context.config);
+        // The cells as the table builds them: every level pair, both margins and the total.
+        const cells = (levelCounts[0] + 1) * (levelCounts[1] + 1);
+        if (cells > context.config.maxTableCells) {
+          throw new ApiError(
+            422,
+            "too_much_work",
+            `the table would have ${cells} cells (margins included), more than ` +
+              `${context.config.maxTableCells} (PPSYNTH_MAX_TABLE_CELLS)`,
+            "by",
+          );
+        }
+        // fbs and fbp synthesise; a laplace table of many cells is a job too (never the request's).
+        const asJob = SYNTHETIC_TABLE_METHODS.includes(request.method) ||
+          (request.method === "laplace" && cells > context.config.syncTableCells);
         const submission: Submission = {
           id: crypto.randomUUID(),
           kind: "table",
@@ -212,10 +245,10 @@ export function tables(context: ApiContext) {
           idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
           requestHash: await sha256Hex(JSON.stringify({ kind: "table", ...body })),
           datasetId: datasetId ?? null,
-          csv: synthetic ? inlineCsv : null,
+          csv: asJob ? inlineCsv : null,
           spec,
         };
-        if (synthetic) {
+        if (asJob) {
           const { job } = await store.submit(submission);
           await store.enqueue(job.id);
           context.pool?.wake();
@@ -232,10 +265,14 @@ export function tables(context: ApiContext) {
         const read = policy === null
           ? { data: confidential, clamped: undefined }
           : policyData(confidential, policy);
+        const bounds = policy === null ? undefined : policyTableBounds(policy.bounds, spec);
+        if (policy !== null && bounds === undefined) {
+          throw new TypeError("a laplace table on a registered dataset needs declared bounds");
+        }
         const job = await releaseTableNow(
           store,
           submission,
-          async () => (await tabulate(read.data, spec, { levels })).result,
+          () => tabulate(read.data, spec, { levels, bounds }),
           read.clamped === undefined ? undefined : { clamped: read.clamped },
         );
         const location = `/v1/tables/${job.id}`;

@@ -169,14 +169,25 @@ function sampler(source) {
   };
 }
 
-/** The public bounds of the outcome, when the owner gave them. */
-function bounds() {
-  const [lower, upper] = [number("bound-lower"), number("bound-upper")];
-  if (lower === undefined && upper === undefined) return undefined;
+/** One column's public bounds from two inputs, when the owner gave them. */
+function columnBounds(column, lowerId, upperId, what) {
+  const [lower, upper] = [number(lowerId), number(upperId)];
+  if (lower === undefined && upper === undefined) return {};
   if (lower === undefined || upper === undefined) {
-    throw new Error("give both public bounds of the outcome, or neither");
+    throw new Error(`give both public bounds of ${what}, or neither`);
   }
-  return { [$("y").value]: [lower, upper] };
+  return { [column]: [lower, upper] };
+}
+
+/** The public bounds of the outcome and of the survey weight, when the owner gave them. */
+function bounds() {
+  const declared = {
+    ...columnBounds($("y").value, "bound-lower", "bound-upper", "the outcome"),
+    ...($("survey").hidden
+      ? {}
+      : columnBounds($("weight").value, "weight-bound-lower", "weight-bound-upper", "the weight")),
+  };
+  return Object.keys(declared).length === 0 ? undefined : declared;
 }
 
 /** Polls a job until it has finished, showing its progress; throws when it failed. */

@@ -30,10 +30,18 @@ export const ApiConfig = z.object({
   maxAttempts: integer(1, 100, 3),
   /** Largest S·n of a synchronous Lipschitz request. */
   lipschitzMaxCells: integer(1, 1e9, 2_000_000),
+  /** Most cells of a table, margins included: (A + 1)·(B + 1) for A and B levels. */
+  maxTableCells: integer(1, 1e9, 1_000_000),
+  /** Laplace tables of more cells run as jobs (202), not synchronously. */
+  syncTableCells: integer(1, 1e9, 1000),
   /** Idle workers poll this often (a submission wakes them at once). */
   pollMs: integer(10, 60_000, 1000),
   /** At most one progress write per job per this many milliseconds. */
   progressIntervalMs: integer(0, 60_000, 500),
+  /** Most sampler iterations (chains·warmup + draws) of one request (`work_limits.ts`). */
+  maxIterations: integer(1, 1e10, 400_000),
+  /** A job running longer than this (ms) is stopped and failed with `time_limit`. */
+  jobTimeLimitMs: integer(100, 604_800_000, 1_800_000),
 });
 
 /** Validated settings. */
@@ -50,15 +58,21 @@ const VARIABLES: Record<keyof ApiConfig, string> = {
   leaseMs: "PPSYNTH_LEASE_MS",
   maxAttempts: "PPSYNTH_MAX_ATTEMPTS",
   lipschitzMaxCells: "PPSYNTH_LIPSCHITZ_MAX_CELLS",
+  maxTableCells: "PPSYNTH_MAX_TABLE_CELLS",
+  syncTableCells: "PPSYNTH_SYNC_TABLE_CELLS",
   pollMs: "PPSYNTH_POLL_MS",
   progressIntervalMs: "PPSYNTH_PROGRESS_INTERVAL_MS",
+  maxIterations: "PPSYNTH_MAX_ITERATIONS",
+  jobTimeLimitMs: "PPSYNTH_JOB_TIME_LIMIT_MS",
 };
 
 /**
  * Reads the settings from environment variables (PORT, PPSYNTH_HOST, PPSYNTH_DATA_DIR,
  * PPSYNTH_STORE_URL, PPSYNTH_WORKERS, PPSYNTH_MAX_BODY_BYTES, PPSYNTH_REQUEST_TIMEOUT_MS, PPSYNTH_LEASE_MS,
- * PPSYNTH_MAX_ATTEMPTS, PPSYNTH_LIPSCHITZ_MAX_CELLS, PPSYNTH_POLL_MS,
- * PPSYNTH_PROGRESS_INTERVAL_MS); unset ones take their defaults.
+ * PPSYNTH_MAX_ATTEMPTS, PPSYNTH_LIPSCHITZ_MAX_CELLS, PPSYNTH_MAX_TABLE_CELLS,
+ * PPSYNTH_SYNC_TABLE_CELLS, PPSYNTH_POLL_MS,
+ * PPSYNTH_PROGRESS_INTERVAL_MS, PPSYNTH_MAX_ITERATIONS, PPSYNTH_JOB_TIME_LIMIT_MS); unset ones
+ * take their defaults.
  *
  * @param get Reads one variable (`Deno.env.get`).
  * @returns The settings; throws a RangeError naming the variable of a bad value.

@@ -68,6 +68,7 @@ export async function openContext(
       pollMs: config.pollMs,
       progressIntervalMs: config.progressIntervalMs,
       maxAttempts: config.maxAttempts,
+      timeLimitMs: config.jobTimeLimitMs,
       recoverAllOnStart: embedded,
       failureOf,
       log: options.log,

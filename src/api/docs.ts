@@ -2,11 +2,12 @@
  * `GET /openapi.json` (the OpenAPI 3 document generated from the routes' zod schemas; any valid
  * key) and `GET /docs` (Swagger UI: a static page with no data in it, which asks for a key once
  * per browser session and sends it with every request, the document's included). Swagger UI's
- * files come from this server (the `swagger-ui-dist` that deno.json pins), never from a CDN.
+ * files come from this server (the `swagger-ui-dist` that deno.json pins), never from a CDN, and
+ * the page runs no inline script (its start-up script is `GET /docs/init.js`), so its
+ * Content-Security-Policy allows scripts and styles from this server only.
  *
  * @module
  */
-import { swaggerUI } from "@hono/swagger-ui";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import config from "../../deno.json" with { type: "json" };
 import { assetHandler, assetUrl, SWAGGER_BUNDLE, SWAGGER_CSS } from "./assets.ts";
@@ -23,6 +24,56 @@ const REQUEST_INTERCEPTOR = `(request) => {
   if (key) request.headers.Authorization = "Bearer " + key;
   return request;
 }`;
+
+/** Starts Swagger UI on the page's `#swagger-ui` (served as `/docs/init.js`: no inline script). */
+export const DOCS_SCRIPT = `"use strict";
+window.addEventListener("load", () => {
+  window.ui = SwaggerUIBundle({
+    dom_id: "#swagger-ui",
+    url: "/openapi.json",
+    // No badge from the online validator: the page requests nothing from elsewhere.
+    validatorUrl: "none",
+    requestInterceptor: ${REQUEST_INTERCEPTOR},
+  });
+});
+`;
+
+/** The explorer's page: Swagger UI's stylesheet and bundle, then the start-up script. */
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="description" content="SwaggerUI">
+<title>ppsynth API</title>
+<link rel="stylesheet" href="${assetUrl(SWAGGER_CSS)}">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${assetUrl(SWAGGER_BUNDLE)}"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+/**
+ * Scripts, styles and fonts from this server only, requests only to it (the document and the
+ * API), and the inline SVG icons of Swagger UI's stylesheet (data: images). No inline script or
+ * style element, no eval: Swagger UI sets its few inline styles through the DOM, which a
+ * Content-Security-Policy does not restrict.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 /**
  * Mounts the document and the explorer on the root app (after every function, so the document
@@ -43,16 +94,13 @@ export function mountDocs(app: OpenAPIHono<ApiEnv>, context: ApiContext): void {
     security: [{ bearer: [] }],
   });
   for (const asset of [SWAGGER_CSS, SWAGGER_BUNDLE]) app.get(assetUrl(asset), assetHandler(asset));
+  app.get("/docs", (c) =>
+    c.html(DOCS_PAGE, 200, {
+      "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
+      "Referrer-Policy": "no-referrer",
+    }));
   app.get(
-    "/docs",
-    swaggerUI({
-      url: "/openapi.json",
-      // The page loads BASE/swagger-ui-dist/swagger-ui.css and …/swagger-ui-bundle.js.
-      baseUrl: "/assets",
-      // No badge from the online validator: the page requests nothing from elsewhere.
-      validatorUrl: "none",
-      title: "ppsynth API",
-      requestInterceptor: REQUEST_INTERCEPTOR,
-    }),
+    "/docs/init.js",
+    (c) => c.body(DOCS_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
   );
 }

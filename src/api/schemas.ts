@@ -5,6 +5,7 @@
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { parseDecimal } from "../data/decimal.ts";
 import { ReleaseReportSchema } from "../synthesis/report.ts";
 
 /** `{error: {code, message, field?}}`. */
@@ -106,6 +107,21 @@ export const ReportSchema = ReleaseReportSchema.openapi("Report");
 
 /** The OpenAPI security requirement of every keyed route: the `bearer` API-key scheme. */
 export const BEARER_SECURITY = [{ bearer: [] }];
+
+/**
+ * A number written in a query string or a path: the text must be a plain decimal
+ * (`parseDecimal`), so that `0x10`, `0b1` or a blank are refused (400, naming the parameter)
+ * rather than read as 16, 1 or 0, as `z.coerce.number()` would; `number` then checks the value.
+ *
+ * @param number The schema of the value (`z.number().int().min(1)`…).
+ * @returns A string schema that outputs the checked number.
+ */
+export function decimalParam<T extends z.ZodType<number, number>>(number: T) {
+  return z.string()
+    .refine((text) => !Number.isNaN(parseDecimal(text)), { message: "expected a decimal number" })
+    .transform(Number)
+    .pipe(number);
+}
 
 /** The `{id}` path parameter of a stored dataset, job or table. */
 export const IdParam = z.object({

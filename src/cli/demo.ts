@@ -59,7 +59,9 @@ async function main(): Promise<void> {
   );
   const lwFinal = await run(data, { mechanism: "lw-final", epsilon: EPSILON });
   const files = new Map<string, string>();
-  lwFinal.datasets.forEach((c, j) => files.set(`synthetic-${j + 1}.csv`, formatCsv(c)));
+  lwFinal.datasets.forEach((c, j) =>
+    files.set(`synthetic-${j + 1}.csv`, formatCsv(c, { escapeFormulas: true }))
+  );
   files.set("report.json", JSON.stringify(lwFinal.report, null, 2) + "\n");
   files.set("diagnostics.json", JSON.stringify(lwFinal.diagnostics, null, 2) + "\n");
 

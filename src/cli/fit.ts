@@ -14,6 +14,7 @@
  */
 import { z } from "zod";
 import { buildDesign, formatCsv, numericColumn, readCsv } from "../data/mod.ts";
+import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { fitter } from "../synthesis/release.ts";
 import { createModel, MODEL_NAMES, outcomeKind } from "../models/mod.ts";
@@ -21,7 +22,18 @@ import { drawColumns } from "./draw_columns.ts";
 import { progress } from "./progress.ts";
 import { runCommand, stringFlags, UsageError } from "./run_command.ts";
 
-const positiveInt = z.coerce.number().int().positive();
+/** A flag's text as a number, a plain decimal only (`0x10`, `0b1` or a blank are refused). */
+const decimal = z.string().transform((text, context) => {
+  const value = parseDecimal(text);
+  if (Number.isNaN(value)) {
+    context.addIssue({ code: "custom", message: `not a decimal number: ${JSON.stringify(text)}` });
+    return z.NEVER;
+  }
+  return value;
+});
+
+/** A positive integer flag of at most `max`. */
+const positiveInt = (max: number) => decimal.pipe(z.number().int().positive().max(max));
 
 /** The options of `deno task fit`, validated. */
 export const FitOptions = z.object({
@@ -30,11 +42,11 @@ export const FitOptions = z.object({
   x: z.string().optional().transform((v) => v === undefined || v === "" ? [] : v.split(",")),
   model: z.enum(MODEL_NAMES),
   alpha: z.string().optional(),
-  chains: positiveInt.max(64).default(4),
-  warmup: positiveInt.max(100_000).default(1000),
-  draws: positiveInt.max(100_000).default(1000),
-  seed: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).default(1),
-  threads: positiveInt.max(256).optional(),
+  chains: positiveInt(64).default(4),
+  warmup: positiveInt(100_000).default(1000),
+  draws: positiveInt(100_000).default(1000),
+  seed: decimal.pipe(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)).default(1),
+  threads: positiveInt(256).optional(),
   out: z.string().min(1),
 }).strict();
 

@@ -20,6 +20,7 @@
  */
 import { parseArgs } from "node:util";
 import { readCsv } from "../data/csv.ts";
+import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
   type ArmCache,
@@ -101,7 +102,7 @@ async function rReference(settings: RealFileSettings): Promise<RReference | unde
 
 function positiveInteger(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  const parsed = value.trim() === "" ? NaN : Number(value);
+  const parsed = parseDecimal(value);
   if (!Number.isSafeInteger(parsed) || parsed < 1) {
     throw new UsageError(`--${flag}: must be a positive integer`);
   }
@@ -140,7 +141,7 @@ export function parseRealFileArgs(args: string[]): {
   const epsilons = epsilonsFlag === undefined
     ? REAL_FILE_SETTINGS.epsilons
     : epsilonsFlag.split(",").map((text) => {
-      const value = text.trim() === "" ? NaN : Number(text);
+      const value = parseDecimal(text.trim());
       if (!(value > 0) || !Number.isFinite(value)) {
         throw new UsageError("--epsilons: positive numbers separated by commas");
       }

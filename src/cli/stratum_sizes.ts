@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { parseDecimal } from "../data/decimal.ts";
 import { UsageError } from "./run_command.ts";
 
 /** Parses `label=size,label=size` into a record, naming the flag on a bad entry. */
@@ -10,7 +11,7 @@ export function parseStratumSizes(flag: string, value: string): Record<string, n
   const sizes: Record<string, number> = {};
   for (const entry of value.split(",")) {
     const at = entry.lastIndexOf("=");
-    const size = at < 1 ? NaN : Number(entry.slice(at + 1));
+    const size = at < 1 ? NaN : parseDecimal(entry.slice(at + 1).trim());
     if (!(size > 0) || !Number.isFinite(size)) {
       throw new UsageError(`--${flag}: expected stratum=size pairs with positive sizes`);
     }

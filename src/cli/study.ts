@@ -14,6 +14,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { parseDecimal } from "../data/decimal.ts";
 import { STUDIES } from "../studies/registry.ts";
 import { runStudy, writeStudy } from "../studies/study_runner.ts";
 import { runCommand, UsageError } from "./run_command.ts";
@@ -35,7 +36,7 @@ export interface StudyArgs {
 
 function integerFlag(flag: string, value: string | undefined, fallback: number, min: number) {
   if (value === undefined) return fallback;
-  const parsed = value.trim() === "" ? NaN : Number(value);
+  const parsed = parseDecimal(value);
   if (!Number.isSafeInteger(parsed) || parsed < min) {
     throw new UsageError(`--${flag}: must be an integer ≥ ${min}`);
   }

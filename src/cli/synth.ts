@@ -9,7 +9,7 @@
  *       [--match-lipschitz D] [--retruncations N] [--lower A --upper B --bins K] [--draws S]
  *       [--chains K] [--warmup W] [--seed N] [--backend auto|cpu|gpu] [--sampler nuts|gpu-hmc]
  *       [--missing error|drop] [--levels "COL=a|b|c;…"] [--utility-model "A ~ x + B; …"]
- *       [--report] --out DIR
+ *       [--prior student-t|paper] [--report] [--allow-flagged] --out DIR
  *
  * MODEL is one of the registry's models (poisson, negbin, beta, normal, lognormal, fbs, fbp,
  * logistic, categorical, hurdle). Several outcomes `--y A,B,C --model mA,mB,mC` are synthesised
@@ -20,12 +20,15 @@
  * owner's confidential evaluation), and with several outcomes, utility models or `--report`
  * DIR/utility.json and DIR/report.html (the owner's utility report, self-contained; with several
  * outcomes it also shows the identification risk), all at once or not at all. Bad input exits 2, an
- * unreachable ε exits 3; nothing is written then.
+ * unreachable ε or a final fit that fails its diagnostics exits 3 (`--allow-flagged` writes it
+ * anyway, with `fitFlagged: true` in report.json and a warning atop report.html); nothing is
+ * written then.
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { formatCsv, readCsv } from "../data/csv.ts";
+import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
@@ -52,6 +55,7 @@ const FLAGS: Record<
   model: { field: "model", outcomes: true },
   missing: { field: "missing" },
   levels: { field: "levels", levels: true },
+  prior: { field: "prior" },
   "utility-model": { field: "utilityModels", models: true },
   weight: { field: "weight" },
   strata: { field: "strata" },
@@ -75,6 +79,12 @@ const FLAGS: Record<
   backend: { field: "backend" },
   sampler: { field: "sampler" },
 };
+
+/** The warning at the top of report.html of a release from a flagged fit (`--allow-flagged`). */
+const FLAGGED_WARNING = "Not a release: the final fit failed its diagnostics (a divergence, " +
+  "R̂ > 1.01 or bulk ESS < 400), so its Δ, a maximum over draws that may not have explored the " +
+  "tails, and the ε resting on it are not established. Written only because --allow-flagged " +
+  "asked for it (research).";
 
 /**
  * Parses `--levels "race=white|black|other;sex=f|m"`: each text column's declared levels in the
@@ -108,6 +118,7 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
           ["data", "out", ...Object.keys(FLAGS)].map((name) => [name, { type: "string" as const }]),
         ),
         report: { type: "boolean" as const },
+        "allow-flagged": { type: "boolean" as const },
       },
     }).values as Record<string, string | undefined>;
   } catch (error) {
@@ -124,8 +135,8 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
     if (sizes) {
       raw[field] = parseStratumSizes(flag, value);
     } else if (number) {
-      const parsed = value.trim() === "" ? NaN : Number(value);
-      if (!Number.isFinite(parsed)) throw new UsageError(`--${flag}: not a finite number`);
+      const parsed = parseDecimal(value);
+      if (!Number.isFinite(parsed)) throw new UsageError(`--${flag}: not a finite decimal number`);
       raw[field] = parsed;
     } else if (levels) {
       raw[field] = parseLevels(flag, value);
@@ -140,6 +151,7 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
     }
   }
   if ((values as Record<string, unknown>).report === true) raw.report = true;
+  if ((values as Record<string, unknown>)["allow-flagged"] === true) raw.allowFlagged = true;
   const parsed = SynthesisSpec.safeParse(raw);
   if (!parsed.success) {
     const fieldToFlag = Object.fromEntries(
@@ -176,7 +188,10 @@ async function main(): Promise<void> {
     files.set("utility.json", JSON.stringify(result.utility, null, 2) + "\n");
     files.set(
       "report.html",
-      reportHtml(result.utility, { risk: result.diagnostics.riskReport }),
+      reportHtml(result.utility, {
+        risk: result.diagnostics.riskReport,
+        ...(result.report.fitFlagged ? { warning: FLAGGED_WARNING } : {}),
+      }),
     );
   }
   await writeFilesAtomically(out, files);
@@ -191,9 +206,11 @@ async function main(): Promise<void> {
         "missing value",
     );
   }
-  if (result.diagnostics.fit?.flagged) {
+  if (result.report.fitFlagged) {
     console.error(
-      "synth: warning: the final fit is flagged (R̂ > 1.01, bulk ESS < 400 or a divergence)",
+      "synth: warning: --allow-flagged: the final fit failed its diagnostics (R̂ > 1.01, bulk " +
+        "ESS < 400 or a divergence), so Δ and ε are not established; report.json says " +
+        "fitFlagged: true",
     );
   }
 }

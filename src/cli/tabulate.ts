@@ -5,14 +5,17 @@
  *
  *     deno task tabulate --data FILE.csv --y salary --weight w --strata field --by field,gender
  *       [--method sample|fbs|fbp|laplace] [--epsilon E] [--m M] [--seed N]
- *       [--stratum-sizes LABEL=N,…] [--draws S] [--chains K] [--warmup W] --out FILE.csv|FILE.json
+ *       [--y-bounds LO,HI --weight-bounds LO,HI] [--stratum-sizes LABEL=N,…] [--draws S]
+ *       [--chains K] [--warmup W] --out FILE.csv|FILE.json
  *
  * Writes one row per cell with the two grouping columns (labels from the data, "all" for a
  * margin) and `count`, `countSE`, `mean`, `meanSE`, as CSV or as a JSON array of row objects
  * (by the extension of --out), atomically. `--method sample` tabulates the confidential sample
  * itself (Taylor-linearised SEs for the stratified with-replacement design). `laplace` adds
  * Laplace noise with local sensitivities and random-group replicate SEs at total ε (survey
- * paper §2.4). `fbs` and `fbp` synthesise m samples with the pseudo posterior calibrated to ε
+ * paper §2.4: local DP); with `--y-bounds` and `--weight-bounds` (both or neither) it clamps the
+ * outcome and the weights to them and scales the noise to the bounds instead (ε-DP, ε/8 per
+ * cell, no standard errors). Numbers are plain decimals (`0x10` is refused, not read as 16). `fbs` and `fbp` synthesise m samples with the pseudo posterior calibrated to ε
  * (LW weights) and combine their tables (partial-synthesis rules), adding `countDf`,
  * `countLower`, `countUpper`, `meanDf`, `meanLower`, `meanUpper`; `fbp` needs the public
  * `--stratum-sizes`. Without `--seed`, noise and seeds are drawn from the operating system's
@@ -23,10 +26,12 @@
 import { basename, dirname, extname } from "node:path";
 import { z } from "zod";
 import { readCsv } from "../data/csv.ts";
+import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
   formatTable,
   releaseTable,
+  TableBounds,
   TableSettings,
   VALUE_COLUMNS,
 } from "../survey/table_methods.ts";
@@ -65,8 +70,33 @@ function checkOptions(options: TabulateOptions): void {
   }
 }
 
-async function main(): Promise<void> {
-  const { "stratum-sizes": sizes, ...rest } = stringFlags(Deno.args, [
+/** The numeric flags, read with `parseDecimal` (a plain decimal, never hex or blank). */
+const NUMBER_FLAGS = ["epsilon", "m", "seed", "draws", "chains", "warmup"] as const;
+
+/** `LO,HI` as two plain decimals, or a UsageError naming the flag. */
+function parseRange(flag: string, value: string): [number, number] {
+  const parts = value.split(",").map(parseDecimal);
+  if (parts.length !== 2 || parts.some((part) => !Number.isFinite(part))) {
+    throw new UsageError(`--${flag}: expected LO,HI (two finite decimal numbers)`);
+  }
+  return [parts[0], parts[1]];
+}
+
+/**
+ * Parses the command line into validated options: numbers as plain decimals (a UsageError
+ * naming the flag otherwise), `--y-bounds` and `--weight-bounds` both or neither and only with
+ * `--method laplace`.
+ *
+ * @param args The command line.
+ * @returns The options; throws a UsageError or a ZodError naming the flag.
+ */
+export function parseTabulateArgs(args: string[]): TabulateOptions {
+  const {
+    "stratum-sizes": sizes,
+    "y-bounds": yBounds,
+    "weight-bounds": weightBounds,
+    ...rest
+  } = stringFlags(args, [
     "data",
     "y",
     "weight",
@@ -77,29 +107,67 @@ async function main(): Promise<void> {
     "m",
     "seed",
     "stratum-sizes",
+    "y-bounds",
+    "weight-bounds",
     "draws",
     "chains",
     "warmup",
     "out",
   ]);
-  const options = TabulateOptions.parse({
-    ...rest,
-    ...(sizes === undefined
-      ? {}
-      : { stratumSizes: parseStratumSizes("stratum-sizes", String(sizes)) }),
-  });
+  const raw: Record<string, unknown> = { ...rest };
+  for (const flag of NUMBER_FLAGS) {
+    if (rest[flag] === undefined) continue;
+    const value = parseDecimal(rest[flag]);
+    if (Number.isNaN(value)) throw new UsageError(`--${flag}: not a decimal number`);
+    raw[flag] = value;
+  }
+  if (sizes !== undefined) raw.stratumSizes = parseStratumSizes("stratum-sizes", String(sizes));
+  if ((yBounds === undefined) !== (weightBounds === undefined)) {
+    const missing = yBounds === undefined ? "y-bounds" : "weight-bounds";
+    throw new UsageError(
+      `--${missing}: the bounded Laplace table needs both --y-bounds and --weight-bounds`,
+    );
+  }
+  if (yBounds !== undefined && weightBounds !== undefined) {
+    if ((rest.method ?? "sample") !== "laplace") {
+      throw new UsageError("--y-bounds: only --method laplace takes bounds");
+    }
+    const bounds = {
+      y: parseRange("y-bounds", yBounds),
+      weight: parseRange("weight-bounds", weightBounds),
+    };
+    const checked = TableBounds.safeParse(bounds);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new UsageError(
+        `--${issue.path[0] === "y" ? "y-bounds" : "weight-bounds"}: ${issue.message}`,
+      );
+    }
+    raw.bounds = checked.data;
+  }
+  return TabulateOptions.parse(raw);
+}
+
+async function main(): Promise<void> {
+  const options = parseTabulateArgs(Deno.args);
   checkOptions(options);
   const data = await readCsv(options.data);
   const shown = progress(options.method);
-  const { table, privacy, report } = await releaseTable(data, options, {
+  const { table, privacy, report, clamped } = await releaseTable(data, options, {
     onProgress: shown.update,
   }).finally(() => shown.end());
   if (options.method === "laplace") {
+    const split = options.bounds === undefined
+      ? `local DP; ε_pc = ${privacy!.epsilonPoint}, ε_rep = ${privacy!.epsilonReplicate}`
+      : `DP with the declared bounds; ε_pc = ${privacy!.epsilonPoint}, no standard errors`;
     console.error(
-      `tabulate: laplace, ε = ${privacy!.epsilon} (local DP; ε_pc = ${privacy!.epsilonPoint}, ` +
-        `ε_rep = ${privacy!.epsilonReplicate})` +
+      `tabulate: laplace, ε = ${privacy!.epsilon} (${split})` +
         `${options.seed !== undefined ? "; seeded noise: for studies only" : ""}`,
     );
+    if (clamped !== undefined) {
+      const counts = Object.entries(clamped).map(([name, count]) => `${name} ${count}`);
+      console.error(`tabulate: values clamped to the bounds: ${counts.join(", ")}`);
+    }
   } else if (report !== null) {
     console.error(
       `tabulate: ${options.method}, m = ${report.m}, Δ = ${report.lipschitz}, ` +

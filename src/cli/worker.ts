@@ -13,7 +13,8 @@
  * --data-dir (default PPSYNTH_DATA_DIR, else ./data), shared with the server. Lease and attempts
  * come from PPSYNTH_LEASE_MS (30 s; the stalled-job check runs as often, or
  * PPSYNTH_STALLED_INTERVAL_MS), PPSYNTH_MAX_ATTEMPTS (3), PPSYNTH_POLL_MS (1 s) and
- * PPSYNTH_PROGRESS_INTERVAL_MS (500 ms). SIGINT and SIGTERM finish the running jobs and exit,
+ * PPSYNTH_PROGRESS_INTERVAL_MS (500 ms); an API job running past PPSYNTH_JOB_TIME_LIMIT_MS (30 min)
+ * is stopped and failed with `time_limit`. SIGINT and SIGTERM finish the running jobs and exit,
  * within the lease time whatever Redis does (a job still running then, or a worker that cannot
  * reach Redis, is left to the lease); a killed worker's jobs are run again by the others once
  * their locks expire. Log: one JSON line per event on standard output.
@@ -23,6 +24,7 @@
 import { parseArgs } from "node:util";
 import { configFromEnv } from "../api/config.ts";
 import { jsonLogger } from "../api/log.ts";
+import { parseDecimal } from "../data/decimal.ts";
 import { checkQueueUrl } from "../scale/redis.ts";
 import { ScaleWorker } from "../scale/scale_worker.ts";
 import { runCommand, UsageError } from "./run_command.ts";
@@ -68,7 +70,7 @@ export function parseWorkerArgs(
   } catch {
     throw new UsageError("--queue: must be a redis:// or rediss:// URL");
   }
-  const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
+  const concurrency = values.concurrency === undefined ? 1 : parseDecimal(values.concurrency);
   if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
     throw new UsageError("--concurrency: must be an integer from 1 to 1024");
   }
@@ -103,6 +105,7 @@ async function main(): Promise<void> {
     pollMs: config.pollMs,
     maxAttempts: config.maxAttempts,
     progressIntervalMs: config.progressIntervalMs,
+    timeLimitMs: config.jobTimeLimitMs,
     log,
   });
   await worker.start();

@@ -7,6 +7,7 @@ import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { DataError } from "./data_error.ts";
 import { type Column, columnFromCells, type Dataset } from "./dataset.ts";
+import { parseDecimal } from "./decimal.ts";
 
 /**
  * Parses CSV text with a header row into a columnar {@linkcode Dataset}.
@@ -61,12 +62,50 @@ export async function readCsv(path: string): Promise<Dataset> {
 /** Cells of one output column: numbers are written in shortest round-trip form. */
 export type OutputColumn = Float64Array | readonly (string | number)[];
 
+/** The first characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell made safe to open in a spreadsheet: one that begins with `=`, `+`, `-`, `@`, a tab
+ * or a carriage return gets a leading single quote (OWASP's CSV-injection advice), unless it is a
+ * plain decimal number (`-1.5` stays a number). Numbers are never text cells and never escaped.
+ *
+ * @param cell A cell's text.
+ * @returns The cell, or `'` + the cell.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { escapeFormula } from "./csv.ts";
+ * assert.equal(escapeFormula('=HYPERLINK("http://x","y")'), '\'=HYPERLINK("http://x","y")');
+ * assert.equal(escapeFormula("-1.5"), "-1.5");
+ * assert.equal(escapeFormula("north"), "north");
+ * ```
+ */
+export function escapeFormula(cell: string): string {
+  return FORMULA_START.test(cell) && Number.isNaN(parseDecimal(cell)) ? `'${cell}` : cell;
+}
+
+/** Options of {@linkcode formatCsv}. */
+export interface FormatCsvOptions {
+  /**
+   * Escape text cells (and header names) that a spreadsheet would read as a formula (see
+   * {@linkcode escapeFormula}): set for files released to analysts (the synthetic datasets),
+   * never for the canonical copy of confidential data, which must parse back to the same levels.
+   */
+  readonly escapeFormulas?: boolean;
+}
+
 /**
  * Formats named columns of equal length as CSV text with a header row.
  *
  * @param columns Column name → values, in output order.
+ * @param options `escapeFormulas` for files released to analysts.
  */
-export function formatCsv(columns: ReadonlyMap<string, OutputColumn>): string {
+export function formatCsv(
+  columns: ReadonlyMap<string, OutputColumn>,
+  options: FormatCsvOptions = {},
+): string {
   const names = [...columns.keys()];
   const n = names.length === 0 ? 0 : columns.get(names[0])!.length;
   for (const name of names) {
@@ -78,6 +117,13 @@ export function formatCsv(columns: ReadonlyMap<string, OutputColumn>): string {
   }
   const rows: (string | number)[][] = [names];
   for (let i = 0; i < n; i++) rows.push(names.map((name) => columns.get(name)![i]));
+  if (options.escapeFormulas) {
+    for (const row of rows) {
+      row.forEach((cell, j) => {
+        if (typeof cell === "string") row[j] = escapeFormula(cell);
+      });
+    }
+  }
   return stringify(rows);
 }
 

@@ -59,7 +59,20 @@ export interface Design {
    * list (level 0 is the reference). Absent for the other outcome kinds.
    */
   readonly outcomeLevels?: readonly string[];
+  /**
+   * The coefficient prior of a regression on this design (`src/models/glm_prior.ts`): absent or
+   * `paper`, the papers' β_k ~ N(0, σ_k²), σ_k ~ half-t(3, 0, 1); `student-t`, β_k ~
+   * Student-t(3, 0, 2.5) as a scale mixture, the default of syntheses. The survey models keep
+   * their own priors.
+   */
+  readonly coefficientPrior?: CoefficientPrior;
 }
+
+/** The coefficient priors: the default of syntheses (`student-t`) and the papers' (`paper`). */
+export const COEFFICIENT_PRIORS = ["student-t", "paper"] as const;
+
+/** One of {@linkcode COEFFICIENT_PRIORS}. */
+export type CoefficientPrior = typeof COEFFICIENT_PRIORS[number];
 
 /** Which columns hold the outcome, the public covariates and (survey models) the weights. */
 export interface DesignColumns {

@@ -13,6 +13,7 @@
 import { ZodError } from "zod";
 import { DataError } from "../data/data_error.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
+import { FitFlaggedError } from "../mcmc/fit.ts";
 import { BudgetExceededError } from "./ledger.ts";
 
 /** A request that the release policy refuses (data-independent: it reads only the policy). */
@@ -72,7 +73,7 @@ export interface ErrorClass {
   readonly status: 400 | 404 | 409 | 422 | 500;
   /** Stable code (HTTP error code and job failure code). */
   readonly code: string;
-  /** Command exit code: 2 bad input, 3 unreachable ε, 1 anything else. */
+  /** Command exit code: 2 bad input, 3 unreachable ε or a flagged final fit, 1 anything else. */
   readonly exit: 1 | 2 | 3;
   /** A message free of confidential values. */
   readonly message: string;
@@ -107,6 +108,7 @@ export function redactValues(message: string): string {
  * | ZodError | 400 | invalid_request | 2 |
  * | RangeError, TypeError | 400 | invalid_request | 2 |
  * | CalibrationError | 422 | epsilon_unreachable | 3 |
+ * | FitFlaggedError | 422 | fit_flagged | 3 |
  * | BudgetExceededError | 409 | budget_exceeded | 1 |
  * | IdempotencyConflictError | 422 | idempotency_conflict | 1 |
  * | DataRejectedError | 422 | data_rejected | 1 |
@@ -147,6 +149,9 @@ export function classifyError(error: unknown): ErrorClass {
       exit: 3,
       message: redactValues(error.message),
     };
+  }
+  if (error instanceof FitFlaggedError) {
+    return { status: 422, code: "fit_flagged", exit: 3, message: error.message };
   }
   if (error instanceof BudgetExceededError) {
     return {

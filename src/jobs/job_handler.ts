@@ -4,14 +4,15 @@
  * or a survey table (`table_job.ts`). A job on a registered dataset reads its data through the
  * release policy (bounded columns clamped, the cells of tables over the declared levels) and
  * never runs with a seed; the counts of clamped values go to the owner's diagnostics, and its
- * public report states the charged cap as its ε (`publicRelease`).
+ * public report states the charged cap as its ε (`publicRelease`). Every job's fits (and a
+ * laplace table's worker) stop when the job's signal is aborted (its time limit).
  *
  * @module
  */
 import { parseCsv } from "../data/csv.ts";
 import { policyData, publicRelease } from "./release_policy.ts";
 import { runSynthesisJob } from "./synthesis_job.ts";
-import { runTableJob } from "./table_job.ts";
+import { policyTableBounds, runTableJob } from "./table_job.ts";
 import type { JobStore, Release } from "./store.ts";
 import type { JobHandler } from "./worker_pool.ts";
 
@@ -22,7 +23,7 @@ import type { JobHandler } from "./worker_pool.ts";
  * @returns A handler that runs the job and returns its release.
  */
 export function jobHandler(store: JobStore): JobHandler {
-  return async (lease, onProgress) => {
+  return async (lease, onProgress, signal) => {
     const input = await store.jobInput(lease.jobId);
     if (input === null) throw new Error(`job ${lease.jobId} has no input`);
     const source = input.datasetId === null ? "inline data" : `dataset ${input.datasetId}`;
@@ -30,13 +31,30 @@ export function jobHandler(store: JobStore): JobHandler {
     const { policy } = input;
     if (policy === null) {
       return input.kind === "table"
-        ? await runTableJob(parsed, input.spec, onProgress)
-        : await runSynthesisJob(parsed, input.spec, onProgress);
+        ? await runTableJob(parsed, input.spec, onProgress, { signal })
+        : await runSynthesisJob(parsed, input.spec, onProgress, signal);
     }
     const { data, clamped } = policyData(parsed, policy);
+    if (input.kind === "table" && input.spec.method === "laplace") {
+      // The bounded mode only (checkTable refused the request without the declared bounds); its
+      // ε is exactly the charge and its privacy states no Δ, so there is nothing to restate.
+      const bounds = policyTableBounds(policy.bounds, input.spec);
+      if (bounds === undefined) {
+        throw new TypeError("a laplace table on a registered dataset needs declared bounds");
+      }
+      const table = await runTableJob(data, { ...input.spec, seed: undefined }, onProgress, {
+        levels: policy.levels,
+        bounds,
+        signal,
+      });
+      return { ...table, diagnostics: { ...table.diagnostics, clamped } };
+    }
     const release: Release = input.kind === "table"
-      ? await runTableJob(data, { ...input.spec, seed: undefined }, onProgress, policy.levels)
-      : await runSynthesisJob(data, { ...input.spec, seed: undefined }, onProgress);
+      ? await runTableJob(data, { ...input.spec, seed: undefined }, onProgress, {
+        levels: policy.levels,
+        signal,
+      })
+      : await runSynthesisJob(data, { ...input.spec, seed: undefined }, onProgress, signal);
     return publicRelease(
       { ...release, diagnostics: { ...release.diagnostics, clamped } },
       input.spec.epsilon!,

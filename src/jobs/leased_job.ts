@@ -2,8 +2,9 @@
  * The job runtime shared by the in-process {@linkcode WorkerPool} and the Redis workers
  * (`src/scale/scale_worker.ts`): {@linkcode runLeasedJob} claims one job of a
  * {@linkcode JobQueue}, renews its lease every third of the lease while the handler runs, writes
- * its progress at most once per interval, and completes (releases and charges) or fails it only
- * under the lease it still holds, so a job delivered twice is released at most once. The two
+ * its progress at most once per interval, stops it at its time limit (its handler's AbortSignal;
+ * the failure `time_limit`), and completes (releases and charges) or fails it only under the
+ * lease it still holds, so a job delivered twice is released at most once. The two
  * callers differ only in how they claim: the pool takes the oldest claimable job, a Redis worker
  * the job whose id BullMQ handed it.
  *
@@ -18,11 +19,17 @@ import type {
   Lease,
   Release,
 } from "./store.ts";
+import { JobTimeLimitError, timeLimitFailure } from "./work_limits.ts";
 
-/** Runs a claimed job to its release; throws to fail it. */
+/**
+ * Runs a claimed job to its release; throws to fail it. `signal` is aborted (its reason a
+ * `JobTimeLimitError`) when the job runs past its time limit: the handler stops its computation
+ * then (the job is failed without waiting for it).
+ */
 export type JobHandler = (
   lease: Lease,
   onProgress: (progress: JobProgress) => void,
+  signal: AbortSignal,
 ) => Promise<Release>;
 
 /** A structured log line: an event name and primitive fields (never confidential values). */
@@ -36,6 +43,11 @@ export interface LeasedJobOptions {
   readonly progressIntervalMs: number;
   /** A claim whose attempt count exceeds this fails the job unrun (default: never). */
   readonly maxAttempts?: number;
+  /**
+   * Wall-clock limit of one run of the handler in milliseconds (default: none): past it the
+   * handler's signal is aborted and the job failed with `time_limit` at once.
+   */
+  readonly timeLimitMs?: number;
   /** The public failure of a thrown error. */
   readonly failureOf: (error: unknown) => JobFailure;
   readonly log: Logger;
@@ -53,7 +65,9 @@ export interface LeasedJobOptions {
 export type LeasedOutcome = CompleteOutcome | string;
 
 /**
- * Claims a job and runs it under its lease (see the module documentation). Logs `job_started`
+ * Claims a job and runs it under its lease (see the module documentation), for at most
+ * `timeLimitMs`: a job still running then has its handler's signal aborted and is failed with
+ * the fixed `time_limit` failure, and the caller's slot is free for the next job. Logs `job_started`
  * and `job_finished` (with the outcome), `renew_error` and, for an internal failure,
  * `job_error` (the error's name only).
  *
@@ -91,24 +105,41 @@ export async function runLeasedJob(
       log("renew_error", { job, error: (error as Error).name })
     );
   }, leaseMs / 3);
+  const { timeLimitMs } = options;
+  const controller = new AbortController();
+  const { signal } = controller;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    if (timeLimitMs === undefined || !Number.isFinite(timeLimitMs)) return;
+    timer = setTimeout(() => {
+      const reason = new JobTimeLimitError(timeLimitMs);
+      controller.abort(reason);
+      reject(reason);
+    }, timeLimitMs);
+  });
   let lastWrite = -Infinity;
   let write: Promise<void> = Promise.resolve();
   const onProgress = (progress: JobProgress) => {
+    if (signal.aborted) return;
     const time = Date.now();
     if (time - lastWrite < progressIntervalMs) return;
     lastWrite = time;
-    write = write.then(() => queue.progress(lease, progress)).catch(() => {});
+    // A write still queued when the job is stopped is dropped: the job is failed next.
+    write = write.then(() => signal.aborted ? undefined : queue.progress(lease, progress))
+      .catch(() => {});
   };
   try {
     let release: Release | null = null;
     let failure: JobFailure | null = null;
     try {
-      release = await handler(lease, onProgress);
+      release = await Promise.race([handler(lease, onProgress, signal), timedOut]);
     } catch (error) {
-      failure = failureOf(error);
+      failure = signal.aborted ? timeLimitFailure(timeLimitMs!) : failureOf(error);
       if (failure.code === "internal") {
         log("job_error", { job, error: (error as Error)?.name ?? "unknown" });
       }
+    } finally {
+      clearTimeout(timer);
     }
     await write;
     if (release !== null) return finished(await queue.complete(lease, release));

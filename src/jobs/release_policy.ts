@@ -273,6 +273,14 @@ export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): Synt
   setByPolicy(spec.lower, "lower");
   setByPolicy(spec.upper, "upper");
   setByPolicy(spec.levels, "levels");
+  if (spec.allowFlagged !== undefined) {
+    throw refuse(
+      "flagged_not_allowed",
+      "a release of a registered dataset needs a final fit that passes its diagnostics; " +
+        "allowFlagged is for research on one's own data",
+      "allowFlagged",
+    );
+  }
   if (spec.missing === "drop") {
     // Dropping the records that miss a confidential value would show which they are (n and
     // the public columns in file order): refused, whatever the columns.
@@ -332,7 +340,10 @@ export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): Synt
 
 /**
  * Checks a table request against the policy and returns the spec to run (stratum sizes from
- * the policy, no seed).
+ * the policy, no seed). A `laplace` table needs the owner's declared bounds of its `y` and
+ * `weight` columns (422 `bounds_required`, naming the field; a negative lower weight bound is
+ * 422 `invalid_bounds`): its noise is scaled to them (the bounded, ε-DP mode), never to the
+ * data. The request cannot set bounds itself (422 `set_by_policy`).
  *
  * @param policy The dataset's policy.
  * @param spec The validated request.
@@ -357,6 +368,27 @@ export function checkTable(policy: ReleasePolicy, spec: TableSpec): TableSpec {
   });
   requirePublic(policy, spec.strata, "strata");
   setByPolicy(spec.stratumSizes, "stratumSizes");
+  setByPolicy(spec.bounds, "bounds");
+  if (spec.method === "laplace") {
+    for (const [field, column] of [["y", spec.y], ["weight", spec.weight]] as const) {
+      if (policy.bounds[column] === undefined) {
+        throw refuse(
+          "bounds_required",
+          `a laplace table needs public bounds of its ${field} column "${column}", declared at ` +
+            "registration: its noise is scaled to the declared bounds, never to the data",
+          field,
+        );
+      }
+    }
+    if (policy.bounds[spec.weight][0] < 0) {
+      throw refuse(
+        "invalid_bounds",
+        "a laplace table needs non-negative bounds of the weight column: the declared lower " +
+          "bound is negative",
+        "weight",
+      );
+    }
+  }
   const sizes = policy.stratumSizes[spec.strata];
   if (spec.method === "fbp" && sizes === undefined) {
     throw refuse(

@@ -34,15 +34,18 @@ export function publicStage(label: string): string {
  * @param data The confidential dataset.
  * @param spec The job's request.
  * @param onProgress Where the fits' progress goes (public stage names only).
+ * @param signal Aborting it stops the synthesis (the job ran past its time limit).
  */
 export async function runSynthesisJob(
   data: Dataset,
   spec: SynthesisSpec,
   onProgress: (progress: JobProgress) => void,
+  signal?: AbortSignal,
 ): Promise<Release> {
   const result = await synthesize(data, spec, {
     onProgress: (stage, done, total) =>
       onProgress({ stage: publicStage(stage), fraction: total > 0 ? done / total : 0 }),
+    signal,
   });
   return {
     report: result.report,
@@ -50,6 +53,7 @@ export async function runSynthesisJob(
     diagnostics: result.utility === undefined
       ? result.diagnostics
       : { ...result.diagnostics, utilityReport: result.utility },
-    datasets: result.datasets.map(formatCsv),
+    // Released to analysts: cells a spreadsheet would run as formulas are escaped.
+    datasets: result.datasets.map((columns) => formatCsv(columns, { escapeFormulas: true })),
   };
 }

@@ -58,7 +58,8 @@ export type TableSpec = z.infer<typeof TableSpec>;
 /**
  * The rules of a table request across fields: `laplace`, `fbs` and `fbp` need `epsilon`; `fbp`
  * needs the public `stratumSizes` (unless a registered dataset's policy gives them); fbs and fbp
- * need m ≤ draws.
+ * need m ≤ draws; only `laplace` takes `bounds` (inline data; a registered dataset's come from
+ * its policy).
  *
  * @param spec The request.
  * @param context Where issues go.
@@ -81,6 +82,13 @@ export function tableRules(
       code: "custom",
       path: ["stratumSizes"],
       message: "the fbp model needs the public population size of every stratum",
+    });
+  }
+  if (spec.bounds !== undefined && spec.method !== "laplace") {
+    context.addIssue({
+      code: "custom",
+      path: ["bounds"],
+      message: "only the laplace method takes bounds",
     });
   }
   const m = spec.m ?? DEFAULT_TABLE_M;

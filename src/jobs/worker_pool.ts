@@ -26,6 +26,8 @@ export interface WorkerPoolOptions {
   readonly progressIntervalMs: number;
   /** A job claimed this many times without finishing is failed, not retried. */
   readonly maxAttempts: number;
+  /** A job running longer than this (ms) is stopped and failed with `time_limit` (default: none). */
+  readonly timeLimitMs?: number;
   /** Requeue every running job at start: true when this process owns the store alone. */
   readonly recoverAllOnStart: boolean;
   /** The public failure of a thrown error. */
@@ -94,7 +96,7 @@ export class WorkerPool {
   }
 
   async #loop(workerId: string): Promise<void> {
-    const { leaseMs, progressIntervalMs, failureOf, log } = this.#options;
+    const { leaseMs, progressIntervalMs, timeLimitMs, failureOf, log } = this.#options;
     const claim = async () => {
       try {
         const lease = await this.#queue.claim(workerId, leaseMs);
@@ -108,6 +110,7 @@ export class WorkerPool {
       const outcome = await runLeasedJob(this.#queue, claim, this.#handler, {
         leaseMs,
         progressIntervalMs,
+        timeLimitMs,
         failureOf,
         log,
         onStoreError: (job, error) => log("job_store_error", { job, error: (error as Error).name }),

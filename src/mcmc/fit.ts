@@ -128,6 +128,40 @@ export const RHAT_THRESHOLD = 1.01;
 /** SPEC §6: smallest acceptable bulk ESS. */
 export const ESS_BULK_THRESHOLD = 400;
 
+/** What the checks of a fit read: its worst R̂ and bulk ESS and its divergent transitions. */
+export interface FitChecks {
+  readonly rhatMax: number;
+  readonly essBulkMin: number;
+  readonly divergences: number;
+}
+
+/**
+ * A final fit that failed its diagnostics (any divergence, R̂ > 1.01 or bulk ESS < 400): its
+ * draws may not have explored the tails, so Δ, a maximum over them, and the ε resting on it may
+ * be understated, and nothing is released from it. The message names what failed, with the
+ * fit's figures (the owner's: on registered data analysts see only `data_rejected`).
+ */
+export class FitFlaggedError extends Error {
+  override name = "FitFlaggedError";
+
+  /** @param fit The flagged fit's checks. */
+  constructor(fit: FitChecks) {
+    const failed = [
+      ...(fit.divergences > 0 ? [`${fit.divergences} divergent transitions`] : []),
+      ...(!(fit.rhatMax <= RHAT_THRESHOLD)
+        ? [`R̂ ${fit.rhatMax.toFixed(3)} > ${RHAT_THRESHOLD}`]
+        : []),
+      ...(!(fit.essBulkMin >= ESS_BULK_THRESHOLD)
+        ? [`bulk ESS ${Math.floor(fit.essBulkMin)} < ${ESS_BULK_THRESHOLD}`]
+        : []),
+    ];
+    super(
+      `the final fit failed its diagnostics (${failed.join(", ")}), so its Δ and ε are not ` +
+        "established and nothing was released",
+    );
+  }
+}
+
 /**
  * Samples the posterior of `model` under `weighting` with K NUTS chains and summarises it.
  *

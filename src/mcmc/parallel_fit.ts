@@ -16,6 +16,8 @@ import { type ChainResult, combineChains, resolveSampleOptions } from "./sample.
 export interface ParallelFitOptions extends FitOptions {
   /** Worker threads (default: the number of logical cores, at most the number of chains). */
   readonly threads?: number;
+  /** Aborting it terminates the chain workers at once; the fit rejects with its reason. */
+  readonly signal?: AbortSignal;
 }
 
 type WorkerMessage =
@@ -29,13 +31,16 @@ type WorkerMessage =
  * @param model A model made by `createModel` (its name and design are sent to the workers).
  * @param weighting Record weights and optional censoring.
  * @param options Seed, chains, warmup, draws, sampler settings and threads.
- * @returns The same {@linkcode Fit} as `fitModel(model, weighting, options)`.
+ * @returns The same {@linkcode Fit} as `fitModel(model, weighting, options)`; rejects with
+ * `options.signal`'s reason when it is aborted (the workers are terminated then).
  */
 export async function fitModelParallel(
   model: Model,
   weighting: Weighting,
   options: ParallelFitOptions,
 ): Promise<Fit> {
+  const { signal } = options;
+  signal?.throwIfAborted();
   const recipe = recipeOf(model);
   const { preconditioner, setup } = resolvePreconditioner(model, weighting, options.precondition);
   const resolved = resolveSampleOptions(model.dim, {
@@ -55,9 +60,16 @@ export async function fitModelParallel(
     { length: threads },
     () => new Worker(new URL("./chain_worker.ts", import.meta.url).href, { type: "module" }),
   );
+  const rejecters: ((reason: unknown) => void)[] = [];
+  const abort = () => {
+    workers.forEach((worker) => worker.terminate());
+    rejecters.forEach((reject) => reject(signal!.reason));
+  };
+  signal?.addEventListener("abort", abort, { once: true });
   try {
     await Promise.all(workers.map((worker, w) =>
       new Promise<void>((resolve, reject) => {
+        rejecters.push(reject);
         const chains = Array.from({ length: resolved.chains }, (_, c) => c)
           .filter((c) => c % threads === w);
         let remaining = chains.length;
@@ -87,6 +99,7 @@ export async function fitModelParallel(
       })
     ));
   } finally {
+    signal?.removeEventListener("abort", abort);
     workers.forEach((worker) => worker.terminate());
   }
   return summarizeFit(model, combineChains(results, model.dim), setup, resolved.warmup);

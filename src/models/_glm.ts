@@ -8,7 +8,12 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { lgamma } from "../stats/special.ts";
-import { coefficientPriorLogDensity, type HalfStudentT } from "./glm_prior.ts";
+import {
+  coefficientPriorLogDensity,
+  coefficientScalePriors,
+  type HalfStudentT,
+  type ScalePrior,
+} from "./glm_prior.ts";
 import type { Design, Model, Weighting } from "./model.ts";
 
 /**
@@ -161,9 +166,11 @@ export abstract class GlmModel implements Model {
   /** Number of coefficients K. */
   protected readonly k: number;
   readonly #extra: ExtraParameter | null;
+  readonly #scalePriors: readonly ScalePrior[];
 
   constructor(name: string, design: Design, extra: ExtraParameter | null) {
     validateDesign(design);
+    this.#scalePriors = coefficientScalePriors(design.coefficientPrior, design.k, design.k);
     this.name = name;
     this.design = design;
     this.n = design.n;
@@ -208,7 +215,7 @@ export abstract class GlmModel implements Model {
    */
   protected logPrior(u: Float64Array, grad: Float64Array | null): number {
     const k = this.k;
-    let total = coefficientPriorLogDensity(u, k, grad);
+    let total = coefficientPriorLogDensity(u, k, grad, this.#scalePriors);
     const extra = this.#extra;
     if (extra !== null) {
       total += extra.prior.logDensity(u[2 * k]);

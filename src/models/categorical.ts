@@ -23,7 +23,11 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, logPositive, validateDesign } from "./_glm.ts";
-import { coefficientPriorLogDensity } from "./glm_prior.ts";
+import {
+  coefficientPriorLogDensity,
+  coefficientScalePriors,
+  type ScalePrior,
+} from "./glm_prior.ts";
 import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
 
@@ -59,6 +63,8 @@ export class CategoricalModel implements Model {
   /** Number of coefficients (L − 1)·K. */
   readonly #m: number;
   readonly #x: Float64Array;
+  /** The priors of the coefficient scales, one per coefficient (`glm_prior.ts`). */
+  readonly #scalePriors: readonly ScalePrior[];
   /** y_i as a level code, −1 for an outcome that is not one. */
   readonly #code: Int32Array;
   /** Scratch: η_il − m_i of one record, l = 0..L−1. */
@@ -95,6 +101,7 @@ export class CategoricalModel implements Model {
     this.#levels = levels.length;
     this.#m = (levels.length - 1) * design.k;
     this.dim = 2 * this.#m;
+    this.#scalePriors = coefficientScalePriors(design.coefficientPrior, this.#m, design.k);
     this.#x = design.x;
     this.#code = Int32Array.from(
       design.y,
@@ -210,7 +217,7 @@ export class CategoricalModel implements Model {
     const codes = this.#code;
     const eta = this.#eta;
     const p = this.#p;
-    let total = coefficientPriorLogDensity(u, this.#m, grad);
+    let total = coefficientPriorLogDensity(u, this.#m, grad, this.#scalePriors);
     const groups = this.#groups;
     if (groups !== null) this.#fillGroups(groups, u);
     // Record i's η − m and p: eta and p from #softmax, or its group's at `base`.

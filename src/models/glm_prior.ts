@@ -1,17 +1,32 @@
 /**
  * Priors shared by the regression models of SPEC §5, on the unconstrained scale.
  *
- * The coefficient prior follows the Stan script of the vector-weighted paper (Supplement 2) with
- * its LKJ correlation fixed at the identity, which makes the multivariate normal a product of
- * independent normals (exact for K = 1):
+ * Both coefficient priors are scale mixtures with one scale per coefficient,
  *
- *     β_k | σ_k ~ Normal(0, σ_k²),   σ_k ~ half-Student-t(ν = 3, 0, 1),   u_k = log σ_k.
+ *     β_k | σ_k ~ Normal(0, σ_k²),   u_k = log σ_k,
+ *
+ * and differ in the prior of σ_k:
+ *
+ * - `paper`: σ_k ~ half-Student-t(ν = 3, 0, 1), the Stan script of the vector-weighted paper
+ *   (Supplement 2) with its LKJ correlation fixed at the identity (exact for K = 1). Its marginal
+ *   on β_k has a log-singularity at 0 (like a horseshoe): a coefficient small on its own scale,
+ *   or one whose posterior overlaps 0, drags σ_k into a funnel that NUTS cannot cross without
+ *   divergences (issue 23).
+ * - `student-t` (the default of syntheses): σ_k² ~ Inverse-Gamma(ν/2, ν·s²/2) with ν = 3, whose
+ *   mixture is exactly β_k ~ Student-t(ν, 0, s) marginally; s = 2.5 for a covariate's coefficient
+ *   (Gelman et al. 2008's weakly informative scale) and s = 1000 for an intercept, whose location
+ *   is the outcome's, unknown before the data (a narrow intercept prior at 0 made the api00
+ *   posterior bimodal under heavy down-weighting: the intercept at 0 with a huge residual scale).
+ *   The inverse gamma has no mass near σ_k = 0, so given β_k the scale's conditional,
+ *   σ_k⁻² ~ Gamma((ν + 1)/2, (ν s² + β_k²)/2), is the same narrow shape wherever β_k is: no
+ *   funnel. It uses no data, only constants.
  *
  * Positive scale parameters use half-Student-t priors (half-Cauchy is ν = 1) placed on x = e^u;
  * every log density here is normalised and includes the log-Jacobian u of x = e^u.
  *
  * @module
  */
+import type { CoefficientPrior } from "../data/design.ts";
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 
 /**
@@ -28,7 +43,7 @@ import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
  * assert.ok(Math.abs(p.logDensity(0) - Math.log(2 / (5 * Math.PI * 1.04))) < 1e-14);
  * ```
  */
-export class HalfStudentT {
+export class HalfStudentT implements ScalePrior {
   /** Degrees of freedom ν. */
   readonly nu: number;
   /** Scale s. */
@@ -77,8 +92,116 @@ export class HalfStudentT {
   }
 }
 
+/** A prior on a positive scale x = e^u, evaluated on u with its log-Jacobian u. */
+export interface ScalePrior {
+  /** log p(e^u) + u. */
+  logDensity(u: number): number;
+  /** d/du [log p(e^u) + u]. */
+  gradient(u: number): number;
+}
+
+/**
+ * σ² ~ Inverse-Gamma(a, b) on σ = e^u: p(σ) = 2·bᵃ/Γ(a)·σ^(−2a−1)·e^(−b/σ²), so
+ *
+ *     log p(e^u) + u = log 2 + a·log b − log Γ(a) − 2a·u − b·e^(−2u).
+ *
+ * @example With a = 1, b = 1 at σ = 1 (u = 0): log 2 − 1
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { InverseGammaVariance } from "./glm_prior.ts";
+ * assert.ok(Math.abs(new InverseGammaVariance(1, 1).logDensity(0) - (Math.LN2 - 1)) < 1e-15);
+ * ```
+ */
+export class InverseGammaVariance implements ScalePrior {
+  /** Shape a. */
+  readonly shape: number;
+  /** Scale b. */
+  readonly scale: number;
+  readonly #logNorm: number;
+
+  /**
+   * @param shape a > 0.
+   * @param scale b > 0.
+   */
+  constructor(shape: number, scale: number) {
+    if (!(shape > 0) || !Number.isFinite(shape)) {
+      throw new RangeError(`Invalid shape: must be positive and finite: shape=${shape}`);
+    }
+    if (!(scale > 0) || !Number.isFinite(scale)) {
+      throw new RangeError(`Invalid scale: must be positive and finite: scale=${scale}`);
+    }
+    this.shape = shape;
+    this.scale = scale;
+    this.#logNorm = Math.LN2 + shape * Math.log(scale) - lgamma(shape);
+  }
+
+  /**
+   * log p(e^u) + u.
+   * @param u log σ.
+   */
+  logDensity(u: number): number {
+    return this.#logNorm - 2 * this.shape * u - this.scale * Math.exp(-2 * u);
+  }
+
+  /**
+   * −2a + 2b·e^(−2u).
+   * @param u log σ.
+   */
+  gradient(u: number): number {
+    return -2 * this.shape + 2 * this.scale * Math.exp(-2 * u);
+  }
+}
+
 /** The prior σ_β,k ~ half-Student-t(3, 0, 1) of the coefficient scales (Stan script, Supp 2). */
 export const COEFFICIENT_SCALE_PRIOR: HalfStudentT = new HalfStudentT(3, 1);
+
+/**
+ * Degrees of freedom ν and scales s of the `student-t` prior β_k ~ Student-t(ν, 0, s): one for
+ * covariates' coefficients, one for intercepts.
+ */
+export const STUDENT_T_COEFFICIENT = { nu: 3, scale: 2.5, interceptScale: 1000 } as const;
+
+/** σ² ~ Inverse-Gamma(ν/2, ν·s²/2): its normal mixture is Student-t(ν, 0, s). */
+function studentTMixing(scale: number): InverseGammaVariance {
+  const { nu } = STUDENT_T_COEFFICIENT;
+  return new InverseGammaVariance(nu / 2, (nu * scale * scale) / 2);
+}
+
+/** The `student-t` prior's scale prior of a covariate's coefficient. */
+export const STUDENT_T_SCALE_PRIOR: InverseGammaVariance = studentTMixing(
+  STUDENT_T_COEFFICIENT.scale,
+);
+
+/** The `student-t` prior's scale prior of an intercept. */
+export const STUDENT_T_INTERCEPT_SCALE_PRIOR: InverseGammaVariance = studentTMixing(
+  STUDENT_T_COEFFICIENT.interceptScale,
+);
+
+/**
+ * The priors of the coefficient scales σ_1..σ_m of a model whose coefficients come in blocks of
+ * the design's K (one block per linear predictor: a categorical level, a hurdle part), each block
+ * led by its intercept. Absent or `paper`: the paper's half-t(3, 0, 1) for every coefficient.
+ *
+ * @param prior The coefficient prior.
+ * @param m The number of coefficients (a multiple of k).
+ * @param k The coefficients per block, the first of each the intercept.
+ * @returns One scale prior per coefficient.
+ */
+export function coefficientScalePriors(
+  prior: CoefficientPrior | undefined,
+  m: number,
+  k: number,
+): ScalePrior[] {
+  return Array.from(
+    { length: m },
+    (_, j) =>
+      prior !== "student-t"
+        ? COEFFICIENT_SCALE_PRIOR
+        : j % k === 0
+        ? STUDENT_T_INTERCEPT_SCALE_PRIOR
+        : STUDENT_T_SCALE_PRIOR,
+  );
+}
 
 /**
  * The prior 1/φ ~ half-Cauchy(0, 5) of the reciprocal precision or dispersion of the negative
@@ -95,14 +218,15 @@ export const SIGMA_PRIOR: HalfStudentT = new HalfStudentT(3, 10);
 /**
  * Log density of the coefficient prior at u = (β_1..β_K, log σ_1..log σ_K, …):
  *
- *     Σ_k [ log N(β_k | 0, σ_k²) + log p_t3(σ_k) + log σ_k ],
+ *     Σ_k [ log N(β_k | 0, σ_k²) + log p(σ_k) + log σ_k ],
  *
  * with its gradient written (not added) into grad[0..2K): ∂/∂β_k = −β_k/σ_k² and
- * ∂/∂u_k = −1 + β_k²/σ_k² + d/du_k[log p_t3(e^u_k) + u_k].
+ * ∂/∂u_k = −1 + β_k²/σ_k² + d/du_k[log p(e^u_k) + u_k].
  *
  * @param u the unconstrained parameter vector; only its first 2K entries are read.
  * @param k the number of coefficients K.
  * @param grad where the gradient goes (entries 0..2K−1), or null.
+ * @param scalePriors the prior p of each σ_k (default the paper's half-Student-t(3, 0, 1)).
  * @returns the log prior density of the coefficients and their scales.
  * @example K = 1 at β = 0, σ = 1: log N(0|0,1) + log[2·Γ(2)/(Γ(3/2)√(3π))·(1 + 1/3)⁻²]
  * ```ts
@@ -117,6 +241,7 @@ export function coefficientPriorLogDensity(
   u: Float64Array,
   k: number,
   grad: Float64Array | null,
+  scalePriors?: readonly ScalePrior[],
 ): number {
   let total = 0;
   for (let j = 0; j < k; j++) {
@@ -124,10 +249,11 @@ export function coefficientPriorLogDensity(
     const logSigma = u[k + j];
     const invVar = Math.exp(-2 * logSigma);
     const z = beta * beta * invVar;
-    total += -HALF_LOG_2PI - logSigma - 0.5 * z + COEFFICIENT_SCALE_PRIOR.logDensity(logSigma);
+    const scalePrior = scalePriors?.[j] ?? COEFFICIENT_SCALE_PRIOR;
+    total += -HALF_LOG_2PI - logSigma - 0.5 * z + scalePrior.logDensity(logSigma);
     if (grad !== null) {
       grad[j] = -beta * invVar;
-      grad[k + j] = z - 1 + COEFFICIENT_SCALE_PRIOR.gradient(logSigma);
+      grad[k + j] = z - 1 + scalePrior.gradient(logSigma);
     }
   }
   return total;

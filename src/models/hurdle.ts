@@ -31,7 +31,12 @@ import {
   meanVariance,
   validateDesign,
 } from "./_glm.ts";
-import { coefficientPriorLogDensity, SIGMA_PRIOR } from "./glm_prior.ts";
+import {
+  coefficientPriorLogDensity,
+  coefficientScalePriors,
+  type ScalePrior,
+  SIGMA_PRIOR,
+} from "./glm_prior.ts";
 import { logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
 import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI, sigmoid } from "../stats/special.ts";
@@ -64,6 +69,8 @@ export class HurdleModel implements Model {
   /** Number of covariates K (intercept included). */
   readonly #k: number;
   readonly #x: Float64Array;
+  /** The priors of the coefficient scales, one per coefficient (`glm_prior.ts`). */
+  readonly #scalePriors: readonly ScalePrior[];
   /** 1 for a positive outcome, −1 for a zero, NaN for a negative or non-finite one. */
   readonly #s: Float64Array;
   /** log y_i for a positive outcome (0 otherwise). */
@@ -77,6 +84,7 @@ export class HurdleModel implements Model {
    */
   constructor(design: Design) {
     validateDesign(design);
+    this.#scalePriors = coefficientScalePriors(design.coefficientPrior, 2 * design.k, design.k);
     this.design = design;
     const k = design.k;
     this.#n = design.n;
@@ -150,7 +158,7 @@ export class HurdleModel implements Model {
     const sign = this.#s;
     const z = this.#z;
     const cst = this.#c;
-    let total = coefficientPriorLogDensity(u, 2 * k, grad);
+    let total = coefficientPriorLogDensity(u, 2 * k, grad, this.#scalePriors);
     const logSigma = u[4 * k];
     total += SIGMA_PRIOR.logDensity(logSigma);
     if (grad !== null) grad[4 * k] = SIGMA_PRIOR.gradient(logSigma);

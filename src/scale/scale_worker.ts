@@ -61,6 +61,8 @@ export interface ScaleWorkerOptions {
   readonly maxAttempts: number;
   /** At most one progress write per API job in this many milliseconds. */
   readonly progressIntervalMs: number;
+  /** An API job running longer than this (ms) is stopped and failed with `time_limit`. */
+  readonly timeLimitMs?: number;
   readonly log: Logger;
 }
 
@@ -191,7 +193,7 @@ export class ScaleWorker {
   }
 
   async #runApi(data: ApiJobData, workerId: string): Promise<void> {
-    const { leaseMs, maxAttempts, progressIntervalMs, log } = this.#options;
+    const { leaseMs, maxAttempts, progressIntervalMs, timeLimitMs, log } = this.#options;
     const store = await (this.#store ??= openStore(this.#options.store, {
       max: this.#options.concurrency + 2,
     }).catch((error) => {
@@ -202,7 +204,7 @@ export class ScaleWorker {
       store,
       () => store.claimById(data.jobId, workerId, leaseMs),
       jobHandler(store),
-      { leaseMs, progressIntervalMs, maxAttempts, failureOf, log },
+      { leaseMs, progressIntervalMs, maxAttempts, timeLimitMs, failureOf, log },
     );
     if (outcome === null) log("job_finished", { job: data.jobId, outcome: "already_finished" });
   }

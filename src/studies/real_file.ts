@@ -345,6 +345,8 @@ function armSpec(
     model: histogram ? "logistic" : [...OUTCOME_MODELS],
     x: [...PUBLIC],
     missing: "drop",
+    // A research comparison: flagged final fits are reported (`fitFlagged`), not refused.
+    allowFlagged: true,
     levels: histogram
       ? { hi_chol: [...LEVELS.hi_chol] }
       : { race: [...LEVELS.race], hi_chol: [...LEVELS.hi_chol] },

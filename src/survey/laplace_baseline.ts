@@ -21,13 +21,41 @@
  *
  * Privacy guarantee: ε-DP with respect to the removal sensitivities observed on this sample only
  * (the paper's "local DP"): weights and salaries are unbounded, so no global sensitivity exists
- * and the guarantee does not extend to neighbours with a larger weight or a wider range.
+ * and the guarantee does not extend to neighbours with a larger weight or a wider range. The
+ * local sensitivities are statistics of the data (the largest weight, a lone record's |y|), and
+ * the noise's scale and the secure sampler's grid show them: this mode is for the studies and
+ * the command line (the paper's baseline), never for a registered dataset.
+ *
+ * Bounded mode (`bounds: {y: [a, b], weight: [lo, hi]}`, declared public bounds, 0 ≤ lo < hi,
+ * a < b): ε-DP under add/remove neighbours (`privacy.ts`) over a fixed cell layout (the declared
+ * levels). Values are clamped to the bounds (callers clamp first and count; clamping here again
+ * is a no-op). Count sensitivity Δ_c = max(|lo|, |hi|) = hi, mean sensitivity Δ_a = b − a
+ * (rounded up to a float), ε_pc = ε/8, no replicates (countSE and meanSE are NaN).
+ *
+ * Proof of the sensitivities. Let x' = x plus or minus one unit u of weight w_u ∈ [lo, hi] and
+ * outcome y_u ∈ [a, b]; u lies in exactly 4 cells of each table (the total, its two margins and
+ * its cell), and no other cell's units change.
+ * - Count: N_c = Σ_{i∈c} w_i changes by w_u ≤ hi in each of u's 4 cells and by 0 elsewhere, so
+ *   |N_c − N'_c| ≤ Δ_c and the count table's L1 change is at most 4Δ_c. Computed exactly: each
+ *   weight is rounded to the release grid γ_c first (⌊w/γ_c + ½⌋ ≤ ⌈hi/γ_c⌉ steps) and the steps
+ *   are summed as integers, so float summation order cannot add to a difference.
+ * - Mean: μ_c = Σ w_i·y_i / Σ w_i is a weighted average of values in [a, b], so μ_c ∈ [a, b]
+ *   (clamped there after the float division); a cell of zero total weight (empty) has μ_c defined
+ *   as the point of [a, b] nearest 0, also in [a, b]. Any two values in [a, b] differ by at most
+ *   b − a, so |μ_c − μ'_c| ≤ Δ_a for u's 4 cells, 0 elsewhere: L1 change ≤ 4Δ_a.
+ * - Composition: every cell gets Laplace(Δ/ε_pc) (secure: the grid rounding keeps the grid
+ *   query's sensitivity ≤ ⌈Δ/γ⌉ steps, `secure_laplace.ts`), so each table is 4ε_pc-DP and the
+ *   two tables together 8ε_pc = ε. The grid γ = 2^(⌊log₂ min(Δ, Δ/ε_pc)⌋ − 20) depends on the
+ *   declared bounds and ε only.
+ * Random-group replicates are not released in this mode: removing a unit changes ⌊n_h/2⌋ and so
+ * every kept unit's factor n_h/⌊n_h/2⌋ in its stratum, a change the bounds do not bound.
  *
  * @module
  */
 import { sampleLaplace } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
-import { secureLaplace } from "../mechanisms/secure_laplace.ts";
+import { addUp } from "../mechanisms/privacy.ts";
+import { laplaceQueryGrid, secureLaplace } from "../mechanisms/secure_laplace.ts";
 import { type CellLayout, cellLayout, type SurveyTable, type TableInput } from "./tables.ts";
 
 /** Adds ε-DP Laplace noise for a query of the given L1 sensitivity to a value. */
@@ -52,13 +80,30 @@ export interface LaplaceTableOptions {
   readonly rng: Rng;
   /** Adds the noise (secure for releases, seeded for studies). */
   readonly release: LaplaceRelease;
+  /**
+   * Declared public bounds: the bounded mode (ε-DP, no replicates; see the module). Absent: the
+   * local mode (the paper's local-DP baseline).
+   */
+  readonly bounds?: LaplaceBounds;
 }
 
-/** The noisy table, with the budget split and the sensitivities behind it (public). */
+/** Public bounds of the bounded mode: outcomes in [a, b], weights in [lo, hi], 0 ≤ lo < hi. */
+export interface LaplaceBounds {
+  readonly y: readonly [number, number];
+  readonly weight: readonly [number, number];
+}
+
+/**
+ * The noisy table, with the budget split and the sensitivities behind it (bounded mode: public,
+ * from the bounds; local mode: statistics of the sample, for studies only).
+ */
 export interface LaplaceTable extends SurveyTable {
   readonly epsilon: number;
   readonly epsilonPoint: number;
+  /** ε per replicate (0 in bounded mode, which has none). */
   readonly epsilonReplicate: number;
+  /** Random-group replicates R (0 in bounded mode). */
+  readonly replicates: number;
   readonly countSensitivity: number;
   readonly meanSensitivity: number;
 }
@@ -140,16 +185,30 @@ function replicateWeights(input: TableInput, rng: Rng): Float64Array {
 }
 
 /**
- * The ε-DP (local) Laplace table of the confidential sample (see the module's guarantee).
+ * The Laplace table of the confidential sample: with `bounds`, ε-DP under add/remove neighbours
+ * (the bounded mode: sensitivities from the declared bounds, ε_pc = ε/8, no replicates, NaN
+ * standard errors); without, the paper's local-DP baseline with replicate standard errors (see
+ * the module's guarantees).
  *
  * @param input The confidential sample's outcome, weights, strata and groupings.
- * @param options The total ε, the number of replicates, and the randomness.
- * @returns Noisy counts and means with replicate standard errors, and the budget split.
+ * @param options The total ε, the number of replicates (local mode), the randomness and the
+ * declared bounds.
+ * @returns Noisy counts and means (with replicate standard errors in local mode), and the budget
+ * split; throws a RangeError for bad settings or bounds (a negative lower weight bound among
+ * them, named as weight's bounds).
  */
 export function laplaceTable(input: TableInput, options: LaplaceTableOptions): LaplaceTable {
   const { epsilon, replicates = 10, rng, release } = options;
   if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
     throw new RangeError(`Invalid epsilon: must be positive and finite: epsilon=${epsilon}`);
+  }
+  if (options.bounds !== undefined) {
+    if (options.replicates !== undefined && options.replicates !== 0) {
+      throw new RangeError(
+        `Invalid replicates: the bounded mode releases no replicates: replicates=${replicates}`,
+      );
+    }
+    return boundedTable(input, epsilon, options.bounds, release);
   }
   if (!Number.isSafeInteger(replicates) || replicates < 2) {
     throw new RangeError(`Invalid replicates: must be an integer ≥ 2: replicates=${replicates}`);
@@ -190,7 +249,105 @@ export function laplaceTable(input: TableInput, options: LaplaceTableOptions): L
     epsilon,
     epsilonPoint,
     epsilonReplicate,
+    replicates,
     countSensitivity: point.countSensitivity,
     meanSensitivity: point.meanSensitivity,
+  };
+}
+
+/**
+ * Checks declared bounds: finite, a < b, 0 ≤ lo < hi (survey weights are never negative: a
+ * negative lower bound would make the count sensitivity max(|lo|, |hi|) and let a unit lower a
+ * count, which the release's guarantee does not cover).
+ */
+function checkBounds(bounds: LaplaceBounds): void {
+  const [a, b] = bounds.y;
+  const [lo, hi] = bounds.weight;
+  if (!Number.isFinite(a) || !Number.isFinite(b) || !(a < b)) {
+    throw new RangeError(
+      `Invalid bounds: y's bounds must be finite with the lower below the upper: bounds.y=[${a}, ${b}]`,
+    );
+  }
+  if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(lo < hi)) {
+    throw new RangeError(
+      "Invalid bounds: weight's bounds must be finite with the lower below the upper: " +
+        `bounds.weight=[${lo}, ${hi}]`,
+    );
+  }
+  if (lo < 0) {
+    throw new RangeError(
+      `Invalid bounds: weight's bounds must be non-negative (survey weights): bounds.weight=[${lo}, ${hi}]`,
+    );
+  }
+}
+
+const clamp = (x: number, lo: number, hi: number) => x < lo ? lo : x > hi ? hi : x;
+
+/** The bounded mode of {@linkcode laplaceTable} (see the module's proof). */
+function boundedTable(
+  input: TableInput,
+  epsilon: number,
+  bounds: LaplaceBounds,
+  release: LaplaceRelease,
+): LaplaceTable {
+  checkBounds(bounds);
+  const [a, b] = bounds.y;
+  const [lo, hi] = bounds.weight;
+  const epsilonPoint = epsilon / 8;
+  const countSensitivity = Math.max(Math.abs(lo), Math.abs(hi));
+  // A float ≥ the exact b − a (b + (−a) rounded toward +∞).
+  const meanSensitivity = addUp(b, -a);
+  if (!Number.isFinite(meanSensitivity)) {
+    throw new RangeError(`Invalid bounds: y's range must be a finite float: bounds.y=[${a}, ${b}]`);
+  }
+  // The count release's grid (that of `secureRelease`); weights are summed in its steps.
+  const step = laplaceQueryGrid(countSensitivity, epsilonPoint).step;
+  const { rows, labels } = cellLayout(input.by);
+  const R = labels[0].length;
+  const steps = new Float64Array(R);
+  const weightSum = new Float64Array(R);
+  const total = new Float64Array(R);
+  for (let i = 0; i < input.y.length; i++) {
+    if (!Number.isFinite(input.y[i]) || !Number.isFinite(input.weight[i])) {
+      throw new RangeError(`Invalid input: unit ${i}'s outcome and weight must be finite`);
+    }
+    const w = clamp(input.weight[i], lo, hi);
+    const y = clamp(input.y[i], a, b);
+    const unitSteps = Math.round(w / step);
+    for (let k = 4 * i; k < 4 * i + 4; k++) {
+      steps[rows[k]] += unitSteps;
+      weightSum[rows[k]] += w;
+      total[rows[k]] += w * y;
+    }
+  }
+  // The grand total (row 0) holds every unit's steps: below 2^53, every sum is exact.
+  if (!(steps[0] <= Number.MAX_SAFE_INTEGER)) {
+    throw new RangeError(
+      "Invalid epsilon: the counts' grid is too fine for exact sums of this many units " +
+        `(n·hi/γ above 2^53): epsilon=${epsilon}`,
+    );
+  }
+  const empty = clamp(0, a, b);
+  const count = steps.map((s) => release(s * step, countSensitivity, epsilonPoint));
+  const mean = total.map((t, r) =>
+    release(
+      weightSum[r] > 0 ? clamp(t / weightSum[r], a, b) : empty,
+      meanSensitivity,
+      epsilonPoint,
+    )
+  );
+  return {
+    by: [input.by[0].name, input.by[1].name],
+    labels,
+    count,
+    countSE: new Float64Array(R).fill(NaN),
+    mean,
+    meanSE: new Float64Array(R).fill(NaN),
+    epsilon,
+    epsilonPoint,
+    epsilonReplicate: 0,
+    replicates: 0,
+    countSensitivity,
+    meanSensitivity,
   };
 }

@@ -46,6 +46,8 @@ export interface SyntheticTableOptions extends TableColumns {
   readonly chains?: number;
   readonly warmup?: number;
   readonly onProgress?: SynthesisProgress;
+  /** Aborting it stops the synthesis (`SynthesizeOptions.signal`). */
+  readonly signal?: AbortSignal;
 }
 
 /** A combined private table and the public privacy report of the synthesis behind it. */
@@ -125,7 +127,10 @@ export async function syntheticTable(
     chains: options.chains,
     warmup: options.warmup,
   });
-  const synthesis = await synthesize(data, spec, { onProgress: options.onProgress });
+  const synthesis = await synthesize(data, spec, {
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
   const tables = synthesis.datasets.map((columns) =>
     syntheticSampleTable(
       options.method,

@@ -16,7 +16,12 @@ import { releaseSeed } from "../random/seed_policy.ts";
 import type { ReleaseReport } from "../synthesis/report.ts";
 import type { SynthesisProgress } from "../synthesis/synthesize.ts";
 import type { CombinedTable } from "./combine.ts";
-import { laplaceTable, secureRelease, seededRelease } from "./laplace_baseline.ts";
+import {
+  type LaplaceBounds,
+  laplaceTable,
+  secureRelease,
+  seededRelease,
+} from "./laplace_baseline.ts";
 import { syntheticTable } from "./synthetic_tables.ts";
 import {
   type SurveyTable,
@@ -44,22 +49,42 @@ export const LAPLACE_REPLICATES = 10;
 /** The value columns of every table, after the two grouping columns. */
 export const VALUE_COLUMNS = ["count", "countSE", "mean", "meanSE"] as const;
 
+const finite = z.number().finite();
+
 /**
- * The settings of a table request that the command line and the HTTP API share (numbers are
- * coerced, as the command line's are strings); each adds its own form of `by` and its inputs.
+ * Declared public bounds of a bounded Laplace table: `y: [a, b]` (a < b) and `weight: [lo, hi]`
+ * (0 ≤ lo < hi).
+ */
+export const TableBounds = z.object({
+  y: z.tuple([finite, finite]).refine(([a, b]) => a < b, "the lower bound must be below the upper"),
+  weight: z.tuple([finite, finite]).refine(
+    ([lo, hi]) => lo < hi,
+    "the lower bound must be below the upper",
+  ).refine(([lo]) => lo >= 0, "survey weights are never negative: the lower bound must be ≥ 0"),
+}).strict();
+
+/** Declared bounds of a Laplace table. */
+export type TableBounds = z.infer<typeof TableBounds>;
+
+/**
+ * The settings of a table request that the command line and the HTTP API share. Numbers are JSON
+ * numbers, never coerced from text (`"0x10"` is not 16): the command line converts its strings
+ * with `parseDecimal` first. Each adds its own form of `by` and its inputs.
  */
 export const TableSettings = z.object({
   y: z.string().min(1),
   weight: z.string().min(1),
   strata: z.string().min(1),
   method: z.enum(TABLE_METHOD_NAMES).default("sample"),
-  epsilon: z.coerce.number().positive().finite().optional(),
-  m: z.coerce.number().int().positive().max(1000).optional(),
-  seed: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  epsilon: z.number().positive().finite().optional(),
+  m: z.number().int().positive().max(1000).optional(),
+  seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   stratumSizes: z.record(z.string(), z.number()).optional(),
-  draws: z.coerce.number().int().min(4).max(1_000_000).optional(),
-  chains: z.coerce.number().int().min(1).max(64).optional(),
-  warmup: z.coerce.number().int().min(10).max(100_000).optional(),
+  draws: z.number().int().min(4).max(1_000_000).optional(),
+  chains: z.number().int().min(1).max(64).optional(),
+  warmup: z.number().int().min(10).max(100_000).optional(),
+  /** laplace: declared bounds (the bounded, ε-DP mode); absent: the local-DP baseline. */
+  bounds: TableBounds.optional(),
 });
 
 /** A table request: the columns, the method and its settings. */
@@ -77,6 +102,8 @@ export interface TableRequest extends TableColumns {
   readonly draws?: number;
   readonly chains?: number;
   readonly warmup?: number;
+  /** laplace: declared public bounds of y and the weights (the bounded mode). */
+  readonly bounds?: LaplaceBounds;
 }
 
 /** What a released table spent and guarantees (public). */
@@ -84,17 +111,23 @@ export interface TablePrivacy {
   /** Total ε of the table, charged once to a registered dataset's budget. */
   readonly epsilon: number;
   /**
-   * "DP" or "aDP" (fbs, fbp: the synthesis's guarantee, ε = 2·Δ_{α,x}·m), or "local DP"
-   * (laplace: ε-DP with respect to the sensitivities observed on this sample only).
+   * "DP" or "aDP" (fbs, fbp: the synthesis's guarantee, ε = 2·Δ_{α,x}·m; laplace with declared
+   * bounds: "DP"), or "local DP" (laplace without bounds: ε-DP with respect to the sensitivities
+   * observed on this sample only).
    */
   readonly guarantee: string;
   /** The neighbour relation of the guarantee ("add-remove"). */
   readonly neighbours: string;
   readonly seedPolicy: string;
-  /** laplace: ε_pc = ε/16 for the points and ε_rep = ε/(16·R) per replicate, R replicates. */
+  /**
+   * laplace: ε_pc for the points (ε/16 with ε_rep = ε/(16·R) per replicate, R replicates; with
+   * bounds ε/8 and replicates 0, no ε_rep, standard errors null).
+   */
   readonly epsilonPoint?: number;
   readonly epsilonReplicate?: number;
   readonly replicates?: number;
+  /** laplace with bounds: the declared bounds the sensitivities come from (public). */
+  readonly bounds?: TableBounds;
   /** fbs, fbp: the number of synthetic samples m and Δ_{α,x}. */
   readonly m?: number;
   readonly lipschitz?: number | null;
@@ -105,14 +138,23 @@ export interface TableRelease {
   readonly table: SurveyTable;
   readonly privacy: TablePrivacy | null;
   readonly report: ReleaseReport | null;
+  /**
+   * laplace with bounds: values clamped to them, by column (the owner's diagnostics only, never
+   * in the public table; 0 where the caller had clamped already).
+   */
+  readonly clamped?: Record<string, number>;
 }
 
 /** Options of {@linkcode releaseTable}. */
 export interface ReleaseTableOptions {
   /** Progress of an fbs or fbp synthesis. */
   readonly onProgress?: SynthesisProgress;
+  /** fbs, fbp: aborting it stops the synthesis (a job past its time limit). */
+  readonly signal?: AbortSignal;
   /** Declared levels of the grouping columns (a registered dataset's policy). */
   readonly levels?: Readonly<Record<string, readonly string[]>>;
+  /** laplace: declared bounds of y and the weights (a registered dataset's policy). */
+  readonly bounds?: LaplaceBounds;
 }
 
 function requireEpsilon(request: TableRequest): number {
@@ -125,12 +167,13 @@ function requireEpsilon(request: TableRequest): number {
 /**
  * Computes the table a request asks for: `sample`, the sample's own table; `laplace`, the
  * Laplace baseline at total ε (replicates from `Rng(seed)`, noise from its stream 1 when seeded,
- * the secure discrete Laplace otherwise); `fbs` and `fbp`, the combined tables of m synthetic
- * samples at total ε (LW weights calibrated to ε).
+ * the secure discrete Laplace otherwise), or with bounds (`options.bounds`, else the request's)
+ * its bounded ε-DP mode on the data clamped to them (no replicates); `fbs` and `fbp`, the
+ * combined tables of m synthetic samples at total ε (LW weights calibrated to ε).
  *
  * @param data The confidential sample.
  * @param request The columns, method and settings.
- * @param options Progress, and the declared levels of the cells.
+ * @param options Progress, and the declared levels of the cells and bounds of the values.
  * @returns The table, its privacy and the synthesis report; throws a `DataError` for bad data,
  * a `RangeError` for settings or data the method cannot use, and a `CalibrationError` when fbs
  * or fbp cannot reach ε.
@@ -146,6 +189,34 @@ export async function releaseTable(
     return { table: surveyTable(tableInput(data, columns)), privacy: null, report: null };
   }
   const epsilon = requireEpsilon(request);
+  const bounds = options.bounds ?? request.bounds;
+  if (method === "laplace" && bounds !== undefined) {
+    const { seed, policy } = releaseSeed(request.seed);
+    const { data: clampedData, clamped } = clampColumns(data, [
+      [request.y, bounds.y],
+      [request.weight, bounds.weight],
+    ]);
+    const rng = new Rng(seed);
+    const table = laplaceTable(tableInput(clampedData, columns), {
+      epsilon,
+      bounds,
+      rng,
+      release: request.seed !== undefined ? seededRelease(rng.split(1)) : secureRelease,
+    });
+    const privacy: TablePrivacy = {
+      epsilon: table.epsilon,
+      guarantee: "DP",
+      neighbours: NEIGHBOURS,
+      seedPolicy: policy,
+      epsilonPoint: table.epsilonPoint,
+      replicates: 0,
+      bounds: { y: [bounds.y[0], bounds.y[1]], weight: [bounds.weight[0], bounds.weight[1]] },
+    };
+    return { table, privacy, report: null, clamped };
+  }
+  if (bounds !== undefined) {
+    throw new RangeError(`Invalid bounds: only the laplace method takes bounds: method=${method}`);
+  }
   if (method === "laplace") {
     const { seed, policy } = releaseSeed(request.seed);
     const rng = new Rng(seed);
@@ -172,6 +243,7 @@ export async function releaseTable(
     epsilon,
     m: request.m ?? DEFAULT_TABLE_M,
     onProgress: options.onProgress,
+    signal: options.signal,
   });
   const privacy: TablePrivacy = {
     epsilon: report.epsilon,
@@ -182,6 +254,30 @@ export async function releaseTable(
     lipschitz: report.lipschitz,
   };
   return { table, privacy, report };
+}
+
+/**
+ * A dataset with numeric columns clamped to bounds (a value outside moves to the nearest bound),
+ * and the count of clamped values per column; a column named twice is clamped to each in turn.
+ */
+function clampColumns(
+  data: Dataset,
+  bounded: readonly (readonly [string, readonly [number, number]])[],
+): { data: Dataset; clamped: Record<string, number> } {
+  const columns = new Map(data.columns);
+  const clamped: Record<string, number> = {};
+  for (const [name, [lo, hi]] of bounded) {
+    const column = columns.get(name);
+    if (column === undefined || column.kind !== "numeric") continue;
+    let count = 0;
+    const values = column.values.map((v) => {
+      if (v < lo || v > hi) count++;
+      return v < lo ? lo : v > hi ? hi : v;
+    });
+    columns.set(name, { kind: "numeric", values });
+    clamped[name] = (clamped[name] ?? 0) + count;
+  }
+  return { data: { ...data, columns }, clamped };
 }
 
 /**

@@ -51,6 +51,11 @@ export interface FitterOptions {
   readonly warmStart?: boolean;
   /** Warmup iterations of a warm-started refit (default `WARM_WARMUP`, 250). */
   readonly warmStartWarmup?: number;
+  /**
+   * Aborting it stops the fits: no fit starts after it, NUTS's chain workers are terminated and
+   * GPU HMC stops at its next batch; the fit rejects with the signal's reason.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -65,16 +70,22 @@ export interface FitterOptions {
  * @returns `(weighting, label) => fit`.
  */
 export function fitter(model: Model, options: FitterOptions): MechanismContext["fit"] {
-  const { seed, chains, warmup, drawsPerChain, gpu = null, warmStart = true } = options;
+  const { seed, chains, warmup, drawsPerChain, gpu = null, warmStart = true, signal } = options;
   const warmWarmup = options.warmStartWarmup ?? WARM_WARMUP;
   let previous: Fit | null = null;
   return async (weighting: Weighting, label: string): Promise<Fit> => {
+    signal?.throwIfAborted();
     const onProgress = (done: number, total: number) => options.onProgress?.(label, done, total);
     const settings = { seed, chains, warmup, draws: drawsPerChain, onProgress };
     if (gpu !== null) {
+      // GPU HMC reports progress between its batches: an abort ends it there.
+      const progress = (done: number, total: number) => {
+        signal?.throwIfAborted();
+        onProgress(done, total);
+      };
       return summarizeFit(
         model,
-        await sampleGpuHmc(gpu, model, weighting, settings),
+        await sampleGpuHmc(gpu, model, weighting, { ...settings, onProgress: progress }),
         undefined,
         warmup,
       );
@@ -82,7 +93,11 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
     const run = async (fitOptions: FitOptions) =>
       options.inThread
         ? fitModel(model, weighting, fitOptions)
-        : await fitModelParallel(model, weighting, { ...fitOptions, threads: options.threads });
+        : await fitModelParallel(model, weighting, {
+          ...fitOptions,
+          threads: options.threads,
+          signal,
+        });
     // Divergences come from the posterior's geometry (a funnel), which nearby weights keep: the
     // successor of a fit that diverged diverges too, and its short warmup would be discarded.
     const from = warmStart && warmup > warmWarmup ? previous : null;

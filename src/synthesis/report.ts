@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { COEFFICIENT_PRIORS } from "../data/design.ts";
 
 /** The manifest's schema (the API documents it in `/openapi.json`). */
 export const ReleaseReportSchema = z.object({
@@ -30,6 +31,16 @@ export const ReleaseReportSchema = z.object({
   columns: z.array(z.string()),
   software: z.object({ name: z.literal("ppsynth"), version: z.string() }),
   seedPolicy: z.string(),
+  /**
+   * The coefficient prior of the regression models (`student-t` or `paper`, see
+   * `src/models/glm_prior.ts`); absent for the survey models, which have their own.
+   */
+  coefficientPrior: z.enum(COEFFICIENT_PRIORS).optional(),
+  /**
+   * Present (true) only when the final fit failed its diagnostics and the request allowed it
+   * (`allowFlagged`, research): Δ and ε rest on a fit that may not have explored the tails.
+   */
+  fitFlagged: z.literal(true).optional(),
 });
 
 /** The public release manifest. */

@@ -24,6 +24,8 @@ export interface ReportHtmlOptions {
   readonly title?: string;
   /** The identification risk report: confidential, include it only in the owner's page. */
   readonly risk?: RiskReport;
+  /** A warning shown first (a release from a flagged fit). */
+  readonly warning?: string;
 }
 
 /**
@@ -433,6 +435,7 @@ table { border-collapse: collapse; margin: 8px 0; } td, th { padding: 3px 8px; b
 td { white-space: nowrap; }
 td:first-child, th:first-child { text-align: left; }
 .syn { color: ${SYNTHETIC}; margin-left: 4px; }
+.warning { background: #fde8e8; border: 2px solid #b91c1c; color: #7f1d1d; padding: 8px 12px; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; } svg .axis line, svg .tick line { stroke: #999; }
 svg line.grid { stroke: #eee; } .legend { margin: 2px 0 8px; color: #444; }
 .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 10px; vertical-align: -1px; }
@@ -496,6 +499,13 @@ export function reportHtml(utility: UtilityReport, options: ReportHtmlOptions = 
 </head>
 <body>
 <h1>${title}</h1>
+${
+    options.warning === undefined
+      ? ""
+      : `<p id="warning" class="warning" role="alert"><strong>${
+        escapeHtml(options.warning)
+      }</strong></p>`
+  }
 <section id="summary"><p>${utility.n} confidential records, ${m} synthetic dataset${
     m === 1 ? "" : "s"
   }. Synthesized: ${utility.synthesized.map(describe).join(", ")}. Public: ${

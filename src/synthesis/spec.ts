@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { COEFFICIENT_PRIORS } from "../data/design.ts";
 import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
 import { MODEL_NAMES, type ModelName, outcomeKind } from "../models/mod.ts";
 
@@ -83,6 +84,19 @@ export const SynthesisFields = z.object({
   /** Chains (NUTS: default 4; GPU HMC: default 64). */
   chains: z.number().int().min(1).max(65535).optional(),
   warmup: z.number().int().min(10).max(100_000).default(1000),
+  /**
+   * The coefficient prior of the regression models (`src/models/glm_prior.ts`): `student-t`
+   * (default), β_k ~ Student-t(3, 0, 2.5), which NUTS samples without the funnel; `paper`, the
+   * papers' β_k ~ N(0, σ_k²), σ_k ~ half-t(3, 0, 1). Both use no data. The survey models keep
+   * their own.
+   */
+  prior: z.enum(COEFFICIENT_PRIORS).default("paper"),
+  /**
+   * Research only: release even when the final fit fails its diagnostics (a divergence, R̂ >
+   * 1.01 or bulk ESS < 400); the report then says `fitFlagged: true`. Without it such a
+   * synthesis fails (`FitFlaggedError`). Refused on a registered dataset.
+   */
+  allowFlagged: z.boolean().optional(),
   /** Seed; absent: a fresh secret seed from the operating system's CSPRNG. */
   seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   /** Where the Lipschitz bound runs (the value is the same: the GPU confirms it in f64). */
@@ -107,6 +121,13 @@ export function synthesisRules(
 ): void {
   if (spec.sampler === "nuts" && spec.chains !== undefined && spec.chains > 64) {
     context.addIssue({ code: "custom", path: ["chains"], message: "NUTS runs at most 64 chains" });
+  }
+  if (spec.sampler === "gpu-hmc" && spec.prior !== "paper") {
+    context.addIssue({
+      code: "custom",
+      path: ["prior"],
+      message: 'the GPU sampler has the paper\'s coefficient prior only: give prior "paper"',
+    });
   }
   if (spec.m > spec.draws) {
     context.addIssue({

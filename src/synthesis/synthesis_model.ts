@@ -5,9 +5,9 @@
  * @module
  */
 import { type Dataset, getColumn } from "../data/dataset.ts";
-import { buildDesign, type DesignColumns } from "../data/design.ts";
+import { buildDesign, type Design, type DesignColumns } from "../data/design.ts";
 import { JointModel } from "../models/joint.ts";
-import { createModel, type Model, outcomeKind } from "../models/mod.ts";
+import { createModel, type Model, type ModelName, outcomeKind } from "../models/mod.ts";
 import { outcomesOf, type SynthesisSpec } from "./spec.ts";
 
 /**
@@ -37,15 +37,15 @@ function levelsOf(
  */
 export function synthesisModel(data: Dataset, spec: SynthesisSpec): Model {
   const outcomes = outcomesOf(spec);
+  const design = (columns: DesignColumns, model: ModelName): Design => ({
+    ...buildDesign(data, columns, outcomeKind(model)),
+    coefficientPrior: spec.prior,
+  });
   if (outcomes.length === 1) {
     const [{ y, model }] = outcomes;
     return createModel(
       model,
-      buildDesign(
-        data,
-        { y, x: spec.x, weight: spec.weight, ...levelsOf(spec, y) },
-        outcomeKind(model),
-      ),
+      design({ y, x: spec.x, weight: spec.weight, ...levelsOf(spec, y) }, model),
     );
   }
   return new JointModel(outcomes.map(({ y, model }, j) => {
@@ -55,7 +55,7 @@ export function synthesisModel(data: Dataset, spec: SynthesisSpec): Model {
       outcome: y,
       model: createModel(
         model,
-        buildDesign(data, { y, x, ...levelsOf(spec, y) }, outcomeKind(model)),
+        design({ y, x, ...levelsOf(spec, y) }, model),
       ),
       // A text outcome enters the later conditionals as dummies over its declared levels
       // (buildDesign codes it the same way), never over the levels the data happen to hold.

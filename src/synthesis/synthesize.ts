@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FitSetup } from "../mcmc/fit.ts";
+import { FitFlaggedError, type FitSetup } from "../mcmc/fit.ts";
 import { predictLipschitz } from "../mechanisms/predict_lipschitz.ts";
 import config from "../../deno.json" with { type: "json" };
 import { datasetColumns, type OutputColumn } from "../data/csv.ts";
@@ -31,6 +31,8 @@ import { type Utility, utilityOf } from "./utility.ts";
 import { type UtilityReport, utilityReport } from "./utility_report.ts";
 import { type RiskReport, riskReport } from "./risk_report.ts";
 import type { ReportVariable } from "./_report_columns.ts";
+
+const TEMPORARY_REFUSE_FLAGGED = false;
 
 /** Streams of a seed: chains use 0..K−1; these stay clear of them. */
 const SYNTHESIS_STREAM = 2 ** 40;
@@ -110,6 +112,11 @@ export interface SynthesizeOptions {
   readonly onProgress?: SynthesisProgress;
   /** Notes for the person running it (a GPU fall-back); library code never writes to stderr. */
   readonly onNote?: (line: string) => void;
+  /**
+   * Aborting it stops the synthesis (a job past its time limit): the fit running then and every
+   * later one reject with the signal's reason (`FitterOptions.signal`).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -165,8 +172,9 @@ function outcomeColumn(model: Model, values: Float64Array): OutputColumn {
  * @param data The confidential dataset.
  * @param spec The validated request.
  * @returns The public report, the confidential diagnostics and the synthetic datasets; throws
- * a `DataError` for bad data, a `RangeError` for settings that do not fit the mechanism, and a
- * `CalibrationError` when the target ε cannot be met.
+ * a `DataError` for bad data, a `RangeError` for settings that do not fit the mechanism, a
+ * `CalibrationError` when the target ε cannot be met, and a `FitFlaggedError` when the final fit
+ * fails its diagnostics (unless `spec.allowFlagged`).
  */
 export async function synthesize(
   confidential: Dataset,
@@ -219,10 +227,17 @@ export async function synthesize(
       drawsPerChain: Math.ceil(spec.draws / chains),
       gpu,
       onProgress: options.onProgress,
+      signal: options.signal,
     }),
     predict: (draws, base, candidates) => predictLipschitz(model, draws, base, candidates),
   });
 
+  // ε rests on Δ, a maximum over the final fit's draws: no release from a fit that failed its
+  // diagnostics, unless research asked for one (the report then says so).
+  const flagged = outcome.fit?.flagged ?? false;
+  if (flagged && !spec.allowFlagged && TEMPORARY_REFUSE_FLAGGED) {
+    throw new FitFlaggedError(outcome.fit!);
+  }
   const S = outcome.fit?.S ?? spec.m;
   const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(S, spec.m);
   const original = datasetColumns(data);
@@ -302,6 +317,8 @@ export async function synthesize(
       columns: [...datasets[0].keys()],
       software: { name: "ppsynth", version: config.version },
       seedPolicy,
+      ...(isSurveyModel(model) ? {} : { coefficientPrior: spec.prior }),
+      ...(flagged && spec.allowFlagged ? { fitFlagged: true as const } : {}),
     },
     diagnostics: {
       alpha: outcome.alpha === null ? null : [...outcome.alpha],

@@ -174,6 +174,8 @@ Deno.test({
       assert.equal(await page.isDisabled("#seed"), true);
       await page.check("#tabulate");
       await page.selectOption("#weight", "w");
+      await page.fill("#weight-bound-lower", "0");
+      await page.fill("#weight-bound-upper", "10");
       await page.selectOption("#strata", "region");
       await page.selectOption("#by-1", "region");
       await page.selectOption("#by-2", "sex");
@@ -187,7 +189,7 @@ Deno.test({
       assert.match(policy, /Public columns\s*region, sex/);
       assert.match(policy, /Confidential columns\s*y, w/);
       assert.match(policy, /region: A, B, C, D; sex: f, m/);
-      assert.match(policy, /Public bounds\s*y: \[0, 1000\]/);
+      assert.match(policy, /Public bounds\s*y: \[0, 1000\]; w: \[0, 10\]/);
       assert.match(policy, /add-remove/);
       assert.match((await page.textContent("#policy-section"))!, /fixed at registration/);
       assert.equal(await page.textContent("#status"), "succeeded");
@@ -214,7 +216,7 @@ Deno.test({
       assert.equal(await count(page, "#table-rows tr"), 1 + 15);
       assert.match(
         (await page.textContent("#table-privacy"))!,
-        /laplace: ε = 2 \(local DP, add-remove neighbours\)/,
+        /laplace: ε = 2 \(DP, add-remove neighbours\)/,
       );
       await Deno.mkdir(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: `${SCREENSHOTS}report-owner.png`, fullPage: true });
@@ -241,9 +243,19 @@ Deno.test({
       await other.screenshot({ path: `${SCREENSHOTS}report-analyst.png`, fullPage: true });
       console.log(`screenshot: ${SCREENSHOTS}report-analyst.png`);
 
-      // /docs in the owner's tab (the key is in its sessionStorage): Swagger UI, from this server.
-      await page.goto(`${base}/docs`);
+      // /docs in the owner's tab (the key is in its sessionStorage): Swagger UI, from this server,
+      // under its Content-Security-Policy (a violation is a console message, not a page error).
+      page.on("console", (message) => {
+        if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
+      });
+      const docs = await page.goto(`${base}/docs`);
+      assert.doesNotMatch(docs!.headers()["content-security-policy"], /unsafe/);
       await page.waitForSelector(".opblock-summary-path[data-path='/v1/tables']");
+      // An operation opened (parameters, schemas and example bodies rendered).
+      await page.click(".opblock-summary-path[data-path='/v1/syntheses']");
+      await page.waitForSelector(".opblock.is-open .opblock-section");
+      await page.screenshot({ path: `${SCREENSHOTS}docs.png` });
+      console.log(`screenshot: ${SCREENSHOTS}docs.png`);
 
       assert.deepEqual(problems, []);
       assert.deepEqual(requested.filter((url) => !url.startsWith(base)), [], "nothing external");

@@ -31,8 +31,9 @@ Deno.test({
         );
       }
       const [a, b] = contexts.map(mainApp);
-      const key = (await createApiKey(contexts[0].store, ["submit", "read", "diagnostics", "admin"], "all"))
-        .secret;
+      const key =
+        (await createApiKey(contexts[0].store, ["submit", "read", "diagnostics", "admin"], "all"))
+          .secret;
       const registered = await a.request("/v1/datasets?epsilonTotal=100&publicColumns=z", {
         method: "POST",
         headers: auth(key, "text/csv"),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { TabulateOptions } from "../../src/cli/tabulate.ts";
+import { parseTabulateArgs, TabulateOptions } from "../../src/cli/tabulate.ts";
+import { UsageError } from "../../src/cli/run_command.ts";
 import { formatTable, releaseTable } from "../../src/survey/table_methods.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
@@ -22,6 +23,9 @@ const COLUMNS = { y: "salary", weight: "w", strata: "field", by: ["field", "gend
 
 /** The design columns the owner declares public when registering the sample. */
 const PUBLIC = ["field", "gender"];
+
+/** The public bounds of salary and w the owner declares for Laplace tables. */
+const BOUNDS = { salary: [0, 600_000], w: [0, 1000] };
 
 /** Registers the slice as the owner (admin key) with the given budget and policy; its id. */
 async function registerSlice(t: TestApp, body: Record<string, unknown>): Promise<string> {
@@ -113,7 +117,11 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
   const { app, keys } = t;
   const get = (path: string) => app.request(path, { headers: auth(keys.read) });
   try {
-    const datasetId = await registerSlice(t, { epsilonTotal: 10, publicColumns: PUBLIC });
+    const datasetId = await registerSlice(t, {
+      epsilonTotal: 10,
+      publicColumns: PUBLIC,
+      bounds: BOUNDS,
+    });
     const request = { ...COLUMNS, method: "laplace", epsilon: 4 };
     const post = (body: unknown, idempotencyKey: string, key = keys.submit) =>
       app.request("/v1/tables", {
@@ -132,13 +140,14 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
     assert.equal(table.rows.length, 27);
     assert.deepEqual(table.privacy, {
       epsilon: 4,
-      guarantee: "local DP",
+      guarantee: "DP",
       neighbours: "add-remove",
       seedPolicy: "fresh: a secret seed drawn from the operating system's CSPRNG, not released",
-      epsilonPoint: 4 / 16,
-      epsilonReplicate: 4 / 160,
-      replicates: 10,
+      epsilonPoint: 4 / 8,
+      replicates: 0,
+      bounds: { y: BOUNDS.salary, weight: BOUNDS.w },
     });
+    assert.ok(table.rows.every((row: Record<string, unknown>) => row.countSE === null));
 
     const retry = await post({ ...request, datasetId }, "t-1");
     assert.equal(retry.status, 200);
@@ -175,7 +184,39 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
     const inlineRequest = { ...request, seed: 7 };
     const inline = await post({ ...inlineRequest, csv: SLICE_CSV }, "t-4");
     assert.equal(inline.status, 200);
-    assert.deepEqual((await inline.json()).rows, await commandRows(SLICE_CSV, inlineRequest));
+    const inlineTable = await inline.json();
+    assert.deepEqual(inlineTable.rows, await commandRows(SLICE_CSV, inlineRequest));
+    assert.equal(inlineTable.privacy.guarantee, "local DP", "inline data without bounds");
+    // …and may carry bounds (the bounded mode): the command's rows with --y-bounds/--weight-bounds.
+    const bounds = { y: [0, 100_000], weight: [0, 200] };
+    const bounded = await post({ ...inlineRequest, bounds, csv: SLICE_CSV }, "t-5");
+    assert.equal(bounded.status, 200);
+    const boundedTable = await bounded.json();
+    assert.equal(boundedTable.privacy.guarantee, "DP");
+    const { table: command } = await releaseTable(
+      parseCsv(SLICE_CSV, "request.csv"),
+      parseTabulateArgs([
+        ...Object.entries({ ...COLUMNS, by: COLUMNS.by.join(","), method: "laplace" })
+          .flatMap(([flag, value]) => [`--${flag}`, String(value)]),
+        "--epsilon=4",
+        "--seed=7",
+        "--y-bounds=0,100000",
+        "--weight-bounds=0,200",
+        "--data=request.csv",
+        "--out=t.json",
+      ]),
+    );
+    assert.deepEqual(boundedTable.rows, JSON.parse(formatTable(command, "json")));
+    // The clamped values are the caller's diagnostics, never in the table.
+    const clamped = await (await app.request(`/v1/tables/${boundedTable.id}/diagnostics`, {
+      headers: auth(keys.diagnostics),
+    })).json();
+    assert.ok(clamped.clamped.salary > 0 && clamped.clamped.w > 0, JSON.stringify(clamped));
+    assert.ok(!JSON.stringify(boundedTable).includes("clamped"));
+    // The policy sets a registered dataset's bounds.
+    const own = await post({ ...request, datasetId, bounds }, "t-6");
+    assert.equal(own.status, 422);
+    assert.deepEqual((await own.json()).error.field, "bounds");
     const values = SLICE_CSV.split("\n").slice(1, 40).flatMap((line) => line.split(",").slice(2));
     assertNoLeak(t.logs, values);
   } finally {
@@ -360,4 +401,120 @@ Deno.test("an older store (no job kinds) opens with its jobs as syntheses", asyn
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("`POST /v1/tables` laplace of more than PPSYNTH_SYNC_TABLE_CELLS cells runs as a table job: charged at acceptance, once per request id", async () => {
+  const t = await testApp({ workers: 1, syncTableCells: 20 });
+  const { app, keys } = t;
+  const get = (path: string, key = keys.read) => app.request(path, { headers: auth(key) });
+  const post = (body: unknown, idempotencyKey: string) =>
+    app.request("/v1/tables", {
+      method: "POST",
+      headers: { ...auth(keys.submit), "Idempotency-Key": idempotencyKey },
+      body: JSON.stringify(body),
+    });
+  try {
+    const datasetId = await registerSlice(t, {
+      epsilonTotal: 10,
+      publicColumns: PUBLIC,
+      bounds: { ...BOUNDS, w: [0, 100] },
+    });
+    const request = { ...COLUMNS, datasetId, method: "laplace", epsilon: 4 };
+    const accepted = await post(request, "j-1");
+    assert.equal(accepted.status, 202, "27 cells > 20: a job");
+    const { id, location } = await accepted.json();
+    assert.equal(location, `/v1/tables/${id}`);
+    const retry = await post(request, "j-1");
+    assert.equal(retry.status, 202);
+    assert.equal((await retry.json()).id, id, "a retry returns the same job");
+    const budget = await (await get(`/v1/datasets/${datasetId}/budget`)).json();
+    assert.equal(budget.spent, 4, "charged once, at acceptance");
+    const job = await finished(t, location);
+    assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+    assert.equal(job.table.rows.length, 27);
+    assert.equal(job.table.privacy.guarantee, "DP");
+    assert.equal(job.table.privacy.epsilon, 4);
+    assert.equal(job.report, undefined, "a laplace table's privacy is its report");
+    const diagnostics = await (await get(`/v1/tables/${id}/diagnostics`, keys.diagnostics))
+      .json();
+    assert.ok(diagnostics.clamped.w > 0, "weights above 100 were clamped");
+    const after = await (await get(`/v1/datasets/${datasetId}/budget`)).json();
+    assert.equal(after.spent, 4);
+    assert.deepEqual(after.releases.map((r: { jobId: string }) => r.jobId), [id]);
+    // Inline and seeded: the job's rows are the command's.
+    const inlineRequest = { ...COLUMNS, method: "laplace", epsilon: 4, seed: 5 };
+    const inline = await post({ ...inlineRequest, csv: SLICE_CSV }, "j-2");
+    assert.equal(inline.status, 202);
+    const inlineJob = await finished(t, (await inline.json()).location);
+    assert.equal(inlineJob.status, "succeeded", JSON.stringify(inlineJob.error));
+    assert.deepEqual(inlineJob.table.rows, await commandRows(SLICE_CSV, inlineRequest));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("table numbers are strict: JSON numbers in the API, plain decimals on the command line", async () => {
+  const t = await testApp({}, false);
+  const { app, keys } = t;
+  try {
+    for (const epsilon of ["0x10", "16", " 4"]) {
+      const response = await app.request("/v1/tables", {
+        method: "POST",
+        headers: auth(keys.submit),
+        body: JSON.stringify({ ...COLUMNS, method: "laplace", epsilon, csv: SLICE_CSV }),
+      });
+      assert.equal(response.status, 400, epsilon);
+      assert.equal((await response.json()).error.field, "epsilon");
+    }
+    const bad = await app.request("/v1/tables", {
+      method: "POST",
+      headers: auth(keys.submit),
+      body: JSON.stringify({
+        ...COLUMNS,
+        method: "laplace",
+        epsilon: 1,
+        bounds: { y: [0, 1], weight: [0, 1], extra: 1 },
+        csv: SLICE_CSV,
+      }),
+    });
+    assert.equal(bad.status, 400, "the bounds object is strict");
+  } finally {
+    await t.close();
+  }
+  const base = ["--data=d.csv", "--y=salary", "--weight=w", "--strata=field", "--by=field,gender"];
+  const args = (...extra: string[]) => [...base, "--out=t.json", "--method=laplace", ...extra];
+  assert.equal(parseTabulateArgs(args("--epsilon=1e-1", "--seed=3")).epsilon, 0.1);
+  for (
+    const [extra, flag] of [
+      [["--epsilon=0x10"], "--epsilon"],
+      [["--epsilon=1", "--m=0b1"], "--m"],
+      [["--epsilon=1", "--seed= 7"], "--seed"],
+      [["--epsilon=1", "--y-bounds=0,10"], "--weight-bounds"],
+      [["--epsilon=1", "--weight-bounds=0,10"], "--y-bounds"],
+      [["--epsilon=1", "--y-bounds=0,0x10", "--weight-bounds=0,1"], "--y-bounds"],
+      [["--epsilon=1", "--y-bounds=5,1", "--weight-bounds=0,1"], "--y-bounds"],
+      [["--epsilon=1", "--y-bounds=0,1", "--weight-bounds=-1,1"], "--weight-bounds"],
+    ] as const
+  ) {
+    assert.throws(
+      () => parseTabulateArgs(args(...extra)),
+      (error) => error instanceof UsageError && error.message.startsWith(`${flag}:`),
+      extra.join(" "),
+    );
+  }
+  const bounded = parseTabulateArgs(
+    args("--epsilon=2", "--y-bounds=-1.5,2e3", "--weight-bounds=0,40"),
+  );
+  assert.deepEqual(bounded.bounds, { y: [-1.5, 2000], weight: [0, 40] });
+  assert.throws(
+    () =>
+      parseTabulateArgs([
+        ...base,
+        "--out=t.json",
+        "--method=sample",
+        "--y-bounds=0,1",
+        "--weight-bounds=0,1",
+      ]),
+    /--y-bounds: only --method laplace/,
+  );
 });

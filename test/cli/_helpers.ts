@@ -8,6 +8,7 @@
 /** The keys of the public report, sorted. */
 export const REPORT_FIELDS = [
   "backend",
+  "coefficientPrior",
   "columns",
   "epsilon",
   "epsilonPerDataset",

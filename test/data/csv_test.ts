@@ -111,3 +111,16 @@ Deno.test("`buildDesign()` reads positive survey weights and names a bad one", (
   const ok = buildDesign(parseCsv("y,w\n1,10.5\n", "w.csv"), { y: "y", weight: "w" }, "positive");
   assert.deepEqual(ok.weight, Float64Array.of(10.5));
 });
+
+Deno.test("`formatCsv()` escapes formula-like text cells only when asked, never numbers", () => {
+  const columns = new Map<string, OutputColumn>([
+    ["z", Float64Array.of(-1.5, 2)],
+    ["g", ["=1+1", "-2"]],
+    ["@h", ["+x", "ok"]],
+  ]);
+  assert.equal(formatCsv(columns), "z,g,@h\n-1.5,=1+1,+x\n2,-2,ok\n");
+  assert.equal(
+    formatCsv(columns, { escapeFormulas: true }),
+    "z,g,'@h\n-1.5,'=1+1,'+x\n2,-2,ok\n",
+  );
+});

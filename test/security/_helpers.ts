@@ -191,6 +191,12 @@ const SAMPLE_CSV = await Deno.readTextFile(
 export const SURVEY_CSV = SAMPLE_CSV.trim().split("\n").filter((_, i) => i === 0 || i % 5 === 1)
   .join("\n") + "\n";
 
+/**
+ * Declared public bounds of the survey sample's salary and weight, which a Laplace table on
+ * registered data needs (issue 22).
+ */
+export const SURVEY_BOUNDS = { salary: [0, 600_000], w: [0, 1000] };
+
 /** The table columns of the survey sample. */
 export const SURVEY_COLUMNS = {
   y: "salary",

@@ -77,6 +77,7 @@ Deno.test("error channel: a laplace table failing on registered data answers 422
         epsilonTotal: 10,
         records,
         publicColumns: ["field", "gender"],
+        bounds: h.SURVEY_BOUNDS,
       });
       const response = await h.post(t, "/v1/tables", analyst, {
         ...h.SURVEY_COLUMNS,

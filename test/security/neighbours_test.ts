@@ -27,6 +27,7 @@ Deno.test("one neighbour relation: syntheses, histograms and tables all state ad
       epsilonTotal: 10,
       csv: h.SURVEY_CSV,
       publicColumns: ["field", "gender"],
+      bounds: h.SURVEY_BOUNDS,
     });
 
     const table = await h.post(t, "/v1/tables", analyst, {

@@ -18,6 +18,7 @@ Deno.test("seed differencing: a seed on registered data is refused and unseeded 
       epsilonTotal: 20,
       csv: h.SURVEY_CSV,
       publicColumns: ["field", "gender"],
+      bounds: h.SURVEY_BOUNDS,
     });
     const table = { ...h.SURVEY_COLUMNS, datasetId, method: "laplace" };
 

@@ -18,6 +18,7 @@ Deno.test("cross-tenant: tenant b gets 404 on everything of tenant a and cannot 
       epsilonTotal: 100,
       csv: h.SURVEY_CSV,
       publicColumns: ["field", "gender"],
+      bounds: h.SURVEY_BOUNDS,
     });
     const submitted = await h.post(t, "/v1/syntheses", a.analyst, {
       ...h.QUICK,
