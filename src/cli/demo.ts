@@ -70,7 +70,9 @@ async function main(): Promise<void> {
   const unweighted = await run(data, { mechanism: "unweighted" });
 
   const posterior = unweighted.diagnostics.fit!;
-  console.log("Unweighted negative binomial posterior (the paper's Stan model, NUTS):");
+  console.log(
+    "Unweighted negative binomial posterior (the paper's likelihood, the default student-t coefficient prior, NUTS):",
+  );
   console.log(["parameter", "mean", "sd", "q5", "q95", "R̂", "bulk ESS"].map(pad).join(""));
   for (const [name, s] of Object.entries(posterior.summary as Record<string, ParamSummary>)) {
     console.log([name, s.mean, s.sd, s.q5, s.q95, s.rhat, Math.round(s.essBulk)].map(pad).join(""));

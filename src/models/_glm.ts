@@ -9,10 +9,10 @@
 import type { Rng } from "../random/rng.ts";
 import { lgamma } from "../stats/special.ts";
 import {
-  coefficientPriorLogDensity,
-  coefficientScalePriors,
+  coefficientPrior,
+  type CoefficientPriorTerms,
   type HalfStudentT,
-  type ScalePrior,
+  type PredictorScale,
 } from "./glm_prior.ts";
 import type { Design, Model, Weighting } from "./model.ts";
 
@@ -166,11 +166,23 @@ export abstract class GlmModel implements Model {
   /** Number of coefficients K. */
   protected readonly k: number;
   readonly #extra: ExtraParameter | null;
-  readonly #scalePriors: readonly ScalePrior[];
+  readonly #prior: CoefficientPriorTerms;
 
-  constructor(name: string, design: Design, extra: ExtraParameter | null) {
+  /**
+   * @param name The model's name.
+   * @param design Outcome, covariates and the coefficient prior.
+   * @param extra The model-specific positive parameter, if any.
+   * @param scale The scale of the linear predictor (its intercept's `student-t` prior scale,
+   *   `glm_prior.ts`).
+   */
+  constructor(
+    name: string,
+    design: Design,
+    extra: ExtraParameter | null,
+    scale: PredictorScale,
+  ) {
     validateDesign(design);
-    this.#scalePriors = coefficientScalePriors(design.coefficientPrior, design.k, design.k);
+    this.#prior = coefficientPrior(design.coefficientPrior, design.k, design.k, [scale]);
     this.name = name;
     this.design = design;
     this.n = design.n;
@@ -183,13 +195,16 @@ export abstract class GlmModel implements Model {
     this.paramNames = Object.freeze(names);
   }
 
-  /** θ_j = u_j for the coefficients, exp(u_j) for their scales, exp(±u) for the extra one. */
+  /**
+   * θ_j = u_j for the coefficients, their scales from the prior's map (exp(u_j) for the
+   * paper's), exp(±u) for the extra one.
+   */
   constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
     this.checkLength("u", u);
     this.checkLength("out", out);
     const k = this.k;
     for (let j = 0; j < k; j++) out[j] = u[j];
-    for (let j = k; j < 2 * k; j++) out[j] = Math.exp(u[j]);
+    for (let j = 0; j < k; j++) out[k + j] = this.#prior.scale(j, u[j], u[k + j]);
     if (this.#extra !== null) out[2 * k] = Math.exp(this.#extra.sign * u[2 * k]);
     return out;
   }
@@ -201,6 +216,7 @@ export abstract class GlmModel implements Model {
     const k = this.k;
     for (let j = 0; j < k; j++) out[j] = theta[j];
     logPositive(theta, out, k, this.dim, this.paramNames);
+    for (let j = 0; j < k; j++) out[k + j] = this.#prior.unscale(j, theta[j], theta[k + j]);
     if (this.#extra !== null) out[2 * k] *= this.#extra.sign;
     return out;
   }
@@ -215,7 +231,7 @@ export abstract class GlmModel implements Model {
    */
   protected logPrior(u: Float64Array, grad: Float64Array | null): number {
     const k = this.k;
-    let total = coefficientPriorLogDensity(u, k, grad, this.#scalePriors);
+    let total = this.#prior.logDensity(u, k, grad);
     const extra = this.#extra;
     if (extra !== null) {
       total += extra.prior.logDensity(u[2 * k]);

@@ -43,7 +43,7 @@ export class BetaModel extends GlmModel {
    * @param design outcome (in (0, 1)) and covariates.
    */
   constructor(design: Design) {
-    super("beta", design, { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR });
+    super("beta", design, { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR }, "logit");
     this.#y = design.y;
     this.#x = design.x;
     this.#logY = design.y.map(Math.log);

@@ -23,11 +23,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, logPositive, validateDesign } from "./_glm.ts";
-import {
-  coefficientPriorLogDensity,
-  coefficientScalePriors,
-  type ScalePrior,
-} from "./glm_prior.ts";
+import { coefficientPrior, type CoefficientPriorTerms } from "./glm_prior.ts";
 import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
 
@@ -64,7 +60,7 @@ export class CategoricalModel implements Model {
   readonly #m: number;
   readonly #x: Float64Array;
   /** The priors of the coefficient scales, one per coefficient (`glm_prior.ts`). */
-  readonly #scalePriors: readonly ScalePrior[];
+  readonly #prior: CoefficientPriorTerms;
   /** y_i as a level code, −1 for an outcome that is not one. */
   readonly #code: Int32Array;
   /** Scratch: η_il − m_i of one record, l = 0..L−1. */
@@ -101,7 +97,7 @@ export class CategoricalModel implements Model {
     this.#levels = levels.length;
     this.#m = (levels.length - 1) * design.k;
     this.dim = 2 * this.#m;
-    this.#scalePriors = coefficientScalePriors(design.coefficientPrior, this.#m, design.k);
+    this.#prior = coefficientPrior(design.coefficientPrior, this.#m, design.k, ["logit"]);
     this.#x = design.x;
     this.#code = Int32Array.from(
       design.y,
@@ -129,7 +125,7 @@ export class CategoricalModel implements Model {
     checkLength("out", out, this.dim);
     const m = this.#m;
     for (let j = 0; j < m; j++) out[j] = u[j];
-    for (let j = m; j < 2 * m; j++) out[j] = Math.exp(u[j]);
+    for (let j = 0; j < m; j++) out[m + j] = this.#prior.scale(j, u[j], u[m + j]);
     return out;
   }
 
@@ -140,6 +136,7 @@ export class CategoricalModel implements Model {
     const m = this.#m;
     for (let j = 0; j < m; j++) out[j] = theta[j];
     logPositive(theta, out, m, this.dim, this.paramNames);
+    for (let j = 0; j < m; j++) out[m + j] = this.#prior.unscale(j, theta[j], theta[m + j]);
     return out;
   }
 
@@ -217,7 +214,7 @@ export class CategoricalModel implements Model {
     const codes = this.#code;
     const eta = this.#eta;
     const p = this.#p;
-    let total = coefficientPriorLogDensity(u, this.#m, grad, this.#scalePriors);
+    let total = this.#prior.logDensity(u, this.#m, grad);
     const groups = this.#groups;
     if (groups !== null) this.#fillGroups(groups, u);
     // Record i's η − m and p: eta and p from #softmax, or its group's at `base`.

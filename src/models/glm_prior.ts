@@ -13,10 +13,15 @@
  *   or one whose posterior overlaps 0, drags σ_k into a funnel that NUTS cannot cross without
  *   divergences (issue 23).
  * - `student-t` (the default of syntheses): σ_k² ~ Inverse-Gamma(ν/2, ν·s²/2) with ν = 3, whose
- *   mixture is exactly β_k ~ Student-t(ν, 0, s) marginally; s = 2.5 for a covariate's coefficient
- *   (Gelman et al. 2008's weakly informative scale) and s = 1000 for an intercept, whose location
- *   is the outcome's, unknown before the data (a narrow intercept prior at 0 made the api00
- *   posterior bimodal under heavy down-weighting: the intercept at 0 with a huge residual scale).
+ *   mixture is exactly β_k ~ Student-t(ν, 0, s) marginally: s = 2.5 for a covariate's coefficient
+ *   and for an intercept on the logit scale (Gelman et al. 2008's weakly informative scale; a
+ *   wider logit intercept left a declared level without records diverging), s = 10 for an
+ *   intercept on the log scale (counts, lognormal amounts: e^10 ≈ 22,000), and s = 1000 for the
+ *   normal model's intercept, on the outcome's own scale, unknown before the data (a narrow one
+ *   at 0 made the api00 posterior bimodal under heavy down-weighting: the intercept at 0 with a
+ *   huge residual scale). Under censoring the likelihood is bounded and the tails are the
+ *   prior's, so these scales also keep every draw's mean finite. It is sampled in coordinates where β_k and the scale are
+ *   independent ({@linkcode StudentTCoefficientPrior}).
  *   The inverse gamma has no mass near σ_k = 0, so given β_k the scale's conditional,
  *   σ_k⁻² ~ Gamma((ν + 1)/2, (ν s² + β_k²)/2), is the same narrow shape wherever β_k is: no
  *   funnel. It uses no data, only constants.
@@ -157,49 +162,120 @@ export const COEFFICIENT_SCALE_PRIOR: HalfStudentT = new HalfStudentT(3, 1);
 
 /**
  * Degrees of freedom ν and scales s of the `student-t` prior β_k ~ Student-t(ν, 0, s): one for
- * covariates' coefficients, one for intercepts.
+ * covariates' coefficients, one for intercepts on a log or logit scale, one for the normal
+ * model's intercept (on the outcome's own scale).
  */
-export const STUDENT_T_COEFFICIENT = { nu: 3, scale: 2.5, interceptScale: 1000 } as const;
+export const STUDENT_T_COEFFICIENT = { nu: 3, scale: 2.5 } as const;
 
-/** σ² ~ Inverse-Gamma(ν/2, ν·s²/2): its normal mixture is Student-t(ν, 0, s). */
-function studentTMixing(scale: number): InverseGammaVariance {
-  const { nu } = STUDENT_T_COEFFICIENT;
-  return new InverseGammaVariance(nu / 2, (nu * scale * scale) / 2);
-}
+/** The `student-t` prior's intercept scale s by the scale of the linear predictor. */
+export const STUDENT_T_INTERCEPT_SCALE = { logit: 2.5, log: 10, identity: 1000 } as const;
 
-/** The `student-t` prior's scale prior of a covariate's coefficient. */
-export const STUDENT_T_SCALE_PRIOR: InverseGammaVariance = studentTMixing(
-  STUDENT_T_COEFFICIENT.scale,
-);
-
-/** The `student-t` prior's scale prior of an intercept. */
-export const STUDENT_T_INTERCEPT_SCALE_PRIOR: InverseGammaVariance = studentTMixing(
-  STUDENT_T_COEFFICIENT.interceptScale,
-);
+/** The scale of a linear predictor: logit, log, or the outcome's own (identity). */
+export type PredictorScale = keyof typeof STUDENT_T_INTERCEPT_SCALE;
 
 /**
- * The priors of the coefficient scales σ_1..σ_m of a model whose coefficients come in blocks of
- * the design's K (one block per linear predictor: a categorical level, a hurdle part), each block
- * led by its intercept. Absent or `paper`: the paper's half-t(3, 0, 1) for every coefficient.
+ * A coefficient prior on u = (β_1..β_m, v_1..v_m, …): its log density (with the log-Jacobian of
+ * the scales' transform) and the map between v_k and the scale σ_k of β_k | σ_k ~ N(0, σ_k²).
+ */
+export interface CoefficientPriorTerms {
+  /** The log density at u's first 2m entries; writes (not adds) its gradient into grad[0..2m). */
+  logDensity(u: Float64Array, m: number, grad: Float64Array | null): number;
+  /** σ_j from β_j and v_j. */
+  scale(j: number, beta: number, v: number): number;
+  /** v_j from β_j and σ_j > 0. */
+  unscale(j: number, beta: number, sigma: number): number;
+}
+
+/** The papers' prior: v_k = log σ_k, σ_k ~ half-t(3, 0, 1) ({@linkcode coefficientPriorLogDensity}). */
+export const PAPER_COEFFICIENT_PRIOR: CoefficientPriorTerms = {
+  logDensity: (u, m, grad) => coefficientPriorLogDensity(u, m, grad),
+  scale: (_j, _beta, v) => Math.exp(v),
+  unscale: (_j, _beta, sigma) => Math.log(sigma),
+};
+
+/**
+ * The `student-t` prior: β_k | σ_k ~ N(0, σ_k²), σ_k² ~ Inverse-Gamma(ν/2, ν s_k²/2), so that
+ * β_k ~ Student-t(ν, 0, s_k), sampled in coordinates where the two are independent. Given β_k,
+ * σ_k⁻² ~ Gamma(a, (ν s_k² + β_k²)/2) with a = (ν + 1)/2 (the likelihood does not involve σ_k),
+ * so with g(β) = √((ν s² + β²)/(ν + 1)) the variable v_k = log σ_k − log g(β_k) has
+ * e^(−2v) ~ Gamma(a, rate a) whatever β_k is: the joint density in (β_k, v_k), whose Jacobian to
+ * (β_k, log σ_k) is 1, is exactly
+ *
+ *     log t_ν(β_k; 0, s_k) + log p(v_k),   p(v) the Inverse-Gamma(a, a) variance law of e^v,
+ *
+ * a product: NUTS sees the marginal Student-t and an independent fixed shape, no funnel and no
+ * curved ridge. The target in (β, σ) is unchanged; draws report σ_k = e^(v_k)·g(β_k).
+ */
+export class StudentTCoefficientPrior implements CoefficientPriorTerms {
+  readonly #nu: number;
+  /** s_j² per coefficient. */
+  readonly #scale2: Float64Array;
+  /** log t_ν(0; 0, s_j)'s constant per coefficient. */
+  readonly #logNorm: Float64Array;
+  readonly #v: InverseGammaVariance;
+
+  /**
+   * @param scales s_j of every coefficient.
+   * @param nu Degrees of freedom ν.
+   */
+  constructor(scales: ArrayLike<number>, nu: number = STUDENT_T_COEFFICIENT.nu) {
+    this.#nu = nu;
+    this.#scale2 = Float64Array.from(scales, (s) => s * s);
+    const constant = lgamma((nu + 1) / 2) - lgamma(nu / 2) - 0.5 * Math.log(nu * Math.PI);
+    this.#logNorm = Float64Array.from(scales, (s) => constant - Math.log(s));
+    this.#v = new InverseGammaVariance((nu + 1) / 2, (nu + 1) / 2);
+  }
+
+  logDensity(u: Float64Array, m: number, grad: Float64Array | null): number {
+    const nu = this.#nu;
+    let total = 0;
+    for (let j = 0; j < m; j++) {
+      const beta = u[j];
+      const spread = nu * this.#scale2[j];
+      total += this.#logNorm[j] - 0.5 * (nu + 1) * Math.log1p((beta * beta) / spread) +
+        this.#v.logDensity(u[m + j]);
+      if (grad !== null) {
+        grad[j] = (-(nu + 1) * beta) / (spread + beta * beta);
+        grad[m + j] = this.#v.gradient(u[m + j]);
+      }
+    }
+    return total;
+  }
+
+  scale(j: number, beta: number, v: number): number {
+    return Math.exp(v) * Math.sqrt((this.#nu * this.#scale2[j] + beta * beta) / (this.#nu + 1));
+  }
+
+  unscale(j: number, beta: number, sigma: number): number {
+    const g2 = (this.#nu * this.#scale2[j] + beta * beta) / (this.#nu + 1);
+    return Math.log(sigma) - 0.5 * Math.log(g2);
+  }
+}
+
+/**
+ * The coefficient prior of a model whose m coefficients come in blocks of the design's K (one
+ * block per linear predictor: a categorical level, a hurdle part), each block led by its
+ * intercept. Absent or `paper`: the papers' half-t(3, 0, 1) scales.
  *
  * @param prior The coefficient prior.
  * @param m The number of coefficients (a multiple of k).
  * @param k The coefficients per block, the first of each the intercept.
- * @returns One scale prior per coefficient.
+ * @param scales The scale of each block's linear predictor (one for all blocks when shorter).
+ * @returns The prior's terms.
  */
-export function coefficientScalePriors(
+export function coefficientPrior(
   prior: CoefficientPrior | undefined,
   m: number,
   k: number,
-): ScalePrior[] {
-  return Array.from(
-    { length: m },
-    (_, j) =>
-      prior !== "student-t"
-        ? COEFFICIENT_SCALE_PRIOR
-        : j % k === 0
-        ? STUDENT_T_INTERCEPT_SCALE_PRIOR
-        : STUDENT_T_SCALE_PRIOR,
+  scales: readonly PredictorScale[],
+): CoefficientPriorTerms {
+  if (prior !== "student-t") return PAPER_COEFFICIENT_PRIOR;
+  return new StudentTCoefficientPrior(
+    Array.from({ length: m }, (_, j) => {
+      if (j % k !== 0) return STUDENT_T_COEFFICIENT.scale;
+      const block = Math.floor(j / k);
+      return STUDENT_T_INTERCEPT_SCALE[scales[Math.min(block, scales.length - 1)]];
+    }),
   );
 }
 

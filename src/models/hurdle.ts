@@ -31,12 +31,7 @@ import {
   meanVariance,
   validateDesign,
 } from "./_glm.ts";
-import {
-  coefficientPriorLogDensity,
-  coefficientScalePriors,
-  type ScalePrior,
-  SIGMA_PRIOR,
-} from "./glm_prior.ts";
+import { coefficientPrior, type CoefficientPriorTerms, SIGMA_PRIOR } from "./glm_prior.ts";
 import { logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
 import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI, sigmoid } from "../stats/special.ts";
@@ -70,7 +65,7 @@ export class HurdleModel implements Model {
   readonly #k: number;
   readonly #x: Float64Array;
   /** The priors of the coefficient scales, one per coefficient (`glm_prior.ts`). */
-  readonly #scalePriors: readonly ScalePrior[];
+  readonly #prior: CoefficientPriorTerms;
   /** 1 for a positive outcome, −1 for a zero, NaN for a negative or non-finite one. */
   readonly #s: Float64Array;
   /** log y_i for a positive outcome (0 otherwise). */
@@ -84,7 +79,11 @@ export class HurdleModel implements Model {
    */
   constructor(design: Design) {
     validateDesign(design);
-    this.#scalePriors = coefficientScalePriors(design.coefficientPrior, 2 * design.k, design.k);
+    // The first block is the logistic part's, the second the lognormal amount's.
+    this.#prior = coefficientPrior(design.coefficientPrior, 2 * design.k, design.k, [
+      "logit",
+      "log",
+    ]);
     this.design = design;
     const k = design.k;
     this.#n = design.n;
@@ -111,7 +110,8 @@ export class HurdleModel implements Model {
     checkLength("out", out, this.dim);
     const m = 2 * this.#k;
     for (let j = 0; j < m; j++) out[j] = u[j];
-    for (let j = m; j < this.dim; j++) out[j] = Math.exp(u[j]);
+    for (let j = 0; j < m; j++) out[m + j] = this.#prior.scale(j, u[j], u[m + j]);
+    out[2 * m] = Math.exp(u[2 * m]);
     return out;
   }
 
@@ -122,6 +122,7 @@ export class HurdleModel implements Model {
     const m = 2 * this.#k;
     for (let j = 0; j < m; j++) out[j] = theta[j];
     logPositive(theta, out, m, this.dim, this.paramNames);
+    for (let j = 0; j < m; j++) out[m + j] = this.#prior.unscale(j, theta[j], theta[m + j]);
     return out;
   }
 
@@ -158,7 +159,7 @@ export class HurdleModel implements Model {
     const sign = this.#s;
     const z = this.#z;
     const cst = this.#c;
-    let total = coefficientPriorLogDensity(u, 2 * k, grad, this.#scalePriors);
+    let total = this.#prior.logDensity(u, 2 * k, grad);
     const logSigma = u[4 * k];
     total += SIGMA_PRIOR.logDensity(logSigma);
     if (grad !== null) grad[4 * k] = SIGMA_PRIOR.gradient(logSigma);

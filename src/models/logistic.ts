@@ -94,7 +94,7 @@ export class LogisticModel extends GlmModel {
    *   grouped loop is tested against); by default records that share their row are grouped.
    */
   constructor(design: Design, options: { readonly groupRows?: boolean } = {}) {
-    super("logistic", design, null);
+    super("logistic", design, null, "logit");
     this.#x = design.x;
     this.#s = binarySigns(design, "logistic");
     this.#groups = options.groupRows === false

@@ -35,7 +35,7 @@ export class LognormalModel extends GaussianRegression {
    */
   constructor(design: Design) {
     const z = design.y.map(Math.log);
-    super("lognormal", design, z, z.map((lz) => -HALF_LOG_2PI - lz));
+    super("lognormal", design, z, z.map((lz) => -HALF_LOG_2PI - lz), "log");
   }
 
   /** y*_i ~ LogNormal(η_i, σ²). */

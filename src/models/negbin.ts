@@ -85,7 +85,7 @@ export class NegBinModel extends GlmModel {
    *   loops are tested against); by default the WebAssembly loops run wherever SIMD is available.
    */
   constructor(design: Design, options: { readonly simd?: boolean } = {}) {
-    super("negbin", design, { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR });
+    super("negbin", design, { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR }, "log");
     this.#useSimd = (options.simd ?? true) && NegBinSimd.available;
     this.#y = design.y;
     this.#x = design.x;

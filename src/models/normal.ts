@@ -13,7 +13,7 @@
 import type { Rng } from "../random/rng.ts";
 import { sampleNormal } from "../random/distributions.ts";
 import { censorBound, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
-import { SIGMA_PRIOR } from "./glm_prior.ts";
+import { type PredictorScale, SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
 
@@ -35,9 +35,16 @@ export abstract class GaussianRegression extends GlmModel {
    * @param design outcome and covariates.
    * @param z the response on the normal scale, length n.
    * @param c the per-record constant of ℓ_i, length n.
+   * @param scale "identity" when z is the outcome itself (normal), "log" for its logarithm.
    */
-  constructor(name: string, design: Design, z: Float64Array, c: Float64Array) {
-    super(name, design, { name: "sigma", sign: 1, prior: SIGMA_PRIOR });
+  constructor(
+    name: string,
+    design: Design,
+    z: Float64Array,
+    c: Float64Array,
+    scale: PredictorScale,
+  ) {
+    super(name, design, { name: "sigma", sign: 1, prior: SIGMA_PRIOR }, scale);
     this.z = z;
     this.#c = c;
     this.x = design.x;
@@ -139,7 +146,7 @@ export class NormalModel extends GaussianRegression {
    * @param design outcome and covariates.
    */
   constructor(design: Design) {
-    super("normal", design, design.y, new Float64Array(design.n).fill(-HALF_LOG_2PI));
+    super("normal", design, design.y, new Float64Array(design.n).fill(-HALF_LOG_2PI), "identity");
   }
 
   /** y*_i ~ N(η_i, σ²). */

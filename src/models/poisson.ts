@@ -35,7 +35,7 @@ export class PoissonModel extends GlmModel {
    * @param design outcome (counts) and covariates.
    */
   constructor(design: Design) {
-    super("poisson", design, null);
+    super("poisson", design, null, "log");
     this.#y = design.y;
     this.#x = design.x;
     this.#lgy1 = design.y.map((y) => lgamma(y + 1));

@@ -90,7 +90,7 @@ export const SynthesisFields = z.object({
    * papers' β_k ~ N(0, σ_k²), σ_k ~ half-t(3, 0, 1). Both use no data. The survey models keep
    * their own.
    */
-  prior: z.enum(COEFFICIENT_PRIORS).default("paper"),
+  prior: z.enum(COEFFICIENT_PRIORS).default("student-t"),
   /**
    * Research only: release even when the final fit fails its diagnostics (a divergence, R̂ >
    * 1.01 or bulk ESS < 400); the report then says `fitFlagged: true`. Without it such a

@@ -32,8 +32,6 @@ import { type UtilityReport, utilityReport } from "./utility_report.ts";
 import { type RiskReport, riskReport } from "./risk_report.ts";
 import type { ReportVariable } from "./_report_columns.ts";
 
-const TEMPORARY_REFUSE_FLAGGED = false;
-
 /** Streams of a seed: chains use 0..K−1; these stay clear of them. */
 const SYNTHESIS_STREAM = 2 ** 40;
 const NOISE_STREAM = 2 ** 41;
@@ -235,9 +233,7 @@ export async function synthesize(
   // ε rests on Δ, a maximum over the final fit's draws: no release from a fit that failed its
   // diagnostics, unless research asked for one (the report then says so).
   const flagged = outcome.fit?.flagged ?? false;
-  if (flagged && !spec.allowFlagged && TEMPORARY_REFUSE_FLAGGED) {
-    throw new FitFlaggedError(outcome.fit!);
-  }
+  if (flagged && !spec.allowFlagged) throw new FitFlaggedError(outcome.fit!);
   const S = outcome.fit?.S ?? spec.m;
   const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(S, spec.m);
   const original = datasetColumns(data);
@@ -318,7 +314,7 @@ export async function synthesize(
       software: { name: "ppsynth", version: config.version },
       seedPolicy,
       ...(isSurveyModel(model) ? {} : { coefficientPrior: spec.prior }),
-      ...(flagged && spec.allowFlagged ? { fitFlagged: true as const } : {}),
+      ...(flagged ? { fitFlagged: true as const } : {}),
     },
     diagnostics: {
       alpha: outcome.alpha === null ? null : [...outcome.alpha],

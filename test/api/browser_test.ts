@@ -167,9 +167,9 @@ Deno.test({
       await page.fill("#epsilon", "8");
       await page.fill("#m", "2");
       await page.click("summary");
-      await page.fill("#draws", "100");
-      await page.fill("#chains", "2");
-      await page.fill("#warmup", "100");
+      await page.fill("#draws", "4000");
+      await page.fill("#chains", "4");
+      await page.fill("#warmup", "300");
       // No seed on a registered dataset: the server draws it.
       assert.equal(await page.isDisabled("#seed"), true);
       await page.check("#tabulate");

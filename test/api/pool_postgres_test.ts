@@ -34,7 +34,7 @@ Deno.test({
       const key =
         (await createApiKey(contexts[0].store, ["submit", "read", "diagnostics", "admin"], "all"))
           .secret;
-      const registered = await a.request("/v1/datasets?epsilonTotal=100&publicColumns=z", {
+      const registered = await a.request("/v1/datasets?epsilonTotal=1000&publicColumns=z", {
         method: "POST",
         headers: auth(key, "text/csv"),
         body: confidentialCsv(40),
@@ -46,7 +46,7 @@ Deno.test({
         const response = await (k % 2 === 0 ? a : b).request("/v1/syntheses", {
           method: "POST",
           headers: auth(key),
-          body: JSON.stringify({ ...QUICK, datasetId, epsilon: 10 }),
+          body: JSON.stringify({ ...QUICK, datasetId, epsilon: 100 }),
         });
         assert.equal(response.status, 202);
         ids.push((await response.json()).id);
@@ -63,8 +63,8 @@ Deno.test({
       const budget = await (await a.request(`/v1/datasets/${datasetId}/budget`, {
         headers: auth(key),
       })).json();
-      assert.equal(budget.spent, 60);
-      assert.equal(budget.remaining, 40);
+      assert.equal(budget.spent, 600);
+      assert.equal(budget.remaining, 400);
     } finally {
       for (const context of contexts) await context.close();
       await postgres.stop();

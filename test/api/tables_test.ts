@@ -235,9 +235,9 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
       method: "fbs",
       epsilon: 99,
       m: 2,
-      draws: 20,
-      chains: 1,
-      warmup: 30,
+      draws: 4000,
+      chains: 4,
+      warmup: 300,
     };
     const refused = await app.request("/v1/tables", {
       method: "POST",
@@ -309,9 +309,9 @@ Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes
       method: "fbp",
       epsilon: 99,
       m: 2,
-      draws: 20,
-      chains: 1,
-      warmup: 30,
+      draws: 4000,
+      chains: 4,
+      warmup: 300,
     };
     const post = (body: unknown) =>
       app.request("/v1/tables", {

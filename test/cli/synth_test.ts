@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { REPORT_FIELDS, runCli } from "./_helpers.ts";
 
 const EXAMPLE = new URL("../../examples/skewed_counts.csv", import.meta.url).pathname;
-const QUICK = ["--draws=200", "--chains=2", "--warmup=100"];
+// Enough draws for the final fit to pass its diagnostics, without which nothing is written.
+const QUICK = ["--draws=4000", "--chains=4", "--warmup=300"];
 
 async function listing(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -96,3 +97,34 @@ for (const [label, extra, pattern] of BAD) {
     await Deno.remove(dir, { recursive: true });
   });
 }
+
+Deno.test("a final fit that fails its diagnostics: exit 3 naming them, nothing written; --allow-flagged writes it, marked", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/in.csv`,
+    "y,z\n" + Array.from({ length: 60 }, (_, i) => `${(i * 0.37) % 5},${i / 10}`).join("\n"),
+  );
+  const args = [
+    `--data=${dir}/in.csv`,
+    "--y=y",
+    "--x=z",
+    "--model=normal",
+    "--mechanism=unweighted",
+    "--seed=2",
+    "--draws=40",
+    "--chains=2",
+    "--warmup=50",
+    "--report",
+  ];
+  const refused = await runCli("synth.ts", [...args, `--out=${dir}/refused`]);
+  assert.equal(refused.code, 3, refused.stderr);
+  assert.match(refused.stderr, /final fit failed its diagnostics \(.*(R̂|bulk ESS).*\)/);
+  assert.equal(await Deno.stat(`${dir}/refused`).then(() => true, () => false), false);
+
+  const allowed = await runCli("synth.ts", [...args, "--allow-flagged", `--out=${dir}/allowed`]);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(allowed.stderr, /--allow-flagged/);
+  const files = await listing(`${dir}/allowed`);
+  assert.equal(JSON.parse(files.get("report.json")!).fitFlagged, true);
+  assert.match(files.get("report.html")!, /id="warning"[^>]*><strong>Not a release/);
+});

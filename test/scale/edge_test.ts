@@ -119,9 +119,9 @@ Deno.test({
           mechanism: "unweighted",
           epsilon: 5000,
           m: 2,
-          draws: 40,
-          chains: 2,
-          warmup: 50,
+          draws: 4000,
+          chains: 4,
+          warmup: 300,
         }),
       });
       assert.equal(synthesis.status, "queued");
@@ -141,9 +141,9 @@ Deno.test({
           method: "fbs",
           epsilon: 99,
           m: 2,
-          draws: 20,
-          chains: 1,
-          warmup: 30,
+          draws: 4000,
+          chains: 4,
+          warmup: 300,
         }),
       });
       assert.equal(table.status, "queued");

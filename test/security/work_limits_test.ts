@@ -73,6 +73,7 @@ Deno.test("unbounded work: 10⁶ draws in 64 chains is refused (422 too_much_wor
       draws: 4000,
       warmup: 1000,
       sampler: "gpu-hmc",
+      prior: "paper",
       csv: h.confidentialCsv(40),
     });
     assert.equal(ordinary.status, 202, JSON.stringify(await ordinary.json()));
