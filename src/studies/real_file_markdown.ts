@@ -528,8 +528,9 @@ function findings(result: View): string[] {
         ).join("; ")
       }. ${
         failures.length === 0 ? "" : `The preconditioner was not used (${failures.join("; ")}). `
-      }Flags inform and do not stop a release (docs/decisions.md); Δ is a maximum over the ` +
-      "draws, so a sampler that misses part of the posterior can understate it. The pipeline " +
+      }A flagged final fit stops a release (docs/decisions.md): Δ is a maximum over the ` +
+      "draws, so a sampler that misses part of the posterior can understate it; this study lets " +
+      "one through (`allowFlagged`, research) so that it is reported, not lost. The pipeline " +
       "keeps the diagnostics of the final fit only, not those of the calibration and " +
       "re-weighting refits; a refit warm-starts only after a fit without divergences and when " +
       "its own short warmup shows none, " +
@@ -599,7 +600,9 @@ export function realFileMarkdown(
     `removes them, leaving n = ${result.records.used}.`,
     "",
     "**Settings.** Declared (public) level sets: race " +
-    `${LEVELS.race.join(", ")}; hi_chol ${LEVELS.hi_chol.join(", ")}. NUTS, ${s.chains} chains × ` +
+    `${LEVELS.race.join(", ")}; hi_chol ${LEVELS.hi_chol.join(", ")}. The default coefficient ` +
+    "prior (`student-t`: β ~ Student-t(3, 0, 2.5), `src/models/glm_prior.ts`). NUTS, " +
+    `${s.chains} chains × ` +
     `(${s.warmup} warmup + ${s.draws / s.chains} draws) per fit (a refit within a mechanism ` +
     `starts warm unless the fit before it diverged), CPU Lipschitz backend, seed ${s.seed} for every synthesis. LW_final is LW ` +
     "calibrated to ε (shift g) and then re-weighted (Algorithm 3, k = 0.95^j). The histogram has " +
