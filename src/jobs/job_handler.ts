@@ -10,7 +10,8 @@
  * @module
  */
 import { parseCsv } from "../data/csv.ts";
-import { policyData, publicRelease } from "./release_policy.ts";
+import { publicRelease } from "./public_release.ts";
+import { policyData } from "./release_policy.ts";
 import { runSynthesisJob } from "./synthesis_job.ts";
 import { policyTableBounds, runTableJob } from "./table_job.ts";
 import type { JobStore, Release } from "./store.ts";

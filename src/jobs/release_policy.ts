@@ -23,11 +23,10 @@ import { z } from "zod";
 import type { Dataset } from "../data/dataset.ts";
 import { getColumn } from "../data/dataset.ts";
 import { mechanismGuarantee } from "../mechanisms/mechanism.ts";
-import { divUp, type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
+import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { outcomeKind } from "../models/mod.ts";
 import { outcomesOf, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
-import type { Release } from "./store.ts";
 import type { TableSpec } from "./table_spec.ts";
 
 /** Public columns with more distinct values than this get no levels (they cannot be a `by`). */
@@ -456,45 +455,4 @@ export function showsRunDetails(
   diagnostics: boolean,
 ): boolean {
   return job.datasetId === null || diagnostics;
-}
-
-/**
- * The release of a job on a registered dataset as analysts see it. The exact Δ and the achieved
- * ε = 2Δm are statistics of the data (the largest |ℓ_i| over draws is the most extreme record's),
- * so the public report and a table's privacy state the charged cap as the release's ε, cap/m per
- * dataset (the cap itself where every dataset post-processes one ε-DP output) and no Δ; the achieved values go to the owner's diagnostics (`achieved`). A release
- * whose achieved ε exceeds the cap is refused here (an internal error: the mechanisms never
- * exceed their target).
- *
- * @param release The release the job computed.
- * @param cap The ε charged when the job was accepted.
- * @returns The release to complete.
- */
-export function publicRelease(release: Release, cap: number): Release {
-  const report = release.report as Release["report"] | null;
-  if (report === null) return release;
-  if (!(report.epsilon <= cap)) {
-    throw new Error("the release's epsilon exceeds the cap charged when the job was accepted");
-  }
-  const achieved = {
-    lipschitz: report.lipschitz,
-    epsilonPerDataset: report.epsilonPerDataset,
-    epsilon: report.epsilon,
-  };
-  const stated = { epsilon: cap, lipschitz: null };
-  const privacy = release.result?.privacy;
-  return {
-    ...release,
-    // Datasets that post-process one ε-DP output (the histogram) each carry the whole ε;
-    // otherwise the m datasets compose, and each carries at most cap/m.
-    report: {
-      ...report,
-      ...stated,
-      epsilonPerDataset: report.epsilonPerDataset === report.epsilon ? cap : divUp(cap, report.m),
-    },
-    diagnostics: { ...release.diagnostics, achieved },
-    ...(privacy == null
-      ? {}
-      : { result: { ...release.result!, privacy: { ...privacy, ...stated } } }),
-  };
 }
