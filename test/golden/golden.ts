@@ -159,9 +159,7 @@ async function runAll(only: Set<string>, work: string): Promise<Record<string, s
     for (const method of ["sample", "laplace", "fbs", "fbp"]) {
       const out = `${work}/table-${method}.json`;
       const extra = method === "sample" ? [] : ["--epsilon", method === "laplace" ? "8" : "20"];
-      const synthetic = method === "fbs" || method === "fbp"
-        ? ["--m", "2", ...TABLE_SAMPLER]
-        : [];
+      const synthetic = method === "fbs" || method === "fbp" ? ["--m", "2", ...TABLE_SAMPLER] : [];
       const result = await run("src/cli/tabulate.ts", [
         "--data",
         data,
