@@ -38,6 +38,8 @@ async function ppsynth(csv: string, n: number, seed: number): Promise<Side> {
     `--data=${csv}`,
     "--y=y",
     "--model=negbin",
+    // rstan runs the paper's Stan program (bench/nb_stan.R): the same prior.
+    "--prior=paper",
     "--chains=4",
     "--warmup=1000",
     "--draws=1000",

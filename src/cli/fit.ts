@@ -2,9 +2,10 @@
  * `deno task fit`: fits a model of SPEC §5 to a CSV file with NUTS and writes its draws.
  *
  *     deno task fit --data FILE.csv --y COL [--x COL,COL] --model poisson|negbin|beta|normal|lognormal
- *       [--alpha COL] [--chains K] [--warmup W] [--draws S] [--seed N] [--threads T] --out DIR
+ *       [--prior student-t|paper] [--alpha COL] [--chains K] [--warmup W] [--draws S] [--seed N]
+ *       [--threads T] --out DIR
  *
- * Chains run in T worker threads (default: one per core); the draws do not depend on T.
+ * The coefficient prior is synth's (`src/models/glm_prior.ts`, default `student-t`). Chains run in T worker threads (default: one per core); the draws do not depend on T.
  *
  * Writes DIR/draws.csv (one column per parameter, chains stacked) and DIR/fit.json (the
  * posterior summary and sampler diagnostics). Both are derived from the confidential data and
@@ -13,6 +14,7 @@
  * @module
  */
 import { z } from "zod";
+import { COEFFICIENT_PRIORS } from "../data/design.ts";
 import { buildDesign, formatCsv, numericColumn, readCsv } from "../data/mod.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
@@ -41,6 +43,8 @@ export const FitOptions = z.object({
   y: z.string().min(1),
   x: z.string().optional().transform((v) => v === undefined || v === "" ? [] : v.split(",")),
   model: z.enum(MODEL_NAMES),
+  /** The regressions' coefficient prior, as `synth --prior` (default `student-t`). */
+  prior: z.enum(COEFFICIENT_PRIORS).default("student-t"),
   alpha: z.string().optional(),
   chains: positiveInt(64).default(4),
   warmup: positiveInt(100_000).default(1000),
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
     "y",
     "x",
     "model",
+    "prior",
     "alpha",
     "chains",
     "warmup",
@@ -65,7 +70,10 @@ async function main(): Promise<void> {
     "out",
   ]));
   const data = await readCsv(options.data);
-  const design = buildDesign(data, { y: options.y, x: options.x }, outcomeKind(options.model));
+  const design = {
+    ...buildDesign(data, { y: options.y, x: options.x }, outcomeKind(options.model)),
+    coefficientPrior: options.prior,
+  };
   const alpha = options.alpha === undefined ? null : numericColumn(data, options.alpha);
   alpha?.forEach((a, i) => {
     if (!(a >= 0 && a <= 1)) {
@@ -91,7 +99,11 @@ async function main(): Promise<void> {
       ["draws.csv", formatCsv(drawColumns(model.paramNames, fit.draws))],
       [
         "fit.json",
-        JSON.stringify({ model: options.model, n: design.n, samplingSeconds, ...summary }, null, 2),
+        JSON.stringify(
+          { model: options.model, prior: options.prior, n: design.n, samplingSeconds, ...summary },
+          null,
+          2,
+        ),
       ],
     ]),
   );
