@@ -1,10 +1,12 @@
 /**
  * What the benchmarks share: `--name VALUE` flags with defaults (all strings), timed
- * subprocesses (the peers: Rscript, `deno task`) and the agency-sized NB data.
+ * subprocesses (the peers: Rscript, `deno task`), the agency-sized NB data and the in-process
+ * cost of one log density + gradient.
  *
  * @module
  */
 import { parseArgs } from "node:util";
+import type { Model } from "../src/models/model.ts";
 import { sampleNegBinomial } from "../src/random/distributions.ts";
 import { Rng } from "../src/random/rng.ts";
 
@@ -70,4 +72,28 @@ export function scaleDataset(n: number, seed: number): string {
     lines.push(`${y},${z.toFixed(6)},${b}`);
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * ns per log density + gradient of `model` at 64 points jittered around its start, with α = ¼
+ * (as NUTS moves every parameter): about 0.2 s of warm-up, then about 1 s timed.
+ *
+ * @param model The model.
+ * @returns Nanoseconds per call.
+ */
+export function nsPerGradient(model: Model): number {
+  const weighting = { alpha: new Float64Array(model.design.n).fill(0.25) };
+  const start = model.initialPoint();
+  const points = Array.from(
+    { length: 64 },
+    (_, p) => start.map((v, j) => v + 0.05 * Math.sin(p * 7 + j)),
+  );
+  const grad = new Float64Array(model.dim);
+  let calls = 0;
+  let started = performance.now();
+  while (performance.now() - started < 200) model.logDensity(points[calls++ % 64], grad, weighting);
+  const timed = Math.max(10, Math.round(calls * 5));
+  started = performance.now();
+  for (let i = 0; i < timed; i++) model.logDensity(points[i % 64], grad, weighting);
+  return ((performance.now() - started) / timed) * 1e6;
 }

@@ -34,12 +34,11 @@
  *
  * @module
  */
-import { benchArgs } from "./_common.ts";
+import { benchArgs, nsPerGradient } from "./_common.ts";
 import { parseSynthArgs } from "../src/cli/synth.ts";
 import { readCsv } from "../src/data/csv.ts";
 import { dropMissing } from "../src/data/missing.ts";
 import type { JointModel } from "../src/models/joint.ts";
-import type { Model } from "../src/models/model.ts";
 import { outcomesOf } from "../src/synthesis/spec.ts";
 import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
 import { LEVELS as NHANES_LEVELS } from "../src/studies/real_file.ts";
@@ -219,25 +218,6 @@ function finalIterations(stderr: string[], label: string, outcomes: string[]): n
     sum += Number(total);
   }
   return sum;
-}
-
-/** ns per log density + gradient of `model` at points jittered around its start (α = ¼). */
-function nsPerGradient(model: Model): number {
-  const weighting = { alpha: new Float64Array(model.design.n).fill(0.25) };
-  const start = model.initialPoint();
-  const points = Array.from(
-    { length: 64 },
-    (_, p) => start.map((v, j) => v + 0.05 * Math.sin(p * 7 + j)),
-  );
-  const grad = new Float64Array(model.dim);
-  // Warm up for about 0.2 s, then time about 1 s.
-  let calls = 0;
-  let started = performance.now();
-  while (performance.now() - started < 200) model.logDensity(points[calls++ % 64], grad, weighting);
-  const timed = Math.max(10, Math.round(calls * 5));
-  started = performance.now();
-  for (let i = 0; i < timed; i++) model.logDensity(points[i % 64], grad, weighting);
-  return ((performance.now() - started) / timed) * 1e6;
 }
 
 /** The in-process cost of each conditional of a run (its data as synth reads them). */

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { benchArgs, timed } from "./_common.ts";
+import { benchArgs, nsPerGradient, timed } from "./_common.ts";
 import { readCsv } from "../src/data/csv.ts";
 import { buildDesign } from "../src/data/design.ts";
 import { dropMissing } from "../src/data/missing.ts";
@@ -45,21 +45,6 @@ const ARGS = [
   "2",
 ];
 
-/** ns per log density + gradient of `model` at points jittered around its start (α = ¼). */
-function nsPerGradient(model: Model, calls: number): number {
-  const weighting = { alpha: new Float64Array(model.design.n).fill(0.25) };
-  const start = model.initialPoint();
-  const points = Array.from(
-    { length: 64 },
-    (_, p) => start.map((v, j) => v + 0.05 * Math.sin(p * 7 + j)),
-  );
-  const grad = new Float64Array(model.dim);
-  for (let i = 0; i < calls / 10; i++) model.logDensity(points[i % 64], grad, weighting);
-  const started = performance.now();
-  for (let i = 0; i < calls; i++) model.logDensity(points[i % 64], grad, weighting);
-  return ((performance.now() - started) / calls) * 1e6;
-}
-
 /** ns per log density + gradient of each conditional of the acceptance run. */
 async function gradientCosts(): Promise<string[]> {
   const data = await readCsv(`${ROOT}${DATA}`);
@@ -73,7 +58,7 @@ async function gradientCosts(): Promise<string[]> {
   });
   const joint = synthesisModel(data, spec) as JointModel;
   return joint.components.map(({ outcome, model }) => {
-    const ns = nsPerGradient(model, 20000);
+    const ns = nsPerGradient(model);
     return `| ${outcome} | ${model.name} | ${model.dim} | ${ns.toFixed(0)} | ${
       (ns / model.design.n).toFixed(1)
     } |`;
@@ -97,9 +82,7 @@ async function nhanesCosts(): Promise<string[]> {
     ],
   ];
   return rows.map(([name, build]) => {
-    const [plain, grouped] = [false, true].map((groupRows) =>
-      nsPerGradient(build(groupRows), 2000)
-    );
+    const [plain, grouped] = [false, true].map((groupRows) => nsPerGradient(build(groupRows)));
     return `| ${name} | ${data.n} | ${(plain / 1000).toFixed(0)} | ${
       (grouped / 1000).toFixed(0)
     } | ${(plain / grouped).toFixed(1)} |`;

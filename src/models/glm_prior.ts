@@ -48,7 +48,7 @@ import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
  * assert.ok(Math.abs(p.logDensity(0) - Math.log(2 / (5 * Math.PI * 1.04))) < 1e-14);
  * ```
  */
-export class HalfStudentT implements ScalePrior {
+export class HalfStudentT {
   /** Degrees of freedom ν. */
   readonly nu: number;
   /** Scale s. */
@@ -97,14 +97,6 @@ export class HalfStudentT implements ScalePrior {
   }
 }
 
-/** A prior on a positive scale x = e^u, evaluated on u with its log-Jacobian u. */
-export interface ScalePrior {
-  /** log p(e^u) + u. */
-  logDensity(u: number): number;
-  /** d/du [log p(e^u) + u]. */
-  gradient(u: number): number;
-}
-
 /**
  * σ² ~ Inverse-Gamma(a, b) on σ = e^u: p(σ) = 2·bᵃ/Γ(a)·σ^(−2a−1)·e^(−b/σ²), so
  *
@@ -117,7 +109,7 @@ export interface ScalePrior {
  * assert.ok(Math.abs(new InverseGammaVariance(1, 1).logDensity(0) - (Math.LN2 - 1)) < 1e-15);
  * ```
  */
-export class InverseGammaVariance implements ScalePrior {
+export class InverseGammaVariance {
   /** Shape a. */
   readonly shape: number;
   /** Scale b. */
@@ -292,17 +284,16 @@ export const RECIPROCAL_PHI_PRIOR: HalfStudentT = new HalfStudentT(1, 5);
 export const SIGMA_PRIOR: HalfStudentT = new HalfStudentT(3, 10);
 
 /**
- * Log density of the coefficient prior at u = (β_1..β_K, log σ_1..log σ_K, …):
+ * Log density of the papers' coefficient prior at u = (β_1..β_K, log σ_1..log σ_K, …):
  *
- *     Σ_k [ log N(β_k | 0, σ_k²) + log p(σ_k) + log σ_k ],
+ *     Σ_k [ log N(β_k | 0, σ_k²) + log p_t3(σ_k) + log σ_k ],
  *
  * with its gradient written (not added) into grad[0..2K): ∂/∂β_k = −β_k/σ_k² and
- * ∂/∂u_k = −1 + β_k²/σ_k² + d/du_k[log p(e^u_k) + u_k].
+ * ∂/∂u_k = −1 + β_k²/σ_k² + d/du_k[log p_t3(e^u_k) + u_k].
  *
  * @param u the unconstrained parameter vector; only its first 2K entries are read.
  * @param k the number of coefficients K.
  * @param grad where the gradient goes (entries 0..2K−1), or null.
- * @param scalePriors the prior p of each σ_k (default the paper's half-Student-t(3, 0, 1)).
  * @returns the log prior density of the coefficients and their scales.
  * @example K = 1 at β = 0, σ = 1: log N(0|0,1) + log[2·Γ(2)/(Γ(3/2)√(3π))·(1 + 1/3)⁻²]
  * ```ts
@@ -317,7 +308,6 @@ export function coefficientPriorLogDensity(
   u: Float64Array,
   k: number,
   grad: Float64Array | null,
-  scalePriors?: readonly ScalePrior[],
 ): number {
   let total = 0;
   for (let j = 0; j < k; j++) {
@@ -325,11 +315,10 @@ export function coefficientPriorLogDensity(
     const logSigma = u[k + j];
     const invVar = Math.exp(-2 * logSigma);
     const z = beta * beta * invVar;
-    const scalePrior = scalePriors?.[j] ?? COEFFICIENT_SCALE_PRIOR;
-    total += -HALF_LOG_2PI - logSigma - 0.5 * z + scalePrior.logDensity(logSigma);
+    total += -HALF_LOG_2PI - logSigma - 0.5 * z + COEFFICIENT_SCALE_PRIOR.logDensity(logSigma);
     if (grad !== null) {
       grad[j] = -beta * invVar;
-      grad[k + j] = z - 1 + scalePrior.gradient(logSigma);
+      grad[k + j] = z - 1 + COEFFICIENT_SCALE_PRIOR.gradient(logSigma);
     }
   }
   return total;
