@@ -11,7 +11,7 @@ import type { Rng } from "../random/rng.ts";
 import { sampleLognormal } from "../random/distributions.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels } from "./model.ts";
-import { GaussianRegression } from "./normal.ts";
+import { type GaussianOptions, GaussianRegression } from "./normal.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
 
 /**
@@ -32,10 +32,11 @@ export class LognormalModel extends GaussianRegression {
   /**
    * Binds the model to a dataset and precomputes log y_i.
    * @param design outcome (positive) and covariates.
+   * @param options `sums: false` keeps the record loop (see {@link GaussianRegression}).
    */
-  constructor(design: Design) {
+  constructor(design: Design, options: GaussianOptions = {}) {
     const z = design.y.map(Math.log);
-    super("lognormal", design, z, z.map((lz) => -HALF_LOG_2PI - lz), "log");
+    super("lognormal", design, z, z.map((lz) => -HALF_LOG_2PI - lz), "log", options);
   }
 
   /** y*_i ~ LogNormal(η_i, σ²). */

@@ -152,6 +152,11 @@ export interface PropensityDatasetUtility {
   readonly aliased: readonly string[];
   /** True when the model separated the datasets (p̂ at its limit, some numerically 0 or 1). */
   readonly separated: boolean;
+  /**
+   * Why the propensity model could not be fitted (IRLS did not converge, e.g. on synthetic values
+   * many orders of magnitude from the confidential ones); pMSE and its ratio are then NaN.
+   */
+  readonly error?: string;
 }
 
 /** The propensity-score utility (Snoke et al. 2018). */
@@ -382,8 +387,24 @@ function propensityUtility(
     const N = confidential.n + syn.n;
     const t = new Float64Array(N);
     t.fill(1, confidential.n);
-    const fit = fitLogistic(design, t, options);
     const c = syn.n / N;
+    let fit;
+    try {
+      fit = fitLogistic(design, t, options);
+    } catch (error) {
+      if (!(error instanceof GlmFitError && error.reason === "convergence")) throw error;
+      return {
+        pMSE: NaN,
+        expected: NaN,
+        ratio: NaN,
+        k: design.names.length,
+        N,
+        c,
+        aliased: [],
+        separated: false,
+        error: error.message,
+      };
+    }
     let sum = 0;
     for (let i = 0; i < N; i++) sum += (fit.fitted[i] - c) ** 2;
     const pMSE = sum / N;
