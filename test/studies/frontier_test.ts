@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import {
+  FRONTIER_SETTINGS,
+  type FrontierArm,
+  frontierPlan,
+  type FrontierResult,
+  isReleased,
+  NHANES_FILE,
+  runFrontier,
+} from "../../src/studies/frontier.ts";
+import { frontierCells, frontierWinners } from "../../src/studies/frontier_evidence.ts";
+import { frontierSvg } from "../../src/studies/frontier_figure.ts";
+import { frontierMarkdown } from "../../src/studies/frontier_markdown.ts";
+
+/** A released arm with the given S_pMSE and fit health (the other measures unset). */
+function arm(
+  mechanism: FrontierArm["mechanism"],
+  epsilon: number,
+  sPMSE: number | null,
+  flagged = false,
+): FrontierArm {
+  return {
+    file: "nhanes",
+    mechanism,
+    epsilon,
+    m: 1,
+    release: { epsilon, guarantee: "aDP", lipschitz: epsilon / 2, n: 100 },
+    fits: 2,
+    finalFit: { rhatMax: 1, essBulkMin: 1000, divergences: 0, flagged },
+    metrics: {
+      marginTvd: {},
+      meanTvd: 0.1,
+      maxTwoWayTvd: 0.1,
+      pMSE: 0.01,
+      sPMSE,
+      separated: false,
+      bias: { hi_chol: 1 },
+      ciOverlap: 0.5,
+      tableCoverage: 0.9,
+      tableError: 2,
+    },
+  };
+}
+
+const SMALL = { ...FRONTIER_SETTINGS, files: [NHANES_FILE], epsilons: [5, 10], ms: [1] };
+
+Deno.test("frontier evidence: the lowest S_pMSE among unflagged record syntheses wins each cell", () => {
+  const result: FrontierResult = {
+    study: "frontier",
+    settings: SMALL,
+    baselines: [{ file: "nhanes", n: 100, dropped: 0, values: { hi_chol: 10 } }],
+    arms: [
+      arm("sw", 5, 3),
+      arm("lw-final", 5, 2, true), // flagged: does not count
+      arm("censored", 5, 4),
+      arm("censored-w", 5, 5),
+      arm("histogram", 5, 0.1), // one outcome alone: not a record mechanism
+      arm("sw", 10, 2),
+      arm("lw-final", 10, 1.5),
+      arm("censored", 10, null), // no S_pMSE (propensity fit failed): does not count
+      { file: "nhanes", mechanism: "censored-w", epsilon: 10, m: 1, error: "not reached" },
+    ],
+  };
+  const cells = frontierCells(result);
+  assert.deepEqual(
+    cells.map((c) => [c.epsilon, c.best, c.bestDP]),
+    [[5, "sw", "censored"], [10, "lw-final", null]],
+  );
+  const winners = frontierWinners(cells);
+  assert.deepEqual(winners.any, { sw: 1, "lw-final": 1 });
+  assert.equal(winners.anyWinner, "sw"); // a tie goes to the earlier mechanism of the list
+  assert.equal(winners.dpWinner, "censored");
+  const markdown = frontierMarkdown(result, { nhanes: "frontier_nhanes.svg" }, "");
+  assert.match(markdown.split("\n## NHANES")[0], /Where aDP is allowed: \*\*SW\*\*/);
+});
+
+Deno.test("frontier: a reduced run releases every planned arm with its measures and figure", async () => {
+  const settings = {
+    ...SMALL,
+    files: [{ ...NHANES_FILE, every: 40 }],
+    mechanisms: ["sw", "censored", "histogram", "laplace-table"] as const,
+    epsilons: [5],
+    draws: 200,
+    chains: 2,
+    warmup: 150,
+  };
+  const { result } = await runFrontier(settings);
+  assert.equal(result.arms.length, frontierPlan(settings).length);
+  assert.deepEqual(result.arms.map((a) => a.mechanism), [
+    "sw",
+    "censored",
+    "histogram",
+    "laplace-table",
+  ]);
+  const released = result.arms.filter(isReleased);
+  const censored = released.find((a) => a.mechanism === "censored")!;
+  assert.equal(censored.release.guarantee, "DP");
+  assert.ok(Math.abs(censored.release.epsilon - 5) < 1e-12);
+  assert.ok(censored.metrics.sPMSE! > 0 && censored.metrics.meanTvd! >= 0);
+  assert.ok(Number.isFinite(censored.metrics.bias.hi_chol));
+  const table = released.find((a) => a.mechanism === "laplace-table")!;
+  assert.equal(table.release.guarantee, "DP");
+  assert.ok(table.metrics.tableError! > 0);
+  assert.equal(result.baselines[0].n, 195);
+  const svg = frontierSvg(result, "nhanes");
+  assert.match(svg, /^<svg xmlns/);
+  assert.match(svg, /<path d="M/);
+});
