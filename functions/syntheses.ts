@@ -17,9 +17,11 @@
  * - `GET /v1/syntheses/{id}/datasets/{k}` (scope read): the k-th synthetic CSV.
  * - `GET /v1/syntheses/{id}/diagnostics` (scope diagnostics): the confidential diagnostics
  *   (of a failed job on a registered dataset: the reason it failed).
- * - `GET /v1/syntheses/{id}/report.html` (scope diagnostics): the utility report (and the
- *   identification risk) as one self-contained page, for a job with several outcomes, utility
- *   models or `report: true`.
+ * - `GET /v1/syntheses/{id}/report.html` (scope diagnostics): the release report as one
+ *   self-contained page, for a job with several outcomes, utility models or `report: true`: first
+ *   the release (mechanism, settings, ε as the public report states it and the achieved ε and Δ
+ *   from the owner's diagnostics, guarantee, neighbours, m, n, the final fit's health), then the
+ *   utility report and the identification risk.
  *
  * Another tenant's job is answered 404, as one that does not exist.
  *
@@ -53,6 +55,12 @@ import type { JobView } from "../src/jobs/store.ts";
 import { outcomesOf, SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
 import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
 import { reportHtml } from "../src/synthesis/report_html.ts";
+import {
+  type AchievedPrivacy,
+  type FitHealth,
+  FLAGGED_WARNING,
+  type ReleaseSetting,
+} from "../src/synthesis/release_summary.ts";
 import type { RiskReport } from "../src/synthesis/risk_report.ts";
 import type { UtilityReport } from "../src/synthesis/utility_report.ts";
 
@@ -134,8 +142,9 @@ const diagnostics = getById(
 const utilityPage = createRoute({
   method: "get",
   path: "/v1/syntheses/{id}/report.html",
-  summary: "The owner's utility report of a succeeded job as a self-contained page (scope " +
-    "diagnostics): several outcomes, utility models or `report: true`",
+  summary: "The owner's release report of a succeeded job as a self-contained page (scope " +
+    "diagnostics): the release first (mechanism, ε, guarantee, Δ, m, n, fit health), then " +
+    "utility and risk; for several outcomes, utility models or `report: true`",
   security: BEARER_SECURITY,
   request: { params: IdParam },
   responses: {
@@ -267,15 +276,31 @@ export function syntheses(context: ApiContext) {
       async (c) => {
         const { id } = c.req.valid("param");
         const { tenant } = c.var.apiKey;
-        requireSucceeded(synthesisJob(await store.job(id, tenant)));
+        const job = synthesisJob(await store.job(id, tenant));
+        requireSucceeded(job);
         const found = (await store.jobDiagnostics(id, tenant)) as {
           utilityReport?: UtilityReport;
           riskReport?: RiskReport;
+          releaseSettings?: ReleaseSetting[];
+          achieved?: AchievedPrivacy;
+          fit?: FitHealth | null;
         } | null;
-        if (found?.utilityReport === undefined) {
+        if (found?.utilityReport === undefined || job.report === null) {
           throw new ApiError(404, "not_found", "this job has no utility report");
         }
-        const html = reportHtml(found.utilityReport, { risk: found.riskReport });
+        // The owner's page (scope diagnostics): the public report as analysts read it (on
+        // registered data the cap, no Δ) and, from the owner's diagnostics, the achieved values
+        // and the fit's health.
+        const html = reportHtml(found.utilityReport, {
+          release: {
+            report: job.report,
+            settings: found.releaseSettings,
+            achieved: found.achieved,
+            fit: found.fit,
+          },
+          risk: found.riskReport,
+          ...(job.report.fitFlagged ? { warning: FLAGGED_WARNING } : {}),
+        });
         return c.html(html, 200, {
           "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
         });

@@ -19,7 +19,11 @@
  *     dataset it is the bounded mode (ε-DP, noise scaled to the declared bounds, no standard
  *     errors); inline data may carry `bounds` for it, else the local-DP baseline.
  *   - `fbs`, `fbp` (scope submit): a job, 202 with its id; on a registered dataset its ε is
- *     charged when it is accepted (409 when it does not fit).
+ *     charged when it is accepted (409 when it does not fit). fbp needs the public stratum sizes
+ *     (inline: `stratumSizes`; registered: the policy's), and so do fbs counts and totals: an fbs
+ *     request without them is refused (422 `stratum_sizes_required`, nothing charged) unless it
+ *     asks for `estimates: "means"`, the means alone, which the weights' scale cancels from.
+ *   - `estimates: "means"` (any method): the rows carry no count columns.
  * - `GET /v1/tables/{id}` (scope read): a stored table or table job: status, progress (on a
  *   registered dataset, to diagnostics keys only while it runs) and, once succeeded, the table
  *   and its privacy (and the report of the synthesis behind fbs and fbp).
@@ -61,7 +65,11 @@ import type { JobView, Submission } from "../src/jobs/store.ts";
 import { policyTableBounds, releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_spec.ts";
 import { checkWork } from "../src/jobs/work_limits.ts";
-import { SYNTHETIC_TABLE_METHODS, TABLE_METHOD_NAMES } from "../src/survey/table_methods.ts";
+import {
+  countsNeedStratumSizes,
+  SYNTHETIC_TABLE_METHODS,
+  TABLE_METHOD_NAMES,
+} from "../src/survey/table_methods.ts";
 import { health } from "./health.ts";
 
 const TablesRequest = TableSpec.safeExtend(DATA_SOURCE).superRefine(sourcedRules(tableRules))
@@ -102,7 +110,8 @@ const Table = z.object({
   rows: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()]))).openapi({
     description: 'One row per cell, grand total first: the two grouping labels ("all" for a ' +
       "margin), count, countSE, mean, meanSE (fbs, fbp: also countDf, countLower, countUpper, " +
-      "meanDf, meanLower, meanUpper); null where undefined",
+      'meanDf, meanLower, meanUpper; with estimates "means" no count column); null where ' +
+      "undefined",
   }),
   privacy: Privacy.nullable().openapi({ description: "null for sample (not private)" }),
 }).openapi("Table");
@@ -232,6 +241,21 @@ export function tables(context: ApiContext) {
             `the table would have ${cells} cells (margins included), more than ` +
               `${context.config.maxTableCells} (PPSYNTH_MAX_TABLE_CELLS)`,
             "by",
+          );
+        }
+        if (countsNeedStratumSizes(spec)) {
+          // FBS's synthetic weights have no declared scale without them: its totals would run
+          // about 10% low (the lognormal's median), never silently.
+          throw new ApiError(
+            422,
+            "stratum_sizes_required",
+            "fbs counts and totals need the public population size of every stratum " +
+              (datasetId === undefined
+                ? "(stratumSizes)"
+                : "(the policy's stratumSizes of the strata column, declared at registration)") +
+              ": without them the synthetic weights have no declared scale and their totals run " +
+              'about 10% low; ask for estimates "means" for the means alone',
+            datasetId === undefined ? "stratumSizes" : "strata",
           );
         }
         // fbs and fbp synthesise; a laplace table of many cells is a job too (never the request's).

@@ -206,19 +206,56 @@ async function follow(path) {
   }
 }
 
+// The release first, in the order of report.html's first section: what was released, under
+// which guarantee, and how healthy the fit behind it was.
 const REPORT_FIELDS = [
   ["mechanism", "Mechanism"],
   ["model", "Model"],
-  ["n", "Records n"],
-  ["m", "Synthetic datasets m"],
-  ["lipschitz", "Lipschitz bound Δ (max over records and draws; none on registered data)"],
-  ["epsilonPerDataset", "ε per dataset (2Δ; on registered data the cap's share)"],
+  ["guarantee", "Guarantee (DP, or aDP: asymptotic)"],
+  ["neighbours", "Neighbouring datasets"],
   ["epsilon", "ε of the release (2Δm; on registered data the charged cap)"],
-  ["guarantee", "Guarantee"],
+  ["epsilonPerDataset", "ε per dataset (2Δ; on registered data the cap's share)"],
+  ["lipschitz", "Lipschitz bound Δ (max over records and draws; none on registered data)"],
+  ["m", "Synthetic datasets m"],
+  ["n", "Records n"],
   ["seedPolicy", "Seed"],
   ["backend", "Backend"],
-  ["neighbours", "Neighbouring datasets"],
 ];
+
+/** The warning atop a release from a flagged fit (`allowFlagged`, research). */
+const FLAGGED =
+  "Not a release: the final fit failed its diagnostics (a divergence, R̂ > 1.01 or bulk ESS " +
+  "< 400), so its Δ and the ε resting on it are not established.";
+
+/**
+ * The rows of the release: the public report's fields (null ones as "none"), the final fit's
+ * verdict and, for a key with the diagnostics scope, the achieved Δ and ε on registered data and
+ * the fit's divergences, R̂ and bulk ESS (the owner's diagnostics).
+ */
+function releaseRows(report, diagnostics) {
+  const rows = REPORT_FIELDS.filter(([field]) => report[field] !== undefined)
+    .map(([field, label]) => [label, report[field] ?? "none"]);
+  rows.push([
+    "Final fit",
+    report.fitFlagged ? "flagged: failed its diagnostics" : "passed its diagnostics",
+  ]);
+  const achieved = diagnostics?.achieved;
+  if (achieved) {
+    rows.push(
+      ["ε achieved (owner's diagnostics)", achieved.epsilon],
+      ["Δ achieved (owner's diagnostics)", achieved.lipschitz ?? "none"],
+    );
+  }
+  const fit = diagnostics?.fit;
+  if (fit) {
+    rows.push(
+      ["Divergent transitions (owner's diagnostics)", fit.divergences],
+      ["R̂ max (≤ 1.01; owner's diagnostics)", fit.rhatMax],
+      ["Bulk ESS min (≥ 400; owner's diagnostics)", fit.essBulkMin],
+    );
+  }
+  return rows;
+}
 
 const format = (value) => typeof value === "number" ? d3.format(",.6~g")(value) : String(value);
 
@@ -285,11 +322,14 @@ function draw(id, plot) {
 /** The public report of a succeeded synthesis, and the owner's plots when the key allows. */
 async function showReport(job, y) {
   const report = job.report;
-  tableRows(
-    $("report"),
-    REPORT_FIELDS.filter(([field]) => report[field] !== undefined)
-      .map(([field, label]) => [label, report[field]]),
-  );
+  const answer = await request(`/v1/syntheses/${job.id}/diagnostics`);
+  const diagnostics = answer.ok ? await answer.json() : null;
+  if (!answer.ok && answer.status !== 403) {
+    throw new ApiFailure(answer.status, (await answer.json()).error);
+  }
+  $("fit-warning").hidden = !report.fitFlagged;
+  $("fit-warning").textContent = report.fitFlagged ? FLAGGED : "";
+  tableRows($("report"), releaseRows(report, diagnostics));
   await showBudget(job.datasetId);
   const outcome = report.columns.includes(y) ? y : report.columns[0];
   const synthetic = await Promise.all(job.datasets.map(async (url, k) => {
@@ -297,11 +337,6 @@ async function showReport(job, y) {
     if (!response.ok) throw new ApiFailure(response.status, (await response.json()).error);
     return [`synthetic ${k + 1}`, column(parse(await response.text()), outcome)];
   }));
-  const answer = await request(`/v1/syntheses/${job.id}/diagnostics`);
-  const diagnostics = answer.ok ? await answer.json() : null;
-  if (!answer.ok && answer.status !== 403) {
-    throw new ApiFailure(answer.status, (await answer.json()).error);
-  }
   $("diagnostics-note").textContent = diagnostics === null
     ? 'This key lacks the "diagnostics" scope, so only the public report is shown: the ' +
       "record-level Lipschitz bounds, the weights and the confidential data are the data " +
@@ -374,7 +409,8 @@ async function showReport(job, y) {
 }
 
 /**
- * The owner's utility report page (`/v1/syntheses/{id}/report.html`: self-contained, no script),
+ * The owner's release report page (`/v1/syntheses/{id}/report.html`: self-contained, no script;
+ * the release first, then utility and risk),
  * in a sandboxed frame, when the job has one and the key may read it.
  */
 async function showUtility(job, diagnostics) {

@@ -18,8 +18,9 @@
  * Writes DIR/synthetic-1.csv … synthetic-M.csv (the synthetic outcomes, the public covariates
  * and strata, and for FBS/FBP the smoothed synthetic weights in the weight column), DIR/report.json (the public release manifest) and DIR/diagnostics.json (the
  * owner's confidential evaluation), and with several outcomes, utility models or `--report`
- * DIR/utility.json and DIR/report.html (the owner's utility report, self-contained; with several
- * outcomes it also shows the identification risk), all at once or not at all. Bad input exits 2, an
+ * DIR/utility.json and DIR/report.html (the owner's release report, self-contained: first the
+ * release — mechanism, settings, ε, guarantee, Δ, m, n, the final fit's health — then utility;
+ * with several outcomes also the identification risk), all at once or not at all. Bad input exits 2, an
  * unreachable ε or a final fit that fails its diagnostics exits 3 (`--allow-flagged` writes it
  * anyway, with `fitFlagged: true` in report.json and a warning atop report.html); nothing is
  * written then.
@@ -33,6 +34,7 @@ import { writeFilesAtomically } from "../data/write_files.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
 import { reportHtml } from "../synthesis/report_html.ts";
+import { FLAGGED_WARNING, releaseSettings } from "../synthesis/release_summary.ts";
 import { progress } from "./progress.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
@@ -79,12 +81,6 @@ const FLAGS: Record<
   backend: { field: "backend" },
   sampler: { field: "sampler" },
 };
-
-/** The warning at the top of report.html of a release from a flagged fit (`--allow-flagged`). */
-const FLAGGED_WARNING = "Not a release: the final fit failed its diagnostics (a divergence, " +
-  "R̂ > 1.01 or bulk ESS < 400), so its Δ, a maximum over draws that may not have explored the " +
-  "tails, and the ε resting on it are not established. Written only because --allow-flagged " +
-  "asked for it (research).";
 
 /**
  * Parses `--levels "race=white|black|other;sex=f|m"`: each text column's declared levels in the
@@ -189,6 +185,12 @@ async function main(): Promise<void> {
     files.set(
       "report.html",
       reportHtml(result.utility, {
+        // The owner's own data: report.json states the achieved Δ and ε.
+        release: {
+          report: result.report,
+          settings: releaseSettings(spec),
+          fit: result.diagnostics.fit,
+        },
         risk: result.diagnostics.riskReport,
         ...(result.report.fitFlagged ? { warning: FLAGGED_WARNING } : {}),
       }),

@@ -6,7 +6,7 @@
  *     deno task tabulate --data FILE.csv --y salary --weight w --strata field --by field,gender
  *       [--method sample|fbs|fbp|laplace] [--epsilon E] [--m M] [--seed N]
  *       [--y-bounds LO,HI --weight-bounds LO,HI] [--stratum-sizes LABEL=N,…] [--draws S]
- *       [--chains K] [--warmup W] --out FILE.csv|FILE.json
+ *       [--chains K] [--warmup W] [--estimates counts-and-means|means] --out FILE.csv|FILE.json
  *
  * Writes one row per cell with the two grouping columns (labels from the data, "all" for a
  * margin) and `count`, `countSE`, `mean`, `meanSE`, as CSV or as a JSON array of row objects
@@ -18,8 +18,11 @@
  * cell, no standard errors). Numbers are plain decimals (`0x10` is refused, not read as 16). `fbs` and `fbp` synthesise m samples with the pseudo posterior calibrated to ε
  * (LW weights) and combine their tables (partial-synthesis rules), adding `countDf`,
  * `countLower`, `countUpper`, `meanDf`, `meanLower`, `meanUpper`; `fbp` needs the public
- * `--stratum-sizes`. Without `--seed`, noise and seeds are drawn from the operating system's
- * CSPRNG (a seeded run is for studies only). Bad input exits 2 and writes nothing.
+ * `--stratum-sizes`, and so do `fbs` counts and totals (its synthetic weights are scaled to their
+ * total; unscaled, Σ w* is the lognormal's median, about 10 % low): without them `fbs` is refused
+ * unless `--estimates means` asks for the means alone (ratios, free of the weights' scale).
+ * `--estimates means` leaves the count columns out of any method's table. Without `--seed`,
+ * noise and seeds are drawn from the operating system's CSPRNG (a seeded run is for studies only). Bad input exits 2 and writes nothing.
  *
  * @module
  */
@@ -29,6 +32,7 @@ import { readCsv } from "../data/csv.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
+  countsNeedStratumSizes,
   formatTable,
   releaseTable,
   TableBounds,
@@ -66,6 +70,13 @@ function checkOptions(options: TabulateOptions): void {
   if (options.method === "fbp" && options.stratumSizes === undefined) {
     throw new UsageError(
       "--stratum-sizes: the fbp model needs the public population size of every stratum",
+    );
+  }
+  if (countsNeedStratumSizes(options)) {
+    throw new UsageError(
+      "--stratum-sizes: fbs counts and totals need the public population size of every " +
+        "stratum (without them the synthetic weights have no declared scale and their totals " +
+        "fall about 10% low); give --stratum-sizes, or --estimates means for the means alone",
     );
   }
 }
@@ -112,6 +123,7 @@ export function parseTabulateArgs(args: string[]): TabulateOptions {
     "draws",
     "chains",
     "warmup",
+    "estimates",
     "out",
   ]);
   const raw: Record<string, unknown> = { ...rest };

@@ -7,6 +7,7 @@
  */
 import { formatCsv } from "../data/csv.ts";
 import type { Dataset } from "../data/dataset.ts";
+import { releaseSettings } from "../synthesis/release_summary.ts";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
 import type { JobProgress, Release } from "./store.ts";
@@ -49,10 +50,13 @@ export async function runSynthesisJob(
   });
   return {
     report: result.report,
-    // The utility report summarises the confidential data: it goes with the diagnostics.
-    diagnostics: result.utility === undefined
-      ? result.diagnostics
-      : { ...result.diagnostics, utilityReport: result.utility },
+    // The utility report summarises the confidential data: it goes with the diagnostics, with
+    // the request's settings that the release report's first section lists.
+    diagnostics: result.utility === undefined ? result.diagnostics : {
+      ...result.diagnostics,
+      utilityReport: result.utility,
+      releaseSettings: releaseSettings(spec),
+    },
     // Released to analysts: cells a spreadsheet would run as formulas are escaped.
     datasets: result.datasets.map((columns) => formatCsv(columns, { escapeFormulas: true })),
   };

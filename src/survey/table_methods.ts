@@ -49,6 +49,46 @@ export const LAPLACE_REPLICATES = 10;
 /** The value columns of every table, after the two grouping columns. */
 export const VALUE_COLUMNS = ["count", "countSE", "mean", "meanSE"] as const;
 
+/**
+ * What a table releases: `counts-and-means` (the default: every value column) or `means` (the
+ * means and their SEs only; no count or total is computed into the output). FBS without declared
+ * stratum sizes can release only means ({@linkcode countsNeedStratumSizes}).
+ */
+export const TABLE_ESTIMATES = ["counts-and-means", "means"] as const;
+
+/** One of {@linkcode TABLE_ESTIMATES}. */
+export type TableEstimates = typeof TABLE_ESTIMATES[number];
+
+/**
+ * Whether a request asks for FBS counts or totals without the public stratum sizes that give the
+ * synthetic weights their scale. FBS's w* = exp(E[log w | ỹ]) is the lognormal's median, not its
+ * mean (Σ w* fell about 10 % below Σ w on the survey sample); only the declared population size
+ * Σ_h N_h scales it, since Σ w is a statistic of the confidential weights that ε does not cover.
+ * A ratio mean Σ w*y / Σ w* does not depend on that scale, so `estimates: "means"` needs no
+ * sizes. (FBP needs the sizes for any table: it is refused without them before this.)
+ *
+ * @param request The method, stratum sizes and estimates of a table request.
+ * @returns True when the request must be refused.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { countsNeedStratumSizes } from "./table_methods.ts";
+ * assert.equal(countsNeedStratumSizes({ method: "fbs" }), true);
+ * assert.equal(countsNeedStratumSizes({ method: "fbs", estimates: "means" }), false);
+ * assert.equal(countsNeedStratumSizes({ method: "fbs", stratumSizes: { a: 10 } }), false);
+ * ```
+ */
+export function countsNeedStratumSizes(
+  request: {
+    readonly method: string;
+    readonly stratumSizes?: unknown;
+    readonly estimates?: string;
+  },
+): boolean {
+  return request.method === "fbs" && request.stratumSizes === undefined &&
+    request.estimates !== "means";
+}
+
 const finite = z.number().finite();
 
 /**
@@ -83,6 +123,8 @@ export const TableSettings = z.object({
   draws: z.number().int().min(4).max(1_000_000).optional(),
   chains: z.number().int().min(1).max(64).optional(),
   warmup: z.number().int().min(10).max(100_000).optional(),
+  /** What the table releases (default `counts-and-means`). */
+  estimates: z.enum(TABLE_ESTIMATES).optional(),
   /** laplace: declared bounds (the bounded, ε-DP mode); absent: the local-DP baseline. */
   bounds: TableBounds.optional(),
 });
@@ -96,8 +138,13 @@ export interface TableRequest extends TableColumns {
   readonly m?: number;
   /** Seed (absent: a fresh secret one). */
   readonly seed?: number;
-  /** Public population size of every stratum (fbp). */
+  /**
+   * Public population size of every stratum (fbp; fbs counts and totals: the synthetic weights
+   * are scaled to their total).
+   */
   readonly stratumSizes?: Record<string, number>;
+  /** What the table releases (default `counts-and-means`). */
+  readonly estimates?: TableEstimates;
   /** Sampler settings of fbs and fbp. */
   readonly draws?: number;
   readonly chains?: number;
@@ -169,14 +216,16 @@ function requireEpsilon(request: TableRequest): number {
  * Laplace baseline at total ε (replicates from `Rng(seed)`, noise from its stream 1 when seeded,
  * the secure discrete Laplace otherwise), or with bounds (`options.bounds`, else the request's)
  * its bounded ε-DP mode on the data clamped to them (no replicates); `fbs` and `fbp`, the
- * combined tables of m synthetic samples at total ε (LW weights calibrated to ε).
+ * combined tables of m synthetic samples at total ε (LW weights calibrated to ε); fbs counts and
+ * totals only with the public stratum sizes ({@linkcode countsNeedStratumSizes}). With
+ * `estimates: "means"` the counts are withheld (the table is marked so).
  *
  * @param data The confidential sample.
  * @param request The columns, method and settings.
  * @param options Progress, and the declared levels of the cells and bounds of the values.
  * @returns The table, its privacy and the synthesis report; throws a `DataError` for bad data,
- * a `RangeError` for settings or data the method cannot use, and a `CalibrationError` when fbs
- * or fbp cannot reach ε.
+ * a `RangeError` for settings or data the method cannot use (fbs counts without stratum sizes
+ * among them), and a `CalibrationError` when fbs or fbp cannot reach ε.
  */
 export async function releaseTable(
   data: Dataset,
@@ -184,6 +233,41 @@ export async function releaseTable(
   options: ReleaseTableOptions = {},
 ): Promise<TableRelease> {
   const columns: TableColumns = { ...request, levels: options.levels ?? request.levels };
+  const release = await computeTable(data, request, columns, options);
+  return request.estimates === "means" ? { ...release, table: meansOnly(release.table) } : release;
+}
+
+/**
+ * The table with its counts withheld: count, countSE (and a combined table's count df and
+ * interval) NaN, marked `estimates: "means"` so that {@linkcode formatTable} leaves their
+ * columns out.
+ */
+function meansOnly(table: SurveyTable): SurveyTable {
+  const withheld = (values: Float64Array) => new Float64Array(values.length).fill(NaN);
+  const means = {
+    count: withheld(table.count),
+    countSE: withheld(table.countSE),
+    estimates: "means" as const,
+  };
+  if (!("m" in table)) return { ...table, ...means };
+  const combined = table as CombinedTable;
+  const out: CombinedTable = {
+    ...combined,
+    ...means,
+    countDf: withheld(combined.countDf),
+    countLower: withheld(combined.countLower),
+    countUpper: withheld(combined.countUpper),
+  };
+  return out;
+}
+
+/** {@linkcode releaseTable} before the estimates are selected. */
+async function computeTable(
+  data: Dataset,
+  request: TableRequest,
+  columns: TableColumns,
+  options: ReleaseTableOptions,
+): Promise<TableRelease> {
   const { method } = request;
   if (method === "sample") {
     return { table: surveyTable(tableInput(data, columns)), privacy: null, report: null };
@@ -237,6 +321,14 @@ export async function releaseTable(
     };
     return { table, privacy, report: null };
   }
+  if (countsNeedStratumSizes(request)) {
+    throw new RangeError(
+      "Invalid stratumSizes: fbs counts and totals need the public population size of every " +
+        "stratum (the synthetic weights are scaled to their total; without them Σ w* is the " +
+        'lognormal\'s median, about 10% low): give stratumSizes, or estimates "means" for the ' +
+        "means alone",
+    );
+  }
   const { table, report } = await syntheticTable(data, {
     ...columns,
     method,
@@ -282,7 +374,8 @@ function clampColumns(
 
 /**
  * Formats a table as CSV text or as a JSON array of row objects (NaN becomes null), with the
- * combining rules' columns for a combined (fbs, fbp) table.
+ * combining rules' columns for a combined (fbs, fbp) table; a means-only table
+ * (`estimates: "means"`) has no count columns.
  *
  * @param table The table.
  * @param format "csv" or "json".
@@ -290,11 +383,18 @@ function clampColumns(
  */
 export function formatTable(table: SurveyTable, format: "csv" | "json"): string {
   const columns = tableColumns(table);
+  const meansOnly = table.estimates === "means";
+  if (meansOnly) {
+    columns.delete("count");
+    columns.delete("countSE");
+  }
   if ("m" in table) {
     const combined = table as CombinedTable;
-    columns.set("countDf", combined.countDf);
-    columns.set("countLower", combined.countLower);
-    columns.set("countUpper", combined.countUpper);
+    if (!meansOnly) {
+      columns.set("countDf", combined.countDf);
+      columns.set("countLower", combined.countLower);
+      columns.set("countUpper", combined.countUpper);
+    }
     columns.set("meanDf", combined.meanDf);
     columns.set("meanLower", combined.meanLower);
     columns.set("meanUpper", combined.meanUpper);

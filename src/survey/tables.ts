@@ -45,6 +45,11 @@ export interface SurveyTable {
   readonly countSE: Float64Array;
   readonly mean: Float64Array;
   readonly meanSE: Float64Array;
+  /**
+   * `"means"`: the counts are withheld (NaN) and not released (`releaseTable` with
+   * `estimates: "means"`; `formatTable` leaves their columns out). Absent: every column.
+   */
+  readonly estimates?: "means";
 }
 
 /**

@@ -1,5 +1,7 @@
 /**
- * The utility report (and, for the owner, the risk report) as one self-contained HTML page: inline
+ * The release report: first the release itself (mechanism, settings, ε, guarantee and neighbours,
+ * Δ, m, n and the final fit's health: `release_summary.ts`), then the utility report (and, for
+ * the owner, the risk report), as one self-contained HTML page: inline
  * SVG plots drawn here and inline CSS, no script and nothing fetched (its Content-Security-Policy
  * is `default-src 'none'`), so the page opens from a file on a machine with no network. Observable
  * Plot, which the web report uses in the browser, needs a DOM to render and Deno has none; the
@@ -9,6 +11,8 @@
  *
  * @module
  */
+import type { MechanismName } from "../mechanisms/mechanism.ts";
+import { FIT_LIMITS, MECHANISM_DESCRIPTIONS, type ReleaseSummary } from "./release_summary.ts";
 import type { RiskReport } from "./risk_report.ts";
 import type {
   CategoricalVariableUtility,
@@ -20,11 +24,13 @@ import type {
 
 /** Options of {@linkcode reportHtml}. */
 export interface ReportHtmlOptions {
-  /** The page's title (default "ppsynth utility report"). */
+  /** The release the page is about: its first section. */
+  readonly release: ReleaseSummary;
+  /** The page's title (default "ppsynth release report"). */
   readonly title?: string;
   /** The identification risk report: confidential, include it only in the owner's page. */
   readonly risk?: RiskReport;
-  /** A warning shown first (a release from a flagged fit). */
+  /** A warning shown first, above the release (a release from a flagged fit). */
   readonly warning?: string;
 }
 
@@ -427,6 +433,139 @@ function riskSection(risk: RiskReport): string {
     "</section>";
 }
 
+const GUARANTEES: Readonly<Record<string, string>> = {
+  DP: "ε-differential privacy for every database (the clamp or the noise bounds every record's " +
+    "effect, whatever the data)",
+  aDP: "asymptotic DP: ε = 2Δ·m is the local bound of this database; Δ contracts onto a global " +
+    "bound as n grows, but it is not a worst case over all databases",
+};
+
+const NEIGHBOUR_TEXT: Readonly<Record<string, string>> = {
+  "add-remove": "add-remove: databases that differ by one record added or removed (n is public " +
+    "by the owner's declaration)",
+};
+
+/** The first section: what was released, under which guarantee, from how healthy a fit. */
+function releaseSection(release: ReleaseSummary): string {
+  const { report, achieved, fit, settings } = release;
+  const mechanism = MECHANISM_DESCRIPTIONS[report.mechanism as MechanismName];
+  const models = report.outcomes === undefined
+    ? escapeHtml(report.model)
+    : `joint: ${
+      report.outcomes.map(({ y, model }) => `${escapeHtml(y)} (${escapeHtml(model)})`).join(", ")
+    }`;
+  const target = settings?.find((s) => s.label === "target ε")?.value;
+  const exact = (x: number | null) => num(x, 6);
+  const rows: [string, string][] = [
+    [
+      "Mechanism",
+      `<strong>${escapeHtml(report.mechanism)}</strong>${
+        mechanism === undefined ? "" : ` <small>${escapeHtml(mechanism)}</small>`
+      }`,
+    ],
+    ["Model", models],
+    [
+      "Guarantee",
+      `<strong>${escapeHtml(report.guarantee)}</strong> <small>${
+        escapeHtml(GUARANTEES[report.guarantee] ?? "")
+      }</small>`,
+    ],
+    ["Neighbours", escapeHtml(NEIGHBOUR_TEXT[report.neighbours] ?? report.neighbours)],
+    ["Target ε", target === undefined ? "not recorded" : escapeHtml(target)],
+  ];
+  if (achieved === undefined) {
+    rows.push(
+      ["ε of the release", `<strong>${exact(report.epsilon)}</strong> <small>= 2Δ·m</small>`],
+      ["ε per dataset", exact(report.epsilonPerDataset)],
+      [
+        "Δ",
+        report.lipschitz === null
+          ? "— <small>(none: the histogram's ε is its noise's)</small>"
+          : `${exact(report.lipschitz)} <small>(${
+            report.mechanism.startsWith("censored")
+              ? "the censoring level"
+              : "max over every record and every posterior draw"
+          })</small>`,
+      ],
+    );
+  } else {
+    rows.push(
+      [
+        "ε stated to analysts",
+        `<strong>${exact(report.epsilon)}</strong> <small>the cap charged at acceptance ` +
+        `(${exact(report.epsilonPerDataset)} per dataset); the public report states no Δ</small>`,
+      ],
+      [
+        "ε achieved",
+        `${exact(achieved.epsilon)} <small>(${
+          exact(achieved.epsilonPerDataset)
+        } per dataset; the owner's diagnostics)</small>`,
+      ],
+      [
+        "Δ",
+        achieved.lipschitz === null
+          ? "— <small>(none: the histogram's ε is its noise's)</small>"
+          : `${exact(achieved.lipschitz)} <small>(the owner's diagnostics)</small>`,
+      ],
+    );
+  }
+  rows.push(
+    ["Synthetic datasets m", String(report.m)],
+    ["Records n", String(report.n)],
+    ["Final fit", fitText(report, fit)],
+  );
+  if (fit) {
+    const mark = (ok: boolean) => ok ? "" : ' <strong class="bad">fails</strong>';
+    rows.push(
+      [
+        "Divergent transitions",
+        `${fit.divergences}${mark(fit.divergences <= FIT_LIMITS.divergences)}`,
+      ],
+      [
+        "R̂ max",
+        `${num(fit.rhatMax)} <small>(≤ ${FIT_LIMITS.rhatMax})</small>${
+          mark(fit.rhatMax <= FIT_LIMITS.rhatMax)
+        }`,
+      ],
+      [
+        "Bulk ESS min",
+        `${num(fit.essBulkMin)} <small>(≥ ${FIT_LIMITS.essBulkMin})</small>${
+          mark(fit.essBulkMin >= FIT_LIMITS.essBulkMin)
+        }`,
+      ],
+    );
+  }
+  rows.push(
+    ["Seed", escapeHtml(report.seedPolicy)],
+    ["Software", `${escapeHtml(report.software.name)} ${escapeHtml(report.software.version)}`],
+  );
+  const settingRows = (settings ?? []).filter((s) => s.label !== "target ε").map((s) => [
+    escapeHtml(s.label),
+    escapeHtml(s.value),
+  ]);
+  return `<section id="release"><h2>Release</h2>` +
+    `<table class="release"><tbody>${
+      rows.map(([head, cell]) =>
+        `<tr data-field="${escapeHtml(head)}"><th>${head}</th><td>${cell}</td></tr>`
+      ).join("")
+    }</tbody></table>` +
+    (settingRows.length === 0
+      ? ""
+      : `<h3>Settings</h3>${table(["setting", "value"], settingRows, "settings")}`) +
+    "</section>";
+}
+
+/** The final fit's verdict: from the report (flagged or not) and, when known, its diagnostics. */
+function fitText(report: ReleaseSummary["report"], fit: ReleaseSummary["fit"]): string {
+  if (report.fitFlagged || fit?.flagged) {
+    return '<strong class="bad">flagged</strong>: it failed its diagnostics, so Δ and ε are ' +
+      "not established";
+  }
+  if (fit === null) return "none <small>(no posterior was fitted)</small>";
+  return '<strong class="good">passed</strong> its diagnostics <small>(no divergence, R̂ ≤ ' +
+    `${FIT_LIMITS.rhatMax}, bulk ESS ≥ ${FIT_LIMITS.essBulkMin})</small>`;
+}
+
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; color: #222; padding: 0 16px; }
 h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ddd; }
@@ -436,6 +575,8 @@ td { white-space: nowrap; }
 td:first-child, th:first-child { text-align: left; }
 .syn { color: ${SYNTHETIC}; margin-left: 4px; }
 .warning { background: #fde8e8; border: 2px solid #b91c1c; color: #7f1d1d; padding: 8px 12px; }
+table.release th { text-align: left; padding-right: 16px; white-space: nowrap; } table.release td, table.settings td, table.settings th { text-align: left; white-space: normal; }
+.bad { color: #b91c1c; } .good { color: #15803d; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; } svg .axis line, svg .tick line { stroke: #999; }
 svg line.grid { stroke: #eee; } .legend { margin: 2px 0 8px; color: #444; }
 .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 10px; vertical-align: -1px; }
@@ -443,14 +584,16 @@ svg line.grid { stroke: #eee; } .legend { margin: 2px 0 8px; color: #444; }
 `;
 
 /**
- * The report as one HTML page: a summary of the synthesis; per numeric variable its ECDF plot
+ * The report as one HTML page: a flagged fit's warning above everything; first the release
+ * ({@linkcode ReleaseSummary}: mechanism and settings, guarantee and neighbours, ε, Δ, m, n and the
+ * fit's health); then a summary of the synthesis; per numeric variable its ECDF plot
  * (confidential and each synthetic dataset) and summary table; per categorical variable a bar
  * chart and table of the marginal with its TVD; the two-way tables; the propensity pMSE and
  * S_pMSE table; each utility model's CI overlap table with the two intervals drawn; and, when
  * given, the identification risk table. Inline SVG and CSS only: no script, no request.
  *
  * @param utility The utility report.
- * @param options The title; the risk report (owner only).
+ * @param options The release; the title; the risk report (owner only); a warning.
  * @returns The page's HTML.
  *
  * @example
@@ -458,17 +601,31 @@ svg line.grid { stroke: #eee; } .legend { margin: 2px 0 8px; color: #444; }
  * import assert from "node:assert/strict";
  * import { reportHtml } from "./report_html.ts";
  * import { utilityReport } from "./utility_report.ts";
- * const html = reportHtml(utilityReport({
- *   confidential: new Map([["<b>", ["a", "b"]]]),
- *   synthetic: [new Map([["<b>", ["b", "b"]]])],
- *   synthesized: [{ name: "<b>", kind: "categorical", levels: ["a", "b"] }],
- *   public: [],
- * }));
+ * const html = reportHtml(
+ *   utilityReport({
+ *     confidential: new Map([["<b>", ["a", "b"]]]),
+ *     synthetic: [new Map([["<b>", ["b", "b"]]])],
+ *     synthesized: [{ name: "<b>", kind: "categorical", levels: ["a", "b"] }],
+ *     public: [],
+ *   }),
+ *   {
+ *     release: {
+ *       report: {
+ *         mechanism: "histogram", model: "categorical", n: 2, m: 1, lipschitz: null,
+ *         lipschitzOverDraws: "max", epsilonPerDataset: 1, epsilon: 1, guarantee: "DP",
+ *         neighbours: "add-remove", backend: "cpu", columns: ["<b>"],
+ *         software: { name: "ppsynth", version: "0" }, seedPolicy: "secret",
+ *       },
+ *       fit: null,
+ *     },
+ *   },
+ * );
  * assert.ok(html.includes("&lt;b&gt;") && !html.includes("<b>"));
+ * assert.ok(html.indexOf('id="release"') < html.indexOf('id="summary"'));
  * ```
  */
-export function reportHtml(utility: UtilityReport, options: ReportHtmlOptions = {}): string {
-  const title = escapeHtml(options.title ?? "ppsynth utility report");
+export function reportHtml(utility: UtilityReport, options: ReportHtmlOptions): string {
+  const title = escapeHtml(options.title ?? "ppsynth release report");
   const m = utility.m;
   const describe = (v: UtilityReport["synthesized"][number]) =>
     `${escapeHtml(v.name)} <small>(${
@@ -506,7 +663,8 @@ ${
         escapeHtml(options.warning)
       }</strong></p>`
   }
-<section id="summary"><p>${utility.n} confidential records, ${m} synthetic dataset${
+${releaseSection(options.release)}
+<section id="summary"><h2>Utility</h2><p>${utility.n} confidential records, ${m} synthetic dataset${
     m === 1 ? "" : "s"
   }. Synthesized: ${utility.synthesized.map(describe).join(", ")}. Public: ${
     utility.public.map(describe).join(", ") || "none"

@@ -238,6 +238,13 @@ export async function synthesize(
   const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(S, spec.m);
   const original = datasetColumns(data);
   const weightTotal = publicWeightTotal(data, spec);
+  if (spec.model === "fbs" && weightTotal === undefined) {
+    note(
+      "ppsynth: fbs without public stratum sizes (--stratum-sizes): the synthetic weights are " +
+        "not scaled to a population size (their sum is about 10% below it, the lognormal's " +
+        "median): totals from them run low; means and proportions are unaffected",
+    );
+  }
   const ball = { radius: spec.radius, relative: spec.radiusMode === "relative" };
   const datasets: Map<string, OutputColumn>[] = [];
   const utility: Utility[] = [];

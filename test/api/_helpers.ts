@@ -169,14 +169,16 @@ export async function createKeyCommand(
 }
 
 /**
- * A synthesis that runs for a while (normal model, LW, loose ε), for tests that watch a running
+ * A synthesis that runs for a while (normal model, censored LW, loose ε), for tests that watch a running
  * job: add `datasetId` and `draws`.
  */
 export const SLOW_SYNTHESIS = {
   y: "y",
   x: ["z"],
   model: "normal",
-  mechanism: "lw",
+  // Censored: the normal model's density sums every record (its uncensored densities read the
+  // weighting's sums, O(K²) per gradient), so the job stays seconds long.
+  mechanism: "censored-w",
   epsilon: 1e6,
   c: 1,
   g: 0.2,

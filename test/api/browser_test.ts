@@ -193,7 +193,18 @@ Deno.test({
       assert.match(policy, /add-remove/);
       assert.match((await page.textContent("#policy-section"))!, /fixed at registration/);
       assert.equal(await page.textContent("#status"), "succeeded");
-      assert.match((await page.textContent("#report"))!, /lw-final.*negbin.*200.*add-remove/s);
+      // The release first: mechanism, model, guarantee, neighbours, ε, m, n, then the fit.
+      const release = (await page.textContent("#report"))!;
+      assert.match(
+        release,
+        /lw-final.*negbin.*aDP.*add-remove.*charged cap\)\s*8.*datasets m\s*2.*Records n\s*200/s,
+      );
+      assert.match(release, /Final fit\s*passed its diagnostics/);
+      // The owner's key also sees the achieved ε and Δ and the fit's diagnostics.
+      assert.match(release, /ε achieved \(owner's diagnostics\)\s*[\d.]+/);
+      assert.match(release, /Divergent transitions \(owner's diagnostics\)\s*0/);
+      assert.match(release, /R̂ max .*Bulk ESS min/s);
+      assert.equal(await page.isHidden("#fit-warning"), true);
       // The synthesis (its requested ε = 8) and the table (ε = 2) charged to the budget of 20.
       const spent = /ε spent ([\d.]+) of 20 \(2 charges/.exec(
         (await page.textContent("#budget"))!,
@@ -211,6 +222,19 @@ Deno.test({
       assert.ok(await utility.locator("svg").count() >= 1);
       assert.ok(((await utility.locator("svg").first().boundingBox())?.width ?? 0) > 100);
       assert.match((await utility.locator("body").textContent())!, /pMSE/);
+      // Its first section is the release: on registered data the cap as analysts read it, then
+      // the achieved ε and Δ (the owner's), m, n and the fit's health.
+      assert.equal(await utility.locator("body > section").first().getAttribute("id"), "release");
+      const cell = (field: string) =>
+        utility.locator(`#release tr[data-field="${field}"] td`).innerText();
+      assert.match(await cell("Mechanism"), /^lw-final/);
+      assert.match(await cell("Guarantee"), /^aDP/);
+      assert.match(await cell("ε stated to analysts"), /^8 the cap charged at acceptance/);
+      assert.match(await cell("ε achieved"), /^[\d.]+ \([\d.]+ per dataset; the owner's/);
+      assert.equal(await cell("Synthetic datasets m"), "2");
+      assert.equal(await cell("Records n"), "200");
+      assert.match(await cell("Final fit"), /^passed/);
+      assert.match(await cell("Target ε"), /^8$/);
       // Survey tables: 4 regions × 2 sexes, and every row of the 5·3 table.
       assert.equal(await count(page, "#plot-tables svg g[aria-label=dot] circle"), 8);
       assert.equal(await count(page, "#table-rows tr"), 1 + 15);
@@ -238,6 +262,12 @@ Deno.test({
       );
       assert.equal(await count(other, "#plot-ecdf svg g[aria-label=line] path"), 2);
       assert.equal(await count(other, "#plot-lipschitz svg, #plot-weights svg"), 0);
+      // The release as analysts read it: the cap, no Δ, the fit's verdict, no owner's rows.
+      const analystRelease = (await other.textContent("#report"))!;
+      assert.match(analystRelease, /charged cap\)\s*8/);
+      assert.match(analystRelease, /none on registered data\)\s*none/);
+      assert.match(analystRelease, /Final fit\s*passed its diagnostics/);
+      assert.doesNotMatch(analystRelease, /owner's diagnostics/);
       assert.equal(await other.isHidden("#fig-lipschitz"), true);
       assert.equal(await other.isHidden("#fig-weights"), true);
       await other.screenshot({ path: `${SCREENSHOTS}report-analyst.png`, fullPage: true });

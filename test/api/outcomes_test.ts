@@ -47,7 +47,20 @@ Deno.test("POST /v1/syntheses takes several outcomes, one model each, under one 
     assert.ok(diagnostics.riskReport);
     const page = await get(`/v1/syntheses/${id}/report.html`);
     assert.equal(page.status, 200);
-    assert.match(await page.text(), /<svg/);
+    const html = await page.text();
+    assert.match(html, /<svg/);
+    // The release first: the job's report (inline data: the achieved ε), the request's target,
+    // the fit's health from the owner's diagnostics.
+    assert.equal(/<section id="([^"]+)"/.exec(html)?.[1], "release");
+    assert.match(html, /data-field="Target ε"><th>[^<]*<\/th><td>40</);
+    assert.match(html, /data-field="Guarantee"><th>[^<]*<\/th><td><strong>aDP/);
+    assert.match(
+      html,
+      new RegExp(
+        `data-field="Divergent transitions"><th>[^<]*</th><td>${diagnostics.fit.divergences}`,
+      ),
+    );
+    assert.doesNotMatch(html, /data-field="ε achieved"/, "inline data: the report states it");
     const readOnly = await t.app.request(`/v1/syntheses/${id}/report.html`, {
       headers: { Authorization: `Bearer ${t.keys.read}` },
     });

@@ -24,6 +24,11 @@ const COLUMNS = { y: "salary", weight: "w", strata: "field", by: ["field", "gend
 /** The design columns the owner declares public when registering the sample. */
 const PUBLIC = ["field", "gender"];
 
+/** Public population sizes of the eight fields (the golden run's), declared for fbs and fbp. */
+const FIELD_SIZES = Object.fromEntries(
+  Array.from({ length: 8 }, (_, h) => [`field${h + 1}`, 12_000 + 500 * h]),
+);
+
 /** The public bounds of salary and w the owner declares for Laplace tables. */
 const BOUNDS = { salary: [0, 600_000], w: [0, 1000] };
 
@@ -224,12 +229,62 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
   }
 });
 
+Deno.test("`POST /v1/tables` fbs counts without stratum sizes are refused (422 stratum_sizes_required), never ~10% low; means-only asks are accepted", async () => {
+  const t = await testApp({}, false);
+  const { app, keys } = t;
+  try {
+    const datasetId = await registerSlice(t, { epsilonTotal: 100, publicColumns: PUBLIC });
+    const request = { ...COLUMNS, method: "fbs", epsilon: 50, m: 1 };
+    const post = (body: unknown) =>
+      app.request("/v1/tables", {
+        method: "POST",
+        headers: auth(keys.submit),
+        body: JSON.stringify(body),
+      });
+    for (
+      const [label, body, field] of [
+        ["registered, no sizes in the policy", { ...request, datasetId }, "strata"],
+        ["inline, no stratumSizes", { ...request, csv: SLICE_CSV }, "stratumSizes"],
+        [
+          "inline, counts asked for explicitly",
+          { ...request, csv: SLICE_CSV, estimates: "counts-and-means" },
+          "stratumSizes",
+        ],
+      ] as const
+    ) {
+      const response = await post(body);
+      assert.equal(response.status, 422, label);
+      const { error } = await response.json();
+      assert.equal(error.code, "stratum_sizes_required", label);
+      assert.equal(error.field, field, label);
+      assert.match(error.message, /fbs counts and totals need .*estimates "means"/, label);
+    }
+    const budget = await (await app.request(`/v1/datasets/${datasetId}/budget`, {
+      headers: auth(keys.read),
+    })).json();
+    assert.equal(budget.spent, 0, "a refused request is not charged");
+    // The means alone need no sizes: accepted as a job (run in the library test).
+    const means = await post({ ...request, datasetId, estimates: "means" });
+    assert.equal(means.status, 202);
+    await means.body?.cancel();
+    const bad = await post({ ...request, csv: SLICE_CSV, estimates: "totals" });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error.field, "estimates");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its cap charged at acceptance", async () => {
   const t = await testApp({ workers: 1 });
   const { app, keys } = t;
   const get = (path: string) => app.request(path, { headers: auth(keys.read) });
   try {
-    const datasetId = await registerSlice(t, { epsilonTotal: 100, publicColumns: PUBLIC });
+    const datasetId = await registerSlice(t, {
+      epsilonTotal: 100,
+      publicColumns: PUBLIC,
+      stratumSizes: { field: FIELD_SIZES },
+    });
     const request = {
       ...COLUMNS,
       method: "fbs",
@@ -259,6 +314,9 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
     assert.ok(job.table.rows.every((row: Record<string, unknown>) => "meanUpper" in row));
     assert.equal(job.report.model, "fbs");
     assert.equal(job.report.m, 2);
+    // The synthetic weights are scaled to the declared population: the grand total is Σ N_h.
+    const population = Object.values(FIELD_SIZES).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(job.table.rows[0].count / population - 1) < 1e-9, job.table.rows[0].count);
     assert.equal(job.table.privacy.epsilon, job.report.epsilon);
     assert.ok(job.report.epsilon <= 99);
     const budget = await (await get(`/v1/datasets/${datasetId}/budget`)).json();
@@ -268,12 +326,15 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
     const inline = await app.request("/v1/tables", {
       method: "POST",
       headers: auth(keys.submit),
-      body: JSON.stringify({ ...request, seed: 3, csv: SLICE_CSV }),
+      body: JSON.stringify({ ...request, seed: 3, stratumSizes: FIELD_SIZES, csv: SLICE_CSV }),
     });
     assert.equal(inline.status, 202);
     const inlineLocation = (await inline.json()).location;
     const inlineJob = await finished(t, inlineLocation);
-    assert.deepEqual(inlineJob.table.rows, await commandRows(SLICE_CSV, { ...request, seed: 3 }));
+    assert.deepEqual(
+      inlineJob.table.rows,
+      await commandRows(SLICE_CSV, { ...request, seed: 3, stratumSizes: FIELD_SIZES }),
+    );
     // A synthesis id is not a table.
     const synthesis = await app.request("/v1/syntheses", {
       method: "POST",

@@ -141,6 +141,14 @@ Deno.test("several outcomes write the owner's utility report (JSON and self-cont
   assert.equal(utility.models.length, 1);
   const html = await Deno.readTextFile(`${dir}/out/report.html`);
   assert.match(html, /<svg/);
+  // The first section is the release, with report.json's ε and the fit's health.
+  const manifest = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+  assert.equal(/<section id="([^"]+)"/.exec(html)?.[1], "release");
+  assert.match(html, /data-field="Mechanism"><th>Mechanism<\/th><td><strong>unweighted/);
+  assert.match(html, /data-field="Synthetic datasets m"><th>[^<]*<\/th><td>2</);
+  assert.match(html, new RegExp(`data-field="Records n"><th>[^<]*</th><td>${manifest.n}<`));
+  assert.match(html, /data-field="Divergent transitions">/);
+  assert.match(html, /data-field="Target ε"><th>[^<]*<\/th><td>none \(not calibrated/);
   assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href="http/);
   const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
   assert.equal(diagnostics.riskReport.m, 2);

@@ -126,5 +126,12 @@ Deno.test("a final fit that fails its diagnostics: exit 3 naming them, nothing w
   assert.match(allowed.stderr, /--allow-flagged/);
   const files = await listing(`${dir}/allowed`);
   assert.equal(JSON.parse(files.get("report.json")!).fitFlagged, true);
-  assert.match(files.get("report.html")!, /id="warning"[^>]*><strong>Not a release/);
+  const html = files.get("report.html")!;
+  assert.match(html, /id="warning"[^>]*><strong>Not a release/);
+  // The warning above everything, then the release, whose fit row says flagged.
+  assert.ok(html.indexOf('id="warning"') < html.indexOf('<section id="release">'));
+  assert.match(
+    html,
+    /<section id="release">.*data-field="Final fit"><th>Final fit<\/th><td><strong class="bad">flagged/s,
+  );
 });

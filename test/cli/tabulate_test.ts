@@ -97,6 +97,19 @@ const BAD_INPUTS: [string, string, string[], RegExp][] = [
     ["--method=fbp", "--epsilon=10.8"],
     /--stratum-sizes: the fbp model needs/,
   ],
+  [
+    "fbs counts and totals without public stratum sizes (never ~10% low)",
+    HEADER + GOOD,
+    ["--method=fbs", "--epsilon=10"],
+    /--stratum-sizes: fbs counts and totals need .*--estimates means for the means alone/,
+  ],
+  [
+    "fbs counts asked for explicitly without public stratum sizes",
+    HEADER + GOOD,
+    ["--method=fbs", "--epsilon=10", "--estimates=counts-and-means"],
+    /--stratum-sizes: fbs counts and totals need/,
+  ],
+  ["an unknown estimates choice", HEADER + GOOD, ["--estimates=totals"], /--estimates: /],
   ["an unknown method", HEADER + GOOD, ["--method=magic"], /--method: /],
   ["an output that is neither CSV nor JSON", HEADER + GOOD, ["--out=OUT/t.txt"], /--out: must end/],
 ];
@@ -116,3 +129,37 @@ for (const [label, csv, extra, pattern] of BAD_INPUTS) {
     await Deno.remove(dir, { recursive: true });
   });
 }
+
+Deno.test("`deno task tabulate --method fbs --estimates means` without stratum sizes writes the means alone", async () => {
+  const dir = await Deno.makeTempDir();
+  const out = `${dir}/means.json`;
+  const { code, stderr } = await runCli("tabulate.ts", [
+    `--data=${SAMPLE}`,
+    ...SAMPLE_ARGS,
+    "--method=fbs",
+    "--epsilon=20",
+    "--m=2",
+    "--estimates=means",
+    "--draws=4000",
+    "--chains=4",
+    "--warmup=300",
+    "--seed=5",
+    `--out=${out}`,
+  ]);
+  assert.equal(code, 0, stderr);
+  const rows: Row[] = JSON.parse(await Deno.readTextFile(out));
+  assert.equal(rows.length, 27);
+  assert.deepEqual(Object.keys(rows[0]), [
+    "field",
+    "gender",
+    "mean",
+    "meanSE",
+    "meanDf",
+    "meanLower",
+    "meanUpper",
+  ]);
+  // The all-fields mean salary near the sample's weighted mean (R: the reference's first cell).
+  const sample = EXPECTED_CELLS.find((cell) => cell.field === "all" && cell.gender === "all")!;
+  assert.ok(Math.abs(Number(rows[0].mean) / sample.mean - 1) < 0.15, String(rows[0].mean));
+  await Deno.remove(dir, { recursive: true });
+});

@@ -175,7 +175,8 @@ async function runAll(only: Set<string>, work: string): Promise<Record<string, s
         method,
         ...extra,
         ...synthetic,
-        ...(method === "fbp" ? ["--stratum-sizes", stratumSizes] : []),
+        // fbs counts need the sizes too (without them it is refused, not ~10% low).
+        ...(method === "fbs" || method === "fbp" ? ["--stratum-sizes", stratumSizes] : []),
         "--seed",
         "5",
         "--out",

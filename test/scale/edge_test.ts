@@ -128,7 +128,17 @@ Deno.test({
       // The tables function alone: an fbs table on a registered survey sample.
       const survey = await json(main, "/v1/datasets", {
         method: "POST",
-        body: JSON.stringify({ epsilonTotal: 100, csv: SLICE, publicColumns: ["field", "gender"] }),
+        body: JSON.stringify({
+          epsilonTotal: 100,
+          csv: SLICE,
+          publicColumns: ["field", "gender"],
+          // FBS counts need the public population sizes of the strata.
+          stratumSizes: {
+            field: Object.fromEntries(
+              Array.from({ length: 8 }, (_, h) => [`field${h + 1}`, 12_000 + 500 * h]),
+            ),
+          },
+        }),
       });
       const table = await json(tables, "/v1/tables", {
         method: "POST",
