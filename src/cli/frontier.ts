@@ -1,7 +1,7 @@
 /**
  * `deno task frontier`: the utility–ε frontier on real files (`docs/studies/frontier.md`).
  *
- *     deno task frontier [--out DIR] [--cache DIR] [--only KEY,…] [--quick]
+ *     deno task frontier [--out DIR] [--cache DIR] [--only KEY,…] [--partial] [--quick]
  *     deno task frontier --render [--out DIR]
  *
  * Runs every arm of `src/studies/frontier.ts` (each mechanism at each ε and m on NHANES and
@@ -9,7 +9,8 @@
  * DIR/frontier.html (the figures inline) and one SVG per file, all or none. DIR defaults to
  * docs/studies/. Each finished arm is kept in the cache folder (default out/frontier-cache), so an
  * interrupted run resumes; `--only` runs only the arms whose key starts with one of the prefixes
- * (e.g. `nhanes-` or `cps1988-sw-`) and writes nothing unless every arm is then in the cache.
+ * (e.g. `nhanes-` or `cps1988-sw-`) and writes nothing unless every arm is then in the cache
+ * (`--partial` writes what there is, marked as partial).
  * `--quick` is a reduced run for tests (every 40th record, ε = 5, m = 1, short chains).
  * `--render` rewrites the markdown, HTML and figures from DIR/frontier.json. Progress goes to
  * stderr.
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
         cache: { type: "string" },
         only: { type: "string" },
         quick: { type: "boolean" },
+        partial: { type: "boolean" },
         render: { type: "boolean" },
       },
     }).values;
@@ -134,7 +136,7 @@ async function main(): Promise<void> {
     },
   });
   const planned = frontierPlan(settings).length;
-  if (result.arms.length < planned) {
+  if (result.arms.length < planned && !values.partial) {
     console.log(`frontier: ${result.arms.length} of ${planned} arms done; nothing written`);
     return;
   }
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
   const total = Object.values(seconds).reduce((s, v) => s + v, 0);
   const perFile = settings.files.map((f) => {
     const sum = frontierPlan(settings).filter((p) => p.file.key === f.key)
-      .reduce((s, p) => s + seconds[armKey(p)], 0);
+      .reduce((s, p) => s + (seconds[armKey(p)] ?? 0), 0);
     return `${f.label} ${(sum / 60).toFixed(1)} min`;
   }).join(", ");
   const footer =

@@ -48,6 +48,7 @@ Deno.test("frontier evidence: the lowest S_pMSE among unflagged record syntheses
   const result: FrontierResult = {
     study: "frontier",
     settings: SMALL,
+    planned: 9,
     baselines: [{ file: "nhanes", n: 100, dropped: 0, values: { hi_chol: 10 } }],
     arms: [
       arm("sw", 5, 3),
