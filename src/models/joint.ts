@@ -162,7 +162,9 @@ export class JointModel implements Model {
       }
       alpha = beta;
     }
-    const inner: Weighting = { alpha };
+    // The clamp's α changes with u: censor: Infinity (which clamps nothing) tells the
+    // conditionals that it is not a fixed weighting whose sums they may keep (`Weighting`).
+    const inner: Weighting = censor === undefined ? { alpha } : { alpha, censor: Infinity };
     let total = clamped;
     for (let j = 0; j < this.components.length; j++) {
       total += this.components[j].model.logDensity(

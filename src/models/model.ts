@@ -28,7 +28,10 @@ export type MetricKind = "diag" | "dense";
  * `alpha === null` means every α_i = 1.
  */
 export interface Weighting {
-  /** α_i ∈ [0, 1] per record, or null for all 1. */
+  /**
+   * α_i ∈ [0, 1] per record, or null for all 1. Without `censor` its entries must not change
+   * while the weighting is in use: a model may keep sums over it (`normal.ts`).
+   */
   readonly alpha: Float64Array | null;
   /** The censoring bound C > 0 of SPEC §3 (ε/2), or absent for none. */
   readonly censor?: number;

@@ -69,7 +69,8 @@ export abstract class GaussianRegression extends GlmModel {
   }
 
   /**
-   * The sums of a weighting's α (read once per α array, which a weighting never changes), or
+   * The sums of an uncensored weighting's α (read once per α array, which such a weighting never
+   * changes: `Weighting`), or
    * null when a record of positive weight has a non-finite z_i or c_i (the loop then gives the
    * density its −∞ or NaN).
    */
@@ -103,7 +104,7 @@ export abstract class GaussianRegression extends GlmModel {
     let total = this.logPrior(u, grad);
     const logSigma = u[2 * k];
     const invVar = Math.exp(-2 * logSigma);
-    const sums = censor === Infinity && this.#useSums ? this.#sumsOf(alpha) : null;
+    const sums = weighting.censor === undefined && this.#useSums ? this.#sumsOf(alpha) : null;
     if (sums !== null) return total + sumsDensity(sums, u, k, logSigma, invVar, grad);
     const b0 = u[0];
     let g0 = 0;
