@@ -16,8 +16,10 @@
  *     ℓ_i = (η_{i,y_i} − m_i) − log Σ_l e^{η_il − m_i},
  *     ∂ℓ_i/∂β_lk = x_ik·(1[y_i = l] − p_il),   p_il = e^{η_il − m_i} / Σ_m e^{η_im − m_i}.
  *
- * An outcome that is not a level's code has ℓ_i = −∞ (the data reader never produces one). With
- * L = 2 the model is the logistic model with the same prior.
+ * Records with the same covariates are evaluated once per group when there are few
+ * (`row_groups.ts`), with the same values bit for bit; otherwise in WebAssembly SIMD
+ * (`logit_simd.ts`) where available. An outcome that is not a level's code has ℓ_i = −∞ (the
+ * data reader never produces one). With L = 2 the model is the logistic model with the same prior.
  *
  * @module
  */
@@ -26,6 +28,7 @@ import { censorBound, checkLength, checkRecords, logPositive, validateDesign } f
 import { coefficientPrior, type CoefficientPriorTerms } from "./glm_prior.ts";
 import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
+import { LogitSimd } from "./logit_simd.ts";
 
 /**
  * The categorical (multinomial logit) model; θ = (β_1, …, β_{L−1}, σ), u = (β, log σ), each β_l
@@ -75,14 +78,24 @@ export class CategoricalModel implements Model {
   readonly #groupP: Float64Array;
   /** Scratch: each group's log Σ_l e^{η_l − m}. */
   readonly #groupLse: Float64Array;
+  /** Whether the ungrouped record loops run in WebAssembly SIMD (`logit_simd.ts`). */
+  readonly #useSimd: boolean;
+  /** The data's copy in WebAssembly memory, made on first use. */
+  #simdLoops: LogitSimd | null = null;
 
   /**
    * Binds the model to a dataset.
    * @param design outcome codes 0..L−1, their `outcomeLevels` (L ≥ 2), and covariates.
    * @param options `groupRows: false` evaluates every record's softmax itself (the reference the
    *   grouped loop is tested against); by default records that share their row are grouped.
+   *   `simd: false` keeps the TypeScript loop for ungrouped records (the reference the
+   *   WebAssembly loop is tested against); by default the WebAssembly loop runs them wherever
+   *   SIMD is available.
    */
-  constructor(design: Design, options: { readonly groupRows?: boolean } = {}) {
+  constructor(
+    design: Design,
+    options: { readonly groupRows?: boolean; readonly simd?: boolean } = {},
+  ) {
     validateDesign(design);
     const levels = design.outcomeLevels;
     if (levels === undefined || levels.length < 2) {
@@ -112,6 +125,7 @@ export class CategoricalModel implements Model {
     this.#groupEta = new Float64Array(groupCount * levels.length);
     this.#groupP = new Float64Array(groupCount * levels.length);
     this.#groupLse = new Float64Array(groupCount);
+    this.#useSimd = this.#groups === null && (options.simd ?? true) && LogitSimd.available;
     const names: string[] = [];
     for (const level of levels.slice(1)) {
       for (const c of design.coefficientNames) names.push(`level=${level}:${c}`);
@@ -190,6 +204,13 @@ export class CategoricalModel implements Model {
     return Math.log1p(rest);
   }
 
+  /** The WebAssembly loops, or null when this model runs the TypeScript ones. */
+  #simd(): LogitSimd | null {
+    if (!this.#useSimd) return null;
+    this.#simdLoops ??= new LogitSimd(this.design, this.#code, this.#levels);
+    return this.#simdLoops;
+  }
+
   /** Each group's softmax at `coefficients`, from its first record (bit for bit the record's). */
   #fillGroups(groups: RowGroups, coefficients: Float64Array): void {
     const levels = this.#levels;
@@ -215,6 +236,8 @@ export class CategoricalModel implements Model {
     const eta = this.#eta;
     const p = this.#p;
     let total = this.#prior.logDensity(u, this.#m, grad);
+    const simd = this.#simd();
+    if (simd !== null) return total + simd.logDensity(u, grad, weighting);
     const groups = this.#groups;
     if (groups !== null) this.#fillGroups(groups, u);
     // Record i's η − m and p: eta and p from #softmax, or its group's at `base`.
@@ -251,6 +274,8 @@ export class CategoricalModel implements Model {
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
     checkLength("theta", theta, this.dim);
     checkRecords("out", out, this.#n);
+    const simd = this.#simd();
+    if (simd !== null) return simd.logLik(theta, out);
     const codes = this.#code;
     const eta = this.#eta;
     const groups = this.#groups;

@@ -12,7 +12,8 @@
  *
  * one exp and one log1p per record, exact and without overflow at any |η| (ℓ = −800 at t = −800);
  * per group of records with the same covariates and outcome instead, when there are few
- * (`row_groups.ts`), with the same values bit for bit.
+ * (`row_groups.ts`), with the same values bit for bit; otherwise in WebAssembly SIMD
+ * (`logit_simd.ts`) where available.
  * An outcome other than 0 or 1 has ℓ_i = −∞ (the data reader never produces one; a record
  * with α_i = 0 is skipped, as in every model).
  *
@@ -23,6 +24,7 @@ import { censorBound, GlmModel, linearPredictor } from "./_glm.ts";
 import { describeModel, type Design, type Weighting } from "./model.ts";
 import { sigmoid } from "../stats/special.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
+import { LogitSimd } from "./logit_simd.ts";
 
 /**
  * The sign s = 2y − 1 of each record's outcome (NaN for an outcome other than 0 or 1), after
@@ -86,14 +88,24 @@ export class LogisticModel extends GlmModel {
   readonly #groupLogSigmoid: Float64Array;
   /** Scratch: logit⁻¹(−t) of each group at the current coefficients. */
   readonly #groupSigmoidNeg: Float64Array;
+  /** Whether the ungrouped record loops run in WebAssembly SIMD (`logit_simd.ts`). */
+  readonly #useSimd: boolean;
+  /** The data's copy in WebAssembly memory, made on first use. */
+  #simdLoops: LogitSimd | null = null;
 
   /**
    * Binds the model to a dataset.
    * @param design outcome (codes 0 and 1) and covariates.
    * @param options `groupRows: false` evaluates every record's terms itself (the reference the
    *   grouped loop is tested against); by default records that share their row are grouped.
+   *   `simd: false` keeps the TypeScript loop for ungrouped records (the reference the
+   *   WebAssembly loop is tested against); by default the WebAssembly loop runs them wherever
+   *   SIMD is available.
    */
-  constructor(design: Design, options: { readonly groupRows?: boolean } = {}) {
+  constructor(
+    design: Design,
+    options: { readonly groupRows?: boolean; readonly simd?: boolean } = {},
+  ) {
     super("logistic", design, null, "logit");
     this.#x = design.x;
     this.#s = binarySigns(design, "logistic");
@@ -103,6 +115,18 @@ export class LogisticModel extends GlmModel {
     const groupCount = this.#groups?.first.length ?? 0;
     this.#groupLogSigmoid = new Float64Array(groupCount);
     this.#groupSigmoidNeg = new Float64Array(groupCount);
+    this.#useSimd = this.#groups === null && (options.simd ?? true) && LogitSimd.available;
+  }
+
+  /** The WebAssembly loops, or null when this model runs the TypeScript ones. */
+  #simd(): LogitSimd | null {
+    if (!this.#useSimd) return null;
+    this.#simdLoops ??= new LogitSimd(
+      this.design,
+      Int32Array.from(this.#s, (s) => s === 1 ? 1 : s === -1 ? 0 : -1),
+      2,
+    );
+    return this.#simdLoops;
   }
 
   /**
@@ -147,6 +171,8 @@ export class LogisticModel extends GlmModel {
     const x = this.#x;
     const sign = this.#s;
     let total = this.logPrior(u, grad);
+    const simd = this.#simd();
+    if (simd !== null) return total + simd.logDensity(u, grad, weighting);
     const b0 = u[0];
     let g0 = 0;
     const groups = this.#groups;
@@ -193,6 +219,8 @@ export class LogisticModel extends GlmModel {
     const k = this.k;
     const x = this.#x;
     const sign = this.#s;
+    const simd = this.#simd();
+    if (simd !== null) return simd.logLik(theta, out);
     const groups = this.#groups;
     if (groups !== null) this.#fillGroups(groups, theta);
     for (let i = 0, off = 0; i < n; i++, off += k) {
