@@ -66,7 +66,15 @@ import type { UtilityReport } from "../src/synthesis/utility_report.ts";
 
 const SynthesisRequest = SynthesisFields.safeExtend(DATA_SOURCE).superRefine(
   sourcedRules(synthesisRules),
-).openapi("SynthesisRequest", {
+).superRefine((request, context) => {
+  if (request.autoReason !== undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["autoReason"],
+      message: 'set by mechanism "auto", not by a request',
+    });
+  }
+}).openapi("SynthesisRequest", {
   example: {
     datasetId: "3f0c…",
     y: "y",

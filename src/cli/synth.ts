@@ -4,7 +4,7 @@
  *     deno task synth --data FILE.csv --y COL[,COL…] [--x COL,COL]
  *       --model MODEL[,MODEL…] [--weight COL]
  *       [--strata COL --stratum-sizes LABEL=N,…]
- *       --mechanism unweighted|lw|cw|sw|lw-final|cw-final|weighted-e|censored|censored-w|histogram
+ *       --mechanism unweighted|lw|cw|sw|lw-final|cw-final|weighted-e|censored|censored-w|histogram|auto
  *       [--epsilon E] [--m M] [--c C --g G] [--radius R] [--radius-mode relative|absolute]
  *       [--match-lipschitz D] [--retruncations N] [--lower A --upper B --bins K] [--draws S]
  *       [--chains K] [--warmup W] [--seed N] [--backend auto|cpu|gpu] [--sampler nuts|gpu-hmc]

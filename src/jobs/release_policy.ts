@@ -25,7 +25,7 @@ import { getColumn } from "../data/dataset.ts";
 import { mechanismGuarantee } from "../mechanisms/mechanism.ts";
 import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { outcomeKind } from "../models/mod.ts";
-import { outcomesOf, type SynthesisSpec } from "../synthesis/spec.ts";
+import { outcomesOf, resolveMechanism, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { TableSpec } from "./table_spec.ts";
 
@@ -261,10 +261,22 @@ function setByPolicy(given: unknown, field: string): void {
  * and histogram bounds taken from the policy, no seed.
  *
  * @param policy The dataset's policy.
- * @param spec The validated request.
+ * @param requested The validated request; "auto" is resolved under the guarantees it allows.
  * @returns The spec the job runs; throws a `PolicyError` (422) naming the request field.
  */
-export function checkSynthesis(policy: ReleasePolicy, spec: SynthesisSpec): SynthesisSpec {
+export function checkSynthesis(policy: ReleasePolicy, requested: SynthesisSpec): SynthesisSpec {
+  if (requested.autoReason !== undefined) {
+    throw refuse(
+      "set_by_service",
+      'autoReason is set by mechanism "auto", not a request',
+      "autoReason",
+    );
+  }
+  // "auto" chooses under the guarantees the owner allows, before any check reads the mechanism.
+  const spec = resolveMechanism(
+    requested,
+    (policy.guarantee ?? "aDP") === "DP" ? ["DP"] : ["DP", "aDP"],
+  );
   checkCommon(policy, spec, true, mechanismGuarantee(spec.mechanism));
   spec.x.forEach((name, k) => requirePublic(policy, name, `x.${k}`));
   if (spec.strata !== undefined) requirePublic(policy, spec.strata, "strata");

@@ -41,6 +41,11 @@ export const ReleaseReportSchema = z.object({
    * (`allowFlagged`, research): Δ and ε rest on a fit that may not have explored the tails.
    */
   fitFlagged: z.literal(true).optional(),
+  /**
+   * Present when the request asked for `"mechanism": "auto"`: the mechanism was chosen from
+   * public facts only (`src/mechanisms/auto.ts`), and why.
+   */
+  mechanismChoice: z.object({ requested: z.literal("auto"), reason: z.string() }).optional(),
 });
 
 /** The public release manifest. */

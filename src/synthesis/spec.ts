@@ -6,7 +6,9 @@
  */
 import { z } from "zod";
 import { COEFFICIENT_PRIORS } from "../data/design.ts";
-import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
+import { chooseMechanism } from "../mechanisms/auto.ts";
+import { MECHANISM_NAMES, type MechanismName } from "../mechanisms/mechanism.ts";
+import type { Guarantee } from "../mechanisms/privacy.ts";
 import { MODEL_NAMES, type ModelName, outcomeKind } from "../models/mod.ts";
 
 const finite = z.number().finite();
@@ -59,7 +61,16 @@ export const SynthesisFields = z.object({
   strata: z.string().min(1).optional(),
   /** Public population size of every stratum (FBP), by the stratum column's values. */
   stratumSizes: z.record(z.string(), finite.positive()).optional(),
-  mechanism: z.enum(MECHANISM_NAMES),
+  /**
+   * The mechanism; "auto" lets {@linkcode resolveMechanism} choose it from public facts (the
+   * allowed guarantees, ε, m) by the real-file frontier's rule (`src/mechanisms/auto.ts`).
+   */
+  mechanism: z.enum([...MECHANISM_NAMES, "auto"]),
+  /**
+   * Why "auto" chose the mechanism: set by {@linkcode resolveMechanism}, never by a request (the
+   * API refuses it there).
+   */
+  autoReason: z.string().max(1000).optional(),
   /** Target total ε for the m datasets. */
   epsilon: finite.positive().optional(),
   /** Number of synthetic datasets. */
@@ -119,6 +130,13 @@ export function synthesisRules(
   context: z.RefinementCtx,
   sizesFromPolicy = false,
 ): void {
+  if (spec.mechanism === "auto" && spec.epsilon === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["epsilon"],
+      message: 'mechanism "auto" needs an epsilon target',
+    });
+  }
   if (spec.sampler === "nuts" && spec.chains !== undefined && spec.chains > 64) {
     context.addIssue({ code: "custom", path: ["chains"], message: "NUTS runs at most 64 chains" });
   }
@@ -249,6 +267,28 @@ export function outcomesOf(spec: Pick<SynthesisSpec, "y" | "model">): OutcomeSpe
   const ys = typeof spec.y === "string" ? [spec.y] : spec.y;
   const models = typeof spec.model === "string" ? [spec.model] : spec.model;
   return ys.map((y, k) => ({ y, model: models[k] }));
+}
+
+/** A spec whose mechanism is chosen (not "auto"). */
+export type ResolvedSpec = SynthesisSpec & { readonly mechanism: MechanismName };
+
+/**
+ * The spec with "auto" replaced by the mechanism {@linkcode chooseMechanism} picks for the allowed
+ * guarantees and the spec's ε and m (public facts only), its reason in `autoReason`; any other
+ * spec as it is.
+ *
+ * @param spec A validated spec.
+ * @param guarantees The guarantees the data owner allows (both on one's own data).
+ * @returns The resolved spec.
+ * @throws {RangeError} When "auto" has no ε target.
+ */
+export function resolveMechanism(
+  spec: SynthesisSpec,
+  guarantees: readonly Guarantee[] = ["DP", "aDP"],
+): ResolvedSpec {
+  if (spec.mechanism !== "auto") return spec as ResolvedSpec;
+  const choice = chooseMechanism({ guarantees, epsilon: spec.epsilon, m: spec.m });
+  return { ...spec, mechanism: choice.mechanism, autoReason: choice.reason };
 }
 
 /** Options of one synthesis, validated with their cross-field rules. */

@@ -25,7 +25,7 @@ import { jointFitter } from "./joint_fit.ts";
 import { datasetDrawIndices, fitter, runRelease, simulateDataset } from "./release.ts";
 import type { ReleaseReport } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
-import { outcomesOf, type SynthesisSpec } from "./spec.ts";
+import { outcomesOf, resolveMechanism, type SynthesisSpec } from "./spec.ts";
 import { synthesisModel } from "./synthesis_model.ts";
 import { type Utility, utilityOf } from "./utility.ts";
 import { type UtilityReport, utilityReport } from "./utility_report.ts";
@@ -168,7 +168,7 @@ function outcomeColumn(model: Model, values: Float64Array): OutputColumn {
  * Runs a synthesis on the confidential `data`.
  *
  * @param data The confidential dataset.
- * @param spec The validated request.
+ * @param requested The validated request ("auto" is resolved with both guarantees allowed).
  * @returns The public report, the confidential diagnostics and the synthetic datasets; throws
  * a `DataError` for bad data, a `RangeError` for settings that do not fit the mechanism, a
  * `CalibrationError` when the target ε cannot be met, and a `FitFlaggedError` when the final fit
@@ -176,9 +176,11 @@ function outcomeColumn(model: Model, values: Float64Array): OutputColumn {
  */
 export async function synthesize(
   confidential: Dataset,
-  spec: SynthesisSpec,
+  requested: SynthesisSpec,
   options: SynthesizeOptions = {},
 ): Promise<SynthesisResult> {
+  // "auto" on one's own data: both guarantees allowed (the API resolves it under the policy).
+  const spec = resolveMechanism(requested);
   const read = [
     ...outcomesOf(spec).map(({ y }) => y),
     ...spec.x,
@@ -322,6 +324,9 @@ export async function synthesize(
       seedPolicy,
       ...(isSurveyModel(model) ? {} : { coefficientPrior: spec.prior }),
       ...(flagged ? { fitFlagged: true as const } : {}),
+      ...(spec.autoReason === undefined
+        ? {}
+        : { mechanismChoice: { requested: "auto" as const, reason: spec.autoReason } }),
     },
     diagnostics: {
       alpha: outcome.alpha === null ? null : [...outcome.alpha],
