@@ -8,7 +8,8 @@
  * CPS1988) and writes DIR/frontier.json (a pure function of the settings), DIR/frontier.md,
  * DIR/frontier.html (the figures inline) and one SVG per file, all or none. DIR defaults to
  * docs/studies/. Each finished arm is kept in the cache folder (default out/frontier-cache), so an
- * interrupted run resumes; `--only` runs only the arms whose key starts with one of the prefixes
+ * interrupted run resumes, and so are the arms of an existing DIR/frontier.json (a partial run
+ * committed earlier, `--partial`); `--only` runs only the arms whose key starts with one of the prefixes
  * (e.g. `nhanes-` or `cps1988-sw-`) and writes nothing unless every arm is then in the cache
  * (`--partial` writes what there is, marked as partial).
  * `--quick` is a reduced run for tests (every 40th record, ε = 5, m = 1, short chains).
@@ -21,6 +22,8 @@ import { parseArgs } from "node:util";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
   armKey,
+  armSettings,
+  type CachedFrontierArm,
   CPS1988_FILE,
   FRONTIER_SETTINGS,
   type FrontierCache,
@@ -60,6 +63,33 @@ export function frontierFolderCache(dir: string): FrontierCache {
     async set(key, value) {
       await writeFilesAtomically(dir, new Map([[`${key}.json`, JSON.stringify(value) + "\n"]]));
     },
+  };
+}
+
+/**
+ * A cache that also finds the arms of an earlier result (a committed partial run): an arm of it
+ * counts when its file and the sampler are the same as the plan's.
+ *
+ * @param inner The folder cache.
+ * @param earlier The earlier result, or null.
+ */
+export function withEarlierArms(
+  inner: FrontierCache,
+  earlier: FrontierResult | null,
+): FrontierCache {
+  if (earlier === null) return inner;
+  const kept = new Map<string, CachedFrontierArm>();
+  for (const arm of earlier.arms) {
+    const file = earlier.settings.files.find((f) => f.key === arm.file);
+    if (file === undefined) continue;
+    const plan = { file, mechanism: arm.mechanism, epsilon: arm.epsilon, m: arm.m };
+    kept.set(armKey(plan), { settings: armSettings(plan, earlier.settings), arm, seconds: 0 });
+  }
+  return {
+    async get(key) {
+      return await inner.get(key) ?? kept.get(key);
+    },
+    set: (key, value) => inner.set(key, value),
   };
 }
 
@@ -120,7 +150,11 @@ async function main(): Promise<void> {
   }
   const settings = values.quick ? QUICK_FRONTIER : FRONTIER_SETTINGS;
   const prefixes = values.only?.split(",").map((p) => p.trim()).filter((p) => p !== "");
-  const cache = frontierFolderCache(values.cache ?? "out/frontier-cache");
+  const earlier = await Deno.readTextFile(`${out}/frontier.json`).then(
+    (text) => JSON.parse(text) as FrontierResult,
+    () => null,
+  );
+  const cache = withEarlierArms(frontierFolderCache(values.cache ?? "out/frontier-cache"), earlier);
   const started = performance.now();
   const shown = new Map<string, string>();
   const { result, seconds } = await runFrontier(settings, {

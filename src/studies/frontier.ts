@@ -577,7 +577,7 @@ export interface RunFrontierOptions {
 }
 
 /** What an arm's result depends on besides its plan: the sampler, the seed and the file. */
-function armSettings(plan: ArmPlan, settings: FrontierSettings): string {
+export function armSettings(plan: ArmPlan, settings: FrontierSettings): string {
   const { draws, chains, warmup, seed } = settings;
   return JSON.stringify({ file: plan.file, draws, chains, warmup, seed });
 }

@@ -9,6 +9,7 @@ import {
   runFrontier,
 } from "../../src/studies/frontier.ts";
 import { frontierCells, frontierWinners } from "../../src/studies/frontier_evidence.ts";
+import { withEarlierArms } from "../../src/cli/frontier.ts";
 import { frontierSvg } from "../../src/studies/frontier_figure.ts";
 import { frontierMarkdown } from "../../src/studies/frontier_markdown.ts";
 
@@ -103,6 +104,13 @@ Deno.test("frontier: a reduced run releases every planned arm with its measures 
   assert.equal(table.release.guarantee, "DP");
   assert.ok(table.metrics.tableError! > 0);
   assert.equal(result.baselines[0].n, 195);
+  // A later run resumes from this result's arms (a committed partial run) without computing any.
+  const empty = { get: () => Promise.resolve(undefined), set: () => Promise.resolve() };
+  const resumed = await runFrontier(settings, {
+    cache: withEarlierArms(empty, result),
+    only: () => false,
+  });
+  assert.deepEqual(resumed.result.arms, result.arms);
   const svg = frontierSvg(result, "nhanes");
   assert.match(svg, /^<svg xmlns/);
   assert.match(svg, /<path d="M/);
