@@ -226,6 +226,7 @@ export async function synthesize(
       warmup: spec.warmup,
       drawsPerChain: Math.ceil(spec.draws / chains),
       gpu,
+      shortFirstWarmup: true,
       onProgress: options.onProgress,
       signal: options.signal,
     }),
