@@ -48,6 +48,23 @@ function armRow(
   } | ${num(t.ciOverlap)} | ${num(t.tableCoverage, 2)} | ${num(t.tableError, 2)} |`;
 }
 
+/** The binary outcome's bias of a cell's best arm, e.g. "hi_chol −0.56", or "–". */
+function bestBias(
+  result: FrontierResult,
+  file: string,
+  m: number,
+  epsilon: number,
+  best: string | null,
+): string {
+  const arm = result.arms.filter(isReleased).find((a) =>
+    a.file === file && a.m === m && a.epsilon === epsilon && a.mechanism === best
+  );
+  const spec = result.settings.files.find((f) => f.key === file)!;
+  const binary = spec.outcomes.find((o) => spec.levels[o.name]?.length === 2)?.name;
+  const bias = arm === undefined || binary === undefined ? undefined : arm.metrics.bias[binary];
+  return bias === undefined ? "–" : `${binary} ${num(bias, 2)}`;
+}
+
 /**
  * The markdown of a result.
  *
@@ -99,12 +116,12 @@ export function frontierMarkdown(
     "Best record mechanism per cell (S_pMSE in brackets; 1 means the propensity model cannot tell " +
       "synthetic from confidential):",
     "",
-    "| file | m | ε | best (any guarantee) | best pure DP |",
-    "| --- | --- | --- | --- | --- |",
+    "| file | m | ε | best (any guarantee) | its binary outcome's bias (points) | best pure DP |",
+    "| --- | --- | --- | --- | --- | --- |",
     ...cells.map((c) =>
       `| ${c.file} | ${c.m} | ${c.epsilon} | ${label(c.best)} (${num(c.bestSPMSE)}) | ${
-        label(c.bestDP)
-      } (${num(c.bestDPSPMSE)}) |`
+        bestBias(result, c.file, c.m, c.epsilon, c.best)
+      } | ${label(c.bestDP)} (${num(c.bestDPSPMSE)}) |`
     ),
     "",
   );
