@@ -178,7 +178,7 @@ export interface FrontierSettings {
 }
 
 /**
- * The full run of `deno task frontier`: 140 syntheses at the real-file study's sampler (S = 2000
+ * The full run of `deno task frontier`: 115 arms at the real-file study's sampler (S = 2000
  * draws after 500 warmup iterations per chain; fewer left R̂ just above 1.01 in fits that had
  * mixed), on every 8th record of CPS1988 (n = 3520) to keep the run to a few hours on two cores.
  */
