@@ -2,7 +2,7 @@
  * The frontier figure (`frontier.ts`): per file, utility against ε on a log axis, one line per
  * mechanism (solid m = 1, dashed m = 3), as an SVG string for the markdown and the HTML report.
  * Left: S_pMSE (log scale; 1 is indistinguishable from the confidential data) of the record
- * mechanisms. Right: the file's headline error — on a survey file the survey table's mean cell
+ * mechanisms. Right (log scale): the file's headline error — on a survey file the survey table's mean cell
  * error, else the skewed amount's relative mean bias — for every mechanism that releases it.
  *
  * @module
@@ -21,7 +21,8 @@ interface Series {
   readonly label: string;
   readonly color: string;
   readonly dashed: boolean;
-  readonly points: readonly (readonly [number, number])[];
+  /** (ε, value, whether the arm's final fit was flagged: drawn hollow). */
+  readonly points: readonly (readonly [number, number, boolean])[];
 }
 
 /** Colour of each mechanism (Okabe–Ito, distinguishable with colour-blindness). */
@@ -145,9 +146,10 @@ function panel(
         s.dashed ? ' stroke-dasharray="5,3"' : ""
       }><title>${escape(s.label)}</title></path>`,
     );
-    for (const [x, y] of points) {
+    for (const [x, y, flagged] of points) {
       parts.push(
-        `<circle cx="${fx(x).toFixed(1)}" cy="${fy(y).toFixed(1)}" r="2.2" fill="${s.color}"/>`,
+        `<circle cx="${fx(x).toFixed(1)}" cy="${fy(y).toFixed(1)}" r="2.6" stroke="${s.color}" ` +
+          `fill="${flagged ? "white" : s.color}"/>`,
       );
     }
   }
@@ -189,7 +191,7 @@ export function frontierSvg(result: FrontierResult, fileKey: string): string {
         dashed: m !== 1,
         points: arms.filter((a) => a.mechanism === mechanism && a.m === m)
           .sort((a, b) => a.epsilon - b.epsilon)
-          .map((a) => [a.epsilon, measure(a)] as const),
+          .map((a) => [a.epsilon, measure(a), a.finalFit?.flagged === true] as const),
       }))
     );
   const left = seriesOf((a) =>
@@ -214,11 +216,11 @@ export function frontierSvg(result: FrontierResult, fileKey: string): string {
     }" height="${height}" font-family="sans-serif" font-size="11">`,
     `<title>${escape(file.label)}: utility against ε, per mechanism</title>`,
     panel(0, `${file.label}: S_pMSE`, "S_pMSE (log scale)", xs, left, true),
-    panel(WIDTH, `${file.label}: headline error`, headlineLabel(file), xs, right, false),
+    panel(WIDTH, `${file.label}: headline error`, headlineLabel(file), xs, right, true),
     legend,
     `<text x="10" y="${
       height - 4
-    }">solid: m = 1; dashed: m = 3 (ε is the total for the m datasets)</text>`,
+    }">solid: m = 1; dashed: m = 3 (ε is the total for the m datasets); hollow: final fit flagged</text>`,
     "</svg>",
   ].join("\n") + "\n";
 }
