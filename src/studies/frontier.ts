@@ -28,6 +28,7 @@ import { dropMissing } from "../data/missing.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { ModelName } from "../models/mod.ts";
 import { Rng } from "../random/rng.ts";
+import { heldOutAccuracy, type Predictor } from "../stats/held_out.ts";
 import { combineTables } from "../survey/combine.ts";
 import { laplaceTable, seededRelease } from "../survey/laplace_baseline.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
@@ -81,6 +82,8 @@ export interface FrontierTable {
   readonly by: readonly [string, string];
   readonly weight: string;
   readonly strata: string;
+  /** The PSU column (used only by the design-leakage check). */
+  readonly psu: string;
   /** The owner's declared weight bounds, for the Laplace baseline's bounded mode. */
   readonly weightBounds: readonly [number, number];
 }
@@ -133,6 +136,7 @@ export const NHANES_FILE: FrontierFile = Object.freeze<FrontierFile>({
     by: ["agecat", "gender"],
     weight: "weight",
     strata: "stratum",
+    psu: "psu",
     weightBounds: [0, 250_000],
   },
 });
@@ -263,6 +267,18 @@ export interface FrontierBaseline {
   readonly dropped: number;
   /** A binary outcome's share of its second level (points), a numeric's mean. */
   readonly values: Readonly<Record<string, number>>;
+  /**
+   * On a survey file: how well a many-level outcome is predicted on held-out records
+   * (`stats/held_out.ts`) from the public covariates alone, with the weight's ventile, and with
+   * the weight's ventile, stratum and PSU — what releasing the design columns unsynthesised would
+   * add (why a default release does not).
+   */
+  readonly designLeakage?: {
+    readonly outcome: string;
+    readonly publicOnly: number;
+    readonly withWeight: number;
+    readonly withDesign: number;
+  };
 }
 
 /** The result of a run (the JSON file). */
@@ -374,6 +390,32 @@ function baselineValues(file: FrontierFile, used: Dataset): Record<string, numbe
     values[name] = summaryValue(cells(columns.get(name)!), levels);
   }
   return values;
+}
+
+/** The design-leakage check of {@linkcode FrontierBaseline} (split seed 1, half held out). */
+function designLeakage(
+  file: FrontierFile,
+  table: FrontierTable,
+  used: Dataset,
+): NonNullable<FrontierBaseline["designLeakage"]> {
+  const outcome = file.outcomes.find((o) => (file.levels[o.name]?.length ?? 0) > 2)?.name ??
+    file.outcomes[0].name;
+  const columns = datasetColumns(used);
+  const text = (name: string): Predictor => ({ kind: "text", values: cells(columns.get(name)!) });
+  const weight: Predictor = {
+    kind: "numeric",
+    values: cells(columns.get(table.weight)!).map(Number),
+    bins: 20,
+  };
+  const publicColumns = file.public.map(text);
+  const target = cells(columns.get(outcome)!);
+  const accuracy = (predictors: Predictor[]) => heldOutAccuracy(target, predictors, { seed: 1 });
+  return {
+    outcome,
+    publicOnly: accuracy(publicColumns),
+    withWeight: accuracy([...publicColumns, weight]),
+    withDesign: accuracy([...publicColumns, weight, text(table.strata), text(table.psu)]),
+  };
 }
 
 /** A synthetic dataset with the used records' design columns attached by row. */
@@ -579,7 +621,13 @@ export interface RunFrontierOptions {
 /** What an arm's result depends on besides its plan: the sampler, the seed and the file. */
 export function armSettings(plan: ArmPlan, settings: FrontierSettings): string {
   const { draws, chains, warmup, seed } = settings;
-  return JSON.stringify({ file: plan.file, draws, chains, warmup, seed });
+  // The PSU column serves the baseline's leakage check only: no arm depends on it.
+  const { table } = plan.file;
+  const file = table === undefined ? plan.file : {
+    ...plan.file,
+    table: Object.fromEntries(Object.entries(table).filter(([k]) => k !== "psu")),
+  };
+  return JSON.stringify({ file, draws, chains, warmup, seed });
 }
 
 /**
@@ -607,6 +655,7 @@ export async function runFrontier(
       n: used.n,
       dropped,
       values: baselineValues(file, used),
+      ...(file.table === undefined ? {} : { designLeakage: designLeakage(file, file.table, used) }),
     };
     baselines.push(baseline);
     const confidentialTable = file.table === undefined ? null : fileTable(used, file, file.table);

@@ -19,6 +19,10 @@ function num(v: number | null | undefined, digits = 3): string {
     : Number(v.toPrecision(digits)).toString();
 }
 
+function pct(share: number): string {
+  return `${(100 * share).toFixed(0)} %`;
+}
+
 function armRow(
   arm: FrontierArm | FrontierFailure,
   skewed: string | undefined,
@@ -145,6 +149,17 @@ export function frontierMarkdown(
           Object.entries(baseline.values).map(([k, v]) => `${k} ${num(v, 4)}`).join(", ")
         }.`,
       "",
+      ...(baseline.designLeakage === undefined ? [] : [
+        `Survey design columns: on held-out records ${baseline.designLeakage.outcome} is predicted ` +
+        `right ${pct(baseline.designLeakage.publicOnly)} of the time from ${
+          file.public.join(" and ")
+        }, ` +
+        `${pct(baseline.designLeakage.withWeight)} adding the weight's ventile, ` +
+        `${pct(baseline.designLeakage.withDesign)} adding stratum and PSU as well ` +
+        "(`src/stats/held_out.ts`): released unsynthesised beside the synthetic records, the design " +
+        "columns would reveal what the mechanism protects, so a default release leaves them out.",
+        "",
+      ]),
       `![${file.label}: utility against ε](${figures[file.key]})`,
       "",
       `| mechanism | ε target | m | ε | guarantee | Δ | fits | final fit | S_pMSE | mean TVD | ${
