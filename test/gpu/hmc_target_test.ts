@@ -86,12 +86,12 @@ function magnitudes(model: Model, weighting: Weighting, u: Float64Array) {
   const priorValue = model.logDensity(u, prior, { ...weighting, alpha: new Float64Array(n) });
   const value = { scale: Math.abs(priorValue) };
   const grad = prior.map(Math.abs);
-  const single = new Float64Array(n);
   const g = new Float64Array(d);
   const alpha = weighting.alpha ?? new Float64Array(n).fill(1);
   for (let i = 0; i < n; i++) {
     if (alpha[i] === 0) continue;
-    single.fill(0);
+    // A new α per record: a model may keep sums of an uncensored weighting's α (`Weighting`).
+    const single = new Float64Array(n);
     single[i] = alpha[i];
     const v = model.logDensity(u, g, { ...weighting, alpha: single });
     value.scale += Math.abs(v - priorValue);
