@@ -18,7 +18,7 @@ import type { Guarantee } from "./privacy.ts";
 /** The mechanism `auto` picks under each allowed set: aDP allowed, or DP only. */
 export const AUTO_RULES: Readonly<Record<Guarantee, MechanismName>> = Object.freeze({
   aDP: "sw",
-  DP: "censored",
+  DP: "censored-w",
 });
 
 /** The public facts the choice may read. */
@@ -46,7 +46,7 @@ export interface AutoChoice {
  * ```ts
  * import assert from "node:assert/strict";
  * import { chooseMechanism } from "./auto.ts";
- * assert.equal(chooseMechanism({ guarantees: ["DP"], epsilon: 5, m: 1 }).mechanism, "censored");
+ * assert.equal(chooseMechanism({ guarantees: ["DP"], epsilon: 5, m: 1 }).mechanism, "censored-w");
  * ```
  */
 export function chooseMechanism(facts: AutoFacts): AutoChoice {
