@@ -13,6 +13,7 @@
  * @module
  */
 import { censorBound } from "./_glm.ts";
+import { copyColumns, recordStride, reserve } from "./wasm_memory.ts";
 import type { Design, Weighting } from "./model.ts";
 import { LOGIT_SIMD_WASM } from "./logit_simd_wasm.ts";
 
@@ -38,13 +39,7 @@ interface Exports {
 }
 
 const BYTES = Uint8Array.from(atob(LOGIT_SIMD_WASM), (c) => c.charCodeAt(0));
-const PAGE = 65536;
 let compiled: WebAssembly.Module | null = null;
-
-/** The next multiple of 16 bytes. */
-function align16(bytes: number): number {
-  return Math.ceil(bytes / 16) * 16;
-}
 
 /**
  * One dataset's copy in WebAssembly memory with the record loops of a model with L levels; the
@@ -113,26 +108,16 @@ export class LogitSimd {
     this.#wasm = new WebAssembly.Instance(compiled, { env: { memory } })
       .exports as unknown as Exports;
     const block = this.#wasm.BLOCK.value as number;
-    // Per-record arrays get n + 1 entries or more (a final odd record's second lane).
-    const stride = n + 2 - (n % 2);
-    let end = 0;
-    const take = (bytes: number) => {
-      const at = end;
-      end += align16(bytes);
-      return at;
-    };
-    const coef = take(8 * this.#m);
-    const grad = take(8 * this.#m);
-    const buf = take(8 * block * (levels === 2 ? 2 : levels + 3));
-    const yAt = take(8 * stride);
-    const alpha = take(8 * stride);
-    const out = take(8 * stride);
-    const xAt = take(8 * stride * (k - 1));
-    const pages = Math.ceil(end / PAGE);
-    if (pages > 65536) {
-      throw new RangeError(`Design too large for WebAssembly memory: ${end} bytes`);
-    }
-    if (pages > 1) memory.grow(pages - 1);
+    const stride = recordStride(n);
+    const [coef, grad, buf, yAt, alpha, out, xAt] = reserve(memory, [
+      8 * this.#m,
+      8 * this.#m,
+      8 * block * (levels === 2 ? 2 : levels + 3),
+      8 * stride,
+      8 * stride,
+      8 * stride,
+      8 * stride * (k - 1),
+    ]);
     this.#wasm.layout(n, k, levels, stride, coef, grad, buf, yAt, alpha, out, xAt);
     const f64 = new Float64Array(memory.buffer);
     // The kernel's y: s = ±1 (logistic) or the code; an invalid record's is any level's.
@@ -140,10 +125,7 @@ export class LogitSimd {
       const c = Math.max(codes[i], 0);
       f64[yAt / 8 + i] = this.#logistic ? 2 * c - 1 : c;
     }
-    for (let j = 1; j < k; j++) {
-      const col = xAt / 8 + (j - 1) * stride;
-      for (let i = 0; i < n; i++) f64[col + i] = x[i * k + j];
-    }
+    copyColumns(f64, xAt / 8, stride, x, n, k);
     this.#f64 = f64;
     this.#alpha = f64.subarray(alpha / 8, alpha / 8 + n);
     this.#out = f64.subarray(out / 8, out / 8 + n);

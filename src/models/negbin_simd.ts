@@ -13,6 +13,7 @@
  * @module
  */
 import { censorBound } from "./_glm.ts";
+import { copyColumns, recordStride, reserve } from "./wasm_memory.ts";
 import type { Design, Weighting } from "./model.ts";
 import { NEGBIN_SIMD_WASM } from "./negbin_simd_wasm.ts";
 
@@ -48,7 +49,6 @@ interface Exports {
 }
 
 const BYTES = Uint8Array.from(atob(NEGBIN_SIMD_WASM), (c) => c.charCodeAt(0));
-const PAGE = 65536;
 let compiled: WebAssembly.Module | null = null;
 
 /** to[i] = from[i] for i in [start, end) (one copy for the whole array). */
@@ -58,11 +58,6 @@ function copyRange(from: Float64Array, to: Float64Array, start: number, end: num
   } else {
     for (let i = start; i < end; i++) to[i] = from[i];
   }
-}
-
-/** The next multiple of 16 bytes. */
-function align16(bytes: number): number {
-  return Math.ceil(bytes / 16) * 16;
 }
 
 /**
@@ -129,37 +124,27 @@ export class NegBinSimd {
     this.#wasm = new WebAssembly.Instance(compiled, { env: { memory } })
       .exports as unknown as Exports;
     const block = this.#wasm.BLOCK.value as number;
-    // Per-record arrays get n + 1 entries or more (a final odd record's second lane).
-    const stride = n + 2 - (n % 2);
-    let end = 0;
-    const take = (bytes: number) => {
-      const at = end;
-      end += align16(bytes);
-      return at;
-    };
-    const coef = take(8 * k);
-    const grad = take(8 * (k + 1));
-    const scratch = [take(8 * block), take(8 * block), take(8 * block), take(8 * block)] as const;
-    const cst = take(8 * distinct);
-    const psi = take(8 * distinct);
-    const yAt = take(8 * stride);
-    const alpha = take(8 * stride);
-    const out = take(8 * stride);
-    const idsAt = take(4 * stride);
-    const xAt = take(8 * stride * (k - 1));
-    const pages = Math.ceil(end / PAGE);
-    if (pages > 65536) {
-      throw new RangeError(`Design too large for WebAssembly memory: ${end} bytes`);
-    }
-    if (pages > 1) memory.grow(pages - 1);
-    this.#wasm.layout(k, stride, coef, grad, ...scratch, cst, psi, yAt, alpha, out, idsAt, xAt);
+    const stride = recordStride(n);
+    const [coef, grad, s0, s1, s2, s3, cst, psi, yAt, alpha, out, idsAt, xAt] = reserve(memory, [
+      8 * k,
+      8 * (k + 1),
+      8 * block,
+      8 * block,
+      8 * block,
+      8 * block,
+      8 * distinct,
+      8 * distinct,
+      8 * stride,
+      8 * stride,
+      8 * stride,
+      4 * stride,
+      8 * stride * (k - 1),
+    ]);
+    this.#wasm.layout(k, stride, coef, grad, s0, s1, s2, s3, cst, psi, yAt, alpha, out, idsAt, xAt);
     const f64 = new Float64Array(memory.buffer);
     f64.set(y, yAt / 8);
     new Int32Array(memory.buffer).set(ids, idsAt / 4);
-    for (let j = 1; j < k; j++) {
-      const col = xAt / 8 + (j - 1) * stride;
-      for (let i = 0; i < n; i++) f64[col + i] = x[i * k + j];
-    }
+    copyColumns(f64, xAt / 8, stride, x, n, k);
     this.#f64 = f64;
     this.#alpha = f64.subarray(alpha / 8, alpha / 8 + n);
     this.#out = f64.subarray(out / 8, out / 8 + n);
