@@ -37,7 +37,7 @@ self.onmessage = (event: MessageEvent<ChainJob>) => {
       }
     };
     for (const chain of chains) {
-      const result = runChain(logDensity, chain, options, tick);
+      const result = runChain(logDensity, chain, options, tick, model.exactCoordinates ?? null);
       self.postMessage({ type: "chain", chain, result }, [result.draws.buffer as ArrayBuffer]);
     }
     if (pending > 0) self.postMessage({ type: "progress", iterations: pending });

@@ -20,7 +20,7 @@ import { sample, type SampleOptions, type SampleResult } from "./sample.ts";
  * weighted posterior, `none` samples u directly (Stan's way), and a given
  * {@linkcode Preconditioner} is used as it is (a warm start's, from an earlier fit's draws).
  */
-export type FitOptions = Omit<SampleOptions, "init" | "precondition"> & {
+export type FitOptions = Omit<SampleOptions, "init" | "precondition" | "exact"> & {
   readonly precondition?: "laplace" | "none" | Preconditioner;
 };
 
@@ -193,6 +193,7 @@ export function fitModel(model: Model, weighting: Weighting, options: FitOptions
       init: preconditioner?.mean ?? model.initialPoint(),
       metric: options.metric ?? model.metric,
       precondition: preconditioner,
+      exact: model.exactCoordinates,
     }),
     setup,
     options.warmup ?? 1000,

@@ -13,14 +13,22 @@
  * or gradient is not finite is redrawn, up to 100 times (as Stan retries random inits), the
  * radius halving every 10 attempts so that a finite `init` is reached in the end.
  *
+ * Exact coordinates: a model may name coordinates of u that are independent of the others under
+ * the target with a known law (`models/exact_coordinates.ts`). NUTS then runs on the other
+ * coordinates only, with the exact ones held at `init`'s values (their independence makes the
+ * gradient of the rest the same wherever they are held), and each kept draw gets an exact,
+ * independent draw of them from the chain's stream `split(chain).split(0)`. The joint law of a
+ * draw is the target's; warmup, the preconditioner and a warm start see the NUTS coordinates.
+ *
  * @module
  */
+import type { ExactCoordinates } from "../models/exact_coordinates.ts";
 import { Rng } from "../random/rng.ts";
 import { DEFAULT_MAX_TREE_DEPTH, type LogDensityFn, nutsStep } from "./nuts.ts";
 import type { NutsState } from "./nuts.ts";
 import { warmupFinal, warmupInit, warmupParams, warmupUpdate } from "./warmup.ts";
 import type { WarmupOptions } from "./warmup.ts";
-import { checkMetricKind, type MetricKind } from "./metric.ts";
+import { checkMetricKind, cholesky, type MetricKind } from "./metric.ts";
 import { preconditioned, type Preconditioner, toLatent, toPosition } from "./precondition.ts";
 
 /** Options of `sample`; Stan's defaults where Stan has one. */
@@ -55,6 +63,8 @@ export interface SampleOptions {
   readonly start?: ChainStart | null;
   /** Called with (iterations done, total iterations) over all chains, about 100 times. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Coordinates drawn exactly instead of by NUTS (see the module doc); absent: none. */
+  readonly exact?: ExactCoordinates;
 }
 
 /** Where each chain starts and with which step size (a warm start from an earlier fit). */
@@ -151,7 +161,7 @@ export interface ChainResult {
 }
 
 /** Settings of `sample` with every default filled in and checked. */
-export type ResolvedSampleOptions = Required<Omit<SampleOptions, "onProgress">>;
+export type ResolvedSampleOptions = Required<Omit<SampleOptions, "onProgress" | "exact">>;
 
 /**
  * Fills in `sample`'s defaults and checks every setting.
@@ -219,12 +229,88 @@ export function resolveSampleOptions(dim: number, options: SampleOptions): Resol
  * @param chain The chain's index, which picks its random stream.
  * @param options Resolved settings (see {@linkcode resolveSampleOptions}).
  * @param tick Called once per iteration (warmup and draws).
+ * @param exact Coordinates drawn exactly instead of by NUTS (see the module doc), or null.
  */
 export function runChain(
   logDensity: LogDensityFn,
   chain: number,
   options: ResolvedSampleOptions,
   tick: () => void = () => {},
+  exact: ExactCoordinates | null = null,
+): ChainResult {
+  if (exact === null || exact.indices.length === 0) {
+    return runNutsChain(logDensity, chain, options, tick);
+  }
+  const dim = options.init.length;
+  const held = Float64Array.from(options.init);
+  const isExact = new Uint8Array(dim);
+  for (const j of exact.indices) isExact[j] = 1;
+  const free = Array.from({ length: dim }, (_, j) => j).filter((j) => isExact[j] === 0);
+  const pick = (u: Float64Array) => Float64Array.from(free, (j) => u[j]);
+  const u = new Float64Array(dim);
+  const grad = new Float64Array(dim);
+  const reduced: LogDensityFn = (z, g) => {
+    u.set(held);
+    for (let j = 0; j < free.length; j++) u[free[j]] = z[j];
+    const lp = logDensity(u, grad);
+    for (let j = 0; j < free.length; j++) g[j] = grad[free[j]];
+    return lp;
+  };
+  const { start, precondition } = options;
+  const result = runNutsChain(reduced, chain, {
+    ...options,
+    init: pick(options.init),
+    precondition: precondition === null ? null : marginalPreconditioner(precondition, free),
+    start: start === null ? null : {
+      positions: Float64Array.from(
+        { length: options.chains * free.length },
+        (_, q) => start.positions[Math.floor(q / free.length) * dim + free[q % free.length]],
+      ),
+      stepSizes: start.stepSizes,
+    },
+  }, tick);
+  const rng = new Rng(options.seed).split(chain).split(0);
+  const drawn = new Float64Array(exact.indices.length);
+  const draws = new Float64Array(options.draws * dim);
+  for (let s = 0; s < options.draws; s++) {
+    const row = draws.subarray(s * dim, (s + 1) * dim);
+    for (let j = 0; j < free.length; j++) row[free[j]] = result.draws[s * free.length + j];
+    exact.draw(rng, drawn);
+    exact.indices.forEach((index, j) => (row[index] = drawn[j]));
+  }
+  return { draws, info: result.info };
+}
+
+/**
+ * The preconditioner of the marginal of u's coordinates `free`: its mean's entries and the
+ * Cholesky factor of the covariance block Σ_FF of Σ = LLᵀ (null if that block has none).
+ */
+function marginalPreconditioner(p: Preconditioner, free: readonly number[]): Preconditioner | null {
+  const dim = p.mean.length;
+  const k = free.length;
+  const block = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) {
+    for (let b = 0; b <= a; b++) {
+      let sum = 0;
+      for (let j = 0; j < dim; j++) {
+        sum += p.factor[free[a] * dim + j] * p.factor[free[b] * dim + j];
+      }
+      block[a * k + b] = sum;
+      block[b * k + a] = sum;
+    }
+  }
+  const factor = cholesky(block, k);
+  return factor === null
+    ? null
+    : { mean: Float64Array.from(free, (j) => p.mean[j]), factor, source: p.source };
+}
+
+/** {@linkcode runChain} without exact coordinates: NUTS on every coordinate. */
+function runNutsChain(
+  logDensity: LogDensityFn,
+  chain: number,
+  options: ResolvedSampleOptions,
+  tick: () => void,
 ): ChainResult {
   const { seed, init, warmup, draws, initJitter, maxTreeDepth, metric, adaptation } = options;
   const { precondition, start } = options;
@@ -357,7 +443,7 @@ export function sample(
   );
   const chains = Array.from(
     { length: resolved.chains },
-    (_, c) => runChain(logDensity, c, resolved, tick),
+    (_, c) => runChain(logDensity, c, resolved, tick, options.exact ?? null),
   );
   return combineChains(chains, dim);
 }

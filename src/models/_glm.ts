@@ -14,7 +14,7 @@ import {
   type HalfStudentT,
   type PredictorScale,
 } from "./glm_prior.ts";
-import type { Design, Model, Weighting } from "./model.ts";
+import type { Design, ExactCoordinates, Model, Weighting } from "./model.ts";
 
 /**
  * The model-specific positive parameter: θ = exp(sign·u), with `prior` placed on e^u (so for
@@ -166,6 +166,8 @@ export abstract class GlmModel implements Model {
   /** Number of coefficients K. */
   protected readonly k: number;
   readonly #extra: ExtraParameter | null;
+  /** The `student-t` prior's scale coordinates, drawn exactly (`glm_prior.ts`). */
+  readonly exactCoordinates: ExactCoordinates | undefined;
   readonly #prior: CoefficientPriorTerms;
 
   /**
@@ -183,6 +185,7 @@ export abstract class GlmModel implements Model {
   ) {
     validateDesign(design);
     this.#prior = coefficientPrior(design.coefficientPrior, design.k, design.k, [scale]);
+    this.exactCoordinates = this.#prior.exact;
     this.name = name;
     this.design = design;
     this.n = design.n;

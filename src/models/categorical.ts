@@ -26,7 +26,13 @@
 import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, logPositive, validateDesign } from "./_glm.ts";
 import { coefficientPrior, type CoefficientPriorTerms } from "./glm_prior.ts";
-import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
+import {
+  describeModel,
+  type Design,
+  type ExactCoordinates,
+  type Model,
+  type Weighting,
+} from "./model.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
 import { LogitSimd } from "./logit_simd.ts";
 
@@ -63,6 +69,8 @@ export class CategoricalModel implements Model {
   readonly #m: number;
   readonly #x: Float64Array;
   /** The priors of the coefficient scales, one per coefficient (`glm_prior.ts`). */
+  /** The `student-t` prior's scale coordinates, drawn exactly (`glm_prior.ts`). */
+  readonly exactCoordinates: ExactCoordinates | undefined;
   readonly #prior: CoefficientPriorTerms;
   /** y_i as a level code, −1 for an outcome that is not one. */
   readonly #code: Int32Array;
@@ -111,6 +119,7 @@ export class CategoricalModel implements Model {
     this.#m = (levels.length - 1) * design.k;
     this.dim = 2 * this.#m;
     this.#prior = coefficientPrior(design.coefficientPrior, this.#m, design.k, ["logit"]);
+    this.exactCoordinates = this.#prior.exact;
     this.#x = design.x;
     this.#code = Int32Array.from(
       design.y,

@@ -32,7 +32,9 @@
  * @module
  */
 import type { CoefficientPrior } from "../data/design.ts";
+import { sampleGamma } from "../random/distributions.ts";
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
+import type { ExactCoordinates } from "./exact_coordinates.ts";
 
 /**
  * A half-Student-t(ν, 0, s) prior on a positive x = e^u, evaluated on the unconstrained u:
@@ -170,6 +172,11 @@ export type PredictorScale = keyof typeof STUDENT_T_INTERCEPT_SCALE;
  * the scales' transform) and the map between v_k and the scale σ_k of β_k | σ_k ~ N(0, σ_k²).
  */
 export interface CoefficientPriorTerms {
+  /**
+   * The scale coordinates v_1..v_m (at u's entries m..2m−1) when they are independent of
+   * everything else with a known law, for the sampler to draw exactly; undefined otherwise.
+   */
+  readonly exact: ExactCoordinates | undefined;
   /** The log density at u's first 2m entries; writes (not adds) its gradient into grad[0..2m). */
   logDensity(u: Float64Array, m: number, grad: Float64Array | null): number;
   /** σ_j from β_j and v_j. */
@@ -180,6 +187,7 @@ export interface CoefficientPriorTerms {
 
 /** The papers' prior: v_k = log σ_k, σ_k ~ half-t(3, 0, 1) ({@linkcode coefficientPriorLogDensity}). */
 export const PAPER_COEFFICIENT_PRIOR: CoefficientPriorTerms = {
+  exact: undefined,
   logDensity: (u, m, grad) => coefficientPriorLogDensity(u, m, grad),
   scale: (_j, _beta, v) => Math.exp(v),
   unscale: (_j, _beta, sigma) => Math.log(sigma),
@@ -197,6 +205,11 @@ export const PAPER_COEFFICIENT_PRIOR: CoefficientPriorTerms = {
  *
  * a product: NUTS sees the marginal Student-t and an independent fixed shape, no funnel and no
  * curved ridge. The target in (β, σ) is unchanged; draws report σ_k = e^(v_k)·g(β_k).
+ *
+ * Since the likelihood does not involve σ_k either, v_k is independent of everything under the
+ * target, whatever the weighting, with e^(−2v_k) ~ Gamma(a, rate a): the sampler draws the v_k
+ * exactly ({@linkcode StudentTCoefficientPrior.exact}) and NUTS explores β and the model's extra
+ * parameter only (issue 23: on CPS1988's region conditional, 10.8 → 7.4 gradients per iteration).
  */
 export class StudentTCoefficientPrior implements CoefficientPriorTerms {
   readonly #nu: number;
@@ -205,6 +218,8 @@ export class StudentTCoefficientPrior implements CoefficientPriorTerms {
   /** log t_ν(0; 0, s_j)'s constant per coefficient. */
   readonly #logNorm: Float64Array;
   readonly #v: InverseGammaVariance;
+  /** v_1..v_m at u's entries m..2m−1: v = −½·log G, G ~ Gamma(a, rate a), a = (ν + 1)/2. */
+  readonly exact: ExactCoordinates;
 
   /**
    * @param scales s_j of every coefficient.
@@ -215,7 +230,15 @@ export class StudentTCoefficientPrior implements CoefficientPriorTerms {
     this.#scale2 = Float64Array.from(scales, (s) => s * s);
     const constant = lgamma((nu + 1) / 2) - lgamma(nu / 2) - 0.5 * Math.log(nu * Math.PI);
     this.#logNorm = Float64Array.from(scales, (s) => constant - Math.log(s));
-    this.#v = new InverseGammaVariance((nu + 1) / 2, (nu + 1) / 2);
+    const a = (nu + 1) / 2;
+    this.#v = new InverseGammaVariance(a, a);
+    const m = scales.length;
+    this.exact = {
+      indices: Array.from({ length: m }, (_, j) => m + j),
+      draw: (rng, out) => {
+        for (let j = 0; j < m; j++) out[j] = -0.5 * Math.log(sampleGamma(rng, a, a));
+      },
+    };
   }
 
   logDensity(u: Float64Array, m: number, grad: Float64Array | null): number {

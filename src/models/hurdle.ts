@@ -33,7 +33,13 @@ import {
 } from "./_glm.ts";
 import { coefficientPrior, type CoefficientPriorTerms, SIGMA_PRIOR } from "./glm_prior.ts";
 import { logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
-import { describeModel, type Design, type Model, type Weighting } from "./model.ts";
+import {
+  describeModel,
+  type Design,
+  type ExactCoordinates,
+  type Model,
+  type Weighting,
+} from "./model.ts";
 import { HALF_LOG_2PI, sigmoid } from "../stats/special.ts";
 
 /**
@@ -65,6 +71,8 @@ export class HurdleModel implements Model {
   readonly #k: number;
   readonly #x: Float64Array;
   /** The priors of the coefficient scales, one per coefficient (`glm_prior.ts`). */
+  /** The `student-t` prior's scale coordinates, drawn exactly (`glm_prior.ts`). */
+  readonly exactCoordinates: ExactCoordinates | undefined;
   readonly #prior: CoefficientPriorTerms;
   /** 1 for a positive outcome, −1 for a zero, NaN for a negative or non-finite one. */
   readonly #s: Float64Array;
@@ -84,6 +92,7 @@ export class HurdleModel implements Model {
       "logit",
       "log",
     ]);
+    this.exactCoordinates = this.#prior.exact;
     this.design = design;
     const k = design.k;
     this.#n = design.n;

@@ -10,9 +10,11 @@
  */
 import type { Design, OutcomeKind } from "../data/design.ts";
 import type { Rng } from "../random/rng.ts";
+import type { ExactCoordinates } from "./exact_coordinates.ts";
 import type { HalfStudentT } from "./glm_prior.ts";
 
 export type { Design, OutcomeKind } from "../data/design.ts";
+export type { ExactCoordinates } from "./exact_coordinates.ts";
 
 /**
  * Which Euclidean metric the NUTS sampler adapts and uses (Stan's `diag_e` and `dense_e`); a model
@@ -55,6 +57,8 @@ export interface Model {
    * whose posteriors are strongly correlated (FBS, FBP); absent means `diag`, Stan's default.
    */
   readonly metric?: MetricKind;
+  /** Coordinates of u the sampler draws exactly instead of by NUTS (absent: none). */
+  readonly exactCoordinates?: ExactCoordinates;
   /** Maps unconstrained u to constrained θ (writes `out`, returns it). */
   constrain(u: Float64Array, out?: Float64Array): Float64Array;
   /** Maps constrained θ to unconstrained u (writes `out`, returns it). */

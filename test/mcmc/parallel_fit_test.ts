@@ -31,6 +31,30 @@ Deno.test("`fitModelParallel()` gives the same draws as `fitModel()` for the sam
   assert.equal(progress.at(-1), 3 * 250);
 });
 
+Deno.test("`fitModelParallel()` draws the `student-t` scales exactly, as `fitModel()` does", async () => {
+  const n = 200;
+  const y = simulateNbMixture(new Rng(6), n);
+  const x = Float64Array.from({ length: 2 * n }, (_, q) => q % 2 === 0 ? 1 : (q % 7) / 7);
+  const model = createModel("negbin", {
+    n,
+    k: 2,
+    y,
+    x,
+    coefficientNames: ["intercept", "z"],
+    coefficientPrior: "student-t",
+  });
+  assert.deepEqual(model.exactCoordinates?.indices, [2, 3]);
+  const options = { seed: 4, chains: 2, warmup: 150, draws: 100 };
+  const parallel = await fitModelParallel(model, { alpha: null }, { ...options, threads: 2 });
+  const serial = fitModel(model, { alpha: null }, options);
+  assert.deepEqual(parallel.draws, serial.draws);
+  for (const chain of [0, 1]) {
+    const first = serial.draws.subarray(chain * 100 * 5, chain * 100 * 5 + 5);
+    const second = serial.draws.subarray(chain * 100 * 5 + 5, chain * 100 * 5 + 10);
+    assert.notEqual(first[2], second[2], "an exact scale is a new draw every time");
+  }
+});
+
 Deno.test("`fitModelParallel()` rejects a worker's error instead of hanging", async () => {
   const model = twoRecordPoisson();
   await assert.rejects(

@@ -138,7 +138,8 @@ Deno.test("`StudentTCoefficientPrior`'s marginal of β is Student-t(3, 0, s)", (
 
 /**
  * A normal regression under the `student-t` prior sampled in the direct coordinates (β, log σ_β,
- * log σ): the same target as `NormalModel`'s (β, v, log σ), through v = log σ_β − log g(β).
+ * log σ), all by NUTS: the same target as `NormalModel`'s (β, v, log σ), through v = log σ_β −
+ * log g(β), whose v the sampler draws exactly.
  */
 function directNormal(design: Design): Model {
   const inner = new NormalModel({ ...design, coefficientPrior: "student-t" });
@@ -155,6 +156,8 @@ function directNormal(design: Design): Model {
   return {
     ...inner,
     name: "normal-direct",
+    // log σ_β is not independent of β: NUTS samples every coordinate.
+    exactCoordinates: undefined,
     design: inner.design,
     dim: inner.dim,
     paramNames: inner.paramNames,
