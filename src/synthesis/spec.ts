@@ -18,6 +18,13 @@ const ModelChoice = z.enum(MODEL_NAMES);
 /** The models that take a survey weight column (they model it and release smoothed weights). */
 const SURVEY_MODELS: readonly ModelName[] = ["fbs", "fbp"];
 
+/**
+ * The model of a survey weight synthesised with the other outcomes (issue 24): the last
+ * conditional, log w | x, outcomes ~ N(x̃ᵀβ, σ²), FBS's co-model of the weight (survey paper §2)
+ * extended to several outcomes, its ℓ summed into the record's like every other conditional's.
+ */
+export const WEIGHT_MODEL: ModelName = "lognormal";
+
 /** The most outcomes one synthesis takes. */
 export const MAX_OUTCOMES = 20;
 
@@ -55,7 +62,11 @@ export const SynthesisFields = z.object({
    * models; for one outcome only when asked (its other outputs stay as they were).
    */
   report: z.boolean().optional(),
-  /** Survey weight column (FBS and FBP model it and release smoothed synthetic weights). */
+  /**
+   * Survey weight column: FBS and FBP model it and release smoothed synthetic weights; with any
+   * other model(s) it is synthesised as the last outcome ({@linkcode WEIGHT_MODEL}, given the
+   * covariates and the outcomes), never released as it is.
+   */
   weight: z.string().min(1).optional(),
   /** Stratum column (public), used by FBP to scale its synthetic weights. */
   strata: z.string().min(1).optional(),
@@ -169,7 +180,28 @@ export function synthesisRules(
       context.addIssue({ code: "custom", path: ["y", k], message: `the outcome ${y} is repeated` });
     }
   });
-  if (ys.length > 1) severalOutcomeRules(spec, models, context);
+  const survey = models.some((model) => SURVEY_MODELS.includes(model));
+  if (spec.weight !== undefined && !survey) {
+    if (ys.includes(spec.weight) || spec.x.includes(spec.weight)) {
+      context.addIssue({
+        code: "custom",
+        path: ["weight"],
+        message: "the survey weight is synthesised as an outcome of its own; it cannot also be " +
+          "an outcome or a covariate",
+      });
+    }
+    if (spec.strata !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["strata"],
+        message: "strata go with the survey model fbp; a synthesis of several variables " +
+          "synthesises the weight and releases no stratum",
+      });
+    }
+  }
+  if (ys.length + (spec.weight !== undefined && !survey ? 1 : 0) > 1) {
+    severalOutcomeRules(spec, models, context);
+  }
   const levelled = models.some((model) =>
     MODEL_NAMES.includes(model) &&
     (outcomeKind(model) === "binary" || outcomeKind(model) === "categorical")
@@ -179,13 +211,6 @@ export function synthesisRules(
       code: "custom",
       path: ["mechanism"],
       message: `${spec.mechanism}'s ball |y − y_i| ≤ r needs a numeric outcome, not a level`,
-    });
-  }
-  if (spec.weight !== undefined && !models.every((model) => SURVEY_MODELS.includes(model))) {
-    context.addIssue({
-      code: "custom",
-      path: ["weight"],
-      message: `only the survey models ${SURVEY_MODELS.join(" and ")} take a survey weight`,
     });
   }
   if ((spec.model === "fbs" || spec.model === "fbp") && spec.weight === undefined) {
@@ -217,7 +242,10 @@ export function synthesisRules(
 /** Mechanisms that need a one-dimensional outcome: CW's ball and the perturbed histogram. */
 const ONE_OUTCOME_MECHANISMS = ["cw", "cw-final", "histogram"];
 
-/** What several outcomes cannot have: a survey model, survey weights, CW or the histogram. */
+/**
+ * What several outcomes (a synthesised weight counts as one) cannot have: a survey model, CW or
+ * the histogram.
+ */
 function severalOutcomeRules(
   spec: z.infer<typeof SynthesisFields>,
   models: readonly ModelName[],
@@ -232,13 +260,6 @@ function severalOutcomeRules(
       });
     }
   });
-  if (spec.weight !== undefined || spec.strata !== undefined) {
-    context.addIssue({
-      code: "custom",
-      path: [spec.weight !== undefined ? "weight" : "strata"],
-      message: "survey weights and strata go with the survey models, which take one outcome",
-    });
-  }
   if (ONE_OUTCOME_MECHANISMS.includes(spec.mechanism)) {
     context.addIssue({
       code: "custom",
@@ -259,14 +280,18 @@ export interface OutcomeSpec {
 }
 
 /**
- * The outcomes of a validated spec, in visit order, each with its model.
+ * The outcomes of a validated spec, in visit order, each with its model; a survey weight of a
+ * synthesis without a survey model comes last, with {@linkcode WEIGHT_MODEL}.
  *
  * @param spec The validated request.
  */
-export function outcomesOf(spec: Pick<SynthesisSpec, "y" | "model">): OutcomeSpec[] {
+export function outcomesOf(spec: Pick<SynthesisSpec, "y" | "model" | "weight">): OutcomeSpec[] {
   const ys = typeof spec.y === "string" ? [spec.y] : spec.y;
   const models = typeof spec.model === "string" ? [spec.model] : spec.model;
-  return ys.map((y, k) => ({ y, model: models[k] }));
+  const outcomes = ys.map((y, k) => ({ y, model: models[k] }));
+  return spec.weight === undefined || models.some((model) => SURVEY_MODELS.includes(model))
+    ? outcomes
+    : [...outcomes, { y: spec.weight, model: WEIGHT_MODEL }];
 }
 
 /** A spec whose mechanism is chosen (not "auto"). */

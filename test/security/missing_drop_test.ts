@@ -2,8 +2,9 @@
  * Issue 22, critical: with `missing: "drop"` an analyst could name any confidential column as
  * `weight` (also for a model that takes no weight); the release's n and its public `x` column in
  * file order then showed exactly which records miss that confidential value (18 of 18 recovered
- * at ε = 2e-12). On a registered dataset no record is ever dropped, and only the survey models
- * take a weight.
+ * at ε = 2e-12). On a registered dataset no record is ever dropped. (A weight of a model other
+ * than FBS/FBP is now synthesised as the record's last outcome, issue 24; it is read, never used
+ * to select rows.)
  */
 import assert from "node:assert/strict";
 import * as h from "./_helpers.ts";
@@ -39,9 +40,9 @@ Deno.test("missing-drop channel: a confidential column's missing values never se
         weight: "income",
         missing: "drop",
       }),
-      { status: 400, code: "invalid_request", field: "weight" },
+      { status: 422, code: "missing_drop_not_allowed", field: "missing" },
       analyst,
-      "a confidential column named as the weight of a model that takes none",
+      "a confidential column named as the weight (synthesised as an outcome), records dropped",
     );
     // Dropping on the outcome itself shows which records miss it just the same.
     await h.assertRefused(

@@ -1,0 +1,104 @@
+/**
+ * Issue 24, weights that do not leak: a survey weight given with outcomes of ordinary models is
+ * synthesised as the last conditional of the record (log w | x, outcomes, lognormal), its ℓ in
+ * the joint record's Δ, and released only as synthesised; no stratum goes with it. Before the
+ * fix `--weight` with such models exited 2, so a user released the weight as a covariate.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { runCli } from "./_helpers.ts";
+
+const QUICK = ["--draws=4000", "--chains=4", "--warmup=300"];
+
+/** 80 records: public x, a count a, a binary b, a weight w that tracks b and a stratum s. */
+async function surveyFile(dir: string): Promise<string> {
+  const rows = ["x,a,b,w,s"];
+  for (let i = 0; i < 80; i++) {
+    const a = (i * 7) % 6;
+    const b = (i * 5) % 3 === 0 ? 1 : 0;
+    const w = (1000 * (1 + b) * (1 + ((i * 11) % 9) / 9)).toFixed(2);
+    rows.push(`${(i % 10) / 10},${a},${b},${w},${i % 4}`);
+  }
+  await Deno.writeTextFile(`${dir}/in.csv`, rows.join("\n") + "\n");
+  return `${dir}/in.csv`;
+}
+
+Deno.test("`--weight` with several outcomes synthesises the weight as the record's last conditional", async () => {
+  const dir = await Deno.makeTempDir();
+  const data = await surveyFile(dir);
+  const { code, stderr } = await runCli("synth.ts", [
+    `--data=${data}`,
+    "--y=a,b",
+    "--x=x",
+    "--model=poisson,logistic",
+    "--weight=w",
+    "--mechanism=lw",
+    "--epsilon=40",
+    "--m=1",
+    "--seed=4",
+    `--out=${dir}/out`,
+    ...QUICK,
+  ]);
+  assert.equal(code, 0, stderr);
+  const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+  assert.deepEqual(report.outcomes, [
+    { y: "a", model: "poisson" },
+    { y: "b", model: "logistic" },
+    { y: "w", model: "lognormal" },
+  ]);
+  assert.deepEqual(report.columns, ["x", "a", "b", "w"]);
+  assert.equal(report.epsilon, 2 * report.lipschitz * 1);
+  const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
+  // Δ is the joint record's, the weight's conditional included: log w given x, a and b.
+  assert.equal(Math.max(...diagnostics.recordLipschitz), report.lipschitz);
+  assert.ok(diagnostics.fit.summary["w:b"], "the weight's conditional has b as a covariate");
+  const confidential = (await Deno.readTextFile(data)).trim().split("\n").slice(1)
+    .map((line) => line.split(","));
+  const lines = (await Deno.readTextFile(`${dir}/out/synthetic-1.csv`)).trim().split("\n");
+  assert.equal(lines[0], "x,a,b,w", "no stratum column is released");
+  const rows = lines.slice(1).map((line) => line.split(","));
+  assert.equal(rows.length, 80);
+  rows.forEach((row, i) => {
+    assert.equal(row[0], confidential[i][0], `row ${i + 1}: the public x is the record's`);
+    assert.ok(Number(row[3]) > 0, `row ${i + 1}: a positive synthetic weight`);
+    assert.notEqual(Number(row[3]), Number(confidential[i][3]), `row ${i + 1}: not the weight`);
+  });
+  await Deno.remove(dir, { recursive: true });
+});
+
+const BAD: [string, string[], RegExp][] = [
+  ["the weight among the covariates", ["--x=x,w"], /--weight: the survey weight is synthesised/],
+  ["the weight among the outcomes", ["--y=a,w", "--model=poisson,normal"], /--weight: /],
+  ["a stratum with it", ["--strata=s"], /--strata: strata go with the survey model fbp/],
+  [
+    "the histogram (one variable)",
+    ["--y=a", "--model=poisson", "--mechanism=histogram"],
+    /--mechanism: histogram needs one outcome/,
+  ],
+];
+
+for (const [label, extra, pattern] of BAD) {
+  Deno.test(`\`deno task synth --weight\` exits 2, writes nothing: ${label}`, async () => {
+    const dir = await Deno.makeTempDir();
+    const base = [
+      `--data=${await surveyFile(dir)}`,
+      "--y=a,b",
+      "--x=x",
+      "--model=poisson,logistic",
+      "--weight=w",
+      "--mechanism=lw",
+      `--out=${dir}/out`,
+      ...QUICK,
+    ];
+    const keys = new Set(extra.map((a) => a.split("=")[0]));
+    const { code, stderr } = await runCli("synth.ts", [
+      ...base.filter((a) => !keys.has(a.split("=")[0])),
+      ...extra,
+    ]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, pattern);
+    await assert.rejects(Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+    await Deno.remove(dir, { recursive: true });
+  });
+}
