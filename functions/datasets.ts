@@ -4,10 +4,12 @@
  * - `POST /v1/datasets` (scope admin: the data owner) registers a confidential dataset with a
  *   total budget ε_total and its release policy (what is public: `publicColumns`, `bounds`,
  *   `stratumSizes`, `levels`; the smallest ε of a request, `minEpsilon`, and the weakest
- *   guarantee allowed, `guarantee`; see `release_policy.ts`), as CSV text (`Content-Type: text/csv`,
+ *   guarantee allowed, `guarantee`; the survey design columns, `surveyDesign`, confidential unless
+ *   `discloseDesign`; see `release_policy.ts`), as CSV text (`Content-Type: text/csv`,
  *   `?epsilonTotal=…&name=…&publicColumns=a,b`) or JSON (`{epsilonTotal, name?, csv | records,
- *   publicColumns?, bounds?, stratumSizes?, levels?}`); 201 with its id and policy. The policy
- *   cannot be changed afterwards. The dataset belongs to the key's tenant.
+ *   publicColumns?, bounds?, stratumSizes?, levels?, minEpsilon?, guarantee?, surveyDesign?,
+ *   discloseDesign?}`); 201 with its id and policy. The policy cannot be changed afterwards. The
+ *   dataset belongs to the key's tenant.
  * - `GET /v1/datasets/{id}` (scope read): name, n, columns, ε_total and the policy.
  * - `GET /v1/datasets/{id}/budget` (scope read): ε_total, spent (rounded up), remaining (rounded
  *   down) and every charge (a job's requested ε, charged when it was accepted).
@@ -26,6 +28,7 @@ import {
   createPolicy,
   DEFAULT_MIN_EPSILON,
   PolicyDeclaration,
+  surveyDesignOf,
 } from "../src/jobs/release_policy.ts";
 import {
   BEARER_SECURITY,
@@ -77,6 +80,18 @@ const Policy = z.object({
   guarantee: z.enum(["DP", "aDP"]).openapi({
     description: '"DP": only mechanisms with a formal DP guarantee; "aDP": also the pseudo ' +
       "posterior ones",
+  }),
+  surveyDesign: z.object({
+    weight: z.string().optional(),
+    strata: z.string().optional(),
+    psu: z.string().optional(),
+  }).openapi({
+    description: "The file's survey design columns (weight, strata, PSU), as declared; " +
+      "confidential unless declared public with discloseDesign",
+  }),
+  designDisclosed: z.boolean().openapi({
+    description: "Whether a design column is public (declared with discloseDesign: true: " +
+      "weights, strata and PSUs can predict confidential variables)",
   }),
   sizePublic: z.literal(true),
   neighbours: z.literal("add-remove"),
@@ -162,6 +177,7 @@ function datasetJson(info: StoredDataset) {
       ),
       minEpsilon: policy.minEpsilon ?? DEFAULT_MIN_EPSILON,
       guarantee: policy.guarantee ?? "aDP",
+      ...surveyDesignOf(policy),
       sizePublic: policy.sizePublic,
       neighbours: policy.neighbours,
     },
