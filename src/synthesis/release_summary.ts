@@ -122,7 +122,15 @@ export function releaseSettings(spec: SynthesisSpec): ReleaseSetting[] {
     }
     add("bins", spec.bins ?? "default (about n^(1/3); one per level of a level outcome)");
   }
-  if (spec.weight !== undefined) {
+  const synthesisedWeight = outcomesOf(spec).some(({ y }) => y === spec.weight);
+  if (spec.weight !== undefined && synthesisedWeight) {
+    add("survey weight", spec.weight);
+    add(
+      "synthetic weights",
+      "drawn from the last conditional, log weight given the covariates and the outcomes " +
+        "(lognormal); no weight, stratum or PSU is released as it is",
+    );
+  } else if (spec.weight !== undefined) {
     add("survey weight", spec.weight);
     if (spec.strata !== undefined) add("strata", spec.strata);
     add(

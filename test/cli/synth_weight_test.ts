@@ -7,6 +7,8 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { releaseSettings } from "../../src/synthesis/release_summary.ts";
+import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { runCli } from "./_helpers.ts";
 
 const QUICK = ["--draws=4000", "--chains=4", "--warmup=300"];
@@ -65,6 +67,15 @@ Deno.test("`--weight` with several outcomes synthesises the weight as the record
     assert.notEqual(Number(row[3]), Number(confidential[i][3]), `row ${i + 1}: not the weight`);
   });
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("report.html's release settings say the weight was synthesised, and FBS's that it was smoothed", () => {
+  const setting = (spec: unknown) =>
+    releaseSettings(SynthesisSpec.parse(spec)).find((s) => s.label === "synthetic weights")?.value;
+  const several = { y: ["a", "b"], model: ["poisson", "logistic"], x: ["x"], mechanism: "lw" };
+  assert.match(setting({ ...several, weight: "w" })!, /drawn from the last conditional/);
+  assert.equal(setting(several), undefined);
+  assert.match(setting({ y: "a", model: "fbs", weight: "w", mechanism: "lw" })!, /not scaled/);
 });
 
 const BAD: [string, string[], RegExp][] = [
