@@ -18,6 +18,16 @@
  * posteriors are independent (and so are their weighted pseudo posteriors, both weighted by the
  * same α_i).
  *
+ * Uncensored, the two parts of the log density separate record by record,
+ *
+ *     Σ_i α_i·ℓ_i = Σ_i α_i·log logit⁻¹(s_i·x_iᵀγ) + Σ_{i: y_i > 0} α_i·(lognormal ℓ of y_i),
+ *
+ * with s_i = ±1 for y_i > 0 and y_i = 0, so the first sum is the logistic model's record sum on
+ * the outcome 1[y_i > 0] (`logistic.ts`: grouped rows or WebAssembly SIMD) and the second the
+ * Gaussian sums of `normal.ts` over the positive records (O(K²) per gradient once a weighting's
+ * sums are made), the same values as the record loop up to the order of the additions. A
+ * censored weighting clamps each record's whole ℓ_i and keeps the record loop.
+ *
  * @module
  */
 import type { Rng } from "../random/rng.ts";
@@ -32,7 +42,8 @@ import {
   validateDesign,
 } from "./_glm.ts";
 import { coefficientPrior, type CoefficientPriorTerms, SIGMA_PRIOR } from "./glm_prior.ts";
-import { logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
+import { LogisticModel, logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
+import { type GaussianSums, gaussianSums, sumsDensity } from "./normal.ts";
 import {
   describeModel,
   type Design,
@@ -80,12 +91,21 @@ export class HurdleModel implements Model {
   readonly #z: Float64Array;
   /** −½·log(2π) − log y_i for a positive outcome (0 otherwise). */
   readonly #c: Float64Array;
+  /** Whether uncensored densities use the two parts' fast paths instead of the record loop. */
+  readonly #fast: boolean;
+  /** The logistic model of 1[y_i > 0] on the same covariates, made on first use. */
+  #nonzero: LogisticModel | null = null;
+  /** The positive records' Gaussian sums per α array seen so far (null α: UNWEIGHTED_KEY). */
+  readonly #sums = new WeakMap<object, GaussianSums | null>();
 
   /**
    * Binds the model to a dataset and precomputes log y_i of the positive outcomes.
    * @param design outcome (y ≥ 0) and covariates.
+   * @param options `fast: false` keeps the record loop for every density (the reference the fast
+   *   path is tested against); by default uncensored densities take the fast path of the module
+   *   doc.
    */
-  constructor(design: Design) {
+  constructor(design: Design, options: HurdleOptions = {}) {
     validateDesign(design);
     // The first block is the logistic part's, the second the lognormal amount's.
     this.#prior = coefficientPrior(design.coefficientPrior, 2 * design.k, design.k, [
@@ -102,6 +122,7 @@ export class HurdleModel implements Model {
     this.#s = design.y.map((y) => y > 0 && y < Infinity ? 1 : y === 0 ? -1 : NaN);
     this.#z = design.y.map((y) => y > 0 && y < Infinity ? Math.log(y) : 0);
     this.#c = this.#z.map((z, i) => this.#s[i] === 1 ? -HALF_LOG_2PI - z : 0);
+    this.#fast = options.fast ?? true;
     const coefficients = [
       ...design.coefficientNames.map((c) => `nonzero:${c}`),
       ...design.coefficientNames.map((c) => `amount:${c}`),
@@ -173,6 +194,12 @@ export class HurdleModel implements Model {
     total += SIGMA_PRIOR.logDensity(logSigma);
     if (grad !== null) grad[4 * k] = SIGMA_PRIOR.gradient(logSigma);
     const invVar = Math.exp(-2 * logSigma);
+    const sums = weighting.censor === undefined && this.#fast ? this.#sumsOf(alpha) : null;
+    if (sums !== null) {
+      total += this.#nonzeroModel().logLikelihood(u, grad, weighting);
+      // The amount part: the lognormal ℓ of the positive records from their sums, β = u[K..2K).
+      return total + sumsDensity(sums, u, k, logSigma, invVar, grad, k, 4 * k);
+    }
     let gSigma = 0;
     for (let i = 0, off = 0; i < n; i++, off += k) {
       const a = alpha === null ? 1 : alpha[i];
@@ -216,6 +243,34 @@ export class HurdleModel implements Model {
     }
     if (grad !== null) grad[4 * k] += gSigma;
     return total;
+  }
+
+  /** The logistic model of 1[y_i > 0] (NaN, so ℓ_i = −∞, for a negative or non-finite y_i). */
+  #nonzeroModel(): LogisticModel {
+    this.#nonzero ??= new LogisticModel({
+      n: this.#n,
+      k: this.#k,
+      x: this.#x,
+      y: this.#s.map((s) => s === 1 ? 1 : s === -1 ? 0 : NaN),
+      coefficientNames: this.design.coefficientNames,
+    });
+    return this.#nonzero;
+  }
+
+  /**
+   * The Gaussian sums (`normal.ts`) of the positive records with weights α_i (null: all 1), read
+   * once per α array, which an uncensored weighting never changes (`Weighting`).
+   */
+  #sumsOf(alpha: Float64Array | null): GaussianSums | null {
+    const key = alpha ?? UNWEIGHTED_KEY;
+    let sums = this.#sums.get(key);
+    if (sums === undefined) {
+      const sign = this.#s;
+      const weights = sign.map((s, i) => s === 1 ? (alpha === null ? 1 : alpha[i]) : 0);
+      sums = gaussianSums(this.#x, this.#n, this.#k, this.#z, this.#c, weights);
+      this.#sums.set(key, sums);
+    }
+    return sums;
   }
 
   /** ℓ_i of the module doc (−∞ for a negative or non-finite outcome). */
@@ -263,6 +318,15 @@ export class HurdleModel implements Model {
     return out;
   }
 }
+
+/** Options of the hurdle model. */
+export interface HurdleOptions {
+  /** Uncensored densities from the two parts' fast paths (default true) or the record loop. */
+  readonly fast?: boolean;
+}
+
+/** The cache key of the unweighted α (null cannot key a WeakMap). */
+const UNWEIGHTED_KEY = {};
 
 /** The hurdle model's registry entry: non-negative outcomes, CPU only. */
 export const HURDLE = describeModel("hurdle", "non-negative", (design) => new HurdleModel(design));

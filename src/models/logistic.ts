@@ -164,13 +164,39 @@ export class LogisticModel extends GlmModel {
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
     this.checkLength("u", u);
     if (grad !== null) this.checkLength("grad", grad);
+    const censor = censorBound(weighting, this.n);
+    return this.#records(u, grad, weighting, censor, this.logPrior(u, grad));
+  }
+
+  /**
+   * Σ_i clamp(α_i·ℓ_i, ±C) alone, without the prior, at β = u[0..K), adding its gradient into
+   * grad[0..K): for a model whose u and gradient lead with these coefficients (the hurdle model's
+   * γ), so both may be longer than this model's.
+   */
+  logLikelihood(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
+    const k = this.k;
+    if (u.length < k || (grad !== null && grad.length < k)) {
+      throw new RangeError(
+        `Invalid u or grad: must have length ≥ ${k}: u.length=${u.length}, ` +
+          `grad.length=${grad?.length}`,
+      );
+    }
+    return this.#records(u, grad, weighting, censorBound(weighting, this.n), 0);
+  }
+
+  /** `total` plus Σ_i c_i, adding the records' gradient into grad[0..K). */
+  #records(
+    u: Float64Array,
+    grad: Float64Array | null,
+    weighting: Weighting,
+    censor: number,
+    total: number,
+  ): number {
     const n = this.n;
     const k = this.k;
-    const censor = censorBound(weighting, n);
     const alpha = weighting.alpha;
     const x = this.#x;
     const sign = this.#s;
-    let total = this.logPrior(u, grad);
     const simd = this.#simd();
     if (simd !== null) return total + simd.logDensity(u, grad, weighting);
     const b0 = u[0];

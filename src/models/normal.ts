@@ -246,24 +246,28 @@ export function gaussianSums(
 }
 
 /**
- * Σ_i a_i·ℓ_i from a weighting's sums at u = (β, …, log σ), adding its gradient into `grad`'s β
- * and log σ entries: with γ of the module doc and g = (v − Mγ)/σ²,
- * ∂/∂β_0 = g_0, ∂/∂β_j = g_j + x̄_j·g_0 and ∂/∂log σ = Σ a_i r_i²/σ² − A.
+ * Σ_i a_i·ℓ_i from a weighting's sums at β = u[b..b+K) and log σ = u[s], adding its gradient
+ * into `grad`'s β and log σ entries: with γ of the module doc and g = (v − Mγ)/σ²,
+ * ∂/∂β_0 = g_0, ∂/∂β_j = g_j + x̄_j·g_0 and ∂/∂log σ = Σ a_i r_i²/σ² − A. By default
+ * u = (β, …, log σ) with log σ at 2K (the Gaussian regressions); the hurdle model's amount part
+ * passes its own offsets.
  */
-function sumsDensity(
+export function sumsDensity(
   sums: GaussianSums,
   u: Float64Array,
   k: number,
   logSigma: number,
   invVar: number,
   grad: Float64Array | null,
+  b: number = 0,
+  s: number = 2 * k,
 ): number {
   const { v, m, xMean } = sums;
   const gamma = new Float64Array(k);
-  gamma[0] = u[0] - sums.zMean;
+  gamma[0] = u[b] - sums.zMean;
   for (let j = 1; j < k; j++) {
-    gamma[j] = u[j];
-    gamma[0] += u[j] * xMean[j];
+    gamma[j] = u[b + j];
+    gamma[0] += u[b + j] * xMean[j];
   }
   let rss = sums.ee;
   const g = new Float64Array(k);
@@ -275,9 +279,9 @@ function sumsDensity(
   }
   if (rss < 0) rss = 0; // Σ a_i r_i² ≥ 0; rounding of the three terms can only cross it by ulps
   if (grad !== null) {
-    grad[0] += g[0];
-    for (let j = 1; j < k; j++) grad[j] += g[j] + xMean[j] * g[0];
-    grad[2 * k] += rss * invVar - sums.total;
+    grad[b] += g[0];
+    for (let j = 1; j < k; j++) grad[b + j] += g[j] + xMean[j] * g[0];
+    grad[s] += rss * invVar - sums.total;
   }
   return sums.constant - sums.total * logSigma - 0.5 * invVar * rss;
 }
