@@ -7,17 +7,17 @@
 import type {
   ContractionGeneratorSummary,
   ContractionRecord,
-  ContractionSettings,
   ContractionSummary,
-} from "./contraction.ts";
+} from "./contraction_result.ts";
 import {
   CONTRACTION_LABELS,
   CONTRACTION_RULES,
   type ContractionRule,
+  type ContractionSettings,
   GENERATOR_LABELS,
 } from "./contraction_settings.ts";
 import * as md from "./markdown.ts";
-import type { StudyResult } from "./study_runner.ts";
+import type { StudyResult } from "./study_types.ts";
 import { AGREES, differs, type VerdictRow, verdictTable } from "./verdict.ts";
 
 /** The supplement's n, where it prints P(Δ > 3.5) ≈ 0. */

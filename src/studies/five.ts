@@ -24,8 +24,9 @@
  * Streams of replicate r's generator: data split(0); fits `fitSeedOf`; the synthetic dataset of
  * ε index e and synthesizer j SYNTHESIS_STREAM + 5e + j; the histogram noise NOISE_STREAM + e.
  *
- * Files: the settings in `five_settings.ts`, the report in `five_markdown.ts`, the Beta median in
- * `stats/beta.ts`; this module runs a replicate, aggregates, and exports them all.
+ * Files: the settings in `five_settings.ts`, the record and summary types in `five_result.ts`, the
+ * report in `five_markdown.ts`, the Beta median in `stats/beta.ts`; this module runs a replicate,
+ * aggregates, and exports the settings and the report with them.
  *
  * @module
  */
@@ -35,8 +36,9 @@ import { createModel } from "../models/mod.ts";
 import { sampleBeta, sampleLaplace } from "../random/distributions.ts";
 import { betaMedian } from "../stats/beta.ts";
 import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
-import { type SampleSummary, utilityOf } from "../synthesis/utility.ts";
+import { utilityOf } from "../synthesis/utility.ts";
 import { fiveMarkdown } from "./five_markdown.ts";
+import type { FiveCell, FiveEntry, FiveRecord, FiveSummary } from "./five_result.ts";
 import {
   FIVE_LABELS,
   FIVE_MECHANISMS,
@@ -45,37 +47,10 @@ import {
   type FiveSettings,
 } from "./five_settings.ts";
 import * as runner from "./study_runner.ts";
+import type { Study } from "./study_types.ts";
 
 export { FIVE_LABELS, FIVE_MECHANISMS, FIVE_SETTINGS, type FiveMechanism, type FiveSettings };
 export { fiveMarkdown };
-
-/** One synthesizer at one ε on one database. */
-export interface FiveEntry {
-  /** Δ of the released draws (censoring: of the clamped contributions; PH: null). */
-  readonly lipschitz: number | null;
-  /** ε of the release. */
-  readonly epsilon: number;
-  /** Censoring only: max_{i,s} |α_i ℓ_i(θ_s)| before clamping. */
-  readonly unclamped: number | null;
-  /** Weighted: the calibrated g. */
-  readonly g: number | null;
-  /** Records with α_i = 0. */
-  readonly zeroWeights: number;
-  readonly synthetic: SampleSummary;
-  readonly ecdfMax: number;
-  readonly ecdfMeanSquared: number;
-}
-
-/** Replicate r: the data's summary and, per ε, each synthesizer (null if calibration failed). */
-export interface FiveRecord {
-  readonly r: number;
-  readonly data: SampleSummary;
-  readonly epsilons: readonly {
-    readonly epsilon: number;
-    readonly mechanisms: Readonly<Record<FiveMechanism, FiveEntry | null>>;
-  }[];
-  readonly fits: runner.FitStats;
-}
 
 function lipschitzOf(outcome: MechanismOutcome): number | null {
   if (outcome.bound === null) return null;
@@ -162,42 +137,6 @@ export async function fiveReplicate(
   return { r, data: utilityOf(y, y).confidential, epsilons, fits: fits.stats() };
 }
 
-/** One synthesizer at one ε over the replicates. */
-export interface FiveCell {
-  /** Replicates where it ran (calibration succeeded). */
-  readonly replicates: number;
-  /** Δ over replicates (null for PH). */
-  readonly lipschitz: runner.Summary | null;
-  /** Share of replicates with Δ > ε/2 (null for PH). */
-  readonly shareAbove: number | null;
-  readonly ecdfMax: runner.Summary;
-  readonly ecdfMeanSquared: runner.Summary;
-  /** The synthetic median over replicates. */
-  readonly median: runner.Summary;
-  /** Mean of (synthetic median − analytic median). */
-  readonly medianBias: number;
-  /** √mean (synthetic median − analytic median)². */
-  readonly medianRmse: number;
-  readonly zeroWeightsMean: number;
-}
-
-/** The aggregate of the five-synthesizer study. */
-export interface FiveSummary {
-  /** The median of Beta(a, b), by bisection on I_x(a, b). */
-  readonly analyticMedian: number;
-  /** The confidential data's median over replicates. */
-  readonly dataMedian: runner.Summary;
-  readonly epsilons: readonly {
-    readonly epsilon: number;
-    readonly mechanisms: Readonly<Record<FiveMechanism, FiveCell | null>>;
-    /** Synthesizers from best to worst by mean max-ECDF. */
-    readonly rankEcdfMax: readonly FiveMechanism[];
-    /** Synthesizers from best to worst by mean mean-squared ECDF. */
-    readonly rankEcdfMeanSquared: readonly FiveMechanism[];
-  }[];
-  readonly fits: ReturnType<typeof runner.totalFitStats>;
-}
-
 /**
  * Aggregates five-synthesizer records (pure).
  *
@@ -257,7 +196,7 @@ export function fiveAggregate(
 }
 
 /** The five-synthesizer study, for `runStudy` and the worker. */
-export const study: runner.Study<FiveSettings, FiveRecord, FiveSummary> = {
+export const study: Study<FiveSettings, FiveRecord, FiveSummary> = {
   name: "five",
   module: import.meta.url,
   replicate: fiveReplicate,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { FiveRecord, FiveSummary } from "./five.ts";
+import type { FiveRecord, FiveSummary } from "./five_result.ts";
 import {
   FIVE_LABELS,
   FIVE_MECHANISMS,
@@ -11,7 +11,7 @@ import {
   type FiveSettings,
 } from "./five_settings.ts";
 import * as md from "./markdown.ts";
-import type { StudyResult } from "./study_runner.ts";
+import type { StudyResult } from "./study_types.ts";
 import { AGREES, differs, type VerdictRow, verdictTable } from "./verdict.ts";
 
 /** The median of finite values (null when there are none). */

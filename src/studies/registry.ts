@@ -7,7 +7,7 @@
 import { CONTRACTION_SETTINGS, study as contraction } from "./contraction.ts";
 import { FIVE_SETTINGS, study as five } from "./five.ts";
 import { REWEIGHT_SETTINGS, study as reweight } from "./reweight.ts";
-import type { Study } from "./study_runner.ts";
+import type { Study } from "./study_types.ts";
 import { study as survey, SURVEY_SETTINGS } from "./survey.ts";
 
 /** A study with the settings of its full-size run. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Study, StudyResult } from "./study_runner.ts";
+import type { Study, StudyResult } from "./study_types.ts";
 import type { ReplicateJob, WorkerMessage } from "./study_worker.ts";
 
 /** The flags that fix a study's result: the seed, R and the settings. */

@@ -29,7 +29,8 @@
  * split(BOOTSTRAP_STREAM), of the j-th synthesizer's release split(BOOTSTRAP_STREAM + 1 + j).
  *
  * Files: the settings in `reweight_settings.ts`, the paper's Table 1 in `reweight_paper.ts`, the
- * report in `reweight_markdown.ts`; this module runs a replicate, aggregates, and exports them all.
+ * record and summary types in `reweight_result.ts`, the report in `reweight_markdown.ts`; this
+ * module runs a replicate, aggregates, and exports the settings, Table 1 and the report with them.
  *
  * @module
  */
@@ -42,6 +43,14 @@ import { type SampleSummary, utilityOf } from "../synthesis/utility.ts";
 import { quantile } from "../stats/quantile.ts";
 import { simulateNbMixture } from "./nb_mixture.ts";
 import { reweightMarkdown } from "./reweight_markdown.ts";
+import type {
+  Bootstraps,
+  Intervals,
+  ReweightCell,
+  ReweightEntry,
+  ReweightRecord,
+  ReweightSummary,
+} from "./reweight_result.ts";
 import {
   REWEIGHT_LABELS,
   REWEIGHT_MECHANISMS,
@@ -53,16 +62,14 @@ import {
 } from "./reweight_settings.ts";
 import {
   fitSeedOf,
-  type FitStats,
   interval95,
   replicateFits,
   replicateRng,
-  type Study,
   summarize,
-  type Summary,
   SYNTHESIS_STREAM,
   totalFitStats,
 } from "./study_runner.ts";
+import type { Study } from "./study_types.ts";
 import { quantileStandardError } from "./verdict.ts";
 
 /** First stream of a replicate's bootstrap resamples (clear of the runner's streams). */
@@ -79,44 +86,6 @@ export {
   type ReweightSettings,
   TABLE_STATISTICS,
 };
-
-/** One synthesizer on one database. */
-export interface ReweightEntry {
-  /** Δ_{α,x} of the fit that generated the data. */
-  readonly lipschitz: number;
-  /** ε of the release (2Δ, m = 1). */
-  readonly epsilon: number;
-  /** The shift g (calibrated, or 0 for the unshifted CW; null when unweighted or SW). */
-  readonly g: number | null;
-  /** The accepted re-weighting constant k (null when none kept Δ, or not re-weighted). */
-  readonly k: number | null;
-  /** Mean weight ᾱ of the final fit (1 when unweighted). */
-  readonly alphaMean: number;
-  /** The label of the final fit (e.g. "reweight k=0.9500", "reweight toward target round 2"). */
-  readonly finalFit: string;
-  /** Fits the mechanism asked for (memoised ones included). */
-  readonly fits: number;
-  /** Each statistic's mean over the synthetic datasets (Table 1). */
-  readonly synthetic: SampleSummary;
-  /** The statistics of the first synthetic dataset (the release) alone. */
-  readonly first: SampleSummary;
-  /** Bootstrap 95% intervals of the release's statistics (Table 1). */
-  readonly ci: SummaryIntervals;
-  /** The ECDF measures, averaged over the synthetic datasets. */
-  readonly ecdfMax: number;
-  readonly ecdfMeanSquared: number;
-}
-
-/** Replicate r: the data's summary and each synthesizer's entry (null when calibration failed). */
-export interface ReweightRecord {
-  readonly r: number;
-  readonly data: SampleSummary;
-  /** Bootstrap 95% intervals of the confidential data's statistics (Table 1's Data). */
-  readonly dataCi: SummaryIntervals;
-  readonly unweightedLipschitz: number;
-  readonly mechanisms: Readonly<Record<ReweightMechanism, ReweightEntry | null>>;
-  readonly fits: FitStats;
-}
 
 function meanSummary(summaries: readonly SampleSummary[]): SampleSummary {
   const mean = (stat: typeof TABLE_STATISTICS[number]) =>
@@ -232,34 +201,6 @@ export async function reweightReplicate(
   };
 }
 
-/** A statistic's 95% interval over replicates with its endpoints' bootstrap standard errors. */
-export interface IntervalWithError {
-  readonly interval: [number, number];
-  /** Monte Carlo standard errors of the 2.5% and 97.5% quantiles (order-statistic intervals). */
-  readonly errors: [number, number];
-}
-
-type Intervals = Readonly<Record<typeof TABLE_STATISTICS[number], IntervalWithError>>;
-
-/** Per-database confidence intervals of one statistic, over the databases. */
-export interface PerDatabaseIntervals {
-  /** Type-7 2.5%, 50% and 97.5% quantiles over databases of the lower endpoint. */
-  readonly lower: [number, number, number];
-  /** The same for the upper endpoint. */
-  readonly upper: [number, number, number];
-  /**
-   * The same for the lower endpoint minus the same database's Data lower endpoint: the
-   * synthesizer's shift with the database's own variation taken out (0 for Data).
-   */
-  readonly lowerFromData: [number, number, number];
-  /** The same for the upper endpoints. */
-  readonly upperFromData: [number, number, number];
-  /** Median over databases of (this interval's width)/(the Data interval's width). */
-  readonly widthRatio: number;
-}
-
-type Bootstraps = Readonly<Record<typeof TABLE_STATISTICS[number], PerDatabaseIntervals>>;
-
 function spread(values: readonly number[]): [number, number, number] {
   const sorted = Float64Array.from(values).sort();
   return [quantile(sorted, 0.025), quantile(sorted, 0.5), quantile(sorted, 0.975)];
@@ -277,47 +218,6 @@ function bootstrapsOf(cis: readonly SummaryIntervals[], data: readonly SummaryIn
       ),
     )[1],
   }])) as unknown as Bootstraps;
-}
-
-/** One synthesizer over the replicates. */
-export interface ReweightCell {
-  /** Replicates where the synthesizer ran (calibration succeeded). */
-  readonly replicates: number;
-  /** The release's bootstrap intervals over the databases (Table 1). */
-  readonly bootstrap: Bootstraps;
-  /** 95% intervals over databases of the statistics averaged over each database's datasets. */
-  readonly intervals: Intervals;
-  /** 95% intervals of the first dataset's statistics (one synthetic dataset per database). */
-  readonly intervalsOneDataset: Readonly<Record<typeof TABLE_STATISTICS[number], [number, number]>>;
-  readonly lipschitz: Summary;
-  readonly epsilon: Summary;
-  readonly alphaMean: Summary;
-  readonly ecdfMax: Summary;
-  readonly ecdfMeanSquared: Summary;
-  /** Shifts g (null for Unweighted and SW). */
-  readonly g: Summary | null;
-  /** LW_final/CW_final: the accepted k (null where none was). */
-  readonly k: {
-    readonly accepted: Summary | null;
-    readonly none: number;
-    /** Replicates whose accepted k is the paper's 0.95. */
-    readonly paper: number;
-    /** Replicates released by re-weighting toward the target (no shift reached it). */
-    readonly towardTarget: number;
-  } | null;
-  /** Fits the mechanism asked for per database (memoised ones included). */
-  readonly fits: Summary;
-}
-
-/** The aggregate of the re-weighting study. */
-export interface ReweightSummary {
-  /** The confidential data's bootstrap intervals over the databases (Table 1's Data). */
-  readonly dataBootstrap: Bootstraps;
-  /** 95% intervals over databases of the confidential data's statistics. */
-  readonly data: Intervals;
-  readonly unweightedLipschitz: Summary;
-  readonly mechanisms: Readonly<Record<ReweightMechanism, ReweightCell | null>>;
-  readonly fits: ReturnType<typeof totalFitStats>;
 }
 
 function intervalsOf(summaries: readonly SampleSummary[]): Intervals {

@@ -4,8 +4,8 @@
  * @module
  */
 import * as md from "./markdown.ts";
-import type { PerDatabaseIntervals, ReweightRecord, ReweightSummary } from "./reweight.ts";
 import { PAPER_TABLE_1 } from "./reweight_paper.ts";
+import type { PerDatabaseIntervals, ReweightRecord, ReweightSummary } from "./reweight_result.ts";
 import {
   REWEIGHT_LABELS as LABELS,
   REWEIGHT_MECHANISMS,
@@ -13,7 +13,7 @@ import {
   type ReweightSettings,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
-import type { StudyResult } from "./study_runner.ts";
+import type { StudyResult } from "./study_types.ts";
 import { AGREES, differs, type VerdictRow, verdictTable } from "./verdict.ts";
 
 type Stat = typeof TABLE_STATISTICS[number];

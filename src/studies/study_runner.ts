@@ -4,11 +4,11 @@
  * running a study (the scheduler and its transports are `replicate_scheduler.ts`) to its JSON and
  * markdown files (the markdown helpers are `markdown.ts`).
  *
- * A study is `replicate(r, seed, settings) → record` (plain JSON, a pure function of its
- * arguments) plus `aggregate(records, settings) → summary` (pure), so the result is a pure
- * function of (seed, R, settings) however the replicates are scheduled. Replicate r draws its
- * data from `new Rng(seed).split(r)`; its fit seed and its synthesis and noise streams are split
- * from that generator (streams {@linkcode FIT_STREAM}, {@linkcode SYNTHESIS_STREAM} + j and
+ * A study (`study_types.ts`) is `replicate(r, seed, settings) → record` (plain JSON, a pure
+ * function of its arguments) plus `aggregate(records, settings) → summary` (pure), so the result is
+ * a pure function of (seed, R, settings) however the replicates are scheduled. Replicate r draws
+ * its data from `new Rng(seed).split(r)`; its fit seed and its synthesis and noise streams are
+ * split from that generator (streams {@linkcode FIT_STREAM}, {@linkcode SYNTHESIS_STREAM} + j and
  * {@linkcode NOISE_STREAM} + j, clear of the data streams 0, 1, 2, …).
  *
  * @module
@@ -28,6 +28,7 @@ import {
   type OnStage,
   scheduleReplicates,
 } from "./replicate_scheduler.ts";
+import type { Study, StudyResult } from "./study_types.ts";
 
 /** Stream of a replicate's generator that seeds its fits. */
 export const FIT_STREAM = 2 ** 40;
@@ -263,33 +264,6 @@ export function summarize(values: readonly number[]): Summary {
 export function interval95(values: readonly number[]): [number, number] {
   const sorted = finiteSorted("values", values);
   return [quantile(sorted, 0.025), quantile(sorted, 0.975)];
-}
-
-/** Reports the stage a replicate has reached, e.g. "n=400 lw". */
-export type StageFn = (stage: string) => void;
-
-/** One Monte Carlo study: a pure replicate and a pure aggregation. */
-export interface Study<S, R, A> {
-  /** Its command-line name. */
-  readonly name: string;
-  /** `import.meta.url` of the module whose export `study` is this object (for workers). */
-  readonly module: string;
-  /** Runs replicate r (0-based) and returns its plain-JSON record. */
-  replicate(r: number, seed: number, settings: S, stage: StageFn): Promise<R>;
-  /** Summarises the records (in replicate order). */
-  aggregate(records: readonly R[], settings: S): A;
-  /** The markdown report; `footer` holds the machine-dependent lines (timing). */
-  markdown(result: StudyResult<S, R, A>, footer: string): string;
-}
-
-/** What a study writes to `<name>.json`: a pure function of its flags. */
-export interface StudyResult<S, R, A> {
-  readonly study: string;
-  readonly seed: number;
-  readonly replicates: number;
-  readonly settings: S;
-  readonly summary: A;
-  readonly records: readonly R[];
 }
 
 /** Options of {@linkcode runStudy}. */

@@ -29,10 +29,10 @@
  * Laplace table for the k-th m from NOISE_STREAM + 2(a·|ms| + k) (half-samples) and one more
  * (noise).
  *
- * Files: the settings and vocabulary in `survey_settings.ts`, the per-cell measures in
- * `survey_metrics.ts`, the aggregate in `survey_aggregate.ts`, the paper's Tables 4–5 in
- * `survey_paper.ts` and the report in `survey_markdown.ts`; this module runs a replicate and
- * exports them all.
+ * Files: the settings and vocabulary in `survey_settings.ts`, the record types in
+ * `survey_record.ts`, the per-cell measures in `survey_metrics.ts`, the aggregate in
+ * `survey_aggregate.ts`, the paper's Tables 4–5 in `survey_paper.ts` and the report in
+ * `survey_markdown.ts`; this module runs a replicate and exports all but the record types with it.
  *
  * @module
  */
@@ -50,16 +50,11 @@ import { syntheticSampleTable } from "../survey/synthetic_tables.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
 import * as runner from "./study_runner.ts";
+import type { Study } from "./study_types.ts";
 import { surveyAggregate, type SurveySummary } from "./survey_aggregate.ts";
 import { surveyMarkdown } from "./survey_markdown.ts";
-import {
-  cellRmse,
-  type CellValues,
-  type CoverageEntry,
-  coverageOf,
-  populationTruth,
-  ratioOf,
-} from "./survey_metrics.ts";
+import { cellRmse, coverageOf, populationTruth, ratioOf } from "./survey_metrics.ts";
+import type { ArmRecord, SurveyRecord, SynthesizerFit } from "./survey_record.ts";
 import {
   type Method,
   SURVEY_METHODS,
@@ -94,48 +89,6 @@ export {
 
 /** Stream of the study seed's root generator that simulates the population. */
 export const POPULATION_STREAM = 2 ** 43;
-
-/** How one synthesizer's calibration went on one replicate. */
-export interface SynthesizerFit {
-  /** Δ_{α,x} of the final fit (ε = 2·Δ·m). */
-  readonly lipschitz: number;
-  /** Δ_x of the unweighted fit. */
-  readonly unweightedLipschitz: number;
-  /** The Δ cap the final run aimed at (Δ* unless the target was out of reach). */
-  readonly cap: number;
-  /** Whether Δ ≤ Δ* (the study's target) was reached. */
-  readonly reachedTarget: boolean;
-  readonly finalFit: string;
-  /** Fits made by the mechanism (memoised repeats included). */
-  readonly refits: number;
-}
-
-/** One arm (one Δ*) of replicate r. */
-export interface ArmRecord {
-  /** The arm's Lipschitz target Δ*. */
-  readonly target: number;
-  readonly fits: Readonly<Record<Synthesizer, SynthesizerFit>>;
-  /** RMSE ratios per method and m (key `m1`, `m3`, …). */
-  readonly ratios: Readonly<Record<Method, Readonly<Record<string, CellValues>>>>;
-  /** Coverage, interval length and CV per method and m. */
-  readonly coverage: Readonly<Record<Method, Readonly<Record<string, CoverageEntry>>>>;
-}
-
-/** Replicate r. */
-export interface SurveyRecord {
-  readonly r: number;
-  /** The population values Q (the same in every replicate). */
-  readonly truth: CellValues;
-  /** Correlation of salary and weight in the sample (the paper's −0.58). */
-  readonly sampleCorrelation: number;
-  /** Σ w of the sample, the total FBS and FBP scale their synthetic weights to. */
-  readonly weightTotal: number;
-  /** The confidential sample's own table: its coverage (the non-private benchmark). */
-  readonly sample: CoverageEntry;
-  /** One per Δ* of the settings, in order. */
-  readonly arms: readonly ArmRecord[];
-  readonly fitStats: runner.FitStats;
-}
 
 /**
  * Caps tried, as multiples of the smallest Δ reached so far, when Δ* is out of reach. A retry
@@ -296,7 +249,7 @@ async function calibrated(
 }
 
 /** The survey study, for `runStudy` and the worker. */
-export const study: runner.Study<SurveySettings, SurveyRecord, SurveySummary> = {
+export const study: Study<SurveySettings, SurveyRecord, SurveySummary> = {
   name: "survey",
   module: import.meta.url,
   replicate: surveyReplicate,

@@ -8,8 +8,8 @@
 import { FIELD_LEVELS, GENDER_LEVELS } from "../survey/sdr_tables.ts";
 import { cellLayout } from "../survey/tables.ts";
 import { summarize, type Summary, totalFitStats } from "./study_runner.ts";
-import type { ArmRecord, SurveyRecord } from "./survey.ts";
 import type { CellValues, CoverageEntry } from "./survey_metrics.ts";
+import type { ArmRecord, SurveyRecord } from "./survey_record.ts";
 import {
   type Method,
   type Quantity,

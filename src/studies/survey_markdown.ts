@@ -7,10 +7,10 @@
  */
 import { MARGIN_LABEL } from "../survey/tables.ts";
 import * as md from "./markdown.ts";
-import type { StudyResult } from "./study_runner.ts";
-import type { ArmRecord, SurveyRecord } from "./survey.ts";
+import type { StudyResult } from "./study_types.ts";
 import type { ArmSummary, SurveySummary } from "./survey_aggregate.ts";
 import { PAPER_TABLES_4_5, paperTableRows } from "./survey_paper.ts";
+import type { ArmRecord, SurveyRecord } from "./survey_record.ts";
 import {
   type Method,
   QUANTITIES,

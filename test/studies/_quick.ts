@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  runStudy,
-  type Study,
-  studyJson,
-  type StudyResult,
-} from "../../src/studies/study_runner.ts";
+import { runStudy, studyJson } from "../../src/studies/study_runner.ts";
+import type { Study, StudyResult } from "../../src/studies/study_types.ts";
 
 /**
  * Runs a study's quick mode twice, serially and on two workers, asserts that both give the same

@@ -3,13 +3,12 @@ import {
   CONTRACTION_RULES,
   CONTRACTION_SETTINGS,
   contractionAggregate,
-  type ContractionEntry,
-  type ContractionRecord,
   type ContractionRule,
   type ContractionSettings,
   fixedRuleBound,
   study,
 } from "../../src/studies/contraction.ts";
+import type { ContractionEntry, ContractionRecord } from "../../src/studies/contraction_result.ts";
 import { runSerialAndParallel } from "./_quick.ts";
 
 const QUICK: ContractionSettings = {

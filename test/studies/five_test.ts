@@ -4,11 +4,10 @@ import {
   FIVE_MECHANISMS,
   FIVE_SETTINGS,
   fiveAggregate,
-  type FiveEntry,
-  type FiveRecord,
   type FiveSettings,
   study,
 } from "../../src/studies/five.ts";
+import type { FiveEntry, FiveRecord } from "../../src/studies/five_result.ts";
 import { runSerialAndParallel } from "./_quick.ts";
 
 const QUICK: FiveSettings = {

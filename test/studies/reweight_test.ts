@@ -4,12 +4,11 @@ import {
   REWEIGHT_MECHANISMS,
   REWEIGHT_SETTINGS,
   reweightAggregate,
-  type ReweightEntry,
-  type ReweightRecord,
   type ReweightSettings,
   study,
   TABLE_STATISTICS,
 } from "../../src/studies/reweight.ts";
+import type { ReweightEntry, ReweightRecord } from "../../src/studies/reweight_result.ts";
 import { runSerialAndParallel } from "./_quick.ts";
 
 const QUICK: ReweightSettings = {

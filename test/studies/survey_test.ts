@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import {
-  type ArmRecord,
   cellRmse,
   type CoverageEntry,
   coverageOf,
@@ -11,9 +10,9 @@ import {
   SURVEY_METHODS,
   SURVEY_SETTINGS,
   surveyAggregate,
-  type SurveyRecord,
   type SurveySettings,
 } from "../../src/studies/survey.ts";
+import type { ArmRecord, SurveyRecord } from "../../src/studies/survey_record.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
 import type { SurveyTable } from "../../src/survey/tables.ts";

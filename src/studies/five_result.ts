@@ -1,0 +1,73 @@
+/**
+ * The record and summary types of the five-synthesizer study (Study 3): what `five.ts` computes
+ * and `five_markdown.ts` reports.
+ *
+ * @module
+ */
+import type { SampleSummary } from "../synthesis/utility.ts";
+import type { FiveMechanism } from "./five_settings.ts";
+import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
+
+/** One synthesizer at one ε on one database. */
+export interface FiveEntry {
+  /** Δ of the released draws (censoring: of the clamped contributions; PH: null). */
+  readonly lipschitz: number | null;
+  /** ε of the release. */
+  readonly epsilon: number;
+  /** Censoring only: max_{i,s} |α_i ℓ_i(θ_s)| before clamping. */
+  readonly unclamped: number | null;
+  /** Weighted: the calibrated g. */
+  readonly g: number | null;
+  /** Records with α_i = 0. */
+  readonly zeroWeights: number;
+  readonly synthetic: SampleSummary;
+  readonly ecdfMax: number;
+  readonly ecdfMeanSquared: number;
+}
+
+/** Replicate r: the data's summary and, per ε, each synthesizer (null if calibration failed). */
+export interface FiveRecord {
+  readonly r: number;
+  readonly data: SampleSummary;
+  readonly epsilons: readonly {
+    readonly epsilon: number;
+    readonly mechanisms: Readonly<Record<FiveMechanism, FiveEntry | null>>;
+  }[];
+  readonly fits: FitStats;
+}
+
+/** One synthesizer at one ε over the replicates. */
+export interface FiveCell {
+  /** Replicates where it ran (calibration succeeded). */
+  readonly replicates: number;
+  /** Δ over replicates (null for PH). */
+  readonly lipschitz: Summary | null;
+  /** Share of replicates with Δ > ε/2 (null for PH). */
+  readonly shareAbove: number | null;
+  readonly ecdfMax: Summary;
+  readonly ecdfMeanSquared: Summary;
+  /** The synthetic median over replicates. */
+  readonly median: Summary;
+  /** Mean of (synthetic median − analytic median). */
+  readonly medianBias: number;
+  /** √mean (synthetic median − analytic median)². */
+  readonly medianRmse: number;
+  readonly zeroWeightsMean: number;
+}
+
+/** The aggregate of the five-synthesizer study. */
+export interface FiveSummary {
+  /** The median of Beta(a, b), by bisection on I_x(a, b). */
+  readonly analyticMedian: number;
+  /** The confidential data's median over replicates. */
+  readonly dataMedian: Summary;
+  readonly epsilons: readonly {
+    readonly epsilon: number;
+    readonly mechanisms: Readonly<Record<FiveMechanism, FiveCell | null>>;
+    /** Synthesizers from best to worst by mean max-ECDF. */
+    readonly rankEcdfMax: readonly FiveMechanism[];
+    /** Synthesizers from best to worst by mean mean-squared ECDF. */
+    readonly rankEcdfMeanSquared: readonly FiveMechanism[];
+  }[];
+  readonly fits: ReturnType<typeof totalFitStats>;
+}

@@ -1,0 +1,119 @@
+/**
+ * The record and summary types of the re-weighting study (Study 2): what `reweight.ts` computes
+ * and `reweight_markdown.ts` reports.
+ *
+ * @module
+ */
+import type { SummaryIntervals } from "../stats/bootstrap.ts";
+import type { SampleSummary } from "../synthesis/utility.ts";
+import type { ReweightMechanism, TABLE_STATISTICS } from "./reweight_settings.ts";
+import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
+
+/** One synthesizer on one database. */
+export interface ReweightEntry {
+  /** Δ_{α,x} of the fit that generated the data. */
+  readonly lipschitz: number;
+  /** ε of the release (2Δ, m = 1). */
+  readonly epsilon: number;
+  /** The shift g (calibrated, or 0 for the unshifted CW; null when unweighted or SW). */
+  readonly g: number | null;
+  /** The accepted re-weighting constant k (null when none kept Δ, or not re-weighted). */
+  readonly k: number | null;
+  /** Mean weight ᾱ of the final fit (1 when unweighted). */
+  readonly alphaMean: number;
+  /** The label of the final fit (e.g. "reweight k=0.9500", "reweight toward target round 2"). */
+  readonly finalFit: string;
+  /** Fits the mechanism asked for (memoised ones included). */
+  readonly fits: number;
+  /** Each statistic's mean over the synthetic datasets (Table 1). */
+  readonly synthetic: SampleSummary;
+  /** The statistics of the first synthetic dataset (the release) alone. */
+  readonly first: SampleSummary;
+  /** Bootstrap 95% intervals of the release's statistics (Table 1). */
+  readonly ci: SummaryIntervals;
+  /** The ECDF measures, averaged over the synthetic datasets. */
+  readonly ecdfMax: number;
+  readonly ecdfMeanSquared: number;
+}
+
+/** Replicate r: the data's summary and each synthesizer's entry (null when calibration failed). */
+export interface ReweightRecord {
+  readonly r: number;
+  readonly data: SampleSummary;
+  /** Bootstrap 95% intervals of the confidential data's statistics (Table 1's Data). */
+  readonly dataCi: SummaryIntervals;
+  readonly unweightedLipschitz: number;
+  readonly mechanisms: Readonly<Record<ReweightMechanism, ReweightEntry | null>>;
+  readonly fits: FitStats;
+}
+
+/** A statistic's 95% interval over replicates with its endpoints' bootstrap standard errors. */
+export interface IntervalWithError {
+  readonly interval: [number, number];
+  /** Monte Carlo standard errors of the 2.5% and 97.5% quantiles (order-statistic intervals). */
+  readonly errors: [number, number];
+}
+
+/** Each Table 1 statistic's {@linkcode IntervalWithError}. */
+export type Intervals = Readonly<Record<typeof TABLE_STATISTICS[number], IntervalWithError>>;
+
+/** Per-database confidence intervals of one statistic, over the databases. */
+export interface PerDatabaseIntervals {
+  /** Type-7 2.5%, 50% and 97.5% quantiles over databases of the lower endpoint. */
+  readonly lower: [number, number, number];
+  /** The same for the upper endpoint. */
+  readonly upper: [number, number, number];
+  /**
+   * The same for the lower endpoint minus the same database's Data lower endpoint: the
+   * synthesizer's shift with the database's own variation taken out (0 for Data).
+   */
+  readonly lowerFromData: [number, number, number];
+  /** The same for the upper endpoints. */
+  readonly upperFromData: [number, number, number];
+  /** Median over databases of (this interval's width)/(the Data interval's width). */
+  readonly widthRatio: number;
+}
+
+/** Each Table 1 statistic's {@linkcode PerDatabaseIntervals}. */
+export type Bootstraps = Readonly<Record<typeof TABLE_STATISTICS[number], PerDatabaseIntervals>>;
+
+/** One synthesizer over the replicates. */
+export interface ReweightCell {
+  /** Replicates where the synthesizer ran (calibration succeeded). */
+  readonly replicates: number;
+  /** The release's bootstrap intervals over the databases (Table 1). */
+  readonly bootstrap: Bootstraps;
+  /** 95% intervals over databases of the statistics averaged over each database's datasets. */
+  readonly intervals: Intervals;
+  /** 95% intervals of the first dataset's statistics (one synthetic dataset per database). */
+  readonly intervalsOneDataset: Readonly<Record<typeof TABLE_STATISTICS[number], [number, number]>>;
+  readonly lipschitz: Summary;
+  readonly epsilon: Summary;
+  readonly alphaMean: Summary;
+  readonly ecdfMax: Summary;
+  readonly ecdfMeanSquared: Summary;
+  /** Shifts g (null for Unweighted and SW). */
+  readonly g: Summary | null;
+  /** LW_final/CW_final: the accepted k (null where none was). */
+  readonly k: {
+    readonly accepted: Summary | null;
+    readonly none: number;
+    /** Replicates whose accepted k is the paper's 0.95. */
+    readonly paper: number;
+    /** Replicates released by re-weighting toward the target (no shift reached it). */
+    readonly towardTarget: number;
+  } | null;
+  /** Fits the mechanism asked for per database (memoised ones included). */
+  readonly fits: Summary;
+}
+
+/** The aggregate of the re-weighting study. */
+export interface ReweightSummary {
+  /** The confidential data's bootstrap intervals over the databases (Table 1's Data). */
+  readonly dataBootstrap: Bootstraps;
+  /** 95% intervals over databases of the confidential data's statistics. */
+  readonly data: Intervals;
+  readonly unweightedLipschitz: Summary;
+  readonly mechanisms: Readonly<Record<ReweightMechanism, ReweightCell | null>>;
+  readonly fits: ReturnType<typeof totalFitStats>;
+}

@@ -1,0 +1,33 @@
+/**
+ * What a Monte Carlo study is to the runner, the scheduler and the worker: a pure replicate, a
+ * pure aggregation and its report ({@linkcode Study}), and its result ({@linkcode StudyResult}).
+ *
+ * @module
+ */
+
+/** Reports the stage a replicate has reached, e.g. "n=400 lw". */
+export type StageFn = (stage: string) => void;
+
+/** One Monte Carlo study: a pure replicate and a pure aggregation. */
+export interface Study<S, R, A> {
+  /** Its command-line name. */
+  readonly name: string;
+  /** `import.meta.url` of the module whose export `study` is this object (for workers). */
+  readonly module: string;
+  /** Runs replicate r (0-based) and returns its plain-JSON record. */
+  replicate(r: number, seed: number, settings: S, stage: StageFn): Promise<R>;
+  /** Summarises the records (in replicate order). */
+  aggregate(records: readonly R[], settings: S): A;
+  /** The markdown report; `footer` holds the machine-dependent lines (timing). */
+  markdown(result: StudyResult<S, R, A>, footer: string): string;
+}
+
+/** What a study writes to `<name>.json`: a pure function of its flags. */
+export interface StudyResult<S, R, A> {
+  readonly study: string;
+  readonly seed: number;
+  readonly replicates: number;
+  readonly settings: S;
+  readonly summary: A;
+  readonly records: readonly R[];
+}
