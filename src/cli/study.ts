@@ -2,7 +2,7 @@
  * `deno task study`: the papers' Monte Carlo studies (SPEC §9.1–9.3) at full size.
  *
  *     deno task study contraction|reweight|five|survey [--replicates R] [--seed N] [--out DIR]
- *       [--workers W] [--queue redis://…]
+ *       [--workers W] [--queue redis://…] [--render]
  *
  * Writes DIR/<name>.json (settings, per-replicate records and their aggregate: a pure function of
  * the name, R and the seed) and DIR/<name>.md (the tables, with the wall time in a footer), both
@@ -10,11 +10,15 @@
  * (default: the number of logical cores; 0 runs them in this thread); W never changes the JSON.
  * With `--queue` the replicates fan out to `deno task worker` processes on that Redis instead,
  * and the result is the same, byte for byte. Progress (replicate k of R, stage) goes to stderr.
+ * `--render` runs nothing: it writes DIR/<name>.md again from the committed DIR/<name>.json (the
+ * report is a function of the JSON; the old footer's wall time is kept), after a change to how a
+ * study reports or decides its verdicts.
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { parseDecimal } from "../data/decimal.ts";
+import { writeFilesAtomically } from "../data/write_files.ts";
 import { STUDIES } from "../studies/registry.ts";
 import { runStudy, writeStudy } from "../studies/study_runner.ts";
 import { runCommand, UsageError } from "./run_command.ts";
@@ -32,6 +36,8 @@ export interface StudyArgs {
   readonly workers: number;
   /** The Redis URL to fan replicates out to, or null to run them here. */
   readonly queue: string | null;
+  /** Only write the markdown again from the existing JSON. */
+  readonly render: boolean;
 }
 
 function integerFlag(flag: string, value: string | undefined, fallback: number, min: number) {
@@ -61,6 +67,7 @@ export function parseStudyArgs(args: string[]): StudyArgs {
         out: { type: "string" },
         workers: { type: "string" },
         queue: { type: "string" },
+        render: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -79,11 +86,31 @@ export function parseStudyArgs(args: string[]): StudyArgs {
     out: values.out ?? "docs/studies",
     workers: integerFlag("workers", values.workers, navigator.hardwareConcurrency, 0),
     queue: values.queue ?? null,
+    render: values.render ?? false,
   };
+}
+
+/** The footer of an earlier report (from its "---" line), kept when the report is rendered again. */
+const FOOTER = "---\nWall time";
+
+/** `--render`: DIR/<name>.md again from DIR/<name>.json, its earlier footer kept. */
+async function render(args: StudyArgs): Promise<void> {
+  const { study } = STUDIES[args.name];
+  const json = `${args.out}/${args.name}.json`;
+  const result = JSON.parse(await Deno.readTextFile(json));
+  const earlier = await Deno.readTextFile(`${args.out}/${args.name}.md`).catch(() => "");
+  const at = earlier.lastIndexOf(FOOTER);
+  const footer = at >= 0 ? earlier.slice(at).trimEnd() : "---\nRendered from the JSON.";
+  await writeFilesAtomically(
+    args.out,
+    new Map([[`${args.name}.md`, study.markdown(result, footer)]]),
+  );
+  console.log(`study: ${args.name}: wrote ${args.out}/${args.name}.md from ${json}`);
 }
 
 async function main(): Promise<void> {
   const args = parseStudyArgs(Deno.args);
+  if (args.render) return await render(args);
   const { study, settings } = STUDIES[args.name];
   const started = performance.now();
   const minutes = () => ((performance.now() - started) / 60000).toFixed(1);
