@@ -14,6 +14,7 @@
 import { formatCsv, readCsv } from "../data/csv.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import type { ParamSummary } from "../mcmc/fit.ts";
+import { mean } from "../stats/mean.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../synthesis/synthesize.ts";
 import { progress } from "./progress.ts";
@@ -38,8 +39,7 @@ function run(data: Awaited<ReturnType<typeof readCsv>>, fields: Record<string, u
 }
 
 function average(result: SynthesisResult, key: "mean" | "median" | "q15" | "q90"): number {
-  const { utility } = result.diagnostics;
-  return utility.reduce((sum, u) => sum + u.synthetic[key], 0) / utility.length;
+  return mean(result.diagnostics.utility.map((u) => u.synthetic[key]));
 }
 
 function pad(cell: string | number, column: number): string {

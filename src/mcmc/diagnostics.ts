@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { mean } from "../stats/mean.ts";
 import { quantile } from "../stats/quantile.ts";
 import { normalQuantile } from "../stats/student_t.ts";
 
@@ -59,13 +60,6 @@ function mapChains(
   f: (x: number) => number,
 ): Float64Array[] {
   return chains.map((chain) => chain.map(f));
-}
-
-/** Arithmetic mean. */
-function mean(x: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i];
-  return s / x.length;
 }
 
 /** Sample variance with divisor n − 1, two-pass (R's `var`). */

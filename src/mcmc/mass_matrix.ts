@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { cholesky, denseMetric, diagMetric, type Metric, type MetricKind } from "./metric.ts";
+import { cholesky } from "../stats/cholesky.ts";
+import { denseMetric, diagMetric, type Metric, type MetricKind } from "./metric.ts";
 
 /** A running mean and sum of squared deviations per coordinate (mutated by `welfordAdd`). */
 export interface WelfordState {

@@ -17,6 +17,7 @@
  */
 import type { MetricKind } from "../models/model.ts";
 import type { Rng } from "../random/rng.ts";
+import { cholesky } from "../stats/cholesky.ts";
 
 export type { MetricKind } from "../models/model.ts";
 
@@ -174,41 +175,6 @@ class DenseMetric implements Metric {
  */
 export function diagMetric(inverseMassDiag: Float64Array): Metric {
   return new DiagMetric(inverseMassDiag);
-}
-
-/**
- * The lower Cholesky factor L of a symmetric positive-definite matrix A = LLᵀ
- * (Cholesky–Banachiewicz, row by row; only the lower triangle of A is read).
- *
- * @param a A, row-major d×d.
- * @param dim d.
- * @returns L, row-major d×d with zeros above the diagonal, or null when a pivot
- *   A_ii − Σ_k L_ik² is not finite and > 0 (A not numerically positive definite).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { cholesky } from "./metric.ts";
- * // [[4, 2], [2, 5]] = [[2, 0], [1, 2]]·[[2, 1], [0, 2]]
- * assert.deepEqual([...cholesky(Float64Array.of(4, 2, 2, 5), 2)!], [2, 0, 1, 2]);
- * assert.equal(cholesky(Float64Array.of(1, 2, 2, 1), 2), null);
- * ```
- */
-export function cholesky(a: Float64Array, dim: number): Float64Array | null {
-  const l = new Float64Array(dim * dim);
-  for (let i = 0; i < dim; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = a[i * dim + j];
-      for (let k = 0; k < j; k++) s -= l[i * dim + k] * l[j * dim + k];
-      if (i === j) {
-        if (!(s > 0 && Number.isFinite(s))) return null;
-        l[i * dim + i] = Math.sqrt(s);
-      } else {
-        l[i * dim + j] = s / l[j * dim + j];
-      }
-    }
-  }
-  return l;
 }
 
 /**

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { cholesky } from "./metric.ts";
+import { cholesky, choleskySolve, inverseFromCholesky } from "../stats/cholesky.ts";
 import type { LogDensityFn } from "./nuts.ts";
 
 /** u = μ + L·z with L lower triangular (row-major dim × dim, positive diagonal). */
@@ -145,37 +145,6 @@ function hessian(
     }
   }
   return h.every(Number.isFinite) ? h : null;
-}
-
-/** Solves A·x = b for symmetric positive definite A = LLᵀ given L. */
-function choleskySolve(l: Float64Array, b: Float64Array): Float64Array {
-  const dim = b.length;
-  const y = new Float64Array(dim);
-  for (let i = 0; i < dim; i++) {
-    let v = b[i];
-    for (let j = 0; j < i; j++) v -= l[i * dim + j] * y[j];
-    y[i] = v / l[i * dim + i];
-  }
-  const x = new Float64Array(dim);
-  for (let i = dim - 1; i >= 0; i--) {
-    let v = y[i];
-    for (let j = i + 1; j < dim; j++) v -= l[j * dim + i] * x[j];
-    x[i] = v / l[i * dim + i];
-  }
-  return x;
-}
-
-/** The inverse of a symmetric positive definite matrix from its Cholesky factor. */
-function inverseFromCholesky(l: Float64Array, dim: number): Float64Array {
-  const inverse = new Float64Array(dim * dim);
-  const e = new Float64Array(dim);
-  for (let j = 0; j < dim; j++) {
-    e.fill(0);
-    e[j] = 1;
-    const column = choleskySolve(l, e);
-    for (let i = 0; i < dim; i++) inverse[i * dim + j] = column[i];
-  }
-  return inverse;
 }
 
 /**

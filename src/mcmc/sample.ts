@@ -24,11 +24,12 @@
  */
 import type { ExactCoordinates } from "../models/exact_coordinates.ts";
 import { Rng } from "../random/rng.ts";
+import { cholesky } from "../stats/cholesky.ts";
 import { DEFAULT_MAX_TREE_DEPTH, type LogDensityFn, nutsStep } from "./nuts.ts";
 import type { NutsState } from "./nuts.ts";
 import { warmupFinal, warmupInit, warmupParams, warmupUpdate } from "./warmup.ts";
 import type { WarmupOptions } from "./warmup.ts";
-import { checkMetricKind, cholesky, type MetricKind } from "./metric.ts";
+import { checkMetricKind, type MetricKind } from "./metric.ts";
 import { preconditioned, type Preconditioner, toLatent, toPosition } from "./precondition.ts";
 
 /** Options of `sample`; Stan's defaults where Stan has one. */

@@ -22,16 +22,9 @@
 import type { Model } from "../models/model.ts";
 import { recipeOf } from "../models/recipe.ts";
 import { psis, psisThreshold, weightedUpperQuantile } from "../stats/psis.ts";
+import { type CandidateSummaries, candidateSummaries } from "./candidate_summaries.ts";
 import type { PredictJob } from "./predict_worker.ts";
 import { runWorkerJob, shareStarts } from "./worker_job.ts";
-
-/** Per draw and candidate: r_s = Σ_i (α₁_i − α₀_i)·ℓ_i(θ_s) and f_s = max_i α₁_i·|ℓ_i(θ_s)|. */
-export interface CandidateSummaries {
-  /** logRatios[c][s]. */
-  readonly logRatios: Float64Array[];
-  /** maxima[c][s]. */
-  readonly maxima: Float64Array[];
-}
 
 /** A predicted Δ and whether it can be trusted. */
 export interface LipschitzPrediction {
@@ -39,51 +32,6 @@ export interface LipschitzPrediction {
   /** PSIS's k̂ (0 when the candidate's weights equal the fit's: no importance weighting). */
   readonly paretoK: number;
   readonly trusted: boolean;
-}
-
-/**
- * The summaries of {@linkcode CandidateSummaries} over draws (S × dim, constrained).
- *
- * @param model The model bound to the data.
- * @param draws The fit's draws.
- * @param base α₀ of the fit (null: all 1).
- * @param candidates α₁ of each candidate (each of length n).
- */
-export function candidateSummaries(
-  model: Model,
-  draws: Float64Array,
-  base: Float64Array | null,
-  candidates: readonly Float64Array[],
-): CandidateSummaries {
-  const { n } = model.design;
-  const dim = model.dim;
-  const S = draws.length / dim;
-  const G = candidates.length;
-  const logRatios = Array.from({ length: G }, () => new Float64Array(S));
-  const maxima = Array.from({ length: G }, () => new Float64Array(S));
-  const ell = new Float64Array(n);
-  const delta = candidates.map((alpha) => alpha.map((a, i) => a - (base === null ? 1 : base[i])));
-  for (let s = 0; s < S; s++) {
-    model.logLik(draws.subarray(s * dim, (s + 1) * dim), ell);
-    for (let c = 0; c < G; c++) {
-      const alpha = candidates[c];
-      const d = delta[c];
-      let ratio = 0;
-      let max = 0;
-      for (let i = 0; i < n; i++) {
-        const l = ell[i];
-        // A record the candidate drops (α₁_i = 0) still moves the ratio by −α₀_i·ℓ_i.
-        if (d[i] !== 0) ratio += d[i] * l;
-        const a = alpha[i];
-        if (a === 0) continue;
-        const v = Math.abs(a * l);
-        if (!(v <= max)) max = Number.isNaN(v) ? Infinity : v;
-      }
-      logRatios[c][s] = ratio;
-      maxima[c][s] = max;
-    }
-  }
-  return { logRatios, maxima };
 }
 
 /** Evaluations from which {@linkcode parallelCandidateSummaries} uses worker threads. */

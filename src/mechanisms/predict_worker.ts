@@ -8,7 +8,7 @@
  */
 /// <reference lib="deno.worker" />
 import { modelFromRecipe, type ModelRecipe } from "../models/recipe.ts";
-import { candidateSummaries } from "./predict_lipschitz.ts";
+import { candidateSummaries } from "./candidate_summaries.ts";
 
 /** One share of the draws and every candidate. */
 export interface PredictJob {

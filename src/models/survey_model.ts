@@ -8,6 +8,7 @@
  */
 import { validateDesign } from "./_glm.ts";
 import type { Rng } from "../random/rng.ts";
+import { choleskyKeeping, choleskySolve } from "../stats/cholesky.ts";
 import type { Design, Model } from "./model.ts";
 
 /** One synthetic survey sample: outcomes y*_i and smoothed weights w*_i, each of length n. */
@@ -146,29 +147,11 @@ export function leastSquares(
   let maxDiag = 0;
   for (let j = 0; j < p; j++) maxDiag = Math.max(maxDiag, ata[j * p + j]);
   const ridge = 1e-10 * (maxDiag > 0 ? maxDiag : 1);
-  // Cholesky AᵀA + λI = LLᵀ in place (lower triangle), then two triangular solves.
-  for (let j = 0; j < p; j++) {
-    let d = ata[j * p + j] + ridge;
-    for (let l = 0; l < j; l++) d -= ata[j * p + l] ** 2;
-    const ljj = Math.sqrt(d);
-    ata[j * p + j] = ljj;
-    for (let r = j + 1; r < p; r++) {
-      let v = ata[r * p + j];
-      for (let l = 0; l < j; l++) v -= ata[r * p + l] * ata[j * p + l];
-      ata[r * p + j] = v / ljj;
-    }
-  }
-  const coef = new Float64Array(p);
-  for (let j = 0; j < p; j++) {
-    let v = atz[j];
-    for (let l = 0; l < j; l++) v -= ata[j * p + l] * coef[l];
-    coef[j] = v / ata[j * p + j];
-  }
-  for (let j = p - 1; j >= 0; j--) {
-    let v = coef[j];
-    for (let l = j + 1; l < p; l++) v -= ata[l * p + j] * coef[l];
-    coef[j] = v / ata[j * p + j];
-  }
+  // Cholesky AᵀA + λI = LLᵀ keeping every column (a pivot that is not positive gives NaN), then
+  // the two triangular solves.
+  for (let j = 0; j < p; j++) ata[j * p + j] += ridge;
+  const { l } = choleskyKeeping(ata, p, () => true);
+  const coef = choleskySolve(l, atz);
   const residual = new Float64Array(n).fill(NaN);
   for (let i = 0; i < n; i++) {
     if (used[i] === 0) continue;

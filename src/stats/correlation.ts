@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { mean } from "./mean.ts";
 
 /**
  * Pearson correlation of two equal-length samples.
@@ -20,8 +21,8 @@
  */
 export function correlation(x: Float64Array, y: Float64Array): number {
   const n = x.length;
-  const mx = x.reduce((s, v) => s + v, 0) / n;
-  const my = y.reduce((s, v) => s + v, 0) / n;
+  const mx = mean(x);
+  const my = mean(y);
   let sxy = 0;
   let sxx = 0;
   let syy = 0;

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { choleskyKeeping, choleskySolveInPlace, inverseFromCholesky } from "./cholesky.ts";
 
 /** Rows × named columns, read one row at a time into a caller's buffer of length k. */
 export interface DesignMatrix {
@@ -226,59 +227,12 @@ function factor(
   k: number,
   degenerate: Uint8Array,
 ): { kept: number[]; l: Float64Array } {
-  const kept: number[] = [];
-  const r = k;
-  const l = new Float64Array(r * r);
-  for (let j = 0; j < k; j++) {
-    if (degenerate[j]) continue;
-    const a = kept.length;
-    // Row a of L for column j against the kept columns.
-    for (let b = 0; b < a; b++) {
-      let s = gram[j * k + kept[b]];
-      for (let c = 0; c < b; c++) s -= l[a * r + c] * l[b * r + c];
-      l[a * r + b] = s / l[b * r + b];
-    }
-    let pivot = gram[j * k + j];
-    for (let c = 0; c < a; c++) pivot -= l[a * r + c] ** 2;
-    if (!(pivot > ALIAS_TOLERANCE * gram[j * k + j]) || !Number.isFinite(pivot)) {
-      for (let c = 0; c < a; c++) l[a * r + c] = 0;
-      continue;
-    }
-    l[a * r + a] = Math.sqrt(pivot);
-    kept.push(j);
-  }
-  // Compact L to kept.length × kept.length.
-  const p = kept.length;
-  const compact = new Float64Array(p * p);
-  for (let a = 0; a < p; a++) for (let b = 0; b <= a; b++) compact[a * p + b] = l[a * r + b];
-  return { kept, l: compact };
-}
-
-/** Solves LLᵀx = b in place. */
-function solve(l: Float64Array, p: number, b: Float64Array): void {
-  for (let a = 0; a < p; a++) {
-    let s = b[a];
-    for (let c = 0; c < a; c++) s -= l[a * p + c] * b[c];
-    b[a] = s / l[a * p + a];
-  }
-  for (let a = p - 1; a >= 0; a--) {
-    let s = b[a];
-    for (let c = a + 1; c < p; c++) s -= l[c * p + a] * b[c];
-    b[a] = s / l[a * p + a];
-  }
-}
-
-/** (LLᵀ)⁻¹, row-major p × p. */
-function inverse(l: Float64Array, p: number): Float64Array {
-  const out = new Float64Array(p * p);
-  const e = new Float64Array(p);
-  for (let j = 0; j < p; j++) {
-    e.fill(0);
-    e[j] = 1;
-    solve(l, p, e);
-    for (let a = 0; a < p; a++) out[a * p + j] = e[a];
-  }
-  return out;
+  return choleskyKeeping(
+    gram,
+    k,
+    (j, pivot) =>
+      !degenerate[j] && pivot > ALIAS_TOLERANCE * gram[j * k + j] && Number.isFinite(pivot),
+  );
 }
 
 /**
@@ -446,13 +400,13 @@ export function fitOls(
     );
   }
   const gamma = pick(kept, rhs);
-  solve(l, p, gamma);
+  choleskySolveInPlace(l, p, gamma);
   const fitted = new Float64Array(n);
   linearPredictor(x, basis, kept, gamma, fitted);
   let rss = 0;
   for (let i = 0; i < n; i++) rss += (y[i] - fitted[i]) ** 2;
   const sigma2 = rss / (n - p);
-  const inv = inverse(l, p);
+  const inv = inverseFromCholesky(l, p);
   for (let a = 0; a < p * p; a++) inv[a] *= sigma2;
   const back = backTransform(basis, kept, gamma, inv);
   return {
@@ -570,7 +524,7 @@ export function fitLogistic(
     const factored = factor(gram, basis.k, basis.degenerate);
     if (iterations === 1) aliasedNames(x, factored.kept, mode);
     const next = pick(factored.kept, rhs);
-    solve(factored.l, factored.kept.length, next);
+    choleskySolveInPlace(factored.l, factored.kept.length, next);
     const previous = expand(kept, basis.k, gamma);
     kept = factored.kept;
     l = factored.l;
@@ -622,7 +576,7 @@ export function fitLogistic(
   }
   const aliased = aliasedNames(x, kept, mode);
   const p = kept.length;
-  const inv = inverse(same ? refactored.l : l, p);
+  const inv = inverseFromCholesky(same ? refactored.l : l, p);
   const back = backTransform(basis, kept, gamma, inv);
   const fitted = Float64Array.from(eta, probability);
   return {

@@ -31,7 +31,24 @@ export function quantile(x: Float64Array, p: number): number {
   for (let i = 0; i < x.length; i++) {
     if (Number.isNaN(x[i])) throw new RangeError(`x must not contain NaN: x[${i}] is NaN`);
   }
-  const sorted = isSorted(x) ? x : x.slice().sort();
+  return sortedQuantile(isSorted(x) ? x : x.slice().sort(), p);
+}
+
+/**
+ * {@linkcode quantile} of values already sorted, without its checks (p in [0, 1], at least one
+ * value, no NaN) or its scan for order: for many quantiles of one sample, sorted once.
+ *
+ * @param sorted Values in non-decreasing order, none NaN.
+ * @param p Probability in [0, 1].
+ * @returns The interpolated order statistic.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sortedQuantile } from "./quantile.ts";
+ * assert.equal(sortedQuantile(Float64Array.of(1, 2, 3, 4), 0.5), 2.5);
+ * ```
+ */
+export function sortedQuantile(sorted: Float64Array, p: number): number {
   // Computed exactly as R's quantile.default, 1-based, so h rounds the same way.
   const index = 1 + (sorted.length - 1) * p;
   const lo = Math.floor(index);

@@ -6,6 +6,7 @@
  * @module
  */
 export * from "./sdr_tables.ts";
+export * from "./allocation.ts";
 export * from "./population.ts";
 export * from "./pps_sample.ts";
 export * from "./tables.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { proportionalAllocation } from "./pps_sample.ts";
+import { proportionalAllocation } from "./allocation.ts";
 import { paperPopulationCells } from "./paper_tables_4_5.ts";
 import { GENDER_LEVELS } from "./sdr_tables.ts";
 

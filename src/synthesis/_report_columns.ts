@@ -12,6 +12,28 @@ export type ReportVariable =
   | { readonly name: string; readonly kind: "numeric" }
   | { readonly name: string; readonly kind: "categorical"; readonly levels: readonly string[] };
 
+/**
+ * The input of the utility and risk reports: the confidential data and the m synthetic datasets,
+ * with their variables.
+ */
+export interface ReportInput {
+  /** The confidential columns (at least the synthesized and public variables). */
+  readonly confidential: ReadonlyMap<string, OutputColumn>;
+  /**
+   * The m ≥ 1 synthetic datasets, as `synthesize` returns them: each with the confidential data's
+   * n records in order (record i of each is record i's).
+   */
+  readonly synthetic: readonly ReadonlyMap<string, OutputColumn>[];
+  /** The synthesized variables, in visit order, with their kinds and levels. */
+  readonly synthesized: readonly ReportVariable[];
+  /**
+   * The public variables (covariates of the utility models, keys of the risk measures; kept as
+   * they are in every synthetic dataset): a name alone is numeric when its confidential column
+   * holds only numbers, else categorical with its levels in order of first appearance.
+   */
+  readonly public: readonly (string | ReportVariable)[];
+}
+
 /** A variable's values in one dataset: numbers, or codes into the variable's levels. */
 export type CodedColumn =
   | { readonly kind: "numeric"; readonly values: Float64Array }

@@ -10,28 +10,18 @@
  *
  * @module
  */
-import type { OutputColumn } from "../data/csv.ts";
+import { mean } from "../stats/mean.ts";
 import {
   checkVariables,
   type CodedColumn,
   type CodedDataset,
   describeVariable,
   readDataset,
+  type ReportInput,
   type ReportVariable,
 } from "./_report_columns.ts";
 
-export type { ReportVariable } from "./_report_columns.ts";
-
-/** The confidential data and the m synthetic datasets (record i of each is record i's). */
-export interface RiskReportInput {
-  readonly confidential: ReadonlyMap<string, OutputColumn>;
-  /** The m ≥ 1 synthetic datasets, each with the confidential data's n records in order. */
-  readonly synthetic: readonly ReadonlyMap<string, OutputColumn>[];
-  /** The synthesized variables. */
-  readonly synthesized: readonly ReportVariable[];
-  /** The public keys (names alone: numeric when the column holds only numbers). */
-  readonly public: readonly (string | ReportVariable)[];
-}
+export type { ReportInput, ReportVariable } from "./_report_columns.ts";
 
 /** Options of {@linkcode riskReport}. */
 export interface RiskReportOptions {
@@ -216,7 +206,7 @@ function datasetRisk(
  * assert.equal(report.byDataset[0].trueMatchRate, 0.5);
  * ```
  */
-export function riskReport(input: RiskReportInput, options: RiskReportOptions = {}): RiskReport {
+export function riskReport(input: ReportInput, options: RiskReportOptions = {}): RiskReport {
   const tolerance = options.tolerance ?? 0.1;
   if (!(tolerance >= 0 && Number.isFinite(tolerance))) {
     throw new RangeError(`Invalid tolerance: must be finite and ≥ 0: tolerance=${tolerance}`);
@@ -250,7 +240,7 @@ export function riskReport(input: RiskReportInput, options: RiskReportOptions = 
   const byDataset = synthetic.map((data) =>
     datasetRisk(exact, numeric, confidential.data, data, n, tolerance, uniques, full)
   );
-  const mean = (key: keyof DatasetRisk) => byDataset.reduce((s, d) => s + d[key], 0) / m;
+  const meanOf = (key: keyof DatasetRisk) => mean(byDataset.map((d) => d[key]));
   return {
     n,
     m,
@@ -261,9 +251,9 @@ export function riskReport(input: RiskReportInput, options: RiskReportOptions = 
     confidentialUniques: uniques.size,
     byDataset,
     mean: {
-      expectedMatchRisk: mean("expectedMatchRisk"),
-      trueMatchRate: mean("trueMatchRate"),
-      replicatedUniques: mean("replicatedUniques"),
+      expectedMatchRisk: meanOf("expectedMatchRisk"),
+      trueMatchRate: meanOf("trueMatchRate"),
+      replicatedUniques: meanOf("replicatedUniques"),
     },
   };
 }

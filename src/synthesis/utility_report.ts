@@ -18,7 +18,6 @@
  *
  * @module
  */
-import type { OutputColumn } from "../data/csv.ts";
 import { parseFormula } from "../stats/formula.ts";
 import {
   fitLogistic,
@@ -27,6 +26,8 @@ import {
   GlmFitError,
   type LogisticFitOptions,
 } from "../stats/glm_fit.ts";
+import { mean } from "../stats/mean.ts";
+import { sortedQuantile } from "../stats/quantile.ts";
 import { normalQuantile, studentTQuantile } from "../stats/student_t.ts";
 import { combinePartialSynthesis } from "../survey/combine.ts";
 import {
@@ -36,27 +37,12 @@ import {
   describeVariable,
   mainEffectsDesign,
   readDataset,
+  type ReportInput,
   type ReportVariable,
 } from "./_report_columns.ts";
 import { type SampleSummary, utilityOf } from "./utility.ts";
 
-export type { ReportVariable } from "./_report_columns.ts";
-
-/** The confidential data and the m synthetic datasets, with their variables. */
-export interface UtilityReportInput {
-  /** The confidential columns (at least the synthesized and public variables). */
-  readonly confidential: ReadonlyMap<string, OutputColumn>;
-  /** The m ≥ 1 synthetic datasets, as `synthesize` returns them. */
-  readonly synthetic: readonly ReadonlyMap<string, OutputColumn>[];
-  /** The synthesized variables, in visit order, with their kinds and levels. */
-  readonly synthesized: readonly ReportVariable[];
-  /**
-   * The public covariates (kept as they are in every synthetic dataset): a name alone is numeric
-   * when its confidential column holds only numbers, else categorical with its levels in order of
-   * first appearance.
-   */
-  readonly public: readonly (string | ReportVariable)[];
-}
+export type { ReportInput, ReportVariable } from "./_report_columns.ts";
 
 /** Options of {@linkcode utilityReport}. */
 export interface UtilityReportOptions {
@@ -232,27 +218,8 @@ export interface UtilityReport {
   readonly models: readonly ModelUtility[];
 }
 
-function mean(values: readonly number[]): number {
-  let s = 0;
-  for (const v of values) s += v;
-  return s / values.length;
-}
-
 function finiteOrNull(value: number): number | null {
   return Number.isFinite(value) ? value : null;
-}
-
-/**
- * The type-7 quantile of `src/stats/quantile.ts` (the same arithmetic) of values already sorted:
- * `quantile()` itself scans the whole sample for order and NaN on every call, K·n work for K points.
- */
-function sortedQuantile(sorted: Float64Array, p: number): number {
-  const index = 1 + (sorted.length - 1) * p;
-  const lo = Math.floor(index);
-  const h = index - lo;
-  const below = sorted[lo - 1];
-  if (h === 0 || sorted[lo] === below) return below;
-  return (1 - h) * below + h * sorted[lo];
 }
 
 function numericUtility(
@@ -566,7 +533,7 @@ function modelUtility(
  * ```
  */
 export function utilityReport(
-  input: UtilityReportInput,
+  input: ReportInput,
   options: UtilityReportOptions = {},
 ): UtilityReport {
   const m = input.synthetic.length;

@@ -9,10 +9,11 @@ import {
   welfordCovarianceInit,
   welfordInit,
 } from "../../src/mcmc/mass_matrix.ts";
-import { cholesky, denseMetric, diagMetric } from "../../src/mcmc/metric.ts";
+import { denseMetric, diagMetric } from "../../src/mcmc/metric.ts";
 import type { LogDensityFn } from "../../src/mcmc/nuts.ts";
 import { sample } from "../../src/mcmc/sample.ts";
 import { Rng } from "../../src/random/rng.ts";
+import { cholesky } from "../../src/stats/cholesky.ts";
 
 /** Row-major d×d as nested arrays, for mathjs. */
 function nested(a: Float64Array, d: number): number[][] {

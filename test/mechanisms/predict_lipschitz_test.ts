@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { calibrateShift, type ShiftPrediction } from "../../src/mechanisms/calibrate.ts";
-import {
-  candidateSummaries,
-  predictFromSummaries,
-} from "../../src/mechanisms/predict_lipschitz.ts";
+import { candidateSummaries } from "../../src/mechanisms/candidate_summaries.ts";
+import { predictFromSummaries } from "../../src/mechanisms/predict_lipschitz.ts";
 import { createModel } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
 

@@ -3,7 +3,7 @@ import { Rng } from "../../src/random/rng.ts";
 import { correlation } from "../../src/stats/correlation.ts";
 import { PAPER_TABLES_4_5, paperPopulationCells } from "../../src/survey/paper_tables_4_5.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
-import { proportionalAllocation } from "../../src/survey/pps_sample.ts";
+import { proportionalAllocation } from "../../src/survey/allocation.ts";
 import { FIELD_LEVELS, GENDER_LEVELS } from "../../src/survey/sdr_tables.ts";
 
 const population = simulatePopulation(new Rng(7));

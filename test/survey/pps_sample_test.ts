@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { numericColumn } from "../../src/data/dataset.ts";
 import { Rng } from "../../src/random/rng.ts";
+import { proportionalAllocation } from "../../src/survey/allocation.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
-import { ppsSample, proportionalAllocation, sampleDataset } from "../../src/survey/pps_sample.ts";
+import { ppsSample, sampleDataset } from "../../src/survey/pps_sample.ts";
 import { FIELD_LEVELS } from "../../src/survey/sdr_tables.ts";
 import { correlation } from "../../src/stats/correlation.ts";
 import { normalQuantile } from "../../src/stats/student_t.ts";
