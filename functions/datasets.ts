@@ -39,7 +39,7 @@ import {
   getById,
   Records,
 } from "../src/api/schemas.ts";
-import { standalone } from "../src/api/standalone.ts";
+import { standalone } from "../src/service/standalone.ts";
 import type { DatasetInfo as StoredDataset } from "../src/jobs/store.ts";
 import { health } from "./health.ts";
 

@@ -7,7 +7,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { functionApp } from "../src/api/app.ts";
 import type { ApiContext } from "../src/api/context.ts";
-import { standalone } from "../src/api/standalone.ts";
+import { standalone } from "../src/service/standalone.ts";
 
 const Health = z.object({ status: z.enum(["ok", "unavailable"]) }).openapi("Health");
 

@@ -20,7 +20,7 @@ import {
   exactlyOneSource,
   Records,
 } from "../src/api/schemas.ts";
-import { standalone } from "../src/api/standalone.ts";
+import { standalone } from "../src/service/standalone.ts";
 import { health } from "./health.ts";
 import { buildDesign } from "../src/data/design.ts";
 import type { LipschitzBackend } from "../src/mechanisms/lipschitz_backend.ts";

@@ -6,7 +6,7 @@
  */
 import { type ApiFunction, createApp } from "../src/api/app.ts";
 import type { ApiContext } from "../src/api/context.ts";
-import { standalone } from "../src/api/standalone.ts";
+import { standalone } from "../src/service/standalone.ts";
 import { datasets } from "./datasets.ts";
 import { health } from "./health.ts";
 import { lipschitz } from "./lipschitz.ts";

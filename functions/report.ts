@@ -12,7 +12,7 @@ import script from "../web/report.js" with { type: "text" };
 import { functionApp } from "../src/api/app.ts";
 import { assetHandler, assetUrl, D3, PLOT } from "../src/api/assets.ts";
 import type { ApiContext } from "../src/api/context.ts";
-import { standalone } from "../src/api/standalone.ts";
+import { standalone } from "../src/service/standalone.ts";
 import { health } from "./health.ts";
 
 /** Only this server's scripts, and requests only to it; Plot's SVG carries inline styles. */

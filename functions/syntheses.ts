@@ -46,7 +46,7 @@ import {
   ReportSchema,
   sourcedRules,
 } from "../src/api/schemas.ts";
-import { standalone } from "../src/api/standalone.ts";
+import { standalone } from "../src/service/standalone.ts";
 import { health } from "./health.ts";
 import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
 import { checkWork } from "../src/jobs/work_limits.ts";

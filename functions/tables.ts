@@ -53,7 +53,7 @@ import {
   ReportSchema,
   sourcedRules,
 } from "../src/api/schemas.ts";
-import { standalone } from "../src/api/standalone.ts";
+import { standalone } from "../src/service/standalone.ts";
 import {
   checkTable,
   policyData,

@@ -11,7 +11,7 @@
  */
 import { configFromEnv } from "../api/config.ts";
 import { jsonLogger } from "../api/log.ts";
-import { openServiceContext } from "../api/service_context.ts";
+import { openServiceContext } from "../service/service_context.ts";
 import { mainApp } from "../../functions/main.ts";
 import { queueUrlFromEnv } from "../scale/redis_context.ts";
 

@@ -11,7 +11,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import type { SampleSummary } from "../synthesis/utility.ts";
+import type { SampleSummary } from "./sample_summary.ts";
 import { quantile } from "./quantile.ts";
 
 /** 95% bootstrap percentile intervals of the four statistics of {@linkcode SampleSummary}. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SampleSummary } from "../synthesis/utility.ts";
+import type { SampleSummary } from "../stats/sample_summary.ts";
 import type { FiveMechanism } from "./five_settings.ts";
 import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
 

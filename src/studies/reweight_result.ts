@@ -5,7 +5,7 @@
  * @module
  */
 import type { SummaryIntervals } from "../stats/bootstrap.ts";
-import type { SampleSummary } from "../synthesis/utility.ts";
+import type { SampleSummary } from "../stats/sample_summary.ts";
 import type { ReweightMechanism, TABLE_STATISTICS } from "./reweight_settings.ts";
 import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
 

@@ -7,19 +7,7 @@
  *
  * @module
  */
-import { quantile } from "../stats/quantile.ts";
-
-/** Mean, median and the 15th and 90th percentiles (type-7 quantiles) of one sample. */
-export interface SampleSummary {
-  /** Arithmetic mean. */
-  readonly mean: number;
-  /** Type-7 quantile at 0.5. */
-  readonly median: number;
-  /** Type-7 quantile at 0.15. */
-  readonly q15: number;
-  /** Type-7 quantile at 0.9. */
-  readonly q90: number;
-}
+import { type SampleSummary, sampleSummary } from "../stats/sample_summary.ts";
 
 /** Utility of synthetic values y* against confidential values y. */
 export interface Utility {
@@ -41,17 +29,6 @@ function sortedCopy(name: string, values: Float64Array): Float64Array {
     }
   }
   return Float64Array.from(values).sort();
-}
-
-function summarise(sorted: Float64Array): SampleSummary {
-  let sum = 0;
-  for (let i = 0; i < sorted.length; i++) sum += sorted[i];
-  return {
-    mean: sum / sorted.length,
-    median: quantile(sorted, 0.5),
-    q15: quantile(sorted, 0.15),
-    q90: quantile(sorted, 0.9),
-  };
 }
 
 /**
@@ -95,8 +72,8 @@ export function utilityOf(y: Float64Array, ystar: Float64Array): Utility {
     sumSquares += (i - i0 + j - j0) * difference * difference;
   }
   return {
-    confidential: summarise(a),
-    synthetic: summarise(b),
+    confidential: sampleSummary(a),
+    synthetic: sampleSummary(b),
     ecdfMax: max,
     ecdfMeanSquared: sumSquares / (n + m),
   };

@@ -29,7 +29,7 @@ import {
 import { mean } from "../stats/mean.ts";
 import { sortedQuantile } from "../stats/quantile.ts";
 import { normalQuantile, studentTQuantile } from "../stats/student_t.ts";
-import { combinePartialSynthesis } from "../survey/combine.ts";
+import { combinePartialSynthesis } from "../stats/partial_synthesis.ts";
 import {
   checkVariables,
   type CodedColumn,
@@ -40,7 +40,8 @@ import {
   type ReportInput,
   type ReportVariable,
 } from "./_report_columns.ts";
-import { type SampleSummary, utilityOf } from "./utility.ts";
+import type { SampleSummary } from "../stats/sample_summary.ts";
+import { utilityOf } from "./utility.ts";
 
 export type { ReportInput, ReportVariable } from "./_report_columns.ts";
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { combinePartialSynthesis, combineTables } from "../../src/survey/combine.ts";
+import { combinePartialSynthesis } from "../../src/stats/partial_synthesis.ts";
+import { combineTables } from "../../src/survey/combine.ts";
 import type { SurveyTable } from "../../src/survey/tables.ts";
 
 // Quantiles from R 4.2.2: sprintf("%.17g", c(qt(0.975, 12.5), qt(0.975, 5.0625), qt(0.95, 12.5),

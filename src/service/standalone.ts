@@ -10,10 +10,10 @@
  * @module
  */
 import { queueUrlFromEnv } from "../scale/redis_context.ts";
-import { type ApiFunction, createApp } from "./app.ts";
-import { configFromEnv } from "./config.ts";
-import type { ApiContext } from "./context.ts";
-import { jsonLogger } from "./log.ts";
+import { type ApiFunction, createApp } from "../api/app.ts";
+import { configFromEnv } from "../api/config.ts";
+import type { ApiContext } from "../api/context.ts";
+import { jsonLogger } from "../api/log.ts";
 import { openServiceContext } from "./service_context.ts";
 
 /** How long a stopping function waits for its connections (and running jobs) to close. */

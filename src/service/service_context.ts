@@ -8,8 +8,8 @@
  * @module
  */
 import { openRedisContext } from "../scale/redis_context.ts";
-import type { ApiConfig } from "./config.ts";
-import { type ApiContext, openContext, type OpenContextOptions } from "./context.ts";
+import type { ApiConfig } from "../api/config.ts";
+import { type ApiContext, openContext, type OpenContextOptions } from "../api/context.ts";
 
 /**
  * Opens the context: the Redis-queued one when `queueUrl` is given, else `openContext`.
