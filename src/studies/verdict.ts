@@ -1,10 +1,13 @@
 /**
  * The verdict table that opens a study's markdown report (issue 14): every number the paper
- * prints, ppsynth's value beside it, and a verdict, either {@linkcode AGREES} or
- * "differs: <measured reason>" ({@linkcode differs}). The helpers that decide agreement treat the
- * paper's number as a Monte Carlo estimate with the same error as ours (the same design and R),
- * so two estimates agree when they differ by at most z·√2 standard errors, plus half the paper's
- * rounding unit.
+ * prints, ppsynth's value beside it, and a verdict: {@linkcode AGREES};
+ * {@linkcode AGREES_BY_CONSTRUCTION} when the design forces the value (a setting, or a quantity
+ * calibrated to the paper's); a {@linkcode tie} when a difference or order the paper states is
+ * within our Monte Carlo error; or "differs: <measured reason>" ({@linkcode differs}). The
+ * helpers that decide agreement treat the paper's number as a Monte Carlo estimate with the same
+ * error as ours (the same design and R), so two estimates agree when they differ by at most z·√2
+ * standard errors, plus half the paper's rounding unit; two of our synthesizers on the same
+ * databases are compared by their paired difference ({@linkcode pairedDifference}).
  *
  * @module
  */
@@ -14,6 +17,33 @@ import { markdownTable } from "./markdown.ts";
 
 /** The verdict for a number reproduced within Monte Carlo error. */
 export const AGREES = "agrees within Monte Carlo error";
+
+/**
+ * The verdict for a number the design forces (a setting, or a quantity calibrated to the paper's
+ * value): it agrees, but the agreement is no evidence.
+ */
+export const AGREES_BY_CONSTRUCTION = "agrees by construction";
+
+/**
+ * {@linkcode AGREES_BY_CONSTRUCTION} with what forces it.
+ *
+ * @param reason What in the design forces the agreement.
+ * @returns "agrees by construction: <reason>".
+ */
+export function agreesByConstruction(reason: string): string {
+  return `${AGREES_BY_CONSTRUCTION}: ${reason}`;
+}
+
+/**
+ * The verdict for a difference the paper reports, or an order it states, that our estimates
+ * cannot resolve: the difference is within Monte Carlo error.
+ *
+ * @param detail The measured difference and its z.
+ * @returns "agrees: a tie within Monte Carlo error (<detail>)".
+ */
+export function tie(detail: string): string {
+  return `agrees: a tie within Monte Carlo error (${detail})`;
+}
 
 /**
  * The verdict for a number that is not reproduced.
@@ -225,4 +255,69 @@ export function wilsonInterval(k: number, total: number): [number, number] {
   const centre = (p + z2 / (2 * total)) / (1 + z2 / total);
   const half = (z / (1 + z2 / total)) * Math.sqrt(p * (1 - p) / total + z2 / (4 * total * total));
   return [k === 0 ? 0 : Math.max(0, centre - half), k === total ? 1 : Math.min(1, centre + half)];
+}
+
+/** A paired difference a − b over the databases where both ran, and its Monte Carlo error. */
+export interface PairedDifference {
+  /** Databases with both values. */
+  readonly n: number;
+  /** Mean of a − b. */
+  readonly mean: number;
+  /** Standard error of the mean: sd(a − b)/√n. */
+  readonly standardError: number;
+  /** mean/standardError (0 when both are 0; ±Infinity when only the error is 0). */
+  readonly z: number;
+}
+
+/**
+ * The paired difference of two synthesizers' values on the same databases: pairs with a null on
+ * either side are dropped, so each is compared only where both ran. Both values carry the same
+ * database's sampling error, which the pairing removes; the difference is within Monte Carlo
+ * error when |z| < 2 ({@linkcode withinMonteCarloError}'s default z).
+ *
+ * @param pairs [a, b] per database (null where that synthesizer did not run).
+ * @returns The difference; throws a RangeError when fewer than two databases have both.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pairedDifference } from "./verdict.ts";
+ * const d = pairedDifference([[1.1, 1], [1.3, 1], [1.2, 1], [null, 1]]);
+ * assert.equal(d.n, 3);
+ * assert.ok(Math.abs(d.mean - 0.2) < 1e-12 && Math.abs(d.z - 0.2 / (0.1 / Math.sqrt(3))) < 1e-9);
+ * ```
+ */
+export function pairedDifference(
+  pairs: readonly (readonly [number | null, number | null])[],
+): PairedDifference {
+  const d = pairs.flatMap(([a, b]) => a === null || b === null ? [] : [a - b]);
+  const n = d.length;
+  if (n < 2) throw new RangeError(`Invalid pairs: need at least two with both values: got ${n}`);
+  d.forEach((v, i) => {
+    if (!Number.isFinite(v)) throw new RangeError(`Invalid pairs: difference ${i} is not finite`);
+  });
+  const mean = d.reduce((t, v) => t + v, 0) / n;
+  const sd = Math.sqrt(d.reduce((t, v) => t + (v - mean) ** 2, 0) / (n - 1));
+  const standardError = sd / Math.sqrt(n);
+  const z = standardError > 0 ? mean / standardError : mean === 0 ? 0 : Math.sign(mean) * Infinity;
+  return { n, mean, standardError, z };
+}
+
+/**
+ * Whether a paired difference is within Monte Carlo error: |z| below the quantile
+ * ({@linkcode withinMonteCarloError}'s default, 2).
+ *
+ * @param difference The paired difference.
+ * @param z The normal quantile (default 2).
+ * @returns Whether it is a tie.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isTie, pairedDifference } from "./verdict.ts";
+ * assert.equal(isTie(pairedDifference([[1.1, 1], [0.9, 1], [1.05, 1]])), true);
+ * ```
+ */
+export function isTie(difference: PairedDifference, z = 2): boolean {
+  return Math.abs(difference.z) < z;
 }
