@@ -49,9 +49,12 @@ export function mechanismGuarantee(name: MechanismName): Guarantee {
   return DP_MECHANISMS.includes(name) ? "DP" : "aDP";
 }
 
-/** What a mechanism is asked to do. */
-export interface MechanismSettings {
-  readonly mechanism: MechanismName;
+/**
+ * What a mechanism is asked to do. `N` is the names the registry knows: {@linkcode MechanismName}
+ * unless a caller runs a registry of its own (`registry.ts`, `withMechanism`).
+ */
+export interface MechanismSettings<N extends string = MechanismName> {
+  readonly mechanism: N;
   /** Number of synthetic datasets m. */
   readonly m: number;
   /** Target total ε for the m datasets (calibrates, truncates or censors; never exceeded). */
@@ -123,8 +126,8 @@ export interface MechanismContext {
 }
 
 /** The result of running a mechanism on the confidential data. */
-export interface MechanismOutcome {
-  readonly mechanism: MechanismName;
+export interface MechanismOutcome<N extends string = MechanismName> {
+  readonly mechanism: N;
   /** The privacy loss of releasing m datasets. */
   readonly privacy: PrivacyLoss;
   /** The Lipschitz bound behind `privacy` (for censoring, the censoring level C). */
