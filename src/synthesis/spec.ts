@@ -7,8 +7,10 @@
 import { z } from "zod";
 import { COEFFICIENT_PRIORS } from "../data/design.ts";
 import { chooseMechanism } from "../mechanisms/auto.ts";
+import type { MechanismAccepts } from "../mechanisms/kinds/kind.ts";
 import { MECHANISM_NAMES, type MechanismName } from "../mechanisms/mechanism.ts";
 import type { Guarantee } from "../mechanisms/privacy.ts";
+import { MECHANISMS } from "../mechanisms/registry.ts";
 import { MODEL_NAMES, type ModelName, outcomeKind } from "../models/mod.ts";
 
 const finite = z.number().finite();
@@ -206,7 +208,7 @@ export function synthesisRules(
     MODEL_NAMES.includes(model) &&
     (outcomeKind(model) === "binary" || outcomeKind(model) === "categorical")
   );
-  if (levelled && (spec.mechanism === "cw" || spec.mechanism === "cw-final")) {
+  if (levelled && acceptsOf(spec.mechanism)?.numericOutcome) {
     context.addIssue({
       code: "custom",
       path: ["mechanism"],
@@ -239,8 +241,10 @@ export function synthesisRules(
   }
 }
 
-/** Mechanisms that need a one-dimensional outcome: CW's ball and the perturbed histogram. */
-const ONE_OUTCOME_MECHANISMS = ["cw", "cw-final", "histogram"];
+/** What a mechanism accepts (`mechanisms/registry.ts`); "auto" has not chosen one yet. */
+function acceptsOf(name: MechanismName | "auto"): MechanismAccepts | undefined {
+  return name === "auto" ? undefined : MECHANISMS[name].accepts;
+}
 
 /**
  * What several outcomes (a synthesised weight counts as one) cannot have: a survey model, CW or
@@ -260,7 +264,7 @@ function severalOutcomeRules(
       });
     }
   });
-  if (ONE_OUTCOME_MECHANISMS.includes(spec.mechanism)) {
+  if (acceptsOf(spec.mechanism)?.outcomes === "one") {
     context.addIssue({
       code: "custom",
       path: ["mechanism"],
