@@ -6,13 +6,22 @@
  * stores its files and marks it succeeded in one. A charge first locks its dataset's row
  * (`FOR NO KEY UPDATE`), so concurrent charges to one dataset are made one after the other, each
  * reading the ledger as the one before left it; the ledger's unique job id charges a job at most
- * once.
+ * once. The rules of charging are `charging.ts`'s, shared with the SQLite store; this file gives
+ * them their reads and writes in PostgreSQL, with these locks.
  *
  * @module
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
-import { DATA_REJECTED, IdempotencyConflictError } from "./domain_errors.ts";
-import { balance, BudgetExceededError, checkCharge, fits } from "./ledger.ts";
+import {
+  type ChargingTransaction,
+  jsonColumn as json,
+  releaseCheckRule,
+  releaseNowRule,
+  runAsync,
+  shownFailure,
+  submitRule,
+} from "./charging.ts";
+import { balance } from "./ledger.ts";
 import { PostgresDatasets } from "./postgres_datasets.ts";
 import {
   isoTime,
@@ -45,11 +54,6 @@ interface Ledger {
   readonly total: number;
   readonly charges: number[];
   readonly rows: Row[];
-}
-
-/** JSON text for a JSON column, or null. */
-function json(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
 }
 
 /** The keys, datasets, jobs and ledger parts of the store. */
@@ -100,123 +104,77 @@ export class PostgresJobs extends PostgresDatasets {
   }
 
   /**
-   * The job an earlier submission under the same idempotency key made, or null; takes the key's
-   * lock first, so a concurrent submission under the same key waits for this transaction.
+   * The charging rule's reads and writes, in PostgreSQL, inside the caller's transaction. An
+   * idempotency key's lookup takes the key's lock first, so a concurrent submission under the
+   * same key waits for this transaction; a ledger read locks the dataset's row.
    */
-  async #previous(sql: Sql, submission: Submission): Promise<Submitted | null> {
-    if (submission.idempotencyKey === null) return null;
-    await lockIdempotencyKey(sql, submission.keyId, submission.idempotencyKey);
-    const previous = await row(
-      sql,
-      "SELECT request_hash, job_id FROM idempotency WHERE key_id = $1 AND idempotency_key = $2",
-      submission.keyId,
-      submission.idempotencyKey,
-    );
-    if (previous === undefined) return null;
-    if (previous.request_hash !== submission.requestHash) throw new IdempotencyConflictError();
-    return { job: (await this.#jobView(sql, String(previous.job_id)))!, created: false };
-  }
-
-  async #rememberIdempotency(sql: Sql, submission: Submission): Promise<void> {
-    if (submission.idempotencyKey === null) return;
-    await run(
-      sql,
-      `INSERT INTO idempotency (key_id, idempotency_key, request_hash, job_id)
-       VALUES ($1, $2, $3, $4)`,
-      submission.keyId,
-      submission.idempotencyKey,
-      submission.requestHash,
-      submission.id,
-    );
+  #charging(sql: Sql): ChargingTransaction {
+    return {
+      now,
+      previous: async (keyId, idempotencyKey) => {
+        await lockIdempotencyKey(sql, keyId, idempotencyKey);
+        const previous = await row(
+          sql,
+          "SELECT request_hash, job_id FROM idempotency WHERE key_id = $1 AND idempotency_key = $2",
+          keyId,
+          idempotencyKey,
+        );
+        return previous === undefined
+          ? null
+          : { requestHash: String(previous.request_hash), jobId: String(previous.job_id) };
+      },
+      remember: async (keyId, idempotencyKey, requestHash, jobId) => {
+        await run(
+          sql,
+          `INSERT INTO idempotency (key_id, idempotency_key, request_hash, job_id)
+           VALUES ($1, $2, $3, $4)`,
+          keyId,
+          idempotencyKey,
+          requestHash,
+          jobId,
+        );
+      },
+      ledger: (datasetId, tenant) => this.#ledger(sql, datasetId, tenant, true),
+      charged: async (jobId) => {
+        const cap = await row(sql, "SELECT epsilon FROM ledger WHERE job_id = $1", jobId);
+        return cap === undefined ? null : Number(cap.epsilon);
+      },
+      insertJob: async (job) => {
+        await run(
+          sql,
+          `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, tenant,
+           progress, result, diagnostics, error, failure_detail, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+          job.id,
+          job.kind,
+          job.status,
+          JSON.stringify(job.spec),
+          job.datasetId,
+          job.inlineCsv,
+          job.submittedBy,
+          job.tenant,
+          json(job.progress),
+          json(job.result),
+          json(job.diagnostics),
+          json(job.error),
+          json(job.failureDetail),
+          job.time,
+          job.time,
+        );
+      },
+      insertCharge: (jobId, datasetId, epsilon, time) =>
+        this.#insertCharge(sql, jobId, datasetId, epsilon, time),
+      jobView: async (id) => (await this.#jobView(sql, id))!,
+      failJob: (jobId, failure) => this.finish(sql, jobId, failure),
+    };
   }
 
   submit(submission: Submission): Promise<Submitted> {
-    return this.db.tx(async (sql) => {
-      const previous = await this.#previous(sql, submission);
-      if (previous !== null) return previous;
-      const epsilon = submission.spec.epsilon;
-      if (submission.datasetId !== null && epsilon === undefined) {
-        throw new RangeError("Invalid epsilon: a job on a registered dataset is charged it");
-      }
-      const time = now();
-      // The charge is checked (and the dataset locked) before the job is written, so a job on
-      // another tenant's dataset is refused as unknown rather than by the foreign key.
-      const ledger = submission.datasetId === null
-        ? null
-        : await this.#chargeable(sql, submission.datasetId, submission.tenant, epsilon!);
-      await run(
-        sql,
-        `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, tenant,
-         created_at, updated_at) VALUES ($1, $2, 'queued', $3, $4, $5, $6, $7, $8, $9)`,
-        submission.id,
-        submission.kind ?? "synthesis",
-        JSON.stringify(submission.spec),
-        submission.datasetId,
-        submission.csv,
-        submission.keyId,
-        submission.tenant,
-        time,
-        time,
-      );
-      if (ledger !== null) {
-        await this.#insertCharge(sql, submission.id, submission.datasetId!, epsilon!, time);
-      }
-      await this.#rememberIdempotency(sql, submission);
-      return { job: (await this.#jobView(sql, submission.id))!, created: true };
-    });
+    return this.db.tx((sql) => runAsync(submitRule(this.#charging(sql), submission)));
   }
 
   releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
-    return this.db.tx(async (sql) => {
-      const previous = await this.#previous(sql, submission);
-      if (previous !== null) return previous;
-      checkCharge(release.epsilon);
-      const time = now();
-      const failed = "failure" in release;
-      const registered = submission.datasetId !== null;
-      if (registered) {
-        await this.#chargeable(sql, submission.datasetId!, submission.tenant, release.epsilon);
-      }
-      await run(
-        sql,
-        `INSERT INTO jobs (id, kind, status, spec, dataset_id, submitted_by, tenant, progress,
-         result, diagnostics, error, failure_detail, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        submission.id,
-        submission.kind ?? "synthesis",
-        failed ? "failed" : "succeeded",
-        JSON.stringify(submission.spec),
-        submission.datasetId,
-        submission.keyId,
-        submission.tenant,
-        JSON.stringify({ stage: "done", fraction: 1 }),
-        failed ? null : json(release.result),
-        json(release.diagnostics),
-        failed ? JSON.stringify(registered ? DATA_REJECTED : release.failure) : null,
-        failed && registered ? JSON.stringify(release.failure) : null,
-        time,
-        time,
-      );
-      if (registered) {
-        await this.#insertCharge(sql, submission.id, submission.datasetId!, release.epsilon, time);
-      }
-      await this.#rememberIdempotency(sql, submission);
-      return { job: (await this.#jobView(sql, submission.id))!, created: true };
-    });
-  }
-
-  /**
-   * Locks the tenant's dataset (inside the caller's transaction) and refuses a charge of
-   * `epsilon` that does not fit; the caller then inserts the charge before it commits.
-   */
-  async #chargeable(sql: Sql, datasetId: string, tenant: string, epsilon: number) {
-    checkCharge(epsilon);
-    const ledger = await this.#ledger(sql, datasetId, tenant, true);
-    if (ledger === null) throw new RangeError("Invalid datasetId: no such dataset");
-    if (!fits(ledger.total, ledger.charges, epsilon)) {
-      throw new BudgetExceededError(epsilon, balance(ledger.total, ledger.charges).remaining);
-    }
-    return ledger;
+    return this.db.tx((sql) => runAsync(releaseNowRule(this.#charging(sql), submission, release)));
   }
 
   async #insertCharge(
@@ -321,58 +279,29 @@ export class PostgresJobs extends PostgresDatasets {
   protected async finish(sql: Sql, id: string, failure: JobFailure): Promise<void> {
     const registered = (await row(sql, "SELECT dataset_id FROM jobs WHERE id = $1", id))
       ?.dataset_id;
-    const onRegistered = registered !== null && registered !== undefined;
+    const shown = shownFailure(registered !== null && registered !== undefined, failure);
     await run(
       sql,
       `UPDATE jobs SET status = 'failed', error = $1, failure_detail = $2, inline_csv = NULL,
          lease_owner = NULL, lease_token = NULL, lease_expires = NULL, updated_at = $3
        WHERE id = $4`,
-      JSON.stringify(onRegistered ? DATA_REJECTED : failure),
-      onRegistered ? JSON.stringify(failure) : null,
+      JSON.stringify(shown.error),
+      json(shown.detail),
       now(),
       id,
     );
   }
 
   /**
-   * Whether a registered dataset's job may release at ε: within the cap charged at acceptance,
-   * or (a job accepted uncharged) charged now if it fits. Fails the job and returns why
-   * otherwise, or null when it may release. Inside the caller's transaction.
+   * Whether a registered dataset's job may release at ε (`releaseCheckRule`, inside the
+   * caller's transaction): fails the job and returns why it may not, or null when it may.
    */
-  protected async checkRelease(
+  protected checkRelease(
     sql: Sql,
     jobId: string,
     datasetId: string,
     epsilon: number,
   ): Promise<CompleteOutcome | null> {
-    try {
-      checkCharge(epsilon);
-    } catch {
-      await this.finish(sql, jobId, {
-        code: "invalid_charge",
-        message: "the release's epsilon is not finite, so it cannot be charged to the budget",
-      });
-      return "invalid_charge";
-    }
-    const cap = await row(sql, "SELECT epsilon FROM ledger WHERE job_id = $1", jobId);
-    if (cap !== undefined) {
-      if (epsilon <= Number(cap.epsilon)) return null;
-      await this.finish(sql, jobId, {
-        code: "budget_exceeded",
-        message: "the release's epsilon exceeds the cap charged when the job was accepted",
-      });
-      return "budget_exceeded";
-    }
-    const ledger = (await this.#ledger(sql, datasetId, null, true))!;
-    if (!fits(ledger.total, ledger.charges, epsilon)) {
-      await this.finish(sql, jobId, {
-        code: "budget_exceeded",
-        message: "the release's epsilon exceeds the dataset's remaining privacy budget; " +
-          "nothing was released",
-      });
-      return "budget_exceeded";
-    }
-    await this.#insertCharge(sql, jobId, datasetId, epsilon, now());
-    return null;
+    return runAsync(releaseCheckRule(this.#charging(sql), jobId, datasetId, epsilon));
   }
 }

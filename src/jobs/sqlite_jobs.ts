@@ -3,13 +3,23 @@
  * `SqliteJobStore`; the fourth, `sqlite_queue.ts`, adds the leases). They share transactions:
  * a submission persists the job and charges its cap in one, and completing a job checks the
  * release's ε against the ledger ({@linkcode SqliteJobs.checkRelease}), stores its files and
- * marks it succeeded in one. The ledger's unique job id charges a job at most once.
+ * marks it succeeded in one. The ledger's unique job id charges a job at most once. The rules
+ * of charging are `charging.ts`'s, shared with the PostgreSQL store; this file gives them
+ * their reads and writes in SQLite, inside one `BEGIN IMMEDIATE` transaction.
  *
  * @module
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
-import { DATA_REJECTED, IdempotencyConflictError } from "./domain_errors.ts";
-import { balance, BudgetExceededError, checkCharge, fits } from "./ledger.ts";
+import {
+  type ChargingTransaction,
+  jsonColumn as json,
+  releaseCheckRule,
+  releaseNowRule,
+  runSync,
+  shownFailure,
+  submitRule,
+} from "./charging.ts";
+import { balance } from "./ledger.ts";
 import { policyOf, SqliteDatasets } from "./sqlite_datasets.ts";
 import { now, type Row, settle } from "./sqlite_schema.ts";
 import {
@@ -68,117 +78,72 @@ export class SqliteJobs extends SqliteDatasets {
     });
   }
 
-  /** The job an earlier submission under the same idempotency key made, or null. */
-  #previous(submission: Submission): Submitted | null {
-    if (submission.idempotencyKey === null) return null;
-    const previous = this.db.get(
-      "SELECT request_hash, job_id FROM idempotency WHERE key_id = ? AND idempotency_key = ?",
-      submission.keyId,
-      submission.idempotencyKey,
-    );
-    if (previous === undefined) return null;
-    if (previous.request_hash !== submission.requestHash) throw new IdempotencyConflictError();
-    return { job: this.#jobView(String(previous.job_id))!, created: false };
-  }
-
-  #rememberIdempotency(submission: Submission): void {
-    if (submission.idempotencyKey === null) return;
-    this.db.run(
-      "INSERT INTO idempotency (key_id, idempotency_key, request_hash, job_id) VALUES (?, ?, ?, ?)",
-      submission.keyId,
-      submission.idempotencyKey,
-      submission.requestHash,
-      submission.id,
-    );
+  /** The charging rule's reads and writes, in SQLite, inside the caller's transaction. */
+  #charging(): ChargingTransaction {
+    return {
+      now,
+      previous: (keyId, idempotencyKey) => {
+        const previous = this.db.get(
+          "SELECT request_hash, job_id FROM idempotency WHERE key_id = ? AND idempotency_key = ?",
+          keyId,
+          idempotencyKey,
+        );
+        return previous === undefined
+          ? null
+          : { requestHash: String(previous.request_hash), jobId: String(previous.job_id) };
+      },
+      remember: (keyId, idempotencyKey, requestHash, jobId) => {
+        this.db.run(
+          `INSERT INTO idempotency (key_id, idempotency_key, request_hash, job_id)
+           VALUES (?, ?, ?, ?)`,
+          keyId,
+          idempotencyKey,
+          requestHash,
+          jobId,
+        );
+      },
+      ledger: (datasetId, tenant) => this.#ledger(datasetId, tenant),
+      charged: (jobId) => {
+        const cap = this.db.get("SELECT epsilon FROM ledger WHERE job_id = ?", jobId);
+        return cap === undefined ? null : Number(cap.epsilon);
+      },
+      insertJob: (job) => {
+        this.db.run(
+          `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, tenant,
+           progress, result, diagnostics, error, failure_detail, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          job.id,
+          job.kind,
+          job.status,
+          JSON.stringify(job.spec),
+          job.datasetId,
+          job.inlineCsv,
+          job.submittedBy,
+          job.tenant,
+          json(job.progress),
+          json(job.result),
+          json(job.diagnostics),
+          json(job.error),
+          json(job.failureDetail),
+          job.time,
+          job.time,
+        );
+      },
+      insertCharge: (jobId, datasetId, epsilon, time) =>
+        this.#insertCharge(jobId, datasetId, epsilon, time),
+      jobView: (id) => this.#jobView(id)!,
+      failJob: (jobId, failure) => this.finish(jobId, failure),
+    };
   }
 
   submit(submission: Submission): Promise<Submitted> {
-    return settle(() =>
-      this.db.tx(() => {
-        const previous = this.#previous(submission);
-        if (previous !== null) return previous;
-        const epsilon = submission.spec.epsilon;
-        if (submission.datasetId !== null && epsilon === undefined) {
-          throw new RangeError("Invalid epsilon: a job on a registered dataset is charged it");
-        }
-        const time = now();
-        this.db.run(
-          `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, tenant,
-           created_at, updated_at) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
-          submission.id,
-          submission.kind ?? "synthesis",
-          JSON.stringify(submission.spec),
-          submission.datasetId,
-          submission.csv,
-          submission.keyId,
-          submission.tenant,
-          time,
-          time,
-        );
-        if (submission.datasetId !== null) {
-          this.#charge(submission.datasetId, submission.tenant, submission.id, epsilon!, time);
-        }
-        this.#rememberIdempotency(submission);
-        return { job: this.#jobView(submission.id)!, created: true };
-      })
-    );
+    return settle(() => this.db.tx(() => runSync(submitRule(this.#charging(), submission))));
   }
 
   releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
     return settle(() =>
-      this.db.tx(() => {
-        const previous = this.#previous(submission);
-        if (previous !== null) return previous;
-        checkCharge(release.epsilon);
-        const time = now();
-        const failed = "failure" in release;
-        const registered = submission.datasetId !== null;
-        this.db.run(
-          `INSERT INTO jobs (id, kind, status, spec, dataset_id, submitted_by, tenant, progress,
-           result, diagnostics, error, failure_detail, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          submission.id,
-          submission.kind ?? "synthesis",
-          failed ? "failed" : "succeeded",
-          JSON.stringify(submission.spec),
-          submission.datasetId,
-          submission.keyId,
-          submission.tenant,
-          JSON.stringify({ stage: "done", fraction: 1 }),
-          failed ? null : JSON.stringify(release.result),
-          release.diagnostics === undefined ? null : JSON.stringify(release.diagnostics),
-          failed ? JSON.stringify(registered ? DATA_REJECTED : release.failure) : null,
-          failed && registered ? JSON.stringify(release.failure) : null,
-          time,
-          time,
-        );
-        if (registered) {
-          this.#charge(
-            submission.datasetId!,
-            submission.tenant,
-            submission.id,
-            release.epsilon,
-            time,
-          );
-        }
-        this.#rememberIdempotency(submission);
-        return { job: this.#jobView(submission.id)!, created: true };
-      })
+      this.db.tx(() => runSync(releaseNowRule(this.#charging(), submission, release)))
     );
-  }
-
-  /**
-   * Charges `epsilon` for a job to the tenant's dataset (inside the caller's transaction),
-   * refusing a charge that does not fit; the ledger's unique job id charges a job once.
-   */
-  #charge(datasetId: string, tenant: string, jobId: string, epsilon: number, time: string): void {
-    checkCharge(epsilon);
-    const ledger = this.#ledger(datasetId, tenant);
-    if (ledger === null) throw new RangeError("Invalid datasetId: no such dataset");
-    if (!fits(ledger.total, ledger.charges, epsilon)) {
-      throw new BudgetExceededError(epsilon, balance(ledger.total, ledger.charges).remaining);
-    }
-    this.#insertCharge(jobId, datasetId, epsilon, time);
   }
 
   #insertCharge(jobId: string, datasetId: string, epsilon: number, time: string): void {
@@ -279,55 +244,26 @@ export class SqliteJobs extends SqliteDatasets {
    */
   protected finish(id: string, failure: JobFailure): void {
     const registered = this.db.get("SELECT dataset_id FROM jobs WHERE id = ?", id)?.dataset_id;
-    const onRegistered = registered !== null && registered !== undefined;
+    const shown = shownFailure(registered !== null && registered !== undefined, failure);
     this.db.run(
       `UPDATE jobs SET status = 'failed', error = ?, failure_detail = ?, inline_csv = NULL,
          lease_owner = NULL, lease_token = NULL, lease_expires = NULL, updated_at = ? WHERE id = ?`,
-      JSON.stringify(onRegistered ? DATA_REJECTED : failure),
-      onRegistered ? JSON.stringify(failure) : null,
+      JSON.stringify(shown.error),
+      json(shown.detail),
       now(),
       id,
     );
   }
 
   /**
-   * Whether a registered dataset's job may release at ε: within the cap charged at acceptance,
-   * or (a job accepted uncharged by an older version) charged now if it fits. Fails the job and
-   * returns why otherwise, or null when it may release.
+   * Whether a registered dataset's job may release at ε (`releaseCheckRule`, inside the
+   * caller's transaction): fails the job and returns why it may not, or null when it may.
    */
   protected checkRelease(
     jobId: string,
     datasetId: string,
     epsilon: number,
   ): CompleteOutcome | null {
-    try {
-      checkCharge(epsilon);
-    } catch {
-      this.finish(jobId, {
-        code: "invalid_charge",
-        message: "the release's epsilon is not finite, so it cannot be charged to the budget",
-      });
-      return "invalid_charge";
-    }
-    const cap = this.db.get("SELECT epsilon FROM ledger WHERE job_id = ?", jobId);
-    if (cap !== undefined) {
-      if (epsilon <= Number(cap.epsilon)) return null;
-      this.finish(jobId, {
-        code: "budget_exceeded",
-        message: "the release's epsilon exceeds the cap charged when the job was accepted",
-      });
-      return "budget_exceeded";
-    }
-    const ledger = this.#ledger(datasetId, null)!;
-    if (!fits(ledger.total, ledger.charges, epsilon)) {
-      this.finish(jobId, {
-        code: "budget_exceeded",
-        message: "the release's epsilon exceeds the dataset's remaining privacy budget; " +
-          "nothing was released",
-      });
-      return "budget_exceeded";
-    }
-    this.#insertCharge(jobId, datasetId, epsilon, now());
-    return null;
+    return runSync(releaseCheckRule(this.#charging(), jobId, datasetId, epsilon));
   }
 }
