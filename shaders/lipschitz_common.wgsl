@@ -6,6 +6,7 @@
 // Layout (f32, filled on the CPU by src/gpu/lipschitz_pack.ts):
 //   records, rec_stride = k + 2 per record:  x_1 … x_{k−1} (x_0 = 1 is implied), α, c_0, c_1
 //   draws, draw_stride per draw:               β_0 … β_{k−1}, then the model's per-draw constants
+//                                              (categorical: (L − 1)·k coefficients, none after)
 // Sizes live in `params`, so one pipeline serves every shape.
 //
 // `evaluate` (2-D grid: records × groups of draws) computes L = |α·ℓ_r(θ_s)| for its record over

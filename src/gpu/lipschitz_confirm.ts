@@ -25,8 +25,11 @@
  * @module
  */
 import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
-import type { Model } from "../models/model.ts";
+import { CategoricalModel } from "../models/categorical.ts";
+import { binarySigns, LogisticModel } from "../models/logistic.ts";
+import type { Design, Model } from "../models/model.ts";
 import { createModel, type ModelName } from "../models/registry.ts";
+import { rowGroups } from "../models/row_groups.ts";
 
 /** An approximation of the per-record maxima, with its error bounds. */
 export interface ApproximateMaxima {
@@ -61,18 +64,45 @@ function entry(a: number, l: number): number {
   return Number.isNaN(value) ? Infinity : value;
 }
 
-/** The same model bound to a subset of the records (rows of y and x copied in order). */
-function subModel(model: Model, records: Int32Array): Model {
-  const { k, y, x, coefficientNames } = model.design;
-  const m = records.length;
-  const sy = new Float64Array(m);
-  const sx = new Float64Array(m * k);
-  for (let j = 0; j < m; j++) {
-    const i = records[j];
-    sy[j] = y[i];
-    sx.set(x.subarray(i * k, (i + 1) * k), j * k);
+/** A model bound to a subset of the records (rows in the order given). */
+type SubModels = (records: Int32Array) => Model;
+
+/**
+ * How `model` is re-bound to subsets of its records so that each record's ℓ is the same bit for
+ * bit as in `model` itself. Most models evaluate a record from its own row alone, with the same
+ * arithmetic however many records they hold, and are rebuilt by `createModel`. The logistic and
+ * categorical models are not: `createModel`'s model runs the TypeScript record loop where rows
+ * group (few distinct rows) and the WebAssembly SIMD loop elsewhere, and the two differ by a few
+ * ulp, while a subset's own grouping need not be its parent's. The TypeScript loop gives the
+ * same values grouped or not, and the SIMD loop the same value to a record wherever it sits, so
+ * a subset runs ungrouped, in the loop its parent (as `createModel` builds it) runs.
+ */
+function subModels(model: Model): SubModels {
+  const parent = model.design;
+  const { k } = parent;
+  const subDesign = (records: Int32Array): Design => {
+    const m = records.length;
+    const y = new Float64Array(m);
+    const x = new Float64Array(m * k);
+    const weight = parent.weight === undefined ? undefined : new Float64Array(m);
+    for (let j = 0; j < m; j++) {
+      const i = records[j];
+      y[j] = parent.y[i];
+      x.set(parent.x.subarray(i * k, (i + 1) * k), j * k);
+      if (weight !== undefined) weight[j] = parent.weight![i];
+    }
+    return { ...parent, n: m, y, x, ...(weight === undefined ? {} : { weight }) };
+  };
+  if (model.name === "logistic") {
+    const key = binarySigns(parent, "logistic");
+    const simd = rowGroups(parent.x, parent.n, k, key) === null;
+    return (records) => new LogisticModel(subDesign(records), { groupRows: false, simd });
   }
-  return createModel(model.name as ModelName, { n: m, k, y: sy, x: sx, coefficientNames });
+  if (model.name === "categorical") {
+    const simd = rowGroups(parent.x, parent.n, k, null) === null;
+    return (records) => new CategoricalModel(subDesign(records), { groupRows: false, simd });
+  }
+  return (records) => createModel(model.name as ModelName, subDesign(records));
 }
 
 /**
@@ -81,6 +111,7 @@ function subModel(model: Model, records: Int32Array): Model {
  */
 function exactMaxima(
   model: Model,
+  subModel: SubModels,
   draws: Float64Array,
   alpha: Float64Array | null,
   records: Int32Array,
@@ -106,7 +137,7 @@ function exactMaxima(
     members[j].push(i);
   }
   const repIds = Int32Array.from(reps);
-  const sub = subModel(model, repIds);
+  const sub = subModel(repIds);
   const out = new Float64Array(reps.length);
   const best = new Float64Array(reps.length);
   const bestDraw = new Int32Array(reps.length);
@@ -151,6 +182,7 @@ export function confirmLipschitz(
 ): { result: LipschitzResult; stats: ConfirmationStats } {
   const n = model.design.n;
   const dim = model.dim;
+  const subModel = subModels(model);
   const weight = (i: number) => alpha === null ? 1 : alpha[i];
   // Exact values over the skipped draws, for every record.
   const skipped = new Float64Array(n);
@@ -175,7 +207,7 @@ export function confirmLipschitz(
   let distinct = 0;
   if (forced.length > 0) {
     const ids = Int32Array.from(forced);
-    distinct += exactMaxima(model, draws, alpha, ids, exactMax, exactDraw, matrix);
+    distinct += exactMaxima(model, subModel, draws, alpha, ids, exactMax, exactDraw, matrix);
     for (const i of forced) known[i] = 1;
   }
   // The lower bound on T* and the records that may attain it.
@@ -192,6 +224,7 @@ export function confirmLipschitz(
   if (candidates.length > 0) {
     distinct += exactMaxima(
       model,
+      subModel,
       draws,
       alpha,
       Int32Array.from(candidates),
@@ -221,14 +254,14 @@ export function confirmLipschitz(
   }
   if (nearTies.length > 0) {
     const ids = Int32Array.from(nearTies);
-    distinct += exactMaxima(model, draws, alpha, ids, exactMax, exactDraw, matrix);
+    distinct += exactMaxima(model, subModel, draws, alpha, ids, exactMax, exactDraw, matrix);
     recomputed += nearTies.length;
   }
   const perRecord = new Float64Array(n);
   for (let i = 0; i < n; i++) perRecord[i] = exactMax[i];
   for (const [s, group] of byDraw) {
     const ids = Int32Array.from(group);
-    const values = subModel(model, ids).logLik(
+    const values = subModel(ids).logLik(
       draws.subarray(s * dim, (s + 1) * dim),
       new Float64Array(ids.length),
     );

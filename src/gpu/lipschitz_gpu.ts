@@ -7,7 +7,8 @@
  * per-record maximum of |α_i·ℓ_i|, its first arg-max draw, the runner-up over the other draws
  * and a running error bound; the S×n matrix is only written when asked for. Records and draws
  * are tiled so that no binding exceeds maxStorageBufferBindingSize and no dispatch exceeds
- * maxComputeWorkgroupsPerDimension.
+ * maxComputeWorkgroupsPerDimension, and no thread loops over so many draws that llvmpipe would
+ * cut its loops short ({@linkcode LOOP_BUDGET}).
  *
  * The f32 maxima are then confirmed in f64 by `confirmLipschitz`: the overall Δ, its arg-max and
  * every per-record maximum are exactly the CPU loop's. The per-record error bound is
@@ -19,7 +20,9 @@
  */
 import common from "../../shaders/lipschitz_common.wgsl" with { type: "text" };
 import beta from "../../shaders/lipschitz_beta.wgsl" with { type: "text" };
+import categorical from "../../shaders/lipschitz_categorical.wgsl" with { type: "text" };
 import gaussian from "../../shaders/lipschitz_gaussian.wgsl" with { type: "text" };
+import logistic from "../../shaders/lipschitz_logistic.wgsl" with { type: "text" };
 import negbin from "../../shaders/lipschitz_negbin.wgsl" with { type: "text" };
 import poisson from "../../shaders/lipschitz_poisson.wgsl" with { type: "text" };
 import special from "../../shaders/special.wgsl" with { type: "text" };
@@ -43,6 +46,8 @@ const SOURCES: Readonly<Record<GpuKernelName, string>> = {
   negbin,
   beta,
   gaussian,
+  logistic,
+  categorical,
 };
 
 /** Threads per workgroup of both entry points (@workgroup_size in lipschitz_common.wgsl). */
@@ -79,10 +84,52 @@ export interface TilePlan {
 }
 
 /**
+ * The loop iterations one invocation of `evaluate` may run in all: llvmpipe (Mesa's software
+ * driver behind lavapipe) ends every loop of a shader invocation once 65535 iterations of all
+ * its loops together have run (`LP_MAX_TGSI_LOOP_ITERATIONS`, "shared between every loop"),
+ * silently, so a thread looping over too many draws would skip the last ones. Kept below that
+ * with a margin for the loops' exit tests.
+ */
+export const LOOP_BUDGET = 60_000;
+
+/**
+ * An upper bound on the loop iterations (every loop's, exit tests included) that `evaluate`
+ * runs per draw for a packed kernel: the draw loop, the linear predictor (k), the log Γ shift
+ * loop (at most 8 per call: one call for negbin, two for beta), and for the categorical kernel
+ * two passes over the L levels with a linear predictor each.
+ *
+ * @param packed the kernel, k and the draw stride.
+ * @returns iterations per draw.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loopIterationsPerDraw } from "./lipschitz_gpu.ts";
+ * assert.equal(loopIterationsPerDraw({ kernel: "poisson", k: 3, drawStride: 3 }), 5);
+ * // Categorical, L = 4 levels of k = 3: (L − 1)·k = 9 floats per draw.
+ * assert.equal(loopIterationsPerDraw({ kernel: "categorical", k: 3, drawStride: 9 }), 36);
+ * ```
+ */
+export function loopIterationsPerDraw(
+  packed: Pick<PackedLipschitz, "kernel" | "k" | "drawStride">,
+): number {
+  const { kernel, k } = packed;
+  switch (kernel) {
+    case "categorical":
+      return 4 + 2 * (packed.drawStride / k + 1) * (k + 1);
+    case "negbin":
+      return 2 + k + 8;
+    case "beta":
+      return 2 + k + 16;
+    default:
+      return 2 + k;
+  }
+}
+
+/**
  * Cuts n records × S draws into tiles: every binding (records, draws, partial maxima, result,
  * matrix tile) fits in maxStorageBufferBindingSize bytes and every dispatch dimension
- * (⌈records/64⌉, groups) in maxComputeWorkgroupsPerDimension. Groups aim at 2¹⁶ threads per
- * tile with at least 8 draws each.
+ * (⌈records/64⌉, groups) in maxComputeWorkgroupsPerDimension, and no thread loops over more
+ * than `maxDrawsPerGroup` draws. Groups aim at 2¹⁶ threads per tile with at least 8 draws each.
  *
  * @param n records (≥ 1).
  * @param draws draws (≥ 1).
@@ -90,6 +137,8 @@ export interface TilePlan {
  * @param drawStride floats per draw.
  * @param matrix whether the S×n matrix is written.
  * @param limits the limits to obey.
+ * @param maxDrawsPerGroup the most draws one thread may loop over (≥ 1; see
+ *   {@linkcode LOOP_BUDGET}).
  * @returns the plan.
  */
 export function planTiles(
@@ -99,6 +148,7 @@ export function planTiles(
   drawStride: number,
   matrix: boolean,
   limits: TilingLimits,
+  maxDrawsPerGroup = Infinity,
 ): TilePlan {
   const bytes = limits.maxStorageBufferBindingSize;
   const dim = limits.maxComputeWorkgroupsPerDimension;
@@ -108,7 +158,7 @@ export function planTiles(
     Math.floor(bytes / (4 * recStride)),
     Math.floor(bytes / BEST_BYTES),
   );
-  const drawsPerTile = Math.min(
+  let drawsPerTile = Math.min(
     draws,
     Math.floor(bytes / (4 * drawStride)),
     matrix ? Math.floor(bytes / (4 * Math.max(1, recordsPerTile))) : Infinity,
@@ -119,10 +169,18 @@ export function planTiles(
         `maxComputeWorkgroupsPerDimension=${dim}`,
     );
   }
-  const maxGroups = Math.min(dim, Math.floor(bytes / (BEST_BYTES * recordsPerTile)));
-  const wanted = Math.min(
-    Math.ceil(2 ** 16 / recordsPerTile),
-    Math.ceil(drawsPerTile / 8),
+  // `reduce` loops over the groups: they stay within the loop budget too.
+  const maxGroups = Math.min(
+    dim,
+    Math.floor(bytes / (BEST_BYTES * recordsPerTile)),
+    LOOP_BUDGET,
+  );
+  const cap = Math.max(1, Math.floor(maxDrawsPerGroup));
+  // As many draws as the groups can hold at `cap` draws each.
+  drawsPerTile = Math.min(drawsPerTile, maxGroups * cap);
+  const wanted = Math.max(
+    Math.min(Math.ceil(2 ** 16 / recordsPerTile), Math.ceil(drawsPerTile / 8)),
+    Math.ceil(drawsPerTile / cap),
   );
   const groups0 = Math.max(1, Math.min(maxGroups, wanted));
   const drawsPerGroup = Math.ceil(drawsPerTile / groups0);
@@ -169,7 +227,22 @@ export async function runLipschitzKernel(
   const { device } = gpu;
   const { n, k, recStride, drawStride, kernel } = packed;
   const total = packed.drawIndex.length;
-  const plan = planTiles(n, total, recStride, drawStride, matrix, limits);
+  const perDraw = loopIterationsPerDraw(packed);
+  if (perDraw > LOOP_BUDGET) {
+    throw new GpuError(
+      `lipschitz_${kernel}: one draw needs ${perDraw} loop iterations, more than a software ` +
+        `adapter runs per thread (${LOOP_BUDGET})`,
+    );
+  }
+  const plan = planTiles(
+    n,
+    total,
+    recStride,
+    drawStride,
+    matrix,
+    limits,
+    Math.floor(LOOP_BUDGET / perDraw),
+  );
   const nT = plan.recordsPerTile;
   const sT = plan.drawsPerTile;
   const label = `lipschitz_${kernel}`;

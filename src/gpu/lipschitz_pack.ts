@@ -3,8 +3,9 @@
  * kernel intermediate finite.
  *
  * Per record, `k + 2` floats: x_1 … x_{k−1} (the intercept's 1 is implied), α, and two model
- * constants computed here in f64 and rounded once (log Γ(y+1), log y, …). Per draw, β_0 … β_{k−1}
- * and the model's per-draw constants (log φ, log Γ(φ), 1/σ, …), also computed in f64.
+ * constants computed here in f64 and rounded once (log Γ(y+1), log y, s = 2y − 1, …). Per draw,
+ * β_0 … β_{k−1} (the categorical model's (L − 1)·K coefficients, level by level) and the model's
+ * per-draw constants (log φ, log Γ(φ), 1/σ, …), also computed in f64.
  *
  * WGSL may treat Inf and NaN as indeterminate, so the kernels must never meet one. A record
  * (with α_i ≠ 0) or a draw whose values fall outside the ranges below is left to the CPU, which
@@ -27,6 +28,8 @@ const DRAW_CONSTANTS: Readonly<Record<GpuKernelName, number>> = {
   negbin: 4,
   beta: 4,
   gaussian: 2,
+  logistic: 0,
+  categorical: 0,
 };
 
 /** Allowed range of the model's extra parameter (φ or σ) per kernel; see the shaders. */
@@ -35,17 +38,23 @@ const EXTRA_RANGE: Readonly<Record<GpuKernelName, readonly [number, number]>> = 
   negbin: [2 ** -30, 2 ** 33],
   beta: [2 ** -20, 2 ** 40],
   gaussian: [2 ** -20, 2 ** 20],
+  logistic: [0, 0],
+  categorical: [0, 0],
 };
 
 /**
  * Whether a record's outcome y (and z, its first per-record constant) is inside the kernel's
- * range; see the shaders.
+ * range, given the outcome's number of levels L (2 where it has none); see the shaders.
  */
-const RECORD_RANGE: Readonly<Record<GpuKernelName, (y: number, z: number) => boolean>> = {
+const RECORD_RANGE: Readonly<
+  Record<GpuKernelName, (y: number, z: number, levels: number) => boolean>
+> = {
   poisson: (y) => y >= 0 && y <= 2 ** 30,
   negbin: (y) => y >= 0 && y <= 2 ** 30,
   beta: (y) => y > 0 && y < 1,
   gaussian: (_, z) => within(z, 2 ** 40),
+  logistic: (y) => y === 0 || y === 1,
+  categorical: (y, _, levels) => Number.isInteger(y) && y >= 0 && y < levels,
 };
 
 /** Packed kernel inputs for one model, S draws and weights α. */
@@ -100,9 +109,15 @@ function within(v: number, max: number): boolean {
  * Writes record i's two model constants into out[at], out[at + 1], or returns false when the
  * outcome is outside the kernel's range (then the CPU evaluates the record).
  */
-function recordConstants(gpu: ModelGpu, y: number, out: Float32Array, at: number): boolean {
+function recordConstants(
+  gpu: ModelGpu,
+  levels: number,
+  y: number,
+  out: Float32Array,
+  at: number,
+): boolean {
   const z = gpu.record[0](y);
-  if (!RECORD_RANGE[gpu.kernel](y, z)) return false;
+  if (!RECORD_RANGE[gpu.kernel](y, z, levels)) return false;
   out[at] = z;
   out[at + 1] = gpu.record[1](y);
   return true;
@@ -118,7 +133,7 @@ function drawConstants(
   out: Float32Array,
   at: number,
 ): boolean {
-  if (kernel === "poisson") return true;
+  if (DRAW_CONSTANTS[kernel] === 0) return true;
   const [lo, hi] = EXTRA_RANGE[kernel];
   if (!(extra >= lo && extra <= hi)) return false;
   if (kernel === "gaussian") {
@@ -153,6 +168,9 @@ export function packLipschitz(
   const kernel = gpu.kernel;
   const { n, k, y, x } = model.design;
   const dim = model.dim;
+  // The categorical model's θ leads with (L − 1)·K coefficients, level by level.
+  const levels = model.design.outcomeLevels?.length ?? 2;
+  const coefficients = kernel === "categorical" ? (levels - 1) * k : k;
   const recStride = k + 2;
   const records = new Float32Array(n * recStride);
   const cpuRecords: number[] = [];
@@ -160,7 +178,7 @@ export function packLipschitz(
     const at = i * recStride;
     const a = alpha === null ? 1 : alpha[i];
     if (a === 0) continue;
-    let ok = a > 0 && a <= 1 && recordConstants(gpu, y[i], records, at + k);
+    let ok = a > 0 && a <= 1 && recordConstants(gpu, levels, y[i], records, at + k);
     for (let j = 1; ok && j < k; j++) {
       const v = x[i * k + j];
       ok = within(v, COEFFICIENT_MAX);
@@ -173,7 +191,7 @@ export function packLipschitz(
       cpuRecords.push(i);
     }
   }
-  const drawStride = k + DRAW_CONSTANTS[kernel];
+  const drawStride = coefficients + DRAW_CONSTANTS[kernel];
   const total = draws.length / dim;
   const packed = new Float32Array(total * drawStride);
   const drawIndex: number[] = [];
@@ -181,9 +199,9 @@ export function packLipschitz(
   for (let s = 0; s < total; s++) {
     const at = drawIndex.length * drawStride;
     const theta = s * dim;
-    const extra = dim > 2 * k ? draws[theta + 2 * k] : NaN;
-    let ok = drawConstants(kernel, extra, packed, at + k);
-    for (let j = 0; ok && j < k; j++) {
+    const extra = dim > 2 * coefficients ? draws[theta + 2 * coefficients] : NaN;
+    let ok = drawConstants(kernel, extra, packed, at + coefficients);
+    for (let j = 0; ok && j < coefficients; j++) {
       const v = draws[theta + j];
       ok = within(v, COEFFICIENT_MAX);
       packed[at + j] = v;

@@ -9,9 +9,10 @@
  *   `isFallbackAdapter`) runs on the same CPU cores the f64 loop would use, and the end-to-end
  *   runs it took part in were slower (issue 13), so `auto` never picks one; `gpu` still can.
  *
- * Without an adapter, for models without a kernel (FBS, FBP), and on any device error, the CPU
- * computes the bound and a line on stderr says so. The answers are the same either way: the GPU
- * backend confirms its maximum in f64. `name` tells which backend computed the last bound.
+ * Without an adapter, for models without a kernel (FBS, FBP, hurdle, several outcomes), and on any
+ * device error, the CPU computes the bound and a line on stderr says so. The answers are the same
+ * either way: the GPU backend confirms its maximum in f64. `name` tells which backend computed
+ * the last bound.
  *
  * @module
  */

@@ -30,6 +30,7 @@ import {
   describeModel,
   type Design,
   type ExactCoordinates,
+  lipschitzKernel,
   type Model,
   type Weighting,
 } from "./model.ts";
@@ -323,9 +324,13 @@ export class CategoricalModel implements Model {
   }
 }
 
-/** The categorical model's registry entry: categorical outcomes, CPU only. */
+/**
+ * The categorical model's registry entry: categorical outcomes; the `categorical` Lipschitz
+ * kernel on the level code (no GPU HMC).
+ */
 export const CATEGORICAL = describeModel(
   "categorical",
   "categorical",
   (design) => new CategoricalModel(design),
+  { gpu: lipschitzKernel("categorical", [(y) => y, () => 0]) },
 );

@@ -21,7 +21,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { censorBound, GlmModel, linearPredictor } from "./_glm.ts";
-import { describeModel, type Design, type Weighting } from "./model.ts";
+import { describeModel, type Design, lipschitzKernel, type Weighting } from "./model.ts";
 import { sigmoid } from "../stats/special.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
 import { LogitSimd } from "./logit_simd.ts";
@@ -280,5 +280,10 @@ export class LogisticModel extends GlmModel {
   }
 }
 
-/** The logistic model's registry entry: binary outcomes, CPU only. */
-export const LOGISTIC = describeModel("logistic", "binary", (design) => new LogisticModel(design));
+/**
+ * The logistic model's registry entry: binary outcomes; the `logistic` Lipschitz kernel on
+ * s = 2y − 1 (no GPU HMC).
+ */
+export const LOGISTIC = describeModel("logistic", "binary", (design) => new LogisticModel(design), {
+  gpu: lipschitzKernel("logistic", [(y) => 2 * y - 1, () => 0]),
+});

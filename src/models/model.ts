@@ -78,11 +78,18 @@ export interface Model {
 }
 
 /**
- * The WGSL record functions a model runs on the GPU: `shaders/lipschitz_<kernel>.wgsl` and
- * `<kernel>_chain`/`<kernel>_record` in `shaders/hmc_models.wgsl` (normal and lognormal share the
- * Gaussian ones).
+ * The WGSL record functions a model runs on the GPU: `shaders/lipschitz_<kernel>.wgsl` and, for
+ * the models the GPU HMC sampler runs, `<kernel>_chain`/`<kernel>_record` in
+ * `shaders/hmc_models.wgsl` (normal and lognormal share the Gaussian ones; `logistic` and
+ * `categorical` have the Lipschitz kernel only).
  */
-export type GpuKernelName = "poisson" | "negbin" | "beta" | "gaussian";
+export type GpuKernelName =
+  | "poisson"
+  | "negbin"
+  | "beta"
+  | "gaussian"
+  | "logistic"
+  | "categorical";
 
 /** How the GPU kernels evaluate a model: plain data, read by `src/gpu`. */
 export interface ModelGpu {
@@ -162,4 +169,23 @@ export function hmcKernels(
   extraPrior: HalfStudentT | null,
 ): ModelGpu {
   return Object.freeze({ kernel, record, hmc: true, extraPrior });
+}
+
+/**
+ * The GPU description of a model that only the Lipschitz kernels run (the GPU HMC sampler does
+ * not): no extra parameter.
+ *
+ * @param kernel its record functions.
+ * @param record its two per-record constants of y, in f64.
+ * @returns the description.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lipschitzKernel } from "./model.ts";
+ * const gpu = lipschitzKernel("logistic", [(y) => 2 * y - 1, () => 0]);
+ * assert.deepEqual([gpu.kernel, gpu.hmc, gpu.record[0](0)], ["logistic", false, -1]);
+ * ```
+ */
+export function lipschitzKernel(kernel: GpuKernelName, record: ModelGpu["record"]): ModelGpu {
+  return Object.freeze({ kernel, record, hmc: false, extraPrior: null });
 }

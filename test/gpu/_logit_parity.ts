@@ -1,0 +1,197 @@
+/**
+ * Shared pieces of the logistic and categorical Lipschitz parity tests: problems whose linear
+ * predictors span many orders of magnitude (|η| from 1e-6 to 700, raw-scale covariates near
+ * 1000), with near ties between records, draws and levels and α with zeros; and the checks that
+ * the GPU backend's answer is the CPU's.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import type { GpuContext } from "../../src/gpu/device.ts";
+import { BOUND_FACTOR, runLipschitzKernel } from "../../src/gpu/lipschitz_gpu.ts";
+import { packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
+import type { LipschitzResult } from "../../src/mechanisms/lipschitz.ts";
+import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
+import { createModel, type Model } from "../../src/models/mod.ts";
+import type { Rng } from "../../src/random/rng.ts";
+
+/** A fresh seed from the system's entropy, printed in every failure message. */
+export function freshSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+/** log-uniform on [lo, hi]. */
+export function logUniform(rng: Rng, lo: number, hi: number): number {
+  return lo * (hi / lo) ** rng.uniform();
+}
+
+/** ±1 with equal probability. */
+function sign(rng: Rng): number {
+  return rng.uniform() < 0.5 ? -1 : 1;
+}
+
+/** The next f64 above v (v finite and positive). */
+export function nextUp(v: number): number {
+  const bits = new BigInt64Array(Float64Array.of(v).buffer);
+  bits[0] += 1n;
+  return new Float64Array(bits.buffer)[0];
+}
+
+/** How a problem's data and draws are drawn. */
+export interface ProblemShape {
+  /** Outcome levels L (2: the logistic model; more: the categorical model). */
+  readonly levels: number;
+  /** Records. */
+  readonly n: number;
+  /** Coefficients per level, intercept included (1 to 3). */
+  readonly k: number;
+  /** Draws. */
+  readonly s: number;
+  /**
+   * Spread η over many orders of magnitude (|η| from 1e-6 to 700) with a covariate near 1000,
+   * and add near ties between records, draws and levels.
+   */
+  readonly wide?: boolean;
+  /**
+   * A covariate with three values (near 1000 when wide), so that rows group and the CPU model
+   * runs its TypeScript loop rather than the SIMD one.
+   */
+  readonly grouped?: boolean;
+  /** The categorical model even at L = 2. */
+  readonly categorical?: boolean;
+}
+
+/**
+ * A random logistic (L = 2) or categorical model, S constrained draws and α with about 10%
+ * zeros and 10% ones; `edit` may change the data before the model is bound to it.
+ */
+export function logitProblem(
+  rng: Rng,
+  shape: ProblemShape,
+  edit: (y: Float64Array, x: Float64Array) => void = () => {},
+): { model: Model; draws: Float64Array; alpha: Float64Array } {
+  const { levels, n, k, s, wide = false, grouped = false } = shape;
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i * k] = 1;
+    if (k > 1) {
+      x[i * k + 1] = grouped
+        ? (wide ? 1000 : 0) + (i % 3)
+        : wide
+        ? 1000 + sign(rng) * logUniform(rng, 1e-3, 1e3)
+        : rng.normal();
+    }
+    if (k > 2) x[i * k + 2] = rng.uniform() < 0.5 ? 1 : 0;
+    y[i] = Math.floor(levels * rng.uniform());
+    if (wide && i > 0 && rng.uniform() < 0.05) {
+      // A duplicate of the previous record (an exact tie), or one a covariate ulp away.
+      y[i] = y[i - 1];
+      x.copyWithin(i * k, (i - 1) * k, i * k);
+      if (k > 1 && !grouped && rng.uniform() < 0.5) x[i * k + 1] = nextUp(x[i * k + 1]);
+    }
+  }
+  edit(y, x);
+  const coefficientNames = ["intercept", "z", "b"].slice(0, k);
+  const outcomeLevels = Array.from({ length: levels }, (_, l) => `level${l}`);
+  const name = levels === 2 && shape.categorical !== true ? "logistic" : "categorical";
+  const model = createModel(name, { n, k, y, x, coefficientNames, outcomeLevels });
+  const m = (levels - 1) * k;
+  const draws = new Float64Array(s * model.dim);
+  for (let d = 0; d < s; d++) {
+    const theta = draws.subarray(d * model.dim, (d + 1) * model.dim);
+    for (let l = 0; l < levels - 1; l++) {
+      const beta = theta.subarray(l * k, (l + 1) * k);
+      if (!wide) {
+        for (let j = 0; j < k; j++) beta[j] = (j === 1 ? 0.5 : 1.5) * rng.normal();
+      } else if (l > 0 && rng.uniform() < 0.2) {
+        // Two levels with (nearly) the same linear predictor.
+        beta.set(theta.subarray((l - 1) * k, l * k));
+        if (rng.uniform() < 0.5) beta[0] += 1e-9 * beta[0];
+      } else {
+        // η = ±L + β_1·(x_1 − 1000) + β_2·x_2 with L log-uniform on [1e-6, 700].
+        const b1 = k > 1 ? sign(rng) * logUniform(rng, 1e-9, 0.35) : 0;
+        beta[0] = -1000 * b1 + sign(rng) * logUniform(rng, 1e-6, 700);
+        if (k > 1) beta[1] = b1;
+        if (k > 2) beta[2] = sign(rng) * logUniform(rng, 1e-6, 10);
+      }
+    }
+    for (let j = m; j < 2 * m; j++) theta[j] = 1;
+    if (wide && d > 0 && rng.uniform() < 0.05) {
+      // A repeated draw (an exact tie) or one a coefficient ulp away.
+      theta.set(draws.subarray((d - 1) * model.dim, d * model.dim));
+      if (rng.uniform() < 0.5) {
+        theta[0] = theta[0] === 0 ? 1e-300 : Math.sign(theta[0]) * nextUp(Math.abs(theta[0]));
+      }
+    }
+  }
+  const alpha = Float64Array.from({ length: n }, () => {
+    const u = rng.uniform();
+    return u < 0.1 ? 0 : u < 0.2 ? 1 : rng.uniform();
+  });
+  return { model, draws, alpha };
+}
+
+/** Asserts the GPU result is the CPU's: Δ, arg-max and every Δ_i exact; the matrix within E_i. */
+export function assertSameAnswer(
+  label: string,
+  gpuResult: LipschitzResult,
+  cpuResult: LipschitzResult,
+  bound?: Float64Array,
+): void {
+  assert.equal(gpuResult.overall, cpuResult.overall, `${label}: overall Δ`);
+  assert.deepEqual(gpuResult.argmax, cpuResult.argmax, `${label}: arg-max`);
+  const n = cpuResult.perRecord.length;
+  for (let i = 0; i < n; i++) {
+    assert.ok(
+      Object.is(gpuResult.perRecord[i], cpuResult.perRecord[i]),
+      `${label}: Δ_${i} = ${gpuResult.perRecord[i]}, CPU ${cpuResult.perRecord[i]}`,
+    );
+  }
+  if (cpuResult.matrix !== undefined && bound !== undefined) {
+    const m = gpuResult.matrix!;
+    for (let j = 0; j < m.length; j++) {
+      const i = j % n;
+      assert.ok(
+        Math.abs(m[j] - cpuResult.matrix[j]) <= bound[i],
+        `${label}: matrix[${Math.floor(j / n)}, ${i}] = ${m[j]}, CPU ${cpuResult.matrix[j]}`,
+      );
+    }
+  }
+}
+
+/**
+ * Runs the kernel alone with the matrix and checks every f32 entry and every f32 maximum against
+ * the CPU's f64 within its bound E_i; returns the largest |f32 − f64| / E_i and how many records
+ * the kernel evaluated.
+ */
+export async function checkKernelBounds(
+  ctx: GpuContext,
+  label: string,
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array,
+): Promise<{ worst: number; evaluated: number }> {
+  const packed = packLipschitz(model, draws, alpha);
+  const maxima = await runLipschitzKernel(ctx, packed, true, ctx.limits);
+  const cpu = lipschitz(model, draws, { alpha, matrix: true });
+  const n = model.design.n;
+  let worst = 0;
+  let evaluated = 0;
+  for (let i = 0; i < n; i++) {
+    if (maxima.flag[i] === 1 || packed.cpuRecords.includes(i) || alpha[i] === 0) continue;
+    evaluated++;
+    const bound = BOUND_FACTOR * maxima.err[i];
+    let exact = 0;
+    for (let p = 0; p < packed.drawIndex.length; p++) {
+      const want = cpu.matrix![packed.drawIndex[p] * n + i];
+      exact = Math.max(exact, want);
+      const error = Math.abs(maxima.matrix![p * n + i] - want);
+      assert.ok(error <= bound, `${label}: entry (${p}, ${i}): ${error} > ${bound}`);
+      if (error > 0) worst = Math.max(worst, error / bound);
+    }
+    const error = Math.abs(maxima.value[i] - exact);
+    assert.ok(error <= bound, `${label}: max of record ${i}: ${error} > ${bound}`);
+  }
+  return { worst, evaluated };
+}

@@ -1,0 +1,269 @@
+import assert from "node:assert/strict";
+import { parseCsv } from "../../src/data/csv.ts";
+import { confirmLipschitz } from "../../src/gpu/lipschitz_confirm.ts";
+import { createGpuLipschitz } from "../../src/gpu/lipschitz_gpu.ts";
+import { selectLipschitz } from "../../src/gpu/select_lipschitz.ts";
+import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
+import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
+import { createModel } from "../../src/models/mod.ts";
+import { Rng } from "../../src/random/rng.ts";
+import { SynthesisSpec } from "../../src/synthesis/spec.ts";
+import { synthesize } from "../../src/synthesis/synthesize.ts";
+import {
+  assertSameAnswer,
+  checkKernelBounds,
+  freshSeed,
+  logitProblem,
+  type ProblemShape,
+} from "./_logit_parity.ts";
+import { announceGpu, gpuTest } from "./_helpers.ts";
+
+announceGpu("the logistic GPU Lipschitz tests");
+
+gpuTest(
+  "`createGpuLipschitz()` gives the CPU's Δ for logistic with K = 1 and K = 3",
+  async (ctx) => {
+    const backend = createGpuLipschitz(ctx);
+    for (const k of [1, 3]) {
+      const seed = freshSeed();
+      const { model, draws, alpha } = logitProblem(new Rng(seed), { levels: 2, n: 300, k, s: 40 });
+      const label = `K=${k} seed ${seed}`;
+      const got = await backend.compute(model, draws, { alpha, matrix: true });
+      const want = lipschitz(model, draws, { alpha, matrix: true });
+      assertSameAnswer(label, got, want);
+      const streamed = await backend.compute(model, draws, { alpha });
+      assert.equal(streamed.matrix, undefined);
+      assertSameAnswer(`${label} streamed`, streamed, want);
+      const unweighted = await backend.compute(model, draws);
+      assertSameAnswer(`${label} α = 1`, unweighted, lipschitz(model, draws));
+    }
+  },
+);
+
+gpuTest(
+  "logistic: Δ, every Δ_i and the arg-max equal the CPU's for |η| from 1e-6 to 700, covariates near 1000 and near ties",
+  async (ctx) => {
+    const backend = createGpuLipschitz(ctx);
+    const shapes: ProblemShape[] = [
+      { levels: 2, n: 400, k: 3, s: 48, wide: true },
+      { levels: 2, n: 400, k: 2, s: 48, wide: true },
+      { levels: 2, n: 300, k: 1, s: 64, wide: true },
+      // Rows that group: the CPU model runs its TypeScript loop, not the SIMD one.
+      { levels: 2, n: 400, k: 3, s: 48, wide: true, grouped: true },
+      { levels: 2, n: 400, k: 3, s: 48, grouped: true },
+    ];
+    let nearTies = 0;
+    for (const shape of shapes) {
+      for (let trial = 0; trial < 3; trial++) {
+        const seed = freshSeed();
+        const { model, draws, alpha } = logitProblem(new Rng(seed), shape);
+        const label = `K=${shape.k}${shape.grouped ? " grouped" : ""} seed ${seed}`;
+        const got = await backend.compute(model, draws, { alpha });
+        assertSameAnswer(label, got, lipschitz(model, draws, { alpha }));
+        nearTies += backend.lastStats!.nearTies;
+        const unweighted = await backend.compute(model, draws);
+        assertSameAnswer(`${label} α = 1`, unweighted, lipschitz(model, draws));
+      }
+    }
+    // The duplicated records and draws make ties that the f64 confirmation settles.
+    assert.ok(nearTies > 0, `${nearTies} near ties`);
+  },
+);
+
+gpuTest("logistic: the kernel's error bounds E_i hold over many magnitudes", async (ctx) => {
+  const ratios: string[] = [];
+  for (const grouped of [false, true]) {
+    const seed = freshSeed();
+    const { model, draws, alpha } = logitProblem(new Rng(seed), {
+      levels: 2,
+      n: 400,
+      k: 3,
+      s: 48,
+      wide: true,
+      grouped,
+    });
+    const { worst, evaluated } = await checkKernelBounds(
+      ctx,
+      `grouped=${grouped} seed ${seed}`,
+      model,
+      draws,
+      alpha,
+    );
+    assert.ok(evaluated > 300, `seed ${seed}: the kernel evaluated ${evaluated} records`);
+    ratios.push(`${grouped ? "grouped rows" : "raw-scale covariate"} ${worst.toFixed(2)}`);
+  }
+  console.log(`logistic: largest |f32 − f64| / E_i: ${ratios.join(", ")}`);
+});
+
+gpuTest(
+  "logistic: η at each branch of the kernel (±1e-6 … ±700, both sides of 87)",
+  async (ctx) => {
+    const backend = createGpuLipschitz(ctx);
+    const etas = [1e-6, 1e-3, 0.5, 1, 20, 86.9, 87, 87.1, 88, 100, 300, 700];
+    const signed = etas.flatMap((v) => [v, -v]);
+    // Both outcomes at each η = x_1 (β ≈ (0, 1)); the draws move η a little.
+    const n = 2 * signed.length;
+    const k = 2;
+    const y = Float64Array.from({ length: n }, (_, i) => i % 2);
+    const x = new Float64Array(n * k);
+    for (let i = 0; i < n; i++) {
+      x[i * k] = 1;
+      x[i * k + 1] = signed[i >> 1];
+    }
+    const model = createModel("logistic", {
+      n,
+      k,
+      y,
+      x,
+      coefficientNames: ["intercept", "eta"],
+      outcomeLevels: ["0", "1"],
+    });
+    const S = 6;
+    const draws = new Float64Array(S * model.dim);
+    for (let s = 0; s < S; s++) {
+      draws[s * model.dim] = s === 0 ? 0 : 1e-7 * s;
+      draws[s * model.dim + 1] = 1 - 1e-3 * s;
+      draws[s * model.dim + 2] = draws[s * model.dim + 3] = 1;
+    }
+    const alpha = Float64Array.from({ length: n }, (_, i) => i % 5 === 4 ? 0 : 1 - i / (4 * n));
+    const { worst } = await checkKernelBounds(ctx, "branches", model, draws, alpha);
+    const got = await backend.compute(model, draws, { alpha, matrix: true });
+    assertSameAnswer("branches", got, lipschitz(model, draws, { alpha, matrix: true }));
+    console.log(`logistic branches: largest |f32 − f64| / E_i ${worst.toFixed(2)}`);
+  },
+);
+
+gpuTest(
+  "logistic: outcomes other than 0 or 1, covariate outliers and bad draws are computed in f64",
+  async (ctx) => {
+    const backend = createGpuLipschitz(ctx);
+    const seed = freshSeed();
+    for (const bad of [2, 0.5, -1, NaN]) {
+      const { model, draws, alpha } = logitProblem(
+        new Rng(seed),
+        { levels: 2, n: 60, k: 2, s: 12 },
+        (y, x) => {
+          y[17] = bad;
+          x[5 * 2 + 1] = 1e9; // |x| > 2²⁴: record 5 goes to the CPU
+        },
+      );
+      alpha[5] = 1;
+      const label = `y=${bad} seed ${seed}`;
+      const want = lipschitz(model, draws, { alpha, matrix: true });
+      assertSameAnswer(label, await backend.compute(model, draws, { alpha, matrix: true }), want);
+      if (alpha[17] > 0) assert.equal(want.overall, Infinity, label);
+      alpha[17] = 0;
+      const ignored = await backend.compute(model, draws, { alpha });
+      assertSameAnswer(`${label} α_17 = 0`, ignored, lipschitz(model, draws, { alpha }));
+      assert.ok(Number.isFinite(ignored.overall), label);
+      // A draw with a huge coefficient (f64 on the CPU) and one with NaN (every Δ_i infinite).
+      draws[3 * model.dim + 1] = 1e30;
+      assertSameAnswer(
+        `${label} huge β`,
+        await backend.compute(model, draws, { alpha }),
+        lipschitz(model, draws, { alpha }),
+      );
+      draws[4 * model.dim] = NaN;
+      assertSameAnswer(
+        `${label} NaN β`,
+        await backend.compute(model, draws, { alpha }),
+        lipschitz(model, draws, { alpha }),
+      );
+    }
+  },
+);
+
+gpuTest("`--backend gpu` runs the logistic kernel, without a fall-back note", async () => {
+  const { model, draws, alpha } = logitProblem(new Rng(5), { levels: 2, n: 200, k: 3, s: 30 });
+  const lines: string[] = [];
+  const backend = await selectLipschitz("gpu", (line) => lines.push(line));
+  const got = await backend.compute(model, draws, { alpha });
+  assert.equal(backend.name, "gpu");
+  assert.equal(backend.note, null);
+  assert.deepEqual(lines, []);
+  assertSameAnswer("selected", got, lipschitz(model, draws, { alpha }));
+});
+
+const pipelineSeed = freshSeed();
+const pipelineRng = new Rng(pipelineSeed);
+const ROWS = Array.from({ length: 300 }, () => {
+  const z = pipelineRng.normal();
+  const b = pipelineRng.uniform() < 0.5 ? 1 : 0;
+  const p = 1 / (1 + Math.exp(-(-0.3 + 1.2 * z - 0.8 * b)));
+  return `${pipelineRng.uniform() < p ? "yes" : "no"},${z.toFixed(3)},${b}`;
+});
+const DATA = parseCsv("y,z,b\n" + ROWS.join("\n") + "\n", "logistic.csv");
+const QUICK = { draws: 400, chains: 2, warmup: 150, m: 2 };
+
+for (
+  const [mechanism, extra] of [
+    ["lw", { epsilon: 8 }],
+    ["weighted-e", { epsilon: 20, g: 0.5 }],
+    ["censored", { epsilon: 4 }],
+  ] as const
+) {
+  gpuTest(
+    `--backend gpu gives the CPU's report, ε and data for logistic/${mechanism}`,
+    async () => {
+      const run = (backend: "cpu" | "gpu") =>
+        synthesize(
+          DATA,
+          SynthesisSpec.parse({
+            y: "y",
+            x: ["z", "b"],
+            model: "logistic",
+            mechanism,
+            seed: 11,
+            backend,
+            // The backends' parity, not the fit's diagnostics, is what is tested here.
+            allowFlagged: true,
+            ...QUICK,
+            ...extra,
+          }),
+        ).catch((error: Error) => error);
+      const [cpu, onGpu] = [await run("cpu"), await run("gpu")];
+      const label = `seed ${pipelineSeed}`;
+      if (cpu instanceof Error || onGpu instanceof Error) {
+        console.log(`logistic/${mechanism}: both runs refused: ${cpu}`);
+        assert.ok(cpu instanceof CalibrationError, `${label}: ${cpu}`);
+        assert.deepEqual(onGpu, cpu, label);
+        return;
+      }
+      assert.equal(onGpu.report.backend, "gpu", label);
+      assert.equal(onGpu.report.epsilon, cpu.report.epsilon, `${label}: ε`);
+      assert.deepEqual({ ...onGpu.report, backend: "cpu" }, cpu.report, label);
+      assert.deepEqual(onGpu.diagnostics.alpha, cpu.diagnostics.alpha, label);
+      assert.deepEqual(onGpu.diagnostics.recordLipschitz, cpu.diagnostics.recordLipschitz, label);
+      assert.deepEqual(onGpu.datasets, cpu.datasets, label);
+    },
+  );
+}
+
+Deno.test("`confirmLipschitz()` evaluates logistic records as the whole model does, grouped rows or not", () => {
+  // With rows that group, the whole model runs the TypeScript loop while a few records alone
+  // would run the SIMD one (a few ulp apart): the confirmation must re-evaluate in the parent's.
+  // Small coefficients (|η| below 1 or so), where the two loops differ most often.
+  for (const grouped of [true, true, true, false]) {
+    const seed = freshSeed();
+    const { model, draws } = logitProblem(new Rng(seed), {
+      levels: 2,
+      n: 400,
+      k: 3,
+      s: 30,
+      grouped,
+    });
+    for (let d = 0; d < 30; d++) {
+      for (let j = 0; j < 3; j++) draws[d * model.dim + j] *= 0.07;
+    }
+    const n = model.design.n;
+    const { result } = confirmLipschitz(model, draws, null, {
+      value: new Float64Array(n),
+      draw: new Int32Array(n),
+      runnerUp: new Float64Array(n).fill(-1),
+      bound: new Float64Array(n),
+      exact: new Uint8Array(n).fill(1),
+      skippedDraws: new Int32Array(0),
+    }, undefined);
+    assertSameAnswer(`grouped=${grouped} seed ${seed}`, result, lipschitz(model, draws));
+  }
+});
