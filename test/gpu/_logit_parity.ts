@@ -15,9 +15,17 @@ import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { createModel, type Model } from "../../src/models/mod.ts";
 import type { Rng } from "../../src/random/rng.ts";
 
-/** A fresh seed from the system's entropy, printed in every failure message. */
-export function freshSeed(): number {
-  return crypto.getRandomValues(new Uint32Array(1))[0];
+/** The state of {@linkcode nextSeed}'s sequence. */
+let seedState = 20261125;
+
+/**
+ * The next seed of a fixed sequence (an LCG), printed in every failure message: each test file
+ * draws the same seeds on every run, so a failure reproduces and a count the tests assert (near
+ * ties) does not depend on chance.
+ */
+export function nextSeed(): number {
+  seedState = (Math.imul(seedState, 1664525) + 1013904223) >>> 0;
+  return seedState;
 }
 
 /** log-uniform on [lo, hi]. */
@@ -52,6 +60,8 @@ export interface ProblemShape {
    * and add near ties between records, draws and levels.
    */
   readonly wide?: boolean;
+  /** With `wide`, the share of records and of draws that repeat the one before (default 0.05). */
+  readonly ties?: number;
   /**
    * A covariate with three values (near 1000 when wide), so that rows group and the CPU model
    * runs its TypeScript loop rather than the SIMD one.
@@ -70,7 +80,7 @@ export function logitProblem(
   shape: ProblemShape,
   edit: (y: Float64Array, x: Float64Array) => void = () => {},
 ): { model: Model; draws: Float64Array; alpha: Float64Array } {
-  const { levels, n, k, s, wide = false, grouped = false } = shape;
+  const { levels, n, k, s, wide = false, grouped = false, ties = 0.05 } = shape;
   const x = new Float64Array(n * k);
   const y = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -84,7 +94,7 @@ export function logitProblem(
     }
     if (k > 2) x[i * k + 2] = rng.uniform() < 0.5 ? 1 : 0;
     y[i] = Math.floor(levels * rng.uniform());
-    if (wide && i > 0 && rng.uniform() < 0.05) {
+    if (wide && i > 0 && rng.uniform() < ties) {
       // A duplicate of the previous record (an exact tie), or one a covariate ulp away.
       y[i] = y[i - 1];
       x.copyWithin(i * k, (i - 1) * k, i * k);
@@ -117,7 +127,7 @@ export function logitProblem(
       }
     }
     for (let j = m; j < 2 * m; j++) theta[j] = 1;
-    if (wide && d > 0 && rng.uniform() < 0.05) {
+    if (wide && d > 0 && rng.uniform() < ties) {
       // A repeated draw (an exact tie) or one a coefficient ulp away.
       theta.set(draws.subarray((d - 1) * model.dim, d * model.dim));
       if (rng.uniform() < 0.5) {

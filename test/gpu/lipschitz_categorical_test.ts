@@ -12,8 +12,8 @@ import { synthesize } from "../../src/synthesis/synthesize.ts";
 import {
   assertSameAnswer,
   checkKernelBounds,
-  freshSeed,
   logitProblem,
+  nextSeed,
   type ProblemShape,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
@@ -26,7 +26,7 @@ gpuTest(
     const backend = createGpuLipschitz(ctx);
     for (const levels of [2, 3, 6]) {
       for (const k of [1, 3]) {
-        const seed = freshSeed();
+        const seed = nextSeed();
         const shape = { levels, n: 300, k, s: 40, categorical: true };
         const { model, draws, alpha } = logitProblem(new Rng(seed), shape);
         assert.equal(model.name, "categorical");
@@ -49,17 +49,17 @@ gpuTest(
   async (ctx) => {
     const backend = createGpuLipschitz(ctx);
     const shapes: ProblemShape[] = [
-      { levels: 3, n: 400, k: 3, s: 40, wide: true },
-      { levels: 5, n: 300, k: 2, s: 40, wide: true },
-      { levels: 4, n: 300, k: 1, s: 48, wide: true },
+      { levels: 3, n: 400, k: 3, s: 40, wide: true, ties: 0.25 },
+      { levels: 5, n: 300, k: 2, s: 40, wide: true, ties: 0.25 },
+      { levels: 4, n: 300, k: 1, s: 48, wide: true, ties: 0.25 },
       // Rows that group: the CPU model runs its TypeScript loop, not the SIMD one.
-      { levels: 4, n: 400, k: 3, s: 40, wide: true, grouped: true },
+      { levels: 4, n: 400, k: 3, s: 40, wide: true, ties: 0.25, grouped: true },
       { levels: 3, n: 400, k: 3, s: 40, grouped: true },
     ];
     let nearTies = 0;
     for (const shape of shapes) {
       for (let trial = 0; trial < 2; trial++) {
-        const seed = freshSeed();
+        const seed = nextSeed();
         const { model, draws, alpha } = logitProblem(new Rng(seed), shape);
         const label = `L=${shape.levels} K=${shape.k}${
           shape.grouped ? " grouped" : ""
@@ -78,7 +78,7 @@ gpuTest(
 gpuTest("categorical: the kernel's error bounds E_i hold over many magnitudes", async (ctx) => {
   const ratios: string[] = [];
   for (const [levels, grouped] of [[3, false], [6, false], [4, true]] as const) {
-    const seed = freshSeed();
+    const seed = nextSeed();
     const { model, draws, alpha } = logitProblem(new Rng(seed), {
       levels,
       n: 400,
@@ -104,7 +104,7 @@ gpuTest(
   "categorical: outcomes that are no level's code, outliers and bad draws are computed in f64",
   async (ctx) => {
     const backend = createGpuLipschitz(ctx);
-    const seed = freshSeed();
+    const seed = nextSeed();
     for (const bad of [4, 1.5, -1, NaN]) {
       const { model, draws, alpha } = logitProblem(
         new Rng(seed),
@@ -144,7 +144,7 @@ gpuTest(
 );
 
 gpuTest("categorical: tiles of records and draws give the untiled answer", async (ctx) => {
-  const seed = freshSeed();
+  const seed = nextSeed();
   // 9 coefficients per draw: 4 KiB bindings hold 113 draws and 204 results; 3 workgroups of 64
   // threads 192 records. So 300 records × 250 draws run as 2 × 3 tiles.
   const shape = { levels: 4, n: 300, k: 3, s: 250, wide: true };
@@ -172,7 +172,7 @@ gpuTest("`--backend gpu` runs the categorical kernel, without a fall-back note",
 
 Deno.test("`confirmLipschitz()` evaluates categorical records as the whole model does, grouped rows or not", () => {
   for (const grouped of [true, true, true, false]) {
-    const seed = freshSeed();
+    const seed = nextSeed();
     const { model, draws } = logitProblem(new Rng(seed), {
       levels: 3,
       n: 400,
@@ -197,7 +197,7 @@ Deno.test("`confirmLipschitz()` evaluates categorical records as the whole model
   }
 });
 
-const pipelineSeed = freshSeed();
+const pipelineSeed = nextSeed();
 const pipelineRng = new Rng(pipelineSeed);
 const ROWS = Array.from({ length: 300 }, () => {
   const z = pipelineRng.normal();

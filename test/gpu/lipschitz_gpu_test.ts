@@ -20,7 +20,7 @@ const MODELS = ["poisson", "negbin", "beta", "normal", "lognormal"] as const;
 type Name = typeof MODELS[number];
 
 /** A fresh seed from the system's entropy, printed in every failure message. */
-function freshSeed(): number {
+function nextSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0];
 }
 
@@ -121,7 +121,7 @@ for (const name of MODELS) {
     async (ctx) => {
       const backend = createGpuLipschitz(ctx);
       for (const k of [1, 3]) {
-        const seed = freshSeed();
+        const seed = nextSeed();
         const rng = new Rng(seed);
         const { model, draws, alpha } = problem(name, rng, 300, k, 40);
         const label = `${name} K=${k} seed ${seed}`;
@@ -141,7 +141,7 @@ for (const name of MODELS) {
 gpuTest("the kernels' error bounds E_i hold on inputs spread over many magnitudes", async (ctx) => {
   const ratios: string[] = [];
   for (const name of MODELS) {
-    const seed = freshSeed();
+    const seed = nextSeed();
     const { model, draws, alpha } = problem(name, new Rng(seed), 400, 3, 40, true);
     const packed = packLipschitz(model, draws, alpha);
     const maxima = await runLipschitzKernel(ctx, packed, true, ctx.limits);
@@ -169,7 +169,7 @@ gpuTest("the kernels' error bounds E_i hold on inputs spread over many magnitude
 
 gpuTest("non-finite ℓ with α_i > 0 makes Δ infinite as on the CPU", async (ctx) => {
   const backend = createGpuLipschitz(ctx);
-  const seed = freshSeed();
+  const seed = nextSeed();
   const cases: [Name, number][] = [
     ["beta", 1],
     ["beta", 0],
@@ -200,7 +200,7 @@ gpuTest("non-finite ℓ with α_i > 0 makes Δ infinite as on the CPU", async (c
 
 gpuTest("draws and records outside the kernels' ranges are computed in f64", async (ctx) => {
   const backend = createGpuLipschitz(ctx);
-  const seed = freshSeed();
+  const seed = nextSeed();
   for (const name of MODELS) {
     // A covariate outlier (|x| > 2²⁴) and one that pushes |η| to about 400, past the exp-based
     // kernels' range.
@@ -233,7 +233,7 @@ gpuTest("draws and records outside the kernels' ranges are computed in f64", asy
 });
 
 gpuTest("tiling at just below and above each limit gives the untiled answer", async (ctx) => {
-  const seed = freshSeed();
+  const seed = nextSeed();
   const untiled = createGpuLipschitz(ctx);
   const check = async (
     label: string,
@@ -292,7 +292,7 @@ gpuTest("tiling at just below and above each limit gives the untiled answer", as
 
 gpuTest("duplicated records tied at the maximum are confirmed once each", async (ctx) => {
   const backend = createGpuLipschitz(ctx);
-  const seed = freshSeed();
+  const seed = nextSeed();
   // Intercept only: 21 records with an extreme count, which hold the maximum (|ℓ| ≈ 2600
   // against at most a few hundred for the others).
   const { model, draws } = problem("poisson", new Rng(seed), 200, 1, 30, false, (y) => {
@@ -349,7 +349,7 @@ gpuTest("a lost device is reported as a GpuError, never as numbers", async (ctx)
 });
 
 Deno.test("`confirmLipschitz()` returns the exact f64 Δ and per-record maxima from any approximation within its bounds", () => {
-  const seed = freshSeed();
+  const seed = nextSeed();
   const rng = new Rng(seed);
   let [nearTies, trusted] = [0, 0];
   for (let trial = 0; trial < 20; trial++) {

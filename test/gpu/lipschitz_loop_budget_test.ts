@@ -9,7 +9,7 @@ import { packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { createModel, type Model } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
-import { assertSameAnswer, freshSeed, logitProblem } from "./_logit_parity.ts";
+import { assertSameAnswer, logitProblem, nextSeed } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
 
 announceGpu("the loop-budget tests");
@@ -56,7 +56,7 @@ function countProblem(name: "negbin" | "poisson", rng: Rng, n: number, S: number
 gpuTest(
   "threads that would loop past llvmpipe's 65535 iterations get fewer draws each",
   async (ctx) => {
-    const seed = freshSeed();
+    const seed = nextSeed();
     const rng = new Rng(seed);
     const limits = { maxComputeWorkgroupsPerDimension: 1 };
     const backend = createGpuLipschitz(ctx, { limits });
