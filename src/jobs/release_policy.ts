@@ -26,9 +26,9 @@
 import { z } from "zod";
 import type { Dataset } from "../data/dataset.ts";
 import { getColumn } from "../data/dataset.ts";
-import { mechanismGuarantee } from "../mechanisms/mechanism.ts";
 import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
-import { outcomeKind } from "../models/mod.ts";
+import { MECHANISMS } from "../mechanisms/registry.ts";
+import { modelRequirements, outcomeKind } from "../models/mod.ts";
 import { outcomesOf, resolveMechanism, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { TableSpec } from "./table_spec.ts";
@@ -368,7 +368,9 @@ export function checkSynthesis(policy: ReleasePolicy, requested: SynthesisSpec):
     requested,
     (policy.guarantee ?? "aDP") === "DP" ? ["DP"] : ["DP", "aDP"],
   );
-  checkCommon(policy, spec, true, mechanismGuarantee(spec.mechanism));
+  // What the mechanism carries and accepts, known before it runs (`mechanisms/registry.ts`).
+  const mechanism = MECHANISMS[spec.mechanism];
+  checkCommon(policy, spec, true, mechanism.privacy.guarantee);
   spec.x.forEach((name, k) => requirePublic(policy, name, `x.${k}`));
   if (spec.strata !== undefined) requirePublic(policy, spec.strata, "strata");
   setByPolicy(spec.stratumSizes, "stratumSizes");
@@ -419,14 +421,14 @@ export function checkSynthesis(policy: ReleasePolicy, requested: SynthesisSpec):
   if (Object.keys(levels).length > 0) run.levels = levels;
   if (spec.strata !== undefined && policy.stratumSizes[spec.strata] !== undefined) {
     run.stratumSizes = { ...policy.stratumSizes[spec.strata] };
-  } else if (spec.model === "fbp") {
+  } else if (typeof spec.model === "string" && modelRequirements(spec.model).stratumSizes) {
     throw refuse(
       "stratum_sizes_required",
-      "the fbp model needs the public size of every stratum, declared at registration",
+      `the ${spec.model} model needs the public size of every stratum, declared at registration`,
       "strata",
     );
   }
-  if (spec.mechanism === "histogram" && levelledOutcomes === 0) {
+  if (mechanism.accepts.bounds && levelledOutcomes === 0) {
     const bounds = typeof spec.y === "string" ? policy.bounds[spec.y] : undefined;
     if (bounds === undefined) {
       throw refuse(

@@ -9,7 +9,7 @@ import type { Model, Weighting } from "../models/model.ts";
 import type { NoisyHistogram } from "./histogram.ts";
 import type { LipschitzBackend } from "./lipschitz_backend.ts";
 import type { LipschitzResult } from "./lipschitz.ts";
-import type { Guarantee, PrivacyLoss } from "./privacy.ts";
+import type { PrivacyLoss } from "./privacy.ts";
 
 /** Every mechanism of the papers, by its command-line name. */
 export const MECHANISM_NAMES = [
@@ -27,27 +27,6 @@ export const MECHANISM_NAMES = [
 
 /** One of {@linkcode MECHANISM_NAMES}. */
 export type MechanismName = typeof MECHANISM_NAMES[number];
-
-/** The mechanisms with a formal ε-DP guarantee (`privacy.ts`); every other one is aDP. */
-const DP_MECHANISMS: readonly MechanismName[] = ["censored", "censored-w", "histogram"];
-
-/**
- * The guarantee a mechanism's release carries, known before it runs: "DP" for censoring and
- * the perturbed histogram, "aDP" (asymptotic, SPEC §1) for the pseudo posterior mechanisms.
- *
- * @param name The mechanism.
- * @returns Its guarantee, as its privacy map reports it.
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { mechanismGuarantee } from "./mechanism.ts";
- * assert.equal(mechanismGuarantee("censored"), "DP");
- * assert.equal(mechanismGuarantee("lw-final"), "aDP");
- * ```
- */
-export function mechanismGuarantee(name: MechanismName): Guarantee {
-  return DP_MECHANISMS.includes(name) ? "DP" : "aDP";
-}
 
 /**
  * What a mechanism is asked to do. `N` is the names the registry knows: {@linkcode MechanismName}

@@ -1,8 +1,9 @@
 /**
  * The model registry: one {@linkcode ModelDescriptor} per model of SPEC §5, written next to its
  * class, and everything derived from them (the names, the outcome each needs, `createModel`,
- * which models have GPU kernels). Adding a model adds one line to {@linkcode MODELS}
- * (`docs/adding-a-model.md`).
+ * which models have GPU kernels), with what each model needs of a synthesis request
+ * ({@linkcode ModelRequirements}: a survey weight, strata, one outcome, default bounds). Adding a
+ * model adds one line to {@linkcode MODELS} and one to the requirements (`docs/adding-a-model.md`).
  *
  * @module
  */
@@ -54,6 +55,86 @@ export function modelDescriptor(name: string): ModelDescriptor {
   const descriptor = BY_NAME.get(name);
   if (descriptor === undefined) throw new RangeError(`Unknown model: name=${name}`);
   return descriptor;
+}
+
+/**
+ * What a model needs of a synthesis request besides its outcome column, known before anything
+ * runs (public facts only). The request checks (`synthesis/spec.ts`, the job policy) and the
+ * pipeline (`synthesis/synthesize.ts`) read it; no other list of survey models exists.
+ */
+export interface ModelRequirements {
+  /**
+   * Whether it needs the survey weight column (`weight`): FBS and FBP model the weight and release
+   * smoothed synthetic weights. With any other model a given weight is synthesised as an outcome
+   * of its own.
+   */
+  readonly surveyWeight: boolean;
+  /**
+   * Whether it needs the stratum column (`strata`) and the public size of every stratum
+   * (`stratumSizes`): FBP scales its synthetic weights to their total.
+   */
+  readonly stratumSizes: boolean;
+  /**
+   * "one": its outcome is the synthesis's only one (a survey model: one outcome with its
+   * weights); "several": it can also be one conditional of several outcomes.
+   */
+  readonly outcomes: "one" | "several";
+  /**
+   * The public bounds its outcome has by definition, used when the request gives none and it is
+   * the only outcome (the histogram's range): beta's unit interval [0, 1]; null for none.
+   */
+  readonly bounds: { readonly lower: number; readonly upper: number } | null;
+}
+
+/** A model that needs nothing of the request beyond its outcome column. */
+const NO_REQUIREMENTS: ModelRequirements = Object.freeze({
+  surveyWeight: false,
+  stratumSizes: false,
+  outcomes: "several",
+  bounds: null,
+});
+
+/** A survey model: one outcome with its survey weight. */
+const SURVEY: ModelRequirements = Object.freeze({
+  ...NO_REQUIREMENTS,
+  surveyWeight: true,
+  outcomes: "one",
+});
+
+/** Each model's requirements (the type checker asks for a new model's line here). */
+const REQUIREMENTS: { readonly [N in ModelName]: ModelRequirements } = Object.freeze({
+  poisson: NO_REQUIREMENTS,
+  negbin: NO_REQUIREMENTS,
+  beta: Object.freeze({ ...NO_REQUIREMENTS, bounds: Object.freeze({ lower: 0, upper: 1 }) }),
+  normal: NO_REQUIREMENTS,
+  lognormal: NO_REQUIREMENTS,
+  fbs: SURVEY,
+  fbp: Object.freeze({ ...SURVEY, stratumSizes: true }),
+  logistic: NO_REQUIREMENTS,
+  categorical: NO_REQUIREMENTS,
+  hurdle: NO_REQUIREMENTS,
+});
+
+/**
+ * What the model `name` needs of a synthesis request: a survey weight and strata (fbs, fbp), one
+ * outcome only (fbs, fbp), bounds by definition (beta's [0, 1]).
+ *
+ * @param name the model.
+ * @returns its requirements.
+ * @throws RangeError for a name no model has.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { modelRequirements } from "./registry.ts";
+ * assert.equal(modelRequirements("fbp").stratumSizes, true);
+ * assert.equal(modelRequirements("fbs").outcomes, "one");
+ * assert.deepEqual(modelRequirements("beta").bounds, { lower: 0, upper: 1 });
+ * assert.equal(modelRequirements("normal").surveyWeight, false);
+ * ```
+ */
+export function modelRequirements(name: ModelName): ModelRequirements {
+  if (!Object.hasOwn(REQUIREMENTS, name)) throw new RangeError(`Unknown model: name=${name}`);
+  return REQUIREMENTS[name];
 }
 
 /**

@@ -11,14 +11,32 @@ import type { MechanismAccepts } from "../mechanisms/kinds/kind.ts";
 import { MECHANISM_NAMES, type MechanismName } from "../mechanisms/mechanism.ts";
 import type { Guarantee } from "../mechanisms/privacy.ts";
 import { MECHANISMS } from "../mechanisms/registry.ts";
-import { MODEL_NAMES, type ModelName, outcomeKind } from "../models/mod.ts";
+import {
+  MODEL_NAMES,
+  type ModelName,
+  type ModelRequirements,
+  modelRequirements,
+  outcomeKind,
+} from "../models/mod.ts";
 
 const finite = z.number().finite();
 const Column = z.string().min(1);
 const ModelChoice = z.enum(MODEL_NAMES);
 
-/** The models that take a survey weight column (they model it and release smoothed weights). */
-const SURVEY_MODELS: readonly ModelName[] = ["fbs", "fbp"];
+/**
+ * What a model needs of the request (`models/registry.ts`); undefined for a name no model has
+ * (the field's own check reports it).
+ */
+function requirementsOf(model: string): ModelRequirements | undefined {
+  return MODEL_NAMES.includes(model as ModelName)
+    ? modelRequirements(model as ModelName)
+    : undefined;
+}
+
+/** Whether one of the models takes the survey weight column (it models it, not the pipeline). */
+function modelsWeight(models: readonly string[]): boolean {
+  return models.some((model) => requirementsOf(model)?.surveyWeight === true);
+}
 
 /**
  * The model of a survey weight synthesised with the other outcomes (issue 24): the last
@@ -182,7 +200,7 @@ export function synthesisRules(
       context.addIssue({ code: "custom", path: ["y", k], message: `the outcome ${y} is repeated` });
     }
   });
-  const survey = models.some((model) => SURVEY_MODELS.includes(model));
+  const survey = modelsWeight(models);
   if (spec.weight !== undefined && !survey) {
     if (ys.includes(spec.weight) || spec.x.includes(spec.weight)) {
       context.addIssue({
@@ -215,7 +233,8 @@ export function synthesisRules(
       message: `${spec.mechanism}'s ball |y − y_i| ≤ r needs a numeric outcome, not a level`,
     });
   }
-  if ((spec.model === "fbs" || spec.model === "fbp") && spec.weight === undefined) {
+  const single = typeof spec.model === "string" ? requirementsOf(spec.model) : undefined;
+  if (single?.surveyWeight && spec.weight === undefined) {
     context.addIssue({
       code: "custom",
       path: ["weight"],
@@ -223,14 +242,14 @@ export function synthesisRules(
     });
   }
   if (
-    spec.model === "fbp" &&
+    single?.stratumSizes &&
     (spec.strata === undefined || (spec.stratumSizes === undefined && !sizesFromPolicy))
   ) {
     context.addIssue({
       code: "custom",
       path: ["stratumSizes"],
-      message: "the fbp model needs --strata and the public --stratum-sizes of every stratum " +
-        "(its synthetic weights are scaled to their total)",
+      message: `the ${spec.model} model needs --strata and the public --stratum-sizes of every ` +
+        "stratum (its synthetic weights are scaled to their total)",
     });
   }
   if (ys.some((y) => spec.x.includes(y))) {
@@ -256,11 +275,14 @@ function severalOutcomeRules(
   context: z.RefinementCtx,
 ): void {
   models.forEach((model, k) => {
-    if (model === "fbs" || model === "fbp") {
+    const requirements = requirementsOf(model);
+    if (requirements?.outcomes === "one") {
       context.addIssue({
         code: "custom",
         path: ["model", k],
-        message: `the survey model ${model} takes one outcome with its weights, not several`,
+        message: requirements.surveyWeight
+          ? `the survey model ${model} takes one outcome with its weights, not several`
+          : `the model ${model} takes one outcome, not several`,
       });
     }
   });
@@ -293,7 +315,7 @@ export function outcomesOf(spec: Pick<SynthesisSpec, "y" | "model" | "weight">):
   const ys = typeof spec.y === "string" ? [spec.y] : spec.y;
   const models = typeof spec.model === "string" ? [spec.model] : spec.model;
   const outcomes = ys.map((y, k) => ({ y, model: models[k] }));
-  return spec.weight === undefined || models.some((model) => SURVEY_MODELS.includes(model))
+  return spec.weight === undefined || modelsWeight(models)
     ? outcomes
     : [...outcomes, { y: spec.weight, model: WEIGHT_MODEL }];
 }

@@ -16,7 +16,7 @@ import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
 import { selectLipschitz } from "../gpu/select_lipschitz.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
-import { hasGpuHmc, isSurveyModel, type Model } from "../models/mod.ts";
+import { hasGpuHmc, isSurveyModel, type Model, modelRequirements } from "../models/mod.ts";
 import { isJointModel, type JointModel } from "../models/joint.ts";
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
@@ -199,7 +199,9 @@ export async function synthesize(
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
   const chains = spec.chains ?? (spec.sampler === "gpu-hmc" ? 64 : 4);
   const gpu = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model, note) : null;
-  const unitInterval = outcomes.length === 1 && outcomes[0].model === "beta";
+  // A lone outcome whose model bounds it by definition (beta's [0, 1]) gives the histogram its
+  // public range unless the request gives one.
+  const bounds = outcomes.length === 1 ? modelRequirements(outcomes[0].model).bounds : null;
 
   const outcome: MechanismOutcome = await runRelease({
     mechanism: spec.mechanism,
@@ -211,8 +213,8 @@ export async function synthesize(
     relativeRadius: spec.radiusMode === "relative",
     matchLipschitz: spec.matchLipschitz,
     retruncations: spec.retruncations,
-    lower: spec.lower ?? (unitInterval ? 0 : undefined),
-    upper: spec.upper ?? (unitInterval ? 1 : undefined),
+    lower: spec.lower ?? bounds?.lower,
+    upper: spec.upper ?? bounds?.upper,
     bins: spec.bins,
   }, {
     model,

@@ -9,6 +9,7 @@ import {
   LognormalModel,
   MODEL_NAMES,
   type ModelName,
+  modelRequirements,
   MODELS,
   NegBinModel,
   NormalModel,
@@ -90,4 +91,21 @@ Deno.test("`logDensity()` rejects an α of the wrong length or a non-positive ce
   assert.throws(() => model.logDensity(u, null, { alpha: new Float64Array(2) }), RangeError);
   assert.throws(() => model.logDensity(u, null, { alpha: null, censor: 0 }), RangeError);
   assert.throws(() => model.logDensity(u, new Float64Array(1), { alpha: null }), RangeError);
+});
+
+Deno.test("`modelRequirements()` says what each model needs of a request (issue 26)", () => {
+  const survey = MODEL_NAMES.filter((name) => modelRequirements(name).surveyWeight);
+  assert.deepEqual(survey, ["fbs", "fbp"]);
+  assert.deepEqual(MODEL_NAMES.filter((name) => modelRequirements(name).stratumSizes), ["fbp"]);
+  assert.deepEqual(
+    MODEL_NAMES.filter((name) => modelRequirements(name).outcomes === "one"),
+    survey,
+  );
+  for (const name of MODEL_NAMES) {
+    const { bounds } = modelRequirements(name);
+    // Bounds by definition go with an outcome that holds them: beta's unit interval.
+    if (outcomeKind(name) === "unit-interval") assert.deepEqual(bounds, { lower: 0, upper: 1 });
+    else assert.equal(bounds, null, name);
+  }
+  assert.throws(() => modelRequirements("gamma" as ModelName), RangeError);
 });
