@@ -12,7 +12,10 @@
 // `evaluate` (2-D grid: records × groups of draws) computes L = |α·ℓ_r(θ_s)| for its record over
 // its group's draws, keeping the largest L (first draw on ties), the runner-up (the largest L
 // over the other draws, equal to the largest on a tie), the largest error bound and a flag, into
-// `partial`; with write_matrix it also stores every L into `lmatrix`. `reduce` merges
+// `partial`; with write_matrix = 1 it also stores every L into `lmatrix`, with write_matrix = 2
+// the signed f32 ℓ_r(θ_s) instead (0 where α = 0 or flagged), which the joint-record pass sums
+// over a record's outcomes (src/gpu/lipschitz_joint.ts) with the error bound max_s e, which
+// bounds ℓ's error too when α is 1. `reduce` merges
 // the groups, and the running result of earlier draw tiles, into `result` in draw order.
 //
 // Error bounds are carried through every operation as EV values: v the f32 value, e a bound on
@@ -171,8 +174,13 @@ fn draw_const(s: u32, j: u32) -> f32 {
 // η = β_0 + Σ_{j≥1} x_j·β_j. Each product of two rounded inputs carries 3u relative, each sum
 // u·(|a| + |b|).
 fn linear_predictor(r: u32, s: u32) -> EV {
+  return linear_predictor_at(r, s, 0u);
+}
+
+// The same with β read from the draw's floats o … o + k − 1 (the hurdle model's second block).
+fn linear_predictor_at(r: u32, s: u32, o: u32) -> EV {
   let rb = r * params.rec_stride;
-  let db = s * params.draw_stride;
+  let db = s * params.draw_stride + o;
   var v = draws[db];
   var e = abs(v);
   for (var j = 1u; j < params.k; j++) {
@@ -181,6 +189,38 @@ fn linear_predictor(r: u32, s: u32) -> EV {
     v = v + t;
   }
   return EV(v, e);
+}
+
+// log logit⁻¹(t) = min(t, 0) − log1p(e^{−|t|}), the CPU's logSigmoidFrom (logistic.ts): one exp
+// of a non-positive argument and the log1p series, so nothing overflows and nothing cancels.
+// Where |t| > 87, e^{−|t|} < 2⁻¹²⁵ may be a subnormal f32 (which WGSL may flush to zero): it is
+// replaced by 0 with a bound on its exact value, e^{−87 + 2⁻¹⁰} < 1.7e-38 < 2.9e-31u, so no
+// subnormal reaches log1p. Needs t's error bound below 2¹⁴u (the callers check).
+fn ev_log_sigmoid(t: EV) -> EV {
+  let a = EV(abs(t.v), t.e);
+  var e = EV(0.0, 2.9e-31);
+  if (a.v <= 87.0) {
+    e = ev_exp(ev_neg(a));
+  }
+  let l = ev_log1p(e);
+  if (t.v < 0.0) {
+    return ev_sub(t, l);
+  }
+  return ev_neg(l);
+}
+
+// The Gaussian record term c − log σ − ½·((z − η)/σ)² (normal.ts, lognormal.ts), with z and c
+// the record's constants and 1/σ, log σ the draw's; out_of_range() where |η| > 2⁴⁰, η's bound
+// exceeds 1e20u, |(z − η)/σ| > 2³⁰ or its bound exceeds 2⁴⁰u (see lipschitz_gaussian.wgsl).
+fn ev_gaussian(eta: EV, z: EV, c: EV, inv_sigma: EV, log_sigma: EV) -> EV {
+  if (abs(eta.v) > 1099511627776.0 || eta.e > 1e20) {
+    return out_of_range();
+  }
+  let t = ev_mul(ev_sub(z, eta), inv_sigma);
+  if (abs(t.v) > 1073741824.0 || t.e > 1099511627776.0) {
+    return out_of_range();
+  }
+  return ev_sub(ev_sub(c, log_sigma), ev_mul(ev_exact(0.5), ev_mul(t, t)));
 }
 
 // True unless the bit pattern is an infinity or a NaN (exponent bits all set).
@@ -202,6 +242,7 @@ fn evaluate(@builtin(global_invocation_id) id: vec3<u32>) {
   for (var s = s0; s < s1; s++) {
     var value = 0.0;
     var err = 0.0;
+    var signed = 0.0;
     if (alpha != 0.0) {
       let l = record_loglik(r, s);
       if (l.e < 0.0) {
@@ -210,15 +251,17 @@ fn evaluate(@builtin(global_invocation_id) id: vec3<u32>) {
         value = abs(alpha * l.v);
         // α carries 1u, the product 1u; 1u absolute covers underflow to zero.
         err = alpha * l.e + 2.0 * value + 1.0;
+        signed = l.v;
         if (!finite_bits(value) || !finite_bits(err)) {
           best.flag = 1u;
           value = 0.0;
           err = 0.0;
+          signed = 0.0;
         }
       }
     }
     if (params.write_matrix != 0u) {
-      lmatrix[s * params.n_records + r] = value;
+      lmatrix[s * params.n_records + r] = select(value, signed, params.write_matrix == 2u);
     }
     best_merge(&best, value, -1.0, params.draw_offset + s);
     best.e = max(best.e, err);

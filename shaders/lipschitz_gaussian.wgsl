@@ -9,16 +9,11 @@
 // keeps σ in [2⁻²⁰, 2²⁰] and |z| ≤ 2⁴⁰, so nothing overflows.
 
 fn record_loglik(r: u32, s: u32) -> EV {
-  let eta = linear_predictor(r, s);
-  if (abs(eta.v) > 1099511627776.0 || eta.e > 1e20) {
-    return out_of_range();
-  }
-  let z = ev_input(record_const(r, 0u));
-  let c = ev_input(record_const(r, 1u));
-  let t = ev_mul(ev_sub(z, eta), ev_input(draw_const(s, 0u)));
-  if (abs(t.v) > 1073741824.0 || t.e > 1099511627776.0) {
-    return out_of_range();
-  }
-  let log_sigma = ev_input(draw_const(s, 1u));
-  return ev_sub(ev_sub(c, log_sigma), ev_mul(ev_exact(0.5), ev_mul(t, t)));
+  return ev_gaussian(
+    linear_predictor(r, s),
+    ev_input(record_const(r, 0u)),
+    ev_input(record_const(r, 1u)),
+    ev_input(draw_const(s, 0u)),
+    ev_input(draw_const(s, 1u)),
+  );
 }

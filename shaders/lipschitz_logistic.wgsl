@@ -3,8 +3,9 @@
 //
 //     ℓ = log logit⁻¹(t) = −log(1 + e^{−t}) = min(t, 0) − log1p(e^{−|t|})
 //
-// the CPU's logSigmoidFrom: one exp of a non-positive argument and the log1p series, so nothing
-// overflows and nothing cancels (ℓ ≈ −e^{−t} for large t, ≈ t for very negative t).
+// the CPU's logSigmoidFrom, in lipschitz_common.wgsl's ev_log_sigmoid: one exp of a non-positive
+// argument and the log1p series, so nothing overflows and nothing cancels (ℓ ≈ −e^{−t} for
+// large t, ≈ t for very negative t).
 //
 // Record constants: c_0 = s (±1, so t = ±η is exact), c_1 unused (0). No per-draw constants.
 // Safe range: an error bound on η below 2¹⁴u (so exp's argument carries under 2⁻¹⁰ absolute
@@ -19,15 +20,5 @@ fn record_loglik(r: u32, s: u32) -> EV {
     return out_of_range();
   }
   // s = ±1: the sign flip is exact.
-  let t = EV(select(-eta.v, eta.v, record_const(r, 0u) > 0.0), eta.e);
-  let a = EV(abs(t.v), t.e);
-  var e = EV(0.0, 2.9e-31);
-  if (a.v <= 87.0) {
-    e = ev_exp(ev_neg(a));
-  }
-  let l = ev_log1p(e);
-  if (t.v < 0.0) {
-    return ev_sub(t, l);
-  }
-  return ev_neg(l);
+  return ev_log_sigmoid(EV(select(-eta.v, eta.v, record_const(r, 0u) > 0.0), eta.e));
 }

@@ -26,6 +26,7 @@
  */
 import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
 import { CategoricalModel } from "../models/categorical.ts";
+import { isJointModel, JointModel } from "../models/joint.ts";
 import { binarySigns, LogisticModel } from "../models/logistic.ts";
 import type { Design, Model } from "../models/model.ts";
 import { createModel, type ModelName } from "../models/registry.ts";
@@ -75,9 +76,16 @@ type SubModels = (records: Int32Array) => Model;
  * group (few distinct rows) and the WebAssembly SIMD loop elsewhere, and the two differ by a few
  * ulp, while a subset's own grouping need not be its parent's. The TypeScript loop gives the
  * same values grouped or not, and the SIMD loop the same value to a record wherever it sits, so
- * a subset runs ungrouped, in the loop its parent (as `createModel` builds it) runs.
+ * a subset runs ungrouped, in the loop its parent (as `createModel` builds it) runs. A joint
+ * model's subset is the joint model of its conditionals' subsets, each rebuilt as above, so its
+ * ℓ_i = Σ_j ℓ_ij is summed in the same order from the same terms.
  */
 function subModels(model: Model): SubModels {
+  if (isJointModel(model)) {
+    const parts = model.components.map((c) => subModels(c.model));
+    return (records) =>
+      new JointModel(model.components.map((c, j) => ({ ...c, model: parts[j](records) })));
+  }
   const parent = model.design;
   const { k } = parent;
   const subDesign = (records: Int32Array): Design => {
@@ -119,14 +127,18 @@ function exactMaxima(
   argDraw: Int32Array,
   matrix: Float64Array | undefined,
 ): number {
-  const { k, y, x } = model.design;
   const n = model.design.n;
   const dim = model.dim;
+  // A joint model's record is every conditional's (y, x row).
+  const designs = isJointModel(model)
+    ? model.components.map((c) => c.model.design)
+    : [model.design];
   const index = new Map<string, number>();
   const reps: number[] = [];
   const members: number[][] = [];
   for (const i of records) {
-    const key = `${y[i]}|${alpha === null ? 1 : alpha[i]}|${x.subarray(i * k, (i + 1) * k).join()}`;
+    let key = `${alpha === null ? 1 : alpha[i]}`;
+    for (const { k, y, x } of designs) key += `|${y[i]}|${x.subarray(i * k, (i + 1) * k).join()}`;
     let j = index.get(key);
     if (j === undefined) {
       j = reps.length;

@@ -10,8 +10,9 @@
  * maxComputeWorkgroupsPerDimension, and no thread loops over so many draws that llvmpipe would
  * cut its loops short ({@linkcode LOOP_BUDGET}).
  *
- * The f32 maxima are then confirmed in f64 by `confirmLipschitz`: the overall Δ, its arg-max and
- * every per-record maximum are exactly the CPU loop's. The per-record error bound is
+ * A joint model of several outcomes runs each conditional's kernel and sums them per record
+ * (`lipschitz_joint.ts`). The f32 maxima are then confirmed in f64 by `confirmLipschitz`: the
+ * overall Δ, its arg-max and every per-record maximum are exactly the CPU loop's. The per-record error bound is
  * E_i = 2·2⁻²⁴·e_i, with e_i the kernel's first-order bound in units of 2⁻²⁴ (every rounding of
  * every operation, from WGSL's accuracy table; see lipschitz_common.wgsl) and the factor 2 for
  * second-order terms.
@@ -22,12 +23,14 @@ import common from "../../shaders/lipschitz_common.wgsl" with { type: "text" };
 import beta from "../../shaders/lipschitz_beta.wgsl" with { type: "text" };
 import categorical from "../../shaders/lipschitz_categorical.wgsl" with { type: "text" };
 import gaussian from "../../shaders/lipschitz_gaussian.wgsl" with { type: "text" };
+import hurdle from "../../shaders/lipschitz_hurdle.wgsl" with { type: "text" };
 import logistic from "../../shaders/lipschitz_logistic.wgsl" with { type: "text" };
 import negbin from "../../shaders/lipschitz_negbin.wgsl" with { type: "text" };
 import poisson from "../../shaders/lipschitz_poisson.wgsl" with { type: "text" };
 import special from "../../shaders/special.wgsl" with { type: "text" };
 import { lipschitz, type LipschitzResult } from "../mechanisms/lipschitz.ts";
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
+import { isJointModel } from "../models/joint.ts";
 import type { GpuKernelName, Model } from "../models/model.ts";
 import { bufferPool } from "./buffers.ts";
 import {
@@ -38,6 +41,8 @@ import {
   withErrorScopes,
 } from "./device.ts";
 import { type ConfirmationStats, confirmLipschitz } from "./lipschitz_confirm.ts";
+import { jointGpuLipschitz } from "./lipschitz_joint.ts";
+import { BOUND_FACTOR } from "./lipschitz_pack.ts";
 import { type PackedLipschitz, packLipschitz } from "./lipschitz_pack.ts";
 
 /** The WGSL of each kernel (after special.wgsl and lipschitz_common.wgsl). */
@@ -48,6 +53,7 @@ const SOURCES: Readonly<Record<GpuKernelName, string>> = {
   gaussian,
   logistic,
   categorical,
+  hurdle,
 };
 
 /** Threads per workgroup of both entry points (@workgroup_size in lipschitz_common.wgsl). */
@@ -55,9 +61,6 @@ export const WORKGROUP_SIZE = 64;
 
 /** Bytes of one `Best` struct (v, e, arg, flag, v2). */
 const BEST_BYTES = 20;
-
-/** The factor on the kernel's first-order bound (units of 2⁻²⁴) giving E_i. */
-export const BOUND_FACTOR = 2 * 2 ** -24;
 
 /** The limits the tiling obeys. */
 export type TilingLimits = Pick<
@@ -95,8 +98,9 @@ export const LOOP_BUDGET = 60_000;
 /**
  * An upper bound on the loop iterations (every loop's, exit tests included) that `evaluate`
  * runs per draw for a packed kernel: the draw loop, the linear predictor (k), the log Γ shift
- * loop (at most 8 per call: one call for negbin, two for beta), and for the categorical kernel
- * two passes over the L levels with a linear predictor each.
+ * loop (at most 8 per call: one call for negbin, two for beta), for the hurdle kernel two linear
+ * predictors, and for the categorical kernel two passes over the L levels with a linear
+ * predictor each.
  *
  * @param packed the kernel, k and the draw stride.
  * @returns iterations per draw.
@@ -107,6 +111,8 @@ export const LOOP_BUDGET = 60_000;
  * assert.equal(loopIterationsPerDraw({ kernel: "poisson", k: 3, drawStride: 3 }), 5);
  * // Categorical, L = 4 levels of k = 3: (L − 1)·k = 9 floats per draw.
  * assert.equal(loopIterationsPerDraw({ kernel: "categorical", k: 3, drawStride: 9 }), 36);
+ * // Hurdle: γ and β, then 1/σ and log σ.
+ * assert.equal(loopIterationsPerDraw({ kernel: "hurdle", k: 3, drawStride: 8 }), 9);
  * ```
  */
 export function loopIterationsPerDraw(
@@ -120,6 +126,8 @@ export function loopIterationsPerDraw(
       return 2 + k + 8;
     case "beta":
       return 2 + k + 16;
+    case "hurdle":
+      return 3 + 2 * k;
     default:
       return 2 + k;
   }
@@ -216,6 +224,9 @@ export interface KernelMaxima {
  * @param packed the packed records and draws (at least one of each).
  * @param matrix whether to return the matrix.
  * @param limits the tiling limits (at most the device's).
+ * @param signed with `matrix`, store the signed f32 ℓ_i(θ_s) rather than |α_i·ℓ_i(θ_s)| (0 where
+ *   α_i = 0 or the record is flagged); with every packed α_i equal to 1, E_i then bounds each
+ *   entry's error too.
  * @returns the kernel's maxima.
  */
 export async function runLipschitzKernel(
@@ -223,6 +234,7 @@ export async function runLipschitzKernel(
   packed: PackedLipschitz,
   matrix: boolean,
   limits: TilingLimits,
+  signed = false,
 ): Promise<KernelMaxima> {
   const { device } = gpu;
   const { n, k, recStride, drawStride, kernel } = packed;
@@ -339,7 +351,7 @@ export async function runLipschitzKernel(
               drawStride,
               p0,
               p0 === 0 ? 1 : 0,
-              matrix ? 1 : 0,
+              matrix ? (signed ? 2 : 1) : 0,
               0,
               0,
             ),
@@ -448,6 +460,31 @@ export function createGpuLipschitz(
         throw new RangeError(`alpha has ${alpha.length} entries, expected ${n}`);
       }
       if (n === 0) return lipschitz(model, draws, opts);
+      // Device failures as GpuError, with the device-lost reason when there is one.
+      const wrapped = async <T>(kernel: string, work: () => Promise<T>): Promise<T> => {
+        try {
+          return await work();
+        } catch (error) {
+          if (error instanceof RangeError || (error instanceof GpuError && lost === null)) {
+            throw error;
+          }
+          const { name, message } = error as Error;
+          const state = lost === null ? "" : ` (device lost: ${lost.reason}: ${lost.message})`;
+          throw new GpuError(`lipschitz_${kernel}${state}: ${name}: ${message}`);
+        }
+      };
+      if (isJointModel(model)) {
+        // Several outcomes: each conditional's kernel, summed per record (lipschitz_joint.ts).
+        const { result, stats } = await jointGpuLipschitz(
+          model,
+          draws,
+          opts,
+          (packed) =>
+            wrapped(packed.kernel, () => runLipschitzKernel(gpu, packed, true, limits, true)),
+        );
+        lastStats = stats;
+        return result;
+      }
       let packed: PackedLipschitz;
       try {
         packed = packLipschitz(model, draws, alpha);
@@ -458,16 +495,10 @@ export function createGpuLipschitz(
       const kernelDraws = packed.drawIndex.length;
       let maxima: KernelMaxima | null = null;
       if (kernelDraws > 0) {
-        try {
-          maxima = await runLipschitzKernel(gpu, packed, opts.matrix === true, limits);
-        } catch (error) {
-          if (error instanceof RangeError || (error instanceof GpuError && lost === null)) {
-            throw error;
-          }
-          const { name, message } = error as Error;
-          const state = lost === null ? "" : ` (device lost: ${lost.reason}: ${lost.message})`;
-          throw new GpuError(`lipschitz_${packed.kernel}${state}: ${name}: ${message}`);
-        }
+        maxima = await wrapped(
+          packed.kernel,
+          () => runLipschitzKernel(gpu, packed, opts.matrix === true, limits),
+        );
       }
       const exact = new Uint8Array(n);
       for (const i of packed.cpuRecords) exact[i] = 1;

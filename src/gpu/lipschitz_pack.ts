@@ -4,7 +4,8 @@
  *
  * Per record, `k + 2` floats: x_1 … x_{k−1} (the intercept's 1 is implied), α, and two model
  * constants computed here in f64 and rounded once (log Γ(y+1), log y, s = 2y − 1, …). Per draw,
- * β_0 … β_{k−1} (the categorical model's (L − 1)·K coefficients, level by level) and the model's
+ * β_0 … β_{k−1} (the categorical model's (L − 1)·K coefficients, level by level, the hurdle
+ * model's γ then β) and the model's
  * per-draw constants (log φ, log Γ(φ), 1/σ, …), also computed in f64.
  *
  * WGSL may treat Inf and NaN as indeterminate, so the kernels must never meet one. A record
@@ -19,6 +20,9 @@ import type { GpuKernelName, Model, ModelGpu } from "../models/model.ts";
 import { gpuSpec } from "../models/registry.ts";
 import { lgamma } from "../stats/special.ts";
 
+/** The factor on a kernel's first-order bound (units of 2⁻²⁴) giving E_i. */
+export const BOUND_FACTOR = 2 * 2 ** -24;
+
 /** Bound on |x_ij| and |β_j| for the kernels (products stay below 2⁴⁸). */
 export const COEFFICIENT_MAX = 2 ** 24;
 
@@ -30,6 +34,7 @@ const DRAW_CONSTANTS: Readonly<Record<GpuKernelName, number>> = {
   gaussian: 2,
   logistic: 0,
   categorical: 0,
+  hurdle: 2,
 };
 
 /** Allowed range of the model's extra parameter (φ or σ) per kernel; see the shaders. */
@@ -40,6 +45,7 @@ const EXTRA_RANGE: Readonly<Record<GpuKernelName, readonly [number, number]>> = 
   gaussian: [2 ** -20, 2 ** 20],
   logistic: [0, 0],
   categorical: [0, 0],
+  hurdle: [2 ** -20, 2 ** 20],
 };
 
 /**
@@ -55,6 +61,7 @@ const RECORD_RANGE: Readonly<
   gaussian: (_, z) => within(z, 2 ** 40),
   logistic: (y) => y === 0 || y === 1,
   categorical: (y, _, levels) => Number.isInteger(y) && y >= 0 && y < levels,
+  hurdle: (y, z) => y === 0 || (y > 0 && within(z, 2 ** 40)),
 };
 
 /** Packed kernel inputs for one model, S draws and weights α. */
@@ -136,7 +143,7 @@ function drawConstants(
   if (DRAW_CONSTANTS[kernel] === 0) return true;
   const [lo, hi] = EXTRA_RANGE[kernel];
   if (!(extra >= lo && extra <= hi)) return false;
-  if (kernel === "gaussian") {
+  if (kernel === "gaussian" || kernel === "hurdle") {
     out[at] = 1 / extra;
     out[at + 1] = Math.log(extra);
     return true;
@@ -168,9 +175,14 @@ export function packLipschitz(
   const kernel = gpu.kernel;
   const { n, k, y, x } = model.design;
   const dim = model.dim;
-  // The categorical model's θ leads with (L − 1)·K coefficients, level by level.
+  // The categorical model's θ leads with (L − 1)·K coefficients, level by level; the hurdle
+  // model's with γ then β (K each), and σ follows their 2K prior scales.
   const levels = model.design.outcomeLevels?.length ?? 2;
-  const coefficients = kernel === "categorical" ? (levels - 1) * k : k;
+  const coefficients = kernel === "categorical"
+    ? (levels - 1) * k
+    : kernel === "hurdle"
+    ? 2 * k
+    : k;
   const recStride = k + 2;
   const records = new Float32Array(n * recStride);
   const cpuRecords: number[] = [];

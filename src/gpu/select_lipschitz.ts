@@ -8,8 +8,12 @@
  *   adapter (Mesa's lavapipe or llvmpipe, SwiftShader, or any adapter that says
  *   `isFallbackAdapter`) runs on the same CPU cores the f64 loop would use, and the end-to-end
  *   runs it took part in were slower (issue 13), so `auto` never picks one; `gpu` still can.
+ *   Nor does `auto` pick the joint-record pass of several outcomes (`lipschitz_joint.ts`), which
+ *   sums the conditionals' values on the CPU and was slower than the CPU loop on lavapipe; `gpu`
+ *   runs it.
  *
- * Without an adapter, for models without a kernel (FBS, FBP, hurdle, several outcomes), and on any
+ * Without an adapter, for models without a kernel (FBS, FBP, several outcomes one of which has
+ * none; several outcomes whose conditionals all have one run `lipschitz_joint.ts`), and on any
  * device error, the CPU computes the bound and a line on stderr says so. The answers are the same
  * either way: the GPU backend confirms its maximum in f64. `name` tells which backend computed
  * the last bound.
@@ -19,10 +23,11 @@
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
 import { parallelCpuLipschitz } from "../mechanisms/parallel_lipschitz.ts";
 import type { LipschitzOptions, LipschitzResult } from "../mechanisms/lipschitz.ts";
+import { isJointModel } from "../models/joint.ts";
 import type { Model } from "../models/model.ts";
-import { gpuSpec } from "../models/registry.ts";
 import { acquireGpu, GpuError } from "./device.ts";
 import { createGpuLipschitz } from "./lipschitz_gpu.ts";
+import { hasLipschitzKernel } from "./lipschitz_joint.ts";
 
 /** The `--backend` choices. */
 export type BackendChoice = "auto" | "cpu" | "gpu";
@@ -97,8 +102,8 @@ export async function selectLipschitz(
     },
     async compute(model: Model, draws: Float64Array, options?: LipschitzOptions) {
       const evaluations = (draws.length / model.dim) * model.design.n;
-      const wanted = gpuBackend !== null && gpuSpec(model.name) !== null &&
-        (choice === "gpu" || evaluations >= AUTO_GPU_MIN_EVALUATIONS);
+      const wanted = gpuBackend !== null && hasLipschitzKernel(model) &&
+        (choice === "gpu" || (!isJointModel(model) && evaluations >= AUTO_GPU_MIN_EVALUATIONS));
       if (wanted) {
         try {
           const result: LipschitzResult = await gpuBackend!.compute(model, draws, options);

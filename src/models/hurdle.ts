@@ -48,6 +48,7 @@ import {
   describeModel,
   type Design,
   type ExactCoordinates,
+  lipschitzKernel,
   type Model,
   type Weighting,
 } from "./model.ts";
@@ -328,5 +329,24 @@ export interface HurdleOptions {
 /** The cache key of the unweighted α (null cannot key a WeakMap). */
 const UNWEIGHTED_KEY = {};
 
-/** The hurdle model's registry entry: non-negative outcomes, CPU only. */
-export const HURDLE = describeModel("hurdle", "non-negative", (design) => new HurdleModel(design));
+/**
+ * The mark a zero outcome carries in the GPU Lipschitz kernel's second record constant
+ * (shaders/lipschitz_hurdle.wgsl): a positive amount's −½·log 2π − log y is below 750 in size.
+ */
+const GPU_ZERO_MARK = 2 ** 64;
+
+/**
+ * The hurdle model's registry entry: non-negative outcomes; the GPU Lipschitz kernel (record
+ * constants log y and −½·log 2π − log y for a positive amount, 0 and the zero mark for a zero).
+ */
+export const HURDLE = describeModel(
+  "hurdle",
+  "non-negative",
+  (design) => new HurdleModel(design),
+  {
+    gpu: lipschitzKernel("hurdle", [
+      (y) => y > 0 ? Math.log(y) : 0,
+      (y) => y > 0 ? -HALF_LOG_2PI - Math.log(y) : GPU_ZERO_MARK,
+    ]),
+  },
+);

@@ -8,8 +8,8 @@
  */
 import assert from "node:assert/strict";
 import type { GpuContext } from "../../src/gpu/device.ts";
-import { BOUND_FACTOR, runLipschitzKernel } from "../../src/gpu/lipschitz_gpu.ts";
-import { packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
+import { runLipschitzKernel } from "../../src/gpu/lipschitz_gpu.ts";
+import { BOUND_FACTOR, packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
 import type { LipschitzResult } from "../../src/mechanisms/lipschitz.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { createModel, type Model } from "../../src/models/mod.ts";

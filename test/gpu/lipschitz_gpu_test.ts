@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
 import { type GpuContext, GpuError } from "../../src/gpu/device.ts";
 import { confirmLipschitz } from "../../src/gpu/lipschitz_confirm.ts";
-import {
-  BOUND_FACTOR,
-  createGpuLipschitz,
-  planTiles,
-  runLipschitzKernel,
-} from "../../src/gpu/lipschitz_gpu.ts";
-import { packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
+import { createGpuLipschitz, planTiles, runLipschitzKernel } from "../../src/gpu/lipschitz_gpu.ts";
+import { BOUND_FACTOR, packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
 import { lipschitz, type LipschitzResult } from "../../src/mechanisms/lipschitz.ts";
 import { createModel, type Model } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
