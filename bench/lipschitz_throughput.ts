@@ -1,14 +1,21 @@
 /**
  * Lipschitz matrix throughput (issues 4 and 27): draw × record evaluations of |α_i·ℓ_i(θ_s)| per
- * second for the negative binomial, logistic and categorical (L = 4 levels) models (K = 3:
- * intercept, a normal and a binary covariate) at S = 4000 draws and n ∈ {10³, 10⁴, 10⁵}, on the
+ * second for the negative binomial, logistic, categorical (L = 4 levels) and hurdle lognormal
+ * models (K = 3: intercept, a normal and a binary covariate), and for the joint-record pass of a
+ * three-outcome joint model (logistic + categorical + normal, src/gpu/lipschitz_joint.ts), at
+ * S = 4000 draws and n ∈ {10³, 10⁴, 10⁵}, on the
  * CPU (the f64 TypeScript loop `lipschitz()`, in this thread and split over every core by
  * `parallelLipschitz()`) and on the GPU (`createGpuLipschitz`: packing, f32 kernel and f64
  * confirmation; and the kernel alone), side by side in one run. It also measures the adapter's
  * f32 FMA throughput and copy bandwidth with two micro-kernels, for a roofline estimate of each
- * kernel, and prints markdown tables.
+ * kernel, and prints markdown tables. Every row checks that the GPU's Δ and every Δ_i (and those
+ * of every core) equal the f64 CPU loop's.
  *
- *     deno run -A bench/lipschitz_throughput.ts [--models negbin,logistic,categorical]
+ * The joint pass is end-to-end only: it runs one kernel per conditional, each writing its signed
+ * S×n values, which are read back and summed per record in f64 on the CPU, so no one kernel's
+ * time or roofline describes it.
+ *
+ *     deno run -A bench/lipschitz_throughput.ts [--models negbin,logistic,categorical,hurdle,joint]
  *       [--sizes 1000,10000,100000] [--draws 4000] [--seed 1]
  *
  * `--models` defaults to `negbin` (the figures of docs/performance.md's first table).
@@ -27,11 +34,16 @@ import {
 import { packLipschitz } from "../src/gpu/lipschitz_pack.ts";
 import { lipschitz } from "../src/mechanisms/lipschitz.ts";
 import { parallelLipschitz } from "../src/mechanisms/parallel_lipschitz.ts";
+import { parseCsv } from "../src/data/csv.ts";
 import { CategoricalModel } from "../src/models/categorical.ts";
+import { HurdleModel } from "../src/models/hurdle.ts";
+import { isJointModel, type JointModel } from "../src/models/joint.ts";
 import { LogisticModel } from "../src/models/logistic.ts";
 import { NegBinModel } from "../src/models/negbin.ts";
 import { sampleNegBinomial } from "../src/random/distributions.ts";
 import { Rng } from "../src/random/rng.ts";
+import { SynthesisSpec } from "../src/synthesis/spec.ts";
+import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
 
 /** What one kernel costs per evaluation, counted in its shader on the benchmark data's path. */
 interface KernelCost {
@@ -54,7 +66,7 @@ const LOOP_OPS = 18;
  * lipschitz_common.wgsl on the path this data takes, K = 3 (linear predictor 4 for the value, 7
  * for its bound; about 5 per bounded sum and 9 per bounded product).
  */
-const COSTS: Readonly<Record<BenchModel, KernelCost>> = {
+const COSTS: Readonly<Record<KernelModel, KernelCost>> = {
   // φ ≥ 8, d ≤ 0: log1p series 22 twice, Stirling remainder 5, …; exp (in log1p_exp) and log (of
   // φ + y); y/φ, one per log1p series (2), Stirling's 1/x, four more in the bound.
   negbin: {
@@ -83,6 +95,16 @@ const COSTS: Readonly<Record<BenchModel, KernelCost>> = {
     division: 1,
     note: "L = 4: 3 exp and one log",
   },
+  // A positive amount (70 % of the records): the logistic kernel's log-sigmoid of x·γ (34 + 28,
+  // one exp), the range and zero-mark tests (2), x·β (4 + 11), ev_gaussian's range tests (4), z − η
+  // (1 + 5), ·1/σ (1 + 9), t² (1 + 9), ·½ (1 + 9), c − log σ and the difference (2 + 10), and the
+  // sum with the log-sigmoid (1 + 5). A zero is the log-sigmoid alone.
+  hurdle: {
+    arithmetic: { value: 51, bound: 86, loop: LOOP_OPS },
+    transcendental: 1,
+    division: 2,
+    note: "y > 0: log-sigmoid (one exp) + Gaussian term",
+  },
 };
 /** An exp or log in llvmpipe's LLVM code: about 25 vector instructions. */
 const TRANSCENDENTAL_FLOPS = 25;
@@ -93,8 +115,11 @@ function flopsPerEval(cost: KernelCost): number {
     cost.transcendental * TRANSCENDENTAL_FLOPS + cost.division;
 }
 
-/** The models this benchmark runs. */
-type BenchModel = "negbin" | "logistic" | "categorical";
+/** The models with one kernel each (kernel-only timing and a roofline). */
+type KernelModel = "negbin" | "logistic" | "categorical" | "hurdle";
+/** The models this benchmark runs: the kernels', and the joint pass over several outcomes. */
+type BenchModel = KernelModel | "joint";
+const MODELS: readonly BenchModel[] = ["negbin", "logistic", "categorical", "hurdle", "joint"];
 
 /** The NB model with n records, and S draws around the generating parameters. */
 function nbProblem(n: number, draws: number, seed: number) {
@@ -200,6 +225,87 @@ function categoricalProblem(n: number, draws: number, seed: number) {
   return { model, theta };
 }
 
+/**
+ * The hurdle lognormal model with n records: y = 0 with probability 1 − logit⁻¹(0.85 + 0.5z −
+ * 0.3b) (about 30 % zeros), else log y ~ N(8 + 0.6z − 0.4b, 0.7²); S draws around the generating
+ * parameters θ = (γ, β, σ_γ, σ_β, σ).
+ */
+function hurdleProblem(n: number, draws: number, seed: number) {
+  const rng = new Rng(seed);
+  const k = 3;
+  const gamma = [0.85, 0.5, -0.3];
+  const beta = [8, 0.6, -0.4];
+  const sigma = 0.7;
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  const dot = (c: number[], i: number) => c[0] + c[1] * x[i * k + 1] + c[2] * x[i * k + 2];
+  for (let i = 0; i < n; i++) {
+    covariates(rng, x, i);
+    const positive = rng.uniform() < 1 / (1 + Math.exp(-dot(gamma, i)));
+    y[i] = positive ? Math.exp(dot(beta, i) + sigma * rng.normal()) : 0;
+  }
+  const model = new HurdleModel({ n, k, y, x, coefficientNames: ["intercept", "z", "b"] });
+  const theta = new Float64Array(draws * model.dim);
+  for (let s = 0; s < draws; s++) {
+    const at = s * model.dim;
+    for (let j = 0; j < k; j++) {
+      theta[at + j] = gamma[j] + 0.05 * rng.normal();
+      theta[at + k + j] = beta[j] + 0.05 * rng.normal();
+    }
+    for (let j = 2 * k; j < 4 * k; j++) theta[at + j] = 1;
+    theta[at + 4 * k] = sigma * Math.exp(0.1 * rng.normal());
+  }
+  return { model, theta };
+}
+
+/**
+ * The joint model of test/gpu/lipschitz_joint_test.ts: a binary b (logistic), a 3-level c
+ * (categorical) and a normal a, in that order, given a normal z and a 3-level g (K = 4, 5 and 7
+ * with the earlier outcomes' codings), n independent records; S draws of the joint θ around one
+ * fixed point (coefficients ±0.05, prior scales 1, the normal's σ within about 10 % of 1).
+ */
+function jointProblem(n: number, draws: number, seed: number) {
+  const rng = new Rng(seed);
+  const rows = ["z,g,b,c,a"];
+  for (let i = 0; i < n; i++) {
+    const g = "pqr"[Math.floor(3 * rng.uniform())];
+    const b = rng.uniform() < 0.5 ? "yes" : "no";
+    const c = "uvw"[Math.floor(3 * rng.uniform())];
+    rows.push(`${rng.normal()},${g},${b},${c},${rng.normal()}`);
+  }
+  const data = parseCsv(rows.join("\n") + "\n", "joint.csv");
+  const spec = SynthesisSpec.parse({
+    y: ["b", "c", "a"],
+    model: ["logistic", "categorical", "normal"],
+    x: ["z", "g"],
+    mechanism: "lw",
+    epsilon: 8,
+  });
+  const model = synthesisModel(data, spec);
+  if (!isJointModel(model)) throw new Error("expected a joint model");
+  const joint: JointModel = model;
+  const dim = joint.dim;
+  const centre = new Float64Array(dim);
+  const coefficientsOf = joint.components.map((c) =>
+    c.model.dim % 2 === 1 ? (c.model.dim - 1) / 2 : c.model.dim / 2
+  );
+  joint.components.forEach((_, j) => {
+    for (let l = 0; l < coefficientsOf[j]; l++) centre[joint.offsets[j] + l] = 0.5 * rng.normal();
+  });
+  const theta = new Float64Array(draws * dim);
+  for (let s = 0; s < draws; s++) {
+    const block = theta.subarray(s * dim, (s + 1) * dim);
+    joint.components.forEach((c, j) => {
+      const lo = joint.offsets[j];
+      const m = coefficientsOf[j];
+      for (let l = 0; l < m; l++) block[lo + l] = centre[lo + l] + 0.05 * rng.normal();
+      block.fill(1, lo + m, lo + c.model.dim);
+      if (c.model.dim % 2 === 1) block[lo + c.model.dim - 1] = Math.exp(0.1 * rng.normal());
+    });
+  }
+  return { model: joint, theta };
+}
+
 /** The benchmark problem of a model. */
 function problem(name: BenchModel, n: number, draws: number, seed: number) {
   switch (name) {
@@ -209,6 +315,10 @@ function problem(name: BenchModel, n: number, draws: number, seed: number) {
       return logisticProblem(n, draws, seed);
     case "categorical":
       return categoricalProblem(n, draws, seed);
+    case "hurdle":
+      return hurdleProblem(n, draws, seed);
+    case "joint":
+      return jointProblem(n, draws, seed);
   }
 }
 
@@ -217,6 +327,9 @@ const DESCRIPTION: Readonly<Record<BenchModel, string>> = {
   negbin: "NB model, K = 3",
   logistic: "logistic model, K = 3",
   categorical: "categorical model, L = 4, K = 3 (9 coefficients)",
+  hurdle: "hurdle lognormal model, K = 3 per part, about 30 % zeros",
+  joint:
+    "joint model: logistic + categorical (L = 3) + normal given z and g (K = 4, 5, 7); end-to-end only",
 };
 
 /** Seconds taken by `work` (one run). */
@@ -338,8 +451,9 @@ const { values } = parseArgs({
 });
 const models = values.models.split(",") as BenchModel[];
 for (const name of models) {
-  if (!(name in COSTS)) throw new Error(`Unknown model: ${name} (negbin, logistic, categorical)`);
+  if (!MODELS.includes(name)) throw new Error(`Unknown model: ${name} (${MODELS.join(", ")})`);
 }
+const kernelModels = models.filter((name): name is KernelModel => name !== "joint");
 const sizes = values.sizes.split(",").map(Number);
 const S = Number(values.draws);
 const seed = Number(values.seed);
@@ -354,7 +468,7 @@ for (const name of models) {
 }
 
 const fmt = (v: number) => v.toExponential(2);
-const rows: { name: BenchModel; n: number; kernelRate: number; bytesPerEval: number }[] = [];
+const rows: { name: KernelModel; n: number; kernelRate: number; bytesPerEval: number }[] = [];
 for (const name of models) {
   console.log(`Adapter: ${gpu.description}; S = ${S}; ${DESCRIPTION[name]}; seed ${seed}`);
   console.log("");
@@ -370,35 +484,40 @@ for (const name of models) {
     const cpu = await time(() => lipschitz(model, theta));
     const cores = await time(() => parallelLipschitz(model, theta));
     const gpuRun = await time(() => backend.compute(model, theta));
-    const packed = packLipschitz(model, theta, null);
-    const kernel = await time(() => runLipschitzKernel(gpu, packed, false, gpu.limits));
-    const plan = planTiles(
-      n,
-      S,
-      packed.recStride,
-      packed.drawStride,
-      false,
-      gpu.limits,
-      Math.floor(LOOP_BUDGET / loopIterationsPerDraw(packed)),
-    );
-    // Unique bytes per evaluation: each thread reads its record and writes its partial maximum
-    // once per group of draws; each tile reads every draw once (cached across its threads).
-    const bytesPerEval = (packed.recStride * 4 + 20) / plan.drawsPerGroup +
-      (packed.drawStride * 4) / plan.recordsPerTile;
-    rows.push({ name, n, kernelRate: evals / kernel.seconds, bytesPerEval });
+    const stats = backend.lastStats;
+    let kernel: { seconds: number } | null = null;
+    if (name !== "joint") {
+      const packed = packLipschitz(model, theta, null);
+      kernel = await time(() => runLipschitzKernel(gpu, packed, false, gpu.limits));
+      const plan = planTiles(
+        n,
+        S,
+        packed.recStride,
+        packed.drawStride,
+        false,
+        gpu.limits,
+        Math.floor(LOOP_BUDGET / loopIterationsPerDraw(packed)),
+      );
+      // Unique bytes per evaluation: each thread reads its record and writes its partial maximum
+      // once per group of draws; each tile reads every draw once (cached across its threads).
+      const bytesPerEval = (packed.recStride * 4 + 20) / plan.drawsPerGroup +
+        (packed.drawStride * 4) / plan.recordsPerTile;
+      rows.push({ name, n, kernelRate: evals / kernel.seconds, bytesPerEval });
+    }
     const ns = (seconds: number) => (1e9 * seconds / evals).toFixed(1);
+    const kernelSeconds = kernel === null ? "—" : kernel.seconds.toFixed(2);
+    const kernelRate = kernel === null ? "—" : fmt(evals / kernel.seconds);
+    const kernelNs = kernel === null ? "—" : ns(kernel.seconds);
     console.log(
       `| ${String(n).padStart(7)} | ${cpu.seconds.toFixed(2).padStart(11)} | ${
         fmt(evals / cpu.seconds).padStart(11)
       } | ${cores.seconds.toFixed(2).padStart(19)} | ${fmt(evals / cores.seconds).padStart(18)} | ${
         gpuRun.seconds.toFixed(2).padStart(18)
-      } | ${fmt(evals / gpuRun.seconds).padStart(11)} | ${
-        kernel.seconds.toFixed(2).padStart(15)
-      } | ${fmt(evals / kernel.seconds).padStart(14)} | ${
-        `${ns(cpu.seconds)} · ${ns(gpuRun.seconds)} · ${ns(kernel.seconds)}`.padStart(26)
-      } | ${String(backend.lastStats?.recomputed).padStart(14)} | ${
-        String(backend.lastStats?.nearTies).padStart(9)
-      } | ${
+      } | ${fmt(evals / gpuRun.seconds).padStart(11)} | ${kernelSeconds.padStart(15)} | ${
+        kernelRate.padStart(14)
+      } | ${`${ns(cpu.seconds)} · ${ns(gpuRun.seconds)} · ${kernelNs}`.padStart(26)} | ${
+        String(stats?.recomputed).padStart(14)
+      } | ${String(stats?.nearTies).padStart(9)} | ${
         gpuRun.value.overall === cpu.value.overall &&
           gpuRun.value.perRecord.every((v, i) => v === cpu.value.perRecord[i]) &&
           cores.value.overall === cpu.value.overall &&
@@ -409,6 +528,15 @@ for (const name of models) {
     );
   }
   console.log("");
+  if (name === "joint") {
+    console.log(
+      "Joint pass: end-to-end only. It runs one kernel per conditional, each writing its signed " +
+        "S×n values (no per-record maximum on the device); they are read back and summed per " +
+        "record in f64 on the CPU, chunk by chunk, before the f64 confirmation. No one kernel's " +
+        "time or roofline describes it: the readback and the CPU sum are part of the cost.",
+    );
+    console.log("");
+  }
 }
 
 const flops = await peakFlops(gpu);
@@ -419,7 +547,7 @@ console.log(
     (bandwidth / 1e9).toFixed(1)
   } GB/s (the memory bound below); buffer-to-buffer copy ${(memcpy / 1e9).toFixed(1)} GB/s.`,
 );
-for (const name of models) {
+for (const name of kernelModels) {
   const cost = COSTS[name];
   console.log(
     `Kernel cost, ${name} (${cost.note}): ${cost.arithmetic.value} + ${cost.arithmetic.bound} + ` +
