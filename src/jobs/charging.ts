@@ -113,6 +113,37 @@ export function jsonColumn(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
 }
 
+/** The `jobs` columns a {@linkcode NewJob} fills, in the order of {@linkcode newJobRow}. */
+export const NEW_JOB_COLUMNS = "id, kind, status, spec, dataset_id, inline_csv, submitted_by, " +
+  "tenant, progress, result, diagnostics, error, failure_detail, created_at, updated_at";
+
+/**
+ * A {@linkcode NewJob}'s values in the order of {@linkcode NEW_JOB_COLUMNS}, as both stores bind
+ * them (JSON columns as text).
+ *
+ * @param job The job row.
+ * @returns The 15 values.
+ */
+export function newJobRow(job: NewJob): (string | null)[] {
+  return [
+    job.id,
+    job.kind,
+    job.status,
+    JSON.stringify(job.spec),
+    job.datasetId,
+    job.inlineCsv,
+    job.submittedBy,
+    job.tenant,
+    jsonColumn(job.progress),
+    jsonColumn(job.result),
+    jsonColumn(job.diagnostics),
+    jsonColumn(job.error),
+    jsonColumn(job.failureDetail),
+    job.time,
+    job.time,
+  ];
+}
+
 /** Waits for one answer of the transaction. */
 function* ask<T>(answer: Io<T>): Generator<unknown, T, unknown> {
   return (yield answer) as T;

@@ -15,6 +15,8 @@ import type { SynthesisSpec } from "../synthesis/spec.ts";
 import {
   type ChargingTransaction,
   jsonColumn as json,
+  NEW_JOB_COLUMNS,
+  newJobRow,
   releaseCheckRule,
   releaseNowRule,
   runAsync,
@@ -140,27 +142,9 @@ export class PostgresJobs extends PostgresDatasets {
         return cap === undefined ? null : Number(cap.epsilon);
       },
       insertJob: async (job) => {
-        await run(
-          sql,
-          `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, tenant,
-           progress, result, diagnostics, error, failure_detail, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-          job.id,
-          job.kind,
-          job.status,
-          JSON.stringify(job.spec),
-          job.datasetId,
-          job.inlineCsv,
-          job.submittedBy,
-          job.tenant,
-          json(job.progress),
-          json(job.result),
-          json(job.diagnostics),
-          json(job.error),
-          json(job.failureDetail),
-          job.time,
-          job.time,
-        );
+        const row = newJobRow(job);
+        const places = row.map((_, k) => `$${k + 1}`).join(", ");
+        await run(sql, `INSERT INTO jobs (${NEW_JOB_COLUMNS}) VALUES (${places})`, ...row);
       },
       insertCharge: (jobId, datasetId, epsilon, time) =>
         this.#insertCharge(sql, jobId, datasetId, epsilon, time),

@@ -13,6 +13,8 @@ import type { SynthesisSpec } from "../synthesis/spec.ts";
 import {
   type ChargingTransaction,
   jsonColumn as json,
+  NEW_JOB_COLUMNS,
+  newJobRow,
   releaseCheckRule,
   releaseNowRule,
   runSync,
@@ -108,26 +110,9 @@ export class SqliteJobs extends SqliteDatasets {
         return cap === undefined ? null : Number(cap.epsilon);
       },
       insertJob: (job) => {
-        this.db.run(
-          `INSERT INTO jobs (id, kind, status, spec, dataset_id, inline_csv, submitted_by, tenant,
-           progress, result, diagnostics, error, failure_detail, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          job.id,
-          job.kind,
-          job.status,
-          JSON.stringify(job.spec),
-          job.datasetId,
-          job.inlineCsv,
-          job.submittedBy,
-          job.tenant,
-          json(job.progress),
-          json(job.result),
-          json(job.diagnostics),
-          json(job.error),
-          json(job.failureDetail),
-          job.time,
-          job.time,
-        );
+        const row = newJobRow(job);
+        const places = row.map(() => "?").join(", ");
+        this.db.run(`INSERT INTO jobs (${NEW_JOB_COLUMNS}) VALUES (${places})`, ...row);
       },
       insertCharge: (jobId, datasetId, epsilon, time) =>
         this.#insertCharge(jobId, datasetId, epsilon, time),
