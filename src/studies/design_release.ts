@@ -29,14 +29,7 @@
  *
  * @module
  */
-import type { OutputColumn } from "../data/csv.ts";
-import {
-  type Column,
-  columnFromCells,
-  type Dataset,
-  getColumn,
-  numericColumn,
-} from "../data/dataset.ts";
+import { type Column, type Dataset, getColumn, numericColumn } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
 import { chooseMechanism } from "../mechanisms/auto.ts";
 import type { MechanismName } from "../mechanisms/mechanism.ts";
@@ -47,6 +40,7 @@ import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { outcomesOf, SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import { DESIGN, everyKth, LEVELS, OUTCOME_MODELS, OUTCOMES, PUBLIC } from "./real_file.ts";
+import { syntheticRows } from "./synthetic_rows.ts";
 
 /** The settings of a run. */
 export interface DesignReleaseSettings {
@@ -265,11 +259,6 @@ export interface DesignTables {
 
 /** The name of the constant stratum added to a file without strata. */
 const ONE_STRATUM = "\u0000stratum";
-
-/** Text cells of an output column. */
-function cells(column: OutputColumn): string[] {
-  return Array.from(column as ArrayLike<string | number>, String);
-}
 
 /** The cells of a dataset's column as text. */
 function textColumn(data: Dataset, name: string): string[] {
@@ -553,34 +542,6 @@ export function usedRecords(data: Dataset): { data: Dataset; dropped: number } {
   return dropMissing(data, [...OUTCOMES, ...PUBLIC, DESIGN.weight]);
 }
 
-/**
- * A synthetic dataset as a {@linkcode Dataset}, checked to align with the used records by row
- * (same length, every public covariate equal to the record's).
- */
-function syntheticDataset(
-  synthetic: ReadonlyMap<string, OutputColumn>,
-  used: Dataset,
-  where: string,
-): Dataset {
-  const columns = new Map<string, Column>();
-  for (const [name, column] of synthetic) {
-    if (column.length !== used.n) {
-      throw new RangeError(`${where}: ${column.length} rows, the used records ${used.n}`);
-    }
-    columns.set(name, columnFromCells(cells(column)));
-  }
-  const data: Dataset = { source: where, n: used.n, names: [...columns.keys()], columns };
-  for (const name of PUBLIC) {
-    const mine = textColumn(data, name);
-    const theirs = textColumn(used, name);
-    const row = mine.findIndex((value, i) => value !== theirs[i]);
-    if (row >= 0) {
-      throw new RangeError(`${where}: ${name} differs from the record's at row ${row + 1}`);
-    }
-  }
-  return data;
-}
-
 /** Options of {@linkcode runDesignRelease}. */
 export interface RunDesignReleaseOptions {
   readonly onProgress?: SynthesisProgress;
@@ -609,7 +570,7 @@ export async function runDesignRelease(
     throw new RangeError(`the synthesis used ${report.n} records, expected ${used.n}`);
   }
   const synthetic = synthesis.datasets.map((dataset, l) =>
-    syntheticDataset(dataset, used, `synthetic dataset ${l + 1}`)
+    syntheticRows(dataset, used, PUBLIC, [], `synthetic dataset ${l + 1}`)
   );
   const first = synthetic[0];
   const confidentialWeight = numericColumn(used, DESIGN.weight);

@@ -22,8 +22,8 @@
  *
  * @module
  */
-import { datasetColumns, type OutputColumn, readCsv } from "../data/csv.ts";
-import { type Column, columnFromCells, type Dataset, getColumn } from "../data/dataset.ts";
+import { datasetColumns, readCsv } from "../data/csv.ts";
+import type { Dataset } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { ModelName } from "../models/mod.ts";
@@ -36,6 +36,7 @@ import { SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../synthesis/synthesize.ts";
 import type { UtilityReport } from "../synthesis/utility_report.ts";
 import { everyKth } from "./real_file.ts";
+import { outputCells, syntheticRows } from "./synthetic_rows.ts";
 
 /** The mechanisms of the frontier, in the order of its tables and legend. */
 export const FRONTIER_MECHANISMS = [
@@ -367,11 +368,6 @@ function armSpec(plan: ArmPlan, settings: FrontierSettings): SynthesisSpec {
   });
 }
 
-/** Text cells of an output column. */
-function cells(column: OutputColumn): string[] {
-  return Array.from(column as ArrayLike<string | number>, String);
-}
-
 /** A binary variable's share of its second level (points) or a numeric's mean, from cells. */
 function summaryValue(values: readonly string[], levels: readonly string[] | undefined): number {
   if (levels !== undefined) {
@@ -387,7 +383,7 @@ function baselineValues(file: FrontierFile, used: Dataset): Record<string, numbe
   for (const { name } of file.outcomes) {
     const levels = file.levels[name];
     if (levels !== undefined && levels.length !== 2) continue;
-    values[name] = summaryValue(cells(columns.get(name)!), levels);
+    values[name] = summaryValue(outputCells(columns.get(name)!), levels);
   }
   return values;
 }
@@ -401,14 +397,17 @@ function designLeakage(
   const outcome = file.outcomes.find((o) => (file.levels[o.name]?.length ?? 0) > 2)?.name ??
     file.outcomes[0].name;
   const columns = datasetColumns(used);
-  const text = (name: string): Predictor => ({ kind: "text", values: cells(columns.get(name)!) });
+  const text = (name: string): Predictor => ({
+    kind: "text",
+    values: outputCells(columns.get(name)!),
+  });
   const weight: Predictor = {
     kind: "numeric",
-    values: cells(columns.get(table.weight)!).map(Number),
+    values: outputCells(columns.get(table.weight)!).map(Number),
     bins: 20,
   };
   const publicColumns = file.public.map(text);
-  const target = cells(columns.get(outcome)!);
+  const target = outputCells(columns.get(outcome)!);
   const accuracy = (predictors: Predictor[]) => heldOutAccuracy(target, predictors, { seed: 1 });
   return {
     outcome,
@@ -416,18 +415,6 @@ function designLeakage(
     withWeight: accuracy([...publicColumns, weight]),
     withDesign: accuracy([...publicColumns, weight, text(table.strata), text(table.psu)]),
   };
-}
-
-/** A synthetic dataset with the used records' design columns attached by row. */
-function withDesign(
-  synthetic: ReadonlyMap<string, OutputColumn>,
-  used: Dataset,
-  table: FrontierTable,
-): Dataset {
-  const columns = new Map<string, Column>();
-  for (const [name, column] of synthetic) columns.set(name, columnFromCells(cells(column)));
-  for (const name of [table.weight, table.strata]) columns.set(name, getColumn(used, name));
-  return { source: "synthetic", n: used.n, names: [...columns.keys()], columns };
 }
 
 /** The survey table of a file's records. */
@@ -507,7 +494,17 @@ function synthesisArm(
   if (file.table !== undefined && confidentialTable !== null && covers) {
     const combined = combineTables(
       synthesis.datasets.map((dataset) =>
-        fileTable(withDesign(dataset, used, file.table!), file, file.table!)
+        fileTable(
+          syntheticRows(
+            dataset,
+            used,
+            file.public,
+            [file.table!.weight, file.table!.strata],
+            `${armKey(plan)} synthetic dataset`,
+          ),
+          file,
+          file.table!,
+        )
       ),
     );
     const q = confidentialTable.mean;

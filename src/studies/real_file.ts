@@ -20,13 +20,7 @@
  */
 import type { OutputColumn } from "../data/csv.ts";
 import { datasetColumns } from "../data/csv.ts";
-import {
-  type Column,
-  columnFromCells,
-  type Dataset,
-  getColumn,
-  selectRows,
-} from "../data/dataset.ts";
+import { type Dataset, selectRows } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { ModelName } from "../models/mod.ts";
@@ -35,6 +29,7 @@ import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../synthesis/synthesize.ts";
 import { type UtilityReport, utilityReport } from "../synthesis/utility_report.ts";
+import { outputCells, syntheticRows } from "./synthetic_rows.ts";
 
 /** The confidential outcomes in visit order, and their models. */
 export const OUTCOMES = ["race", "hi_chol"] as const;
@@ -289,11 +284,6 @@ export function hiCholTable(data: Dataset): SurveyTable {
   }));
 }
 
-/** Text cells of an output column. */
-function cells(column: OutputColumn): string[] {
-  return Array.from(column as ArrayLike<string | number>, String);
-}
-
 /**
  * A synthetic dataset with the used records' design columns attached by row. Partial synthesis
  * keeps the records in order, so row i of a synthetic dataset is record i of `used`; this is
@@ -308,29 +298,7 @@ export function withDesignColumns(
   used: Dataset,
   where: string,
 ): Dataset {
-  const columns = new Map<string, Column>();
-  for (const [name, column] of synthetic) {
-    if (column.length !== used.n) {
-      throw new RangeError(
-        `${where}: column ${name} has ${column.length} rows, the used records ${used.n}`,
-      );
-    }
-    columns.set(name, columnFromCells(cells(column)));
-  }
-  const original = datasetColumns(used);
-  for (const name of PUBLIC) {
-    const mine = cells(synthetic.get(name)!);
-    const theirs = cells(original.get(name)!);
-    const row = mine.findIndex((value, i) => value !== theirs[i]);
-    if (row >= 0) {
-      throw new RangeError(
-        `${where}: public column ${name} differs from the confidential record at row ${row + 1}; ` +
-          "the design columns cannot be attached by row",
-      );
-    }
-  }
-  for (const name of [DESIGN.weight, DESIGN.strata]) columns.set(name, getColumn(used, name));
-  return { source: where, n: used.n, names: [...columns.keys()], columns };
+  return syntheticRows(synthetic, used, PUBLIC, [DESIGN.weight, DESIGN.strata], where);
 }
 
 /** The spec of one arm. */
@@ -376,7 +344,7 @@ function alphaByLevel(
   const outcomes = kind === "histogram" ? ["hi_chol"] : [...OUTCOMES];
   const columns = datasetColumns(used);
   return Object.fromEntries(outcomes.map((name) => {
-    const values = cells(columns.get(name)!);
+    const values = outputCells(columns.get(name)!);
     const levels = LEVELS[name as keyof typeof LEVELS];
     return [
       name,
