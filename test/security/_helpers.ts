@@ -216,6 +216,26 @@ export function surveyRows(
 }
 
 /**
+ * Registers n records of a confidential count y (0–8) with the public covariate z, for jobs that
+ * must run long in the chain workers: the negative binomial's density visits every record on
+ * every gradient, where the normal model's unweighted fit reads sufficient statistics (a
+ * long normal job is long in its main-thread diagnostics instead, which no timer interrupts).
+ */
+export function registerCounts(
+  t: TestApp,
+  owner: string,
+  epsilonTotal: number,
+  n: number,
+): Promise<{ id: string; info: Record<string, unknown>; legacy: boolean }> {
+  const rows = Array.from({ length: n }, (_, i) => `${(i * 7919) % 9},${(i % 10) / 10}`);
+  return register(t, owner, {
+    epsilonTotal,
+    csv: `y,z\n${rows.join("\n")}\n`,
+    publicColumns: ["z"],
+  });
+}
+
+/**
  * Registers `confidentialCsv(n)` with a budget of `epsilonTotal` as the owner, `z` public and `y`
  * confidential (201 expected; see `register`).
  */
