@@ -4,15 +4,16 @@
  *     deno task study contraction|reweight|five|survey [--replicates R] [--seed N] [--out DIR]
  *       [--workers W] [--queue redis://…] [--render]
  *
- * Writes DIR/<name>.json (settings, per-replicate records and their aggregate: a pure function of
- * the name, R and the seed) and DIR/<name>.md (the tables, with the wall time in a footer), both
+ * Writes DIR/<name>.json (settings, per-replicate records, their aggregate and the report's
+ * document with its verdicts: a pure function of the name, R and the seed) and DIR/<name>.md (the
+ * document through the study's template, with the wall time in a footer), both
  * or neither; DIR defaults to docs/studies/. Replicates run W at a time in worker threads
  * (default: the number of logical cores; 0 runs them in this thread); W never changes the JSON.
  * With `--queue` the replicates fan out to `deno task worker` processes on that Redis instead,
  * and the result is the same, byte for byte. Progress (replicate k of R, stage) goes to stderr.
- * `--render` runs nothing: it writes DIR/<name>.md again from the committed DIR/<name>.json (the
- * report is a function of the JSON; the old footer's wall time is kept), after a change to how a
- * study reports or decides its verdicts.
+ * `--render` runs nothing: it decides the document again from the committed DIR/<name>.json's
+ * records and writes both files again (the old footer's wall time is kept), after a change to how
+ * a study reports or decides its verdicts.
  *
  * @module
  */
@@ -20,7 +21,8 @@ import { parseArgs } from "node:util";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { STUDIES } from "../studies/registry.ts";
-import { runStudy, writeStudy } from "../studies/study_runner.ts";
+import { studyMarkdown, withDocument } from "../studies/study_report.ts";
+import { runStudy, studyJson, writeStudy } from "../studies/study_runner.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 import { runStudyCommandOnQueue } from "./study_queue.ts";
 
@@ -36,7 +38,7 @@ export interface StudyArgs {
   readonly workers: number;
   /** The Redis URL to fan replicates out to, or null to run them here. */
   readonly queue: string | null;
-  /** Only write the markdown again from the existing JSON. */
+  /** Only decide the document again from the existing JSON and write both files. */
   readonly render: boolean;
 }
 
@@ -97,13 +99,16 @@ const FOOTER = "---\nWall time";
 async function render(args: StudyArgs): Promise<void> {
   const { study } = STUDIES[args.name];
   const json = `${args.out}/${args.name}.json`;
-  const result = JSON.parse(await Deno.readTextFile(json));
+  const result = withDocument(study, JSON.parse(await Deno.readTextFile(json)));
   const earlier = await Deno.readTextFile(`${args.out}/${args.name}.md`).catch(() => "");
   const at = earlier.lastIndexOf(FOOTER);
   const footer = at >= 0 ? earlier.slice(at).trimEnd() : "---\nRendered from the JSON.";
   await writeFilesAtomically(
     args.out,
-    new Map([[`${args.name}.md`, study.markdown(result, footer)]]),
+    new Map([
+      [`${args.name}.json`, studyJson(result)],
+      [`${args.name}.md`, studyMarkdown(study, result, footer)],
+    ]),
   );
   console.log(`study: ${args.name}: wrote ${args.out}/${args.name}.md from ${json}`);
 }
@@ -116,7 +121,7 @@ async function main(): Promise<void> {
   const minutes = () => ((performance.now() - started) / 60000).toFixed(1);
   const encoder = new TextEncoder();
   let finished = 0;
-  const result = args.queue !== null
+  const bare = args.queue !== null
     ? await runStudyCommandOnQueue(study, {
       queue: args.queue,
       seed: args.seed,
@@ -137,6 +142,7 @@ async function main(): Promise<void> {
         Deno.stderr.writeSync(encoder.encode(line + "\n"));
       },
     });
+  const result = withDocument(study, bare);
   const wall = (performance.now() - started) / 1000;
   const footer = `---\nWall time ${(wall / 60).toFixed(1)} min (${wall.toFixed(0)} s) with ` +
     `${
@@ -148,7 +154,7 @@ async function main(): Promise<void> {
     } on ` +
     `${navigator.hardwareConcurrency} logical core(s), Deno ${Deno.version.deno} ` +
     "(machine-dependent; not part of the JSON).";
-  await writeStudy(args.out, result, study.markdown(result, footer));
+  await writeStudy(args.out, result, studyMarkdown(study, result, footer));
   console.log(
     `study: ${args.name}, R=${args.replicates}, seed=${args.seed}: wrote ` +
       `${args.out}/${args.name}.json and ${args.name}.md in ${(wall / 60).toFixed(1)} min`,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { StudyDocument } from "./study_document.ts";
 
 /** Reports the stage a replicate has reached, e.g. "n=400 lw". */
 export type StageFn = (stage: string) => void;
@@ -19,7 +20,11 @@ export interface Study<S, R, A> {
   /** Summarises the records (in replicate order). */
   aggregate(records: readonly R[], settings: S): A;
   /** The markdown report; `footer` holds the machine-dependent lines (timing). */
-  markdown(result: StudyResult<S, R, A>, footer: string): string;
+  markdown?(result: StudyResult<S, R, A>, footer: string): string;
+  /** The report as data (tables, figures, values, verdicts), from the result without it. */
+  document?(result: StudyResult<S, R, A>): StudyDocument;
+  /** The report's fixed prose, with the placeholders of `study_document.ts`. */
+  readonly template?: string;
 }
 
 /** What a study writes to `<name>.json`: a pure function of its flags. */
@@ -29,5 +34,7 @@ export interface StudyResult<S, R, A> {
   readonly replicates: number;
   readonly settings: S;
   readonly summary: A;
+  /** The report as data, saved with the result (`Study.document`). */
+  readonly document?: StudyDocument;
   readonly records: readonly R[];
 }

@@ -67,6 +67,130 @@ export interface VerdictRow {
   readonly verdict: string;
 }
 
+/** How a verdict came out (see the module documentation). */
+export type VerdictStatus = "agrees" | "agrees by construction" | "tie" | "differs";
+
+/** A verdict as data: what was decided, why, and the interval that decided it. */
+export interface Judgement {
+  readonly status: VerdictStatus;
+  /**
+   * "differs": the measured cause; "agrees by construction": what forces it; "tie": the
+   * difference and its z; "agrees": "" or a qualifier.
+   */
+  readonly reason: string;
+  /**
+   * The Monte Carlo interval of our value (in the paper's units) the paper's number was tested
+   * against; null where the verdict is no interval test (a setting, a stated order, a paired z).
+   */
+  readonly interval: readonly [number, number] | null;
+  /** The paper's number as tested against `interval` (null when there is no interval test). */
+  readonly paperValue: number | null;
+}
+
+/** One row of the verdict table, as saved in the study's JSON. */
+export interface Verdict extends Judgement {
+  /** What the paper reports, and where (e.g. "Table 1, LW median"). */
+  readonly quantity: string;
+  /** The paper's value as printed. */
+  readonly paper: string;
+  /** ppsynth's value as printed (with its Monte Carlo error where one is used). */
+  readonly ours: string;
+}
+
+/** Whether `value` lies in `interval` (with the tolerance of {@linkcode withinMonteCarloError}). */
+export function inInterval(value: number, interval: readonly [number, number]): boolean {
+  const [lo, hi] = interval;
+  const slack = 1e-12 * (Math.abs(hi - lo) + Math.abs(value));
+  return value >= lo - slack && value <= hi + slack;
+}
+
+/**
+ * The interval {@linkcode withinMonteCarloError} tests the paper's number against: our estimate
+ * ± (z·√2·se + rounding/2).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { monteCarloInterval } from "./verdict.ts";
+ * const [lo, hi] = monteCarloInterval(10, 0.1, { rounding: 0.1 });
+ * assert.ok(Math.abs(lo - (10 - 0.2 * Math.SQRT2 - 0.05)) < 1e-12 && hi > 10.3);
+ * ```
+ */
+export function monteCarloInterval(
+  ours: number,
+  standardError: number,
+  options: AgreementOptions = {},
+): [number, number] {
+  const { z = 2, rounding = 0 } = options;
+  if (!(standardError >= 0) || !Number.isFinite(standardError)) {
+    throw new RangeError(
+      `Invalid standardError: must be finite and non-negative: standardError=${standardError}`,
+    );
+  }
+  const half = z * Math.SQRT2 * standardError + rounding / 2;
+  return [ours - half, ours + half];
+}
+
+/** The judgements a study's verdicts are built from. */
+export const Judge = {
+  /** Agrees: the paper's number lies in our interval (or, without one, as stated). */
+  agrees(
+    interval: readonly [number, number] | null = null,
+    paperValue: number | null = null,
+    reason = "",
+  ): Judgement {
+    return { status: "agrees", reason, interval, paperValue };
+  },
+  /** Agrees by construction: the design forces the value. */
+  byConstruction(reason: string): Judgement {
+    return { status: "agrees by construction", reason, interval: null, paperValue: null };
+  },
+  /** A stated difference or order within Monte Carlo error. */
+  tie(detail: string): Judgement {
+    return { status: "tie", reason: detail, interval: null, paperValue: null };
+  },
+  /** Differs, for a measured cause. */
+  differs(
+    reason: string,
+    interval: readonly [number, number] | null = null,
+    paperValue: number | null = null,
+  ): Judgement {
+    return { status: "differs", reason, interval, paperValue };
+  },
+  /** Agrees when `paperValue` lies in `interval`, else differs for `otherwise`. */
+  within(
+    paperValue: number,
+    interval: readonly [number, number],
+    otherwise: string | (() => string),
+  ): Judgement {
+    return inInterval(paperValue, interval) ? Judge.agrees(interval, paperValue) : Judge.differs(
+      typeof otherwise === "string" ? otherwise : otherwise(),
+      interval,
+      paperValue,
+    );
+  },
+} as const;
+
+/** A verdict row from its printed cells and its judgement. */
+export function verdict(
+  cells: { readonly quantity: string; readonly paper: string; readonly ours: string },
+  judgement: Judgement,
+): Verdict {
+  return { ...cells, ...judgement };
+}
+
+/**
+ * The verdict cell: {@linkcode AGREES}, {@linkcode agreesByConstruction}, {@linkcode tie} or
+ * {@linkcode differs} of the judgement's reason.
+ */
+export function verdictText(judgement: Judgement): string {
+  const { status, reason } = judgement;
+  if (status === "agrees") return reason === "" ? AGREES : `${AGREES} (${reason})`;
+  if (status === "agrees by construction") return agreesByConstruction(reason);
+  if (status === "tie") return tie(reason);
+  return differs(reason);
+}
+
 /**
  * The verdict table in markdown: columns "paper reports", "paper", "ppsynth" and "verdict".
  *
@@ -81,11 +205,16 @@ export interface VerdictRow {
  * assert.equal(table.split("\n")[2], "| Δ | 3.5 | 3.49 | agrees within Monte Carlo error |");
  * ```
  */
-export function verdictTable(rows: readonly VerdictRow[]): string {
+export function verdictTable(rows: readonly (VerdictRow | Verdict)[]): string {
   if (rows.length === 0) throw new RangeError("Invalid rows: a verdict table needs at least one");
   return markdownTable(
     ["paper reports", "paper", "ppsynth", "verdict"],
-    rows.map((row) => [row.quantity, row.paper, row.ours, row.verdict]),
+    rows.map((row) => [
+      row.quantity,
+      row.paper,
+      row.ours,
+      "verdict" in row ? row.verdict : verdictText(row),
+    ]),
   );
 }
 

@@ -8,8 +8,9 @@
 import assert from "node:assert/strict";
 import { HISTOGRAM_SENSITIVITY } from "../../src/mechanisms/histogram.ts";
 import { STUDIES } from "../../src/studies/registry.ts";
-import type { Study } from "../../src/studies/study_types.ts";
-import { pairedDifference } from "../../src/studies/verdict.ts";
+import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
+import type { Study, StudyResult } from "../../src/studies/study_types.ts";
+import { inInterval, pairedDifference } from "../../src/studies/verdict.ts";
 
 const DIR = new URL("../../docs/studies/", import.meta.url).pathname;
 
@@ -21,7 +22,7 @@ async function reports(
   const result = JSON.parse(await Deno.readTextFile(`${DIR}${name}.json`));
   const footer = committed.slice(committed.lastIndexOf("---\nWall time")).trimEnd();
   const study = STUDIES[name].study as Study<unknown, unknown, unknown>;
-  const rendered = study.markdown(result, footer);
+  const rendered = studyMarkdown(study, result, footer);
   return { committed, rendered };
 }
 
@@ -29,6 +30,28 @@ for (const name of Object.keys(STUDIES) as (keyof typeof STUDIES)[]) {
   Deno.test(`docs/studies/${name}.md is what its committed JSON renders to`, async () => {
     const { committed, rendered } = await reports(name);
     assert.equal(rendered, committed);
+  });
+
+  Deno.test(`docs/studies/${name}.json: every verdict is decided again from its records`, async () => {
+    const study = STUDIES[name].study as Study<unknown, unknown, unknown>;
+    const result: StudyResult<unknown, unknown, unknown> = JSON.parse(
+      await Deno.readTextFile(`${DIR}${name}.json`),
+    );
+    assert.ok(result.document !== undefined, "the JSON holds the report's document");
+    assert.deepEqual(withDocument(study, result).document, result.document);
+    for (const v of result.document.verdicts) {
+      const what = `${v.quantity}: ${v.status}`;
+      if (v.interval !== null) {
+        assert.ok(v.paperValue !== null, `${what}: an interval tests a number`);
+      }
+      if (v.status === "agrees" && v.interval !== null) {
+        assert.ok(inInterval(v.paperValue!, v.interval), `${what}, but the paper lies outside`);
+      }
+      if (v.status === "differs" && v.interval !== null) {
+        assert.ok(!inInterval(v.paperValue!, v.interval), `${what}, but the paper lies inside`);
+      }
+      if (v.status !== "agrees") assert.notEqual(v.reason, "", `${what} states its cause`);
+    }
   });
 }
 

@@ -1,3 +1,4 @@
+import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
 import assert from "node:assert/strict";
 import {
   CONTRACTION_RULES,
@@ -59,7 +60,7 @@ Deno.test("contraction quick mode has the documented shape and is byte-identical
     }
   }
   assert.ok(summary.fits.fits >= 2 * 2 * 2 * 3);
-  const markdown = study.markdown(serial, "footer");
+  const markdown = studyMarkdown(study, withDocument(study, serial), "footer");
   assert.match(
     markdown,
     /## Verdict against the papers\n\n\| paper reports \| paper \| ppsynth \|/,

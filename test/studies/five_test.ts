@@ -1,3 +1,4 @@
+import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
 import assert from "node:assert/strict";
 import { betaMedian } from "../../src/stats/beta.ts";
 import {
@@ -41,7 +42,7 @@ Deno.test("five quick mode has the documented shape and is byte-identical in wor
     }
   }
   assert.ok(Math.abs(serial.summary.analyticMedian - 0.079032767076173016) < 1e-13);
-  const markdown = study.markdown(serial, "footer");
+  const markdown = studyMarkdown(study, withDocument(study, serial), "footer");
   assert.match(markdown, /## ε = 3 \(Δ target ε\/2 = 1.5\)/);
   assert.match(
     markdown,

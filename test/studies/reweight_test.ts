@@ -1,3 +1,4 @@
+import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
 import assert from "node:assert/strict";
 import {
   PAPER_TABLE_1,
@@ -58,7 +59,7 @@ Deno.test("reweight quick mode has the documented shape and is byte-identical in
     assert.ok(lo <= hi);
   }
   assert.ok(summary.mechanisms.lw !== null && summary.mechanisms.lw.replicates === 2);
-  const markdown = study.markdown(serial, "footer");
+  const markdown = studyMarkdown(study, withDocument(study, serial), "footer");
   assert.match(markdown, /\| median \(paper\) \| \[96\.0, 101\.0\] \| – \| \[95\.6, 99\.7\]/);
   assert.match(
     markdown,

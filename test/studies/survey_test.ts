@@ -1,3 +1,4 @@
+import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
 import assert from "node:assert/strict";
 import {
   cellRmse,
@@ -51,7 +52,7 @@ Deno.test("survey quick mode has the documented shape and is byte-identical in w
   // The two replicates share the population but not the sample.
   assert.deepEqual(serial.records[1].truth, serial.records[0].truth);
   assert.notEqual(serial.records[1].sampleCorrelation, serial.records[0].sampleCorrelation);
-  const markdown = study.markdown(serial, "footer");
+  const markdown = studyMarkdown(study, withDocument(study, serial), "footer");
   assert.match(markdown, /\| field7 total \| \d+ \| 18131 \|/);
   assert.match(markdown, /R = 2 only/);
 });
@@ -164,14 +165,18 @@ Deno.test("`surveyAggregate()` on hand-made records: replicate 0 ratios, pooled 
   assert.deepEqual(summary.arms.map((a) => a.target), [1.8, 3.4]);
   assert.equal(summary.fitStats.flagged, 1);
   assert.equal(summary.fitStats.fits, 20);
-  const markdown = study.markdown({
-    study: "survey",
-    seed: 1,
-    replicates: 2,
-    settings: SURVEY_SETTINGS,
-    summary,
-    records,
-  }, "footer");
+  const markdown = studyMarkdown(
+    study,
+    withDocument(study, {
+      study: "survey",
+      seed: 1,
+      replicates: 2,
+      settings: SURVEY_SETTINGS,
+      summary,
+      records,
+    }),
+    "footer",
+  );
   assert.match(markdown, /\*\*Target not reached:\*\* FBP missed Δ\* = 1\.8 on 1 of 2/);
   // The verdict table opens the report: FBS's mean count coverage is (0 + 1)/2 = 0.5 ± 0.5
   // against the paper's 0.947.
