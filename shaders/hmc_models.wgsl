@@ -42,6 +42,17 @@ fn log1pmx_f32(z: f32) -> f32 {
   return -z * z / (2.0 + z) + 2.0 * w * w2 * series;
 }
 
+// Logistic regression (logistic.ts), r = (s, 0) with s = 2y − 1 = ±1 and t = s·η:
+// ℓ = log logit⁻¹(t) = −log(1 + e^{−t}), ∂ℓ/∂η = s·logit⁻¹(−t). No extra parameter.
+fn logistic_chain(ue: f32) -> vec4<f32> {
+  return vec4<f32>(0.0);
+}
+
+fn logistic_record(eta: f32, r: vec2<f32>, kc: vec4<f32>) -> vec3<f32> {
+  let t = r.x * eta;
+  return vec3<f32>(-log1p_exp_f32(-t), r.x * sigmoid_f32(-t), 0.0);
+}
+
 // Negative binomial NB2 (negbin.ts), ue = log(1/φ), kc = (φ, log φ, log Γ(φ), ψ(φ)) with the last
 // two only needed (and only computed) for φ < 8.
 fn negbin_chain(ue: f32) -> vec4<f32> {

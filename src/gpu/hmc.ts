@@ -15,8 +15,12 @@
  * starting points), once at the end of warmup (to size the sampling batches) and once per
  * sampling batch (that batch's draws).
  *
- * Reproducibility: chain c starts at `model.initialPoint()` plus uniform(−r, r) jitter drawn
- * from `new Rng(seed).split(c)` (the CPU sampler's starting points), and every device random
+ * Reproducibility: chain c starts at μ + L·ξ with ξ ~ uniform(−r, r)^d drawn from
+ * `new Rng(seed).split(c)`, where μ and LLᵀ are the Laplace approximation's mode and covariance
+ * (the CPU sampler's warm start), so every chain starts in the posterior's bulk: a chain started
+ * where the density is far steeper than in the bulk (a small σ with the coefficients far off)
+ * never accepts a move at the adapted step size. Without a Laplace approximation the chains
+ * start at `model.initialPoint()` plus uniform(−r, r). Every device random
  * number is Philox4x32-10 with a key drawn from `new Rng(seed).split(2⁵³ − 1)` and the
  * counter (iteration, chain, purpose, block). The same seed on the same device and driver gives
  * the same draws; other devices may differ in the last bits of f32 arithmetic.
@@ -24,6 +28,7 @@
  * @module
  */
 import type { Model, Weighting } from "../models/model.ts";
+import { laplacePreconditioner, toPosition } from "../mcmc/precondition.ts";
 import type { ChainInfo, SampleResult } from "../mcmc/sample.ts";
 import { Rng } from "../random/rng.ts";
 import { bufferPool } from "./buffers.ts";
@@ -100,8 +105,10 @@ function checkInteger(
 }
 
 /**
- * Chain c's starting point: init + uniform(−r, r) from `new Rng(seed).split(c)`, redrawn while
- * the f64 log density or its gradient is not finite (as `sample.ts` does).
+ * Chain c's starting point: μ + L·ξ with ξ ~ uniform(−r, r)^d from `new Rng(seed).split(c)`
+ * (see the module documentation; `model.initialPoint()` and L = I without a Laplace
+ * approximation), redrawn while the f64 log density or its gradient is not finite (as
+ * `sample.ts` does).
  */
 function startingPoints(
   model: Model,
@@ -111,22 +118,28 @@ function startingPoints(
   jitter: number,
 ): Float64Array {
   const d = model.dim;
-  const init = model.initialPoint();
+  const logDensity = (u: Float64Array, grad: Float64Array) => model.logDensity(u, grad, weighting);
+  const laplace = laplacePreconditioner(logDensity, model.initialPoint()).preconditioner;
+  const identity = new Float64Array(d * d);
+  for (let j = 0; j < d; j++) identity[j * d + j] = 1;
+  const start = laplace ?? { mean: model.initialPoint(), factor: identity, source: "laplace" };
   const points = new Float64Array(chains * d);
   const grad = new Float64Array(d);
+  const xi = new Float64Array(d);
   for (let c = 0; c < chains; c++) {
     const rng = new Rng(seed).split(c);
     const u = points.subarray(c * d, (c + 1) * d);
     let lp = NaN;
     for (let attempt = 0; attempt < (jitter === 0 ? 1 : MAX_INIT_ATTEMPTS); attempt++) {
-      for (let j = 0; j < d; j++) u[j] = init[j] + jitter * (2 * rng.uniform() - 1);
-      lp = model.logDensity(u, grad, weighting);
+      for (let j = 0; j < d; j++) xi[j] = jitter * (2 * rng.uniform() - 1);
+      toPosition(start, xi, u);
+      lp = logDensity(u, grad);
       if (Number.isFinite(lp) && grad.every(Number.isFinite)) break;
     }
     if (!Number.isFinite(lp) || !grad.every(Number.isFinite)) {
       throw new RangeError(
         `Cannot start chain ${c} as the log density or its gradient is not finite around ` +
-          `init=[${[...init].join(", ")}]: last logDensity=${lp}`,
+          `init=[${[...start.mean].join(", ")}]: last logDensity=${lp}`,
       );
     }
   }

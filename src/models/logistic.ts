@@ -21,7 +21,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { censorBound, GlmModel, linearPredictor } from "./_glm.ts";
-import { describeModel, type Design, lipschitzKernel, type Weighting } from "./model.ts";
+import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { sigmoid } from "../stats/special.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
 import { LogitSimd } from "./logit_simd.ts";
@@ -285,5 +285,5 @@ export class LogisticModel extends GlmModel {
  * s = 2y − 1 (no GPU HMC).
  */
 export const LOGISTIC = describeModel("logistic", "binary", (design) => new LogisticModel(design), {
-  gpu: lipschitzKernel("logistic", [(y) => 2 * y - 1, () => 0]),
+  gpu: hmcKernels("logistic", [(y) => 2 * y - 1, () => 0], null),
 });

@@ -80,8 +80,8 @@ export interface Model {
 /**
  * The WGSL record functions a model runs on the GPU: `shaders/lipschitz_<kernel>.wgsl` and, for
  * the models the GPU HMC sampler runs, `<kernel>_chain`/`<kernel>_record` in
- * `shaders/hmc_models.wgsl` (normal and lognormal share the Gaussian ones; `logistic`,
- * `categorical` and `hurdle` have the Lipschitz kernel only).
+ * `shaders/hmc_models.wgsl` (normal and lognormal share the Gaussian ones; `categorical` and
+ * `hurdle` have the Lipschitz kernel only).
  */
 export type GpuKernelName =
   | "poisson"

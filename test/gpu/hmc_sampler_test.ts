@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { buildDesign, numericColumn } from "../../src/data/mod.ts";
 import { type GpuHmcEvent, sampleGpuHmc } from "../../src/gpu/hmc.ts";
-import { mcseMean } from "../../src/mcmc/diagnostics.ts";
-import { type Fit, summarizeFit } from "../../src/mcmc/fit.ts";
+import { summarizeFit } from "../../src/mcmc/fit.ts";
 import { createModel, type Model, type Weighting } from "../../src/models/mod.ts";
 import { samplePoisson, sampleUniform } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { NB_DATA, stanSummary } from "../mcmc/_stan_reference.ts";
+import { checkMeans } from "./_check_means.ts";
 import { announceGpu, gpu, GPU_TEST } from "./_helpers.ts";
 
 announceGpu("the GPU HMC sampler tests", true);
@@ -60,35 +60,6 @@ function quadrature(
     }
   }
   return { intercept: eb / z, sigma_beta_intercept: es / z };
-}
-
-/** Draws of parameter j (constrained), one array per chain. */
-function chainsOf(fit: Fit, j: number): Float64Array[] {
-  return Array.from({ length: fit.chains }, (_, c) =>
-    Float64Array.from(
-      { length: fit.drawsPerChain },
-      (_, s) => fit.draws[(c * fit.drawsPerChain + s) * fit.dim + j],
-    ));
-}
-
-/** Asserts |mean − reference| ≤ 4·√(MCSE² + referenceMcse²) for every named parameter. */
-function checkMeans(
-  fit: Fit,
-  reference: Record<string, { mean: number; mcse: number }>,
-  label: string,
-): void {
-  fit.paramNames.forEach((name, j) => {
-    const ref = reference[name];
-    if (ref === undefined) return;
-    const combined = Math.hypot(mcseMean(chainsOf(fit, j)), ref.mcse);
-    const difference = fit.summary[name].mean - ref.mean;
-    assert.ok(
-      Math.abs(difference) <= 4 * combined,
-      `${label} ${name}: GPU ${fit.summary[name].mean}, reference ${ref.mean}, 4·MCSE ${
-        4 * combined
-      }`,
-    );
-  });
 }
 
 Deno.test({

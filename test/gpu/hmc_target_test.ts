@@ -3,8 +3,8 @@ import { TILE } from "../../src/gpu/hmc_layout.ts";
 import { evaluateGpuLogDensity } from "../../src/gpu/hmc_resources.ts";
 import { gpuTarget } from "../../src/gpu/hmc_target.ts";
 import { createModel, type Model, type ModelName, type Weighting } from "../../src/models/mod.ts";
-import { sampleNegBinomial, sampleNormal, sampleUniform } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
+import { dataset, weights } from "./_glm_data.ts";
 import { announceGpu, gpu, GPU_TEST } from "./_helpers.ts";
 
 announceGpu("the GPU log-density tests", true);
@@ -19,41 +19,6 @@ announceGpu("the GPU log-density tests", true);
  */
 const VALUE_TOL = 1e-5;
 const GRAD_TOL = 1e-4;
-
-/** A dataset of n records with K = 3 (intercept and two covariates) for `name`. */
-function dataset(name: ModelName, n: number, seed: number): Model {
-  const rng = new Rng(seed);
-  const k = 3;
-  const x = new Float64Array(n * k);
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const x1 = sampleNormal(rng, 0, 1);
-    const x2 = sampleUniform(rng, 0, 2);
-    x.set([1, x1, x2], i * k);
-    const eta = 0.5 + 0.4 * x1 - 0.3 * x2;
-    switch (name) {
-      case "poisson":
-      case "negbin":
-        y[i] = sampleNegBinomial(rng, 20 * Math.exp(eta), 4);
-        break;
-      case "beta":
-        y[i] = 1 / (1 + Math.exp(-eta - sampleNormal(rng, 0, 0.8)));
-        break;
-      case "normal":
-        y[i] = 10 * eta + sampleNormal(rng, 0, 2);
-        break;
-      default:
-        y[i] = Math.exp(eta + sampleNormal(rng, 0, 0.5));
-    }
-  }
-  return createModel(name, { n, k, y, x, coefficientNames: ["intercept", "x1", "x2"] });
-}
-
-/** α_i uniform on (0, 1), every 7th record 0. */
-function weights(n: number, seed: number): Float64Array {
-  const rng = new Rng(seed);
-  return Float64Array.from({ length: n }, (_, i) => (i % 7 === 3 ? 0 : rng.uniform()));
-}
 
 /**
  * Random points around the model's starting point, plus (for the models with an extra
@@ -130,7 +95,7 @@ async function checkModel(name: ModelName, n: number, weighting: (n: number) => 
   }
 }
 
-const MODELS: ModelName[] = ["poisson", "negbin", "beta", "normal", "lognormal"];
+const MODELS: ModelName[] = ["poisson", "negbin", "beta", "normal", "lognormal", "logistic"];
 
 for (const name of MODELS) {
   Deno.test({

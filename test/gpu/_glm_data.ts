@@ -1,0 +1,47 @@
+/**
+ * Regression data for the GPU parity and sampler tests: n records with K = 3 (an intercept and
+ * two covariates, η = 0.5 + 0.4·x₁ − 0.3·x₂) for any model of the GPU HMC sampler, and weights.
+ *
+ * @module
+ */
+import { createModel, type Model, type ModelName } from "../../src/models/mod.ts";
+import { sampleNegBinomial, sampleNormal, sampleUniform } from "../../src/random/distributions.ts";
+import { Rng } from "../../src/random/rng.ts";
+
+/** A dataset of n records with K = 3 (intercept and two covariates) for `name`. */
+export function dataset(name: ModelName, n: number, seed: number): Model {
+  const rng = new Rng(seed);
+  const k = 3;
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x1 = sampleNormal(rng, 0, 1);
+    const x2 = sampleUniform(rng, 0, 2);
+    x.set([1, x1, x2], i * k);
+    const eta = 0.5 + 0.4 * x1 - 0.3 * x2;
+    switch (name) {
+      case "poisson":
+      case "negbin":
+        y[i] = sampleNegBinomial(rng, 20 * Math.exp(eta), 4);
+        break;
+      case "beta":
+        y[i] = 1 / (1 + Math.exp(-eta - sampleNormal(rng, 0, 0.8)));
+        break;
+      case "normal":
+        y[i] = 10 * eta + sampleNormal(rng, 0, 2);
+        break;
+      case "logistic":
+        y[i] = rng.uniform() < 1 / (1 + Math.exp(-4 * eta)) ? 1 : 0;
+        break;
+      default:
+        y[i] = Math.exp(eta + sampleNormal(rng, 0, 0.5));
+    }
+  }
+  return createModel(name, { n, k, y, x, coefficientNames: ["intercept", "x1", "x2"] });
+}
+
+/** α_i uniform on (0, 1), every 7th record 0. */
+export function weights(n: number, seed: number): Float64Array {
+  const rng = new Rng(seed);
+  return Float64Array.from({ length: n }, (_, i) => (i % 7 === 3 ? 0 : rng.uniform()));
+}
