@@ -13,8 +13,8 @@
  * (e.g. `nhanes-` or `cps1988-sw-`) and writes nothing unless every arm is then in the cache
  * (`--partial` writes what there is, marked as partial).
  * `--quick` is a reduced run for tests (every 40th record, ε = 5, m = 1, short chains).
- * `--render` rewrites the markdown, HTML and figures from DIR/frontier.json. Progress goes to
- * stderr.
+ * `--render` decides the report's document again from DIR/frontier.json and rewrites the JSON
+ * (with the document), the markdown, HTML and figures. Progress goes to stderr.
  *
  * @module
  */
@@ -34,7 +34,7 @@ import {
   runFrontier,
 } from "../studies/frontier.ts";
 import { frontierSvg } from "../studies/frontier_figure.ts";
-import { frontierMarkdown } from "../studies/frontier_markdown.ts";
+import { frontierMarkdown, withFrontierDocument } from "../studies/frontier_document.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 
 /** The reduced run of `--quick`. */
@@ -98,9 +98,10 @@ export function frontierFiles(result: FrontierResult, footer: string): Map<strin
   const figures = Object.fromEntries(
     result.settings.files.map((f) => [f.key, `frontier_${f.key}.svg`]),
   );
-  const markdown = frontierMarkdown(result, figures, footer);
+  const report = withFrontierDocument(result, figures);
+  const markdown = frontierMarkdown(report, footer);
   const files = new Map<string, string>([
-    ["frontier.json", JSON.stringify(result, null, 2) + "\n"],
+    ["frontier.json", JSON.stringify(report, null, 2) + "\n"],
     ["frontier.md", markdown],
   ]);
   const svgs = result.settings.files.map((f) => frontierSvg(result, f.key));
@@ -145,7 +146,9 @@ async function main(): Promise<void> {
       out,
       frontierFiles(result, at < 0 ? "" : old.slice(at + 1).trimEnd()),
     );
-    console.log(`frontier: rewrote ${out}/frontier.md, .html and figures from frontier.json`);
+    console.log(
+      `frontier: rewrote ${out}/frontier.json, .md, .html and figures from frontier.json`,
+    );
     return;
   }
   const settings = values.quick ? QUICK_FRONTIER : FRONTIER_SETTINGS;

@@ -1,7 +1,7 @@
 /**
  * `deno task study`: the papers' Monte Carlo studies (SPEC §9.1–9.3) at full size.
  *
- *     deno task study contraction|reweight|five|survey [--replicates R] [--seed N] [--out DIR]
+ *     deno task study contraction|reweight|five|survey|real_file [--replicates R] [--seed N] [--out DIR]
  *       [--workers W] [--queue redis://…] [--render]
  *
  * Writes DIR/<name>.json (settings, per-replicate records, their aggregate and the report's
@@ -52,7 +52,8 @@ function integerFlag(flag: string, value: string | undefined, fallback: number, 
 }
 
 /**
- * Parses the command line: the study name, then --replicates (default 100), --seed (default 1),
+ * Parses the command line: the study name, then --replicates (default the study's full-size R:
+ * 100, or 1 for real_file), --seed (default 1),
  * --out (default docs/studies) and --workers (default the logical cores).
  *
  * @param args The arguments after the command.
@@ -83,7 +84,7 @@ export function parseStudyArgs(args: string[]): StudyArgs {
   const { values } = parsed;
   return {
     name: name as StudyName,
-    replicates: integerFlag("replicates", values.replicates, 100, 1),
+    replicates: integerFlag("replicates", values.replicates, STUDIES[name].replicates, 1),
     seed: integerFlag("seed", values.seed, 1, 0),
     out: values.out ?? "docs/studies",
     workers: integerFlag("workers", values.workers, navigator.hardwareConcurrency, 0),

@@ -25,8 +25,9 @@
  * split(256·i + j); fits from `fitSeedOf`. Every fit of a replicate shares its seed.
  *
  * Files: the settings in `contraction_settings.ts`, the record and summary types in
- * `contraction_result.ts`, the report in `contraction_markdown.ts`; this module runs a replicate,
- * aggregates, and exports the settings and the report with them.
+ * `contraction_result.ts`, the report as data in `contraction_document.ts` (its verdicts in
+ * `contraction_verdicts.ts`) and its prose in `contraction_template.ts`; this module runs a
+ * replicate, aggregates, and exports the settings and the report with them.
  *
  * @module
  */
@@ -37,7 +38,7 @@ import { samplePoisson } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
 import { quantile } from "../stats/quantile.ts";
 import { runRelease } from "../synthesis/release.ts";
-import { contractionMarkdown } from "./contraction_markdown.ts";
+import { contractionDocument } from "./contraction_document.ts";
 import type {
   ContractionCell,
   ContractionDatabase,
@@ -55,6 +56,7 @@ import {
   type ContractionSettings,
   GENERATOR_LABELS,
 } from "./contraction_settings.ts";
+import { CONTRACTION_TEMPLATE } from "./contraction_template.ts";
 import { simulateNbMixture } from "./nb_mixture.ts";
 import {
   fitSeedOf,
@@ -76,7 +78,7 @@ export {
   type ContractionSettings,
   GENERATOR_LABELS,
 };
-export { contractionMarkdown };
+export { contractionDocument };
 
 function simulate(generator: ContractionGenerator, rng: Rng, n: number, mean: number) {
   if (generator.name === "nb-mixture") return simulateNbMixture(rng, n);
@@ -326,5 +328,6 @@ export const study: Study<ContractionSettings, ContractionRecord, ContractionSum
   module: import.meta.url,
   replicate: contractionReplicate,
   aggregate: contractionAggregate,
-  markdown: contractionMarkdown,
+  document: contractionDocument,
+  template: CONTRACTION_TEMPLATE,
 };

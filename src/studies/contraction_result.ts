@@ -1,6 +1,6 @@
 /**
  * The record and summary types of the contraction study (Study 1): what `contraction.ts` computes
- * and `contraction_markdown.ts` reports.
+ * and `contraction_document.ts` reports.
  *
  * @module
  */

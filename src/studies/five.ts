@@ -14,7 +14,11 @@
  * databases gave 2.17–2.64), downscaled at smaller ε by c₁ = ε/5 (the slides' "fine tuning with
  * downscaling α̃_i = c₁·α_i"), so its Δ before truncation is near ε/2 at every ε and truncation
  * trims the databases and records above it. Censor w uses the same weights, so Weighted-e and
- * Censor w differ only in how they enforce ε/2: truncate and refit, or clamp.
+ * Censor w differ only in how they enforce ε/2: truncate and refit, or clamp. Since the slides
+ * tune Weighted one way and the other two the other, each of the three is also run under the
+ * other tuning (`retuned`): Weighted at the fixed rule (its ε is then what the rule gives), and
+ * Weighted-e and Censor w with Weighted's calibrated weights, so that each comparison can be
+ * made under one tuning.
  *
  * For each ε and synthesizer: the Lipschitz bound (for censoring the bound of the clamped
  * contributions, min(C, max|α_i ℓ_i|) ≤ ε/2; none for PH), the ECDF utility (max and mean
@@ -22,10 +26,12 @@
  * Beta(0.5, 3), found by bisection on the regularized incomplete beta function.
  *
  * Streams of replicate r's generator: data split(0); fits `fitSeedOf`; the synthetic dataset of
- * ε index e and synthesizer j SYNTHESIS_STREAM + 5e + j; the histogram noise NOISE_STREAM + e.
+ * ε index e and synthesizer j SYNTHESIS_STREAM + 5e + j, of its retuned synthesizer t
+ * SYNTHESIS_STREAM + 5E + 3e + t (E the number of ε's); the histogram noise NOISE_STREAM + e.
  *
  * Files: the settings in `five_settings.ts`, the record and summary types in `five_result.ts`, the
- * report in `five_markdown.ts`, the Beta median in `stats/beta.ts`; this module runs a replicate,
+ * report as data in `five_document.ts` (verdicts in `five_verdicts.ts`) and its prose in
+ * `five_template.ts`, the Beta median in `stats/beta.ts`; this module runs a replicate,
  * aggregates, and exports the settings and the report with them.
  *
  * @module
@@ -37,20 +43,24 @@ import { sampleBeta, sampleLaplace } from "../random/distributions.ts";
 import { betaMedian } from "../stats/beta.ts";
 import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
 import { utilityOf } from "../synthesis/utility.ts";
-import { fiveMarkdown } from "./five_markdown.ts";
+import { fiveDocument } from "./five_document.ts";
 import type { FiveCell, FiveEntry, FiveRecord, FiveSummary } from "./five_result.ts";
 import {
   FIVE_LABELS,
   FIVE_MECHANISMS,
   FIVE_SETTINGS,
+  FIVE_TUNABLE,
   type FiveMechanism,
   type FiveSettings,
+  type FiveTunable,
+  RETUNED_LABELS,
 } from "./five_settings.ts";
+import { FIVE_TEMPLATE } from "./five_template.ts";
 import * as runner from "./study_runner.ts";
 import type { Study } from "./study_types.ts";
 
 export { FIVE_LABELS, FIVE_MECHANISMS, FIVE_SETTINGS, type FiveMechanism, type FiveSettings };
-export { fiveMarkdown };
+export { fiveDocument };
 
 function lipschitzOf(outcome: MechanismOutcome): number | null {
   if (outcome.bound === null) return null;
@@ -91,50 +101,94 @@ export async function fiveReplicate(
     sampler: settings.sampler,
     laplace: (scale) => sampleLaplace(noise[current], 0, scale),
   });
+  /** One synthesizer at one ε with its weights' c and g (g undefined: calibrated), scored. */
+  const arm = async (
+    mechanism: FiveMechanism,
+    epsilon: number,
+    tuning: { readonly c: number; readonly g: number | undefined },
+    stream: number,
+  ): Promise<FiveEntry | null> => {
+    let outcome: MechanismOutcome;
+    try {
+      outcome = await runRelease({
+        mechanism,
+        m: 1,
+        epsilon,
+        ...tuning,
+        radius: 0.1,
+        relativeRadius: true,
+        lower: 0,
+        upper: 1,
+        bins: settings.bins ?? undefined,
+      }, fits.context);
+    } catch (error) {
+      if (!(error instanceof CalibrationError)) throw error;
+      return null;
+    }
+    const [draw] = outcome.fit === null ? [0] : datasetDrawIndices(outcome.fit.S, 1);
+    const synthetic = simulateDataset(model, outcome, draw, rng.split(stream)).y;
+    const utility = utilityOf(y, synthetic);
+    return {
+      lipschitz: lipschitzOf(outcome),
+      epsilon: outcome.privacy.epsilon,
+      unclamped: outcome.censor === undefined ? null : outcome.bound!.overall,
+      g: mechanism === "lw" ? outcome.g ?? null : null,
+      zeroWeights: outcome.alpha === null ? 0 : outcome.alpha.filter((v) => v === 0).length,
+      synthetic: utility.synthetic,
+      ecdfMax: utility.ecdfMax,
+      ecdfMeanSquared: utility.ecdfMeanSquared,
+    };
+  };
   const epsilons = [];
+  const retunedStream = runner.SYNTHESIS_STREAM + 5 * settings.epsilons.length;
   for (const [e, epsilon] of settings.epsilons.entries()) {
     current = e;
+    const slides = { c: epsilon / settings.reference, g: 0 };
     const mechanisms = {} as Record<FiveMechanism, FiveEntry | null>;
     for (const [j, mechanism] of FIVE_MECHANISMS.entries()) {
       stage(`ε=${epsilon} ${FIVE_LABELS[mechanism]}`);
       const fixed = mechanism === "weighted-e" || mechanism === "censored-w";
-      let outcome: MechanismOutcome;
-      try {
-        outcome = await runRelease({
-          mechanism,
-          m: 1,
-          epsilon,
-          c: fixed ? epsilon / settings.reference : 1,
-          g: fixed ? 0 : undefined,
-          radius: 0.1,
-          relativeRadius: true,
-          lower: 0,
-          upper: 1,
-          bins: settings.bins ?? undefined,
-        }, fits.context);
-      } catch (error) {
-        if (!(error instanceof CalibrationError)) throw error;
-        mechanisms[mechanism] = null;
-        continue;
-      }
-      const synthesis = rng.split(runner.SYNTHESIS_STREAM + 5 * e + j);
-      const [draw] = outcome.fit === null ? [0] : datasetDrawIndices(outcome.fit.S, 1);
-      const synthetic = simulateDataset(model, outcome, draw, synthesis).y;
-      const utility = utilityOf(y, synthetic);
-      mechanisms[mechanism] = {
-        lipschitz: lipschitzOf(outcome),
-        epsilon: outcome.privacy.epsilon,
-        unclamped: outcome.censor === undefined ? null : outcome.bound!.overall,
-        g: mechanism === "lw" ? outcome.g ?? null : null,
-        zeroWeights: outcome.alpha === null ? 0 : outcome.alpha.filter((v) => v === 0).length,
-        synthetic: utility.synthetic,
-        ecdfMax: utility.ecdfMax,
-        ecdfMeanSquared: utility.ecdfMeanSquared,
-      };
+      mechanisms[mechanism] = await arm(
+        mechanism,
+        epsilon,
+        fixed ? slides : { c: 1, g: undefined },
+        runner.SYNTHESIS_STREAM + 5 * e + j,
+      );
     }
-    epsilons.push({ epsilon, mechanisms });
+    // The other tuning: Weighted at the fixed rule (the same weights as Weighted-e's first fit),
+    // Weighted-e and Censor w with Weighted's calibrated weights (none where calibration failed).
+    const calibrated = mechanisms.lw?.g ?? null;
+    const retuned = {} as Record<FiveTunable, FiveEntry | null>;
+    for (const [t, mechanism] of FIVE_TUNABLE.entries()) {
+      stage(`ε=${epsilon} ${RETUNED_LABELS[mechanism]}`);
+      const tuning = mechanism === "lw" ? slides : { c: 1, g: calibrated ?? undefined };
+      retuned[mechanism] = mechanism !== "lw" && calibrated === null
+        ? null
+        : await arm(mechanism, epsilon, tuning, retunedStream + FIVE_TUNABLE.length * e + t);
+    }
+    epsilons.push({ epsilon, mechanisms, retuned });
   }
   return { r, data: utilityOf(y, y).confidential, epsilons, fits: fits.stats() };
+}
+
+/** One synthesizer's entries at one ε over the replicates that released (null: none did). */
+function cellOf(entries: readonly FiveEntry[], epsilon: number, truth: number): FiveCell | null {
+  if (entries.length === 0) return null;
+  const bounds = entries.map((x) => x.lipschitz).filter((l) => l !== null);
+  const medians = entries.map((x) => x.synthetic.median);
+  return {
+    replicates: entries.length,
+    lipschitz: bounds.length === 0 ? null : runner.summarize(bounds),
+    shareAbove: bounds.length === 0
+      ? null
+      : bounds.filter((l) => l > epsilon / 2).length / bounds.length,
+    ecdfMax: runner.summarize(entries.map((x) => x.ecdfMax)),
+    ecdfMeanSquared: runner.summarize(entries.map((x) => x.ecdfMeanSquared)),
+    median: runner.summarize(medians),
+    medianBias: medians.reduce((s, m) => s + (m - truth), 0) / medians.length,
+    medianRmse: Math.sqrt(medians.reduce((s, m) => s + (m - truth) ** 2, 0) / medians.length),
+    zeroWeightsMean: entries.reduce((s, x) => s + x.zeroWeights, 0) / entries.length,
+  };
 }
 
 /**
@@ -149,33 +203,28 @@ export function fiveAggregate(
 ): FiveSummary {
   const truth = betaMedian(settings.shape[0], settings.shape[1]);
   const epsilons = settings.epsilons.map((epsilon, e) => {
-    const mechanisms = {} as Record<FiveMechanism, FiveCell | null>;
-    for (const mechanism of FIVE_MECHANISMS) {
-      const entries = records.map((record) => {
+    const entriesOf = (pick: (record: FiveRecord) => FiveEntry | null) =>
+      records.map((record) => {
         if (record.epsilons[e].epsilon !== epsilon) {
           throw new RangeError(`Invalid record ${record.r}: entry ${e} is not ε=${epsilon}`);
         }
-        return record.epsilons[e].mechanisms[mechanism];
+        return pick(record);
       }).filter((entry) => entry !== null);
-      if (entries.length === 0) {
-        mechanisms[mechanism] = null;
-        continue;
-      }
-      const bounds = entries.map((x) => x.lipschitz).filter((l) => l !== null);
-      const medians = entries.map((x) => x.synthetic.median);
-      mechanisms[mechanism] = {
-        replicates: entries.length,
-        lipschitz: bounds.length === 0 ? null : runner.summarize(bounds),
-        shareAbove: bounds.length === 0
-          ? null
-          : bounds.filter((l) => l > epsilon / 2).length / bounds.length,
-        ecdfMax: runner.summarize(entries.map((x) => x.ecdfMax)),
-        ecdfMeanSquared: runner.summarize(entries.map((x) => x.ecdfMeanSquared)),
-        median: runner.summarize(medians),
-        medianBias: medians.reduce((s, m) => s + (m - truth), 0) / medians.length,
-        medianRmse: Math.sqrt(medians.reduce((s, m) => s + (m - truth) ** 2, 0) / medians.length),
-        zeroWeightsMean: entries.reduce((s, x) => s + x.zeroWeights, 0) / entries.length,
-      };
+    const mechanisms = {} as Record<FiveMechanism, FiveCell | null>;
+    for (const mechanism of FIVE_MECHANISMS) {
+      mechanisms[mechanism] = cellOf(
+        entriesOf((r) => r.epsilons[e].mechanisms[mechanism]),
+        epsilon,
+        truth,
+      );
+    }
+    const retuned = {} as Record<FiveTunable, FiveCell | null>;
+    for (const mechanism of FIVE_TUNABLE) {
+      retuned[mechanism] = cellOf(
+        entriesOf((r) => r.epsilons[e].retuned?.[mechanism] ?? null),
+        epsilon,
+        truth,
+      );
     }
     const rank = (key: "ecdfMax" | "ecdfMeanSquared") =>
       FIVE_MECHANISMS.filter((m) => mechanisms[m] !== null)
@@ -183,6 +232,7 @@ export function fiveAggregate(
     return {
       epsilon,
       mechanisms,
+      retuned,
       rankEcdfMax: rank("ecdfMax"),
       rankEcdfMeanSquared: rank("ecdfMeanSquared"),
     };
@@ -201,5 +251,6 @@ export const study: Study<FiveSettings, FiveRecord, FiveSummary> = {
   module: import.meta.url,
   replicate: fiveReplicate,
   aggregate: fiveAggregate,
-  markdown: fiveMarkdown,
+  document: fiveDocument,
+  template: FIVE_TEMPLATE,
 };

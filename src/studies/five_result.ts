@@ -1,11 +1,11 @@
 /**
  * The record and summary types of the five-synthesizer study (Study 3): what `five.ts` computes
- * and `five_markdown.ts` reports.
+ * and `five_document.ts` reports.
  *
  * @module
  */
 import type { SampleSummary } from "../stats/sample_summary.ts";
-import type { FiveMechanism } from "./five_settings.ts";
+import type { FiveMechanism, FiveTunable } from "./five_settings.ts";
 import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
 
 /** One synthesizer at one ε on one database. */
@@ -32,6 +32,11 @@ export interface FiveRecord {
   readonly epsilons: readonly {
     readonly epsilon: number;
     readonly mechanisms: Readonly<Record<FiveMechanism, FiveEntry | null>>;
+    /**
+     * Each tunable synthesizer under its other tuning (`RETUNED_LABELS`; absent from results
+     * written before issue 25 added it).
+     */
+    readonly retuned?: Readonly<Record<FiveTunable, FiveEntry | null>>;
   }[];
   readonly fits: FitStats;
 }
@@ -64,6 +69,11 @@ export interface FiveSummary {
   readonly epsilons: readonly {
     readonly epsilon: number;
     readonly mechanisms: Readonly<Record<FiveMechanism, FiveCell | null>>;
+    /**
+     * Each tunable synthesizer under its other tuning (absent from results written before
+     * issue 25 added it).
+     */
+    readonly retuned?: Readonly<Record<FiveTunable, FiveCell | null>>;
     /** Synthesizers from best to worst by mean max-ECDF. */
     readonly rankEcdfMax: readonly FiveMechanism[];
     /** Synthesizers from best to worst by mean mean-squared ECDF. */

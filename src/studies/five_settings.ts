@@ -43,3 +43,21 @@ export const FIVE_LABELS: Readonly<Record<FiveMechanism, string>> = Object.freez
   censored: "Censor uw",
   histogram: "PH",
 });
+
+/**
+ * The synthesizers run under both tunings (issue 25): the slides tune Weighted by calibration and
+ * Weighted-e and Censor w by the fixed rule c = ε/5, g = 0, so each is also run the other way.
+ */
+export const FIVE_TUNABLE = ["lw", "weighted-e", "censored-w"] as const;
+export type FiveTunable = typeof FIVE_TUNABLE[number];
+
+/**
+ * The labels of the other tuning: Weighted at the slides' fixed rule (uncalibrated: its Δ, and
+ * so its ε, is what the rule gives), Weighted-e and Censor w with Weighted's calibrated weights
+ * (c = 1 and the database's calibrated g).
+ */
+export const RETUNED_LABELS: Readonly<Record<FiveTunable, string>> = Object.freeze({
+  lw: "Weighted (c = ε/5, g = 0)",
+  "weighted-e": "Weighted-e (calibrated g)",
+  "censored-w": "Censor w (calibrated g)",
+});

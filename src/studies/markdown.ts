@@ -1,7 +1,7 @@
 /**
- * What the studies' markdown reports share: the document's closing footer, the sampler and MCMC
- * adequacy paragraph, and the cells of a summary (quantiles, median with range, percentages).
- * Each study's report is written in its own `*_markdown.ts`.
+ * What the studies' report documents share (`study_document.ts`): the sampler and MCMC adequacy
+ * paragraph, and the cells of a summary (quantiles, median with range, percentages); the number
+ * and table primitives live in `markdown_table.ts`.
  *
  * @module
  */
@@ -11,20 +11,9 @@ import {
   type Summary,
   type totalFitStats,
 } from "./study_runner.ts";
+import { fmt } from "./markdown_table.ts";
 
-/** A number for a markdown table, with `digits` decimals ("–" when null). */
-export function fmt(value: number | null | undefined, digits = 2): string {
-  return value === null || value === undefined ? "–" : value.toFixed(digits);
-}
-
-/** A markdown table from a header row and body rows. */
-export function markdownTable(
-  header: readonly string[],
-  rows: readonly (readonly string[])[],
-): string {
-  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
-}
+export { fmt, markdownTable } from "./markdown_table.ts";
 
 /** How a study words its sampler paragraph (the defaults are those of most studies). */
 export interface SamplerWording {
@@ -63,16 +52,6 @@ export function samplerParagraph(
     `flagged ${flagged}, ${fits.flaggedLikelihood} ` +
     `(${fmt(100 * fits.flaggedLikelihoodShare, 1)}%) ${likelihood} ` +
     `Divergences: ${fits.divergences}.`;
-}
-
-/**
- * A study's report: its lines, then the machine-dependent footer, joined by newlines.
- *
- * @param lines The report's lines (title first).
- * @param footer Machine-dependent lines (wall time).
- */
-export function studyDocument(lines: readonly string[], footer: string): string {
-  return [...lines, "", footer, ""].join("\n");
 }
 
 /** min, q25, median, q75 and max of a summary, each with `digits` decimals. */

@@ -1,6 +1,7 @@
 /**
- * A real public-use file end to end (issue 15; `docs/studies/real_file.md`): NHANES 2009–2010
- * (`examples/nhanes.csv`, exported from R's `survey` dataset `nhanes` by
+ * A real public-use file end to end (issue 15; `docs/studies/real_file.md`), as a study with one
+ * replicate (`deno task study real_file --replicates 1`, or `deno task real-file`): NHANES
+ * 2009–2010 (`examples/nhanes.csv`, exported from R's `survey` dataset `nhanes` by
  * `test/reference/nhanes_export.R`) with the public covariates agecat and gender and the
  * confidential outcomes race (categorical) then hi_chol (logistic), synthesised by
  *
@@ -13,206 +14,45 @@
  * hi_chol by agecat × gender ({@linkcode surveyTable}, stratified one-stage design, strata
  * SDMVSTRA, weights WTMEC2YR) on the confidential records and on every synthetic dataset with the
  * unsynthesised design columns attached by row, combined over m by the partial-synthesis rules.
- * The result is JSON-serialisable and a pure function of the settings (the seeds are fixed); the
- * wall times are returned beside it.
+ * On the whole file the confidential table is compared with R's (the settings' `reference`). The
+ * record is a pure function of the settings and the seed (the seed of every synthesis).
  *
  * @module
  */
 import type { OutputColumn } from "../data/csv.ts";
-import { datasetColumns } from "../data/csv.ts";
+import { datasetColumns, readCsv } from "../data/csv.ts";
 import { type Dataset, selectRows } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
-import type { ModelName } from "../models/mod.ts";
 import { type CombinedTable, combineTables } from "../survey/combine.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../synthesis/synthesize.ts";
-import { type UtilityReport, utilityReport } from "../synthesis/utility_report.ts";
+import { utilityReport } from "../synthesis/utility_report.ts";
+import { realFileDocument } from "./real_file_document.ts";
+import { REAL_FILE_TEMPLATE } from "./real_file_template.ts";
+import {
+  type ArmFailure,
+  type ArmKind,
+  type ArmResult,
+  type CombinedTableJson,
+  DESIGN,
+  LEVELS,
+  OUTCOME_MODELS,
+  OUTCOMES,
+  PUBLIC,
+  type RealFileRecord,
+  type RealFileSettings,
+  type RealFileSummary,
+  released,
+  type RReference,
+  type TableJson,
+  UTILITY_MODELS,
+} from "./real_file_types.ts";
+import type { StageFn, Study } from "./study_types.ts";
 import { outputCells, syntheticRows } from "./synthetic_rows.ts";
 
-/** The confidential outcomes in visit order, and their models. */
-export const OUTCOMES = ["race", "hi_chol"] as const;
-export const OUTCOME_MODELS: readonly ModelName[] = ["categorical", "logistic"];
-/** The public covariates (kept as they are in every synthetic dataset). */
-export const PUBLIC = ["agecat", "gender"] as const;
-/** The public design columns (not synthesised; attached to the synthetic records by row). */
-export const DESIGN = { weight: "weight", strata: "stratum", psu: "psu" } as const;
-/** The declared (public) level sets: the codebook's, `?nhanes` in R's `survey`. */
-export const LEVELS = {
-  race: ["hispanic", "white", "black", "other"],
-  hi_chol: ["0", "1"],
-  agecat: ["0-19", "20-39", "40-59", "60+"],
-  gender: ["male", "female"],
-} as const;
-/** The utility models: the analysis model, and the one the histogram's datasets can also fit. */
-export const UTILITY_MODELS = ["hi_chol ~ agecat + gender + race", "hi_chol ~ agecat + gender"];
-
-/** The settings of the run. */
-export interface RealFileSettings {
-  /** The CSV file (`examples/nhanes.csv`). */
-  readonly data: string;
-  /** The target total ε of LW_final and of the histogram. */
-  readonly epsilons: readonly number[];
-  /** Synthetic datasets per synthesis. */
-  readonly m: number;
-  /** Posterior draws S (all chains), chains and warmup iterations per chain. */
-  readonly draws: number;
-  readonly chains: number;
-  readonly warmup: number;
-  /** The seed of every synthesis (fits, synthetic draws and the histogram's noise). */
-  readonly seed: number;
-  /** Keep every k-th record of the file (1: all; the quick test's subsample). */
-  readonly every: number;
-}
-
-/** The full run of `deno task real-file`. */
-export const REAL_FILE_SETTINGS: RealFileSettings = Object.freeze({
-  data: "examples/nhanes.csv",
-  epsilons: Object.freeze([5, 10, 20]),
-  m: 3,
-  draws: 2000,
-  chains: 4,
-  warmup: 500,
-  seed: 1,
-  every: 1,
-});
-
-/** One synthesis of the run. */
-export type ArmKind = "unweighted" | "lw-final" | "histogram";
-
-/** A survey table as plain arrays (NaN as null in JSON). */
-export interface TableJson {
-  readonly by: readonly [string, string];
-  readonly labels: readonly [readonly string[], readonly string[]];
-  readonly count: number[];
-  readonly countSE: number[];
-  readonly mean: number[];
-  readonly meanSE: number[];
-}
-
-/** The m synthetic tables combined (q̄, √T, ν and the 95% interval per cell). */
-export interface CombinedTableJson extends TableJson {
-  readonly m: number;
-  readonly countDf: number[];
-  readonly countLower: number[];
-  readonly countUpper: number[];
-  readonly meanDf: number[];
-  readonly meanLower: number[];
-  readonly meanUpper: number[];
-  /** Per cell: whether the mean's interval covers the confidential estimate. */
-  readonly meanCovers: boolean[];
-}
-
-/** One synthesis: its release, fits, utility and survey table. */
-export interface ArmResult {
-  readonly key: string;
-  readonly label: string;
-  readonly kind: ArmKind;
-  /** The synthesised outcomes (the histogram: hi_chol only). */
-  readonly outcomes: readonly string[];
-  /** The target ε (null: the unweighted synthesizer, which is not calibrated). */
-  readonly targetEpsilon: number | null;
-  /** The release manifest's ε (the unweighted: 2Δm of its draws, no guarantee), guarantee, Δ. */
-  readonly epsilon: number;
-  readonly guarantee: string;
-  readonly lipschitz: number | null;
-  readonly unweightedLipschitz: number | null;
-  readonly g: number | null;
-  readonly k: number | null;
-  /** Records used (after dropping those with a missing value) and dropped. */
-  readonly n: number;
-  readonly dropped: number;
-  /** Every fit the mechanism ran (the first is the unweighted fit), in order. */
-  readonly fits: readonly {
-    readonly label: string;
-    readonly lipschitz: number;
-    readonly warmStart: boolean;
-  }[];
-  /** The final fit's MCMC diagnostics (null for the histogram, which fits nothing). */
-  readonly finalFit: {
-    readonly label: string | null;
-    readonly rhatMax: number;
-    readonly essBulkMin: number;
-    readonly divergences: number;
-    readonly treeDepthHits: number;
-    readonly flagged: boolean;
-    readonly preconditionFailure: string | null;
-  } | null;
-  /** The mean α_i of the final weights (null: all 1). */
-  readonly alphaMean: number | null;
-  /**
-   * The mean α_i over the records of each level of each synthesised outcome, confidential values
-   * (null: all 1). Shows whom the weights down-weight.
-   */
-  readonly alphaByLevel: Readonly<Record<string, Readonly<Record<string, number>>>> | null;
-  /** `synthesize`'s utility report (its synthesised variables, both utility models it can fit). */
-  readonly utility: UtilityReport;
-  /**
-   * The utility report on (agecat, gender, hi_chol) alone, comparable across every arm, the
-   * histogram included (its own report is this one).
-   */
-  readonly hiChol: UtilityReport;
-  /** The survey table of hi_chol by agecat × gender over the m datasets, combined. */
-  readonly table: CombinedTableJson;
-}
-
-/** A synthesis that could not be released: LW_final could not reach its target ε. */
-export interface ArmFailure {
-  readonly key: string;
-  readonly label: string;
-  readonly kind: ArmKind;
-  readonly targetEpsilon: number | null;
-  /** The calibration's message. */
-  readonly error: string;
-}
-
-/** Whether an arm was released (else it failed to reach its ε). */
-export function released(arm: ArmResult | ArmFailure): arm is ArmResult {
-  return !("error" in arm);
-}
-
-/** The result of the run (the JSON file). */
-export interface RealFileResult {
-  readonly study: "real_file";
-  readonly settings: RealFileSettings;
-  /** Records in the file, used, and dropped for a missing value. */
-  readonly records: { readonly file: number; readonly used: number; readonly dropped: number };
-  /** The confidential survey table (stratified one-stage design, Taylor SEs). */
-  readonly confidentialTable: TableJson;
-  readonly arms: readonly (ArmResult | ArmFailure)[];
-}
-
-/** The run's result, with the wall time of each arm (machine-dependent, not in the JSON). */
-export interface RealFileRun {
-  readonly result: RealFileResult;
-  readonly seconds: Readonly<Record<string, number>>;
-}
-
-/** Told when an arm starts and how its fits progress. */
-export type RealFileProgress = (arm: string, stage: string, done: number, total: number) => void;
-
-/** One finished arm, as a cache keeps it. */
-export interface CachedArm {
-  readonly settings: RealFileSettings;
-  readonly arm: ArmResult | ArmFailure;
-  readonly seconds: number;
-}
-
-/**
- * Where finished arms are kept so that an interrupted run resumes (each arm is a pure function of
- * the settings, so a kept arm of the same settings is the arm a rerun would compute).
- */
-export interface ArmCache {
-  get(key: string): Promise<CachedArm | undefined>;
-  set(key: string, value: CachedArm): Promise<void>;
-}
-
-/** Options of {@linkcode runRealFile}. */
-export interface RunRealFileOptions {
-  readonly onProgress?: RealFileProgress;
-  readonly cache?: ArmCache;
-}
+export * from "./real_file_types.ts";
 
 function plain(values: Float64Array): number[] {
   return Array.from(values);
@@ -305,6 +145,7 @@ export function withDesignColumns(
 function armSpec(
   kind: ArmKind,
   settings: RealFileSettings,
+  seed: number,
   epsilon: number | undefined,
 ): SynthesisSpec {
   const histogram = kind === "histogram";
@@ -325,7 +166,7 @@ function armSpec(
     draws: settings.draws,
     chains: settings.chains,
     warmup: settings.warmup,
-    seed: settings.seed,
+    seed,
     backend: "cpu",
   });
 }
@@ -433,44 +274,105 @@ function armKey(kind: ArmKind, epsilon: number | undefined): string {
   return kind === "unweighted" ? kind : `${kind}-${epsilon}`;
 }
 
+/** One cell of R's table (the settings' `reference`). */
+export interface RCell {
+  readonly agecat: string;
+  readonly gender: string;
+  readonly count: number;
+  readonly countSE: number;
+  readonly mean: number;
+  readonly meanSE: number;
+}
+
 /**
- * Runs every arm on the file: the unweighted synthesizer, LW_final at each ε, the histogram at
- * each ε, in that order, each a {@linkcode synthesize} call with the same seed. An ε that
- * LW_final cannot reach is recorded as that arm's failure and the run goes on.
+ * The largest relative difference between our table and R's cells (matched by their labels),
+ * over the count, mean and their SEs.
  *
- * @param data The file, as read.
- * @param settings The run's settings.
- * @param options Progress, and a cache of finished arms to resume from.
- * @returns The JSON result and the wall time of each arm (as first computed, for a cached arm).
+ * @param table Our table.
+ * @param cells R's cells.
  */
-export async function runRealFile(
-  data: Dataset,
-  settings: RealFileSettings = REAL_FILE_SETTINGS,
-  options: RunRealFileOptions = {},
-): Promise<RealFileRun> {
-  const onProgress = options.onProgress ?? (() => {});
-  const file = everyKth(data, settings.every);
+export function relativeDifference(table: SurveyTable, cells: readonly RCell[]): number {
+  if (cells.length !== table.count.length) {
+    throw new RangeError(`R has ${cells.length} cells, ours ${table.count.length}`);
+  }
+  let worst = 0;
+  for (const cell of cells) {
+    const r = table.labels[0].findIndex((a, i) =>
+      a === cell.agecat && table.labels[1][i] === cell.gender
+    );
+    if (r < 0) throw new RangeError(`no cell ${cell.agecat} × ${cell.gender} in our table`);
+    for (const key of ["count", "countSE", "mean", "meanSE"] as const) {
+      const ours = table[key][r];
+      worst = Math.max(worst, Math.abs(ours - cell[key]) / Math.abs(cell[key]));
+    }
+  }
+  return worst;
+}
+
+/**
+ * Our confidential table against R's on the whole file.
+ *
+ * @param path R's reference file (`test/reference/nhanes_tables_expected.json`).
+ * @param table Our confidential table on the used records of the whole file.
+ */
+export async function rReference(path: string, table: SurveyTable): Promise<RReference> {
+  const expected = JSON.parse(await Deno.readTextFile(path)) as {
+    versions: { survey: string };
+    cells: RCell[];
+    clustered: RCell[];
+  };
+  const ratios = (key: "meanSE" | "countSE") => {
+    const values = expected.clustered.map((cell, r) => cell[key] / expected.cells[r][key]);
+    return [Math.min(...values), Math.max(...values)] as const;
+  };
+  return {
+    maxRelativeDifference: relativeDifference(table, expected.cells),
+    clusteredMeanSERatio: ratios("meanSE"),
+    clusteredCountSERatio: ratios("countSE"),
+    survey: expected.versions.survey,
+  };
+}
+
+/**
+ * The study's one replicate: reads the settings' file and runs every arm on it, the unweighted
+ * synthesizer, LW_final at each ε, the histogram at each ε, in that order, each a
+ * {@linkcode synthesize} call with the seed. An ε that LW_final cannot reach is recorded as that
+ * arm's failure and the run goes on. Stages: an arm's label when it starts, then
+ * "LABEL: STAGE P%" as its fits progress (in steps of 10%).
+ *
+ * @param r The replicate: 0, the only one.
+ * @param seed The seed of every synthesis.
+ * @param settings The run's settings.
+ * @param stage Told of the stages.
+ * @returns The record.
+ */
+export async function realFileReplicate(
+  r: number,
+  seed: number,
+  settings: RealFileSettings,
+  stage: StageFn = () => {},
+): Promise<RealFileRecord> {
+  if (r !== 0) {
+    throw new RangeError(`Invalid replicate: real_file has one replicate (--replicates 1): r=${r}`);
+  }
+  const file = everyKth(await readCsv(settings.data), settings.every);
   const { data: used, dropped } = usedRecords(file);
   const confidential = hiCholTable(used);
   const arms: (ArmResult | ArmFailure)[] = [];
-  const seconds: Record<string, number> = {};
-  const same = JSON.stringify(settings);
   for (const { kind, epsilon } of armPlan(settings)) {
     const key = armKey(kind, epsilon);
     const label = armLabel(kind, epsilon);
-    const cached = await options.cache?.get(key);
-    if (cached !== undefined && JSON.stringify(cached.settings) === same) {
-      onProgress(label, "cached", 1, 1);
-      arms.push(cached.arm);
-      seconds[key] = cached.seconds;
-      continue;
-    }
-    const started = performance.now();
-    onProgress(label, "start", 0, 1);
+    stage(label);
+    const shown = new Map<string, number>();
     let arm: ArmResult | ArmFailure;
     try {
-      const synthesis = await synthesize(file, armSpec(kind, settings, epsilon), {
-        onProgress: (stage, done, total) => onProgress(label, stage, done, total),
+      const synthesis = await synthesize(file, armSpec(kind, settings, seed, epsilon), {
+        onProgress: (step, done, total) => {
+          const percent = Math.floor((10 * done) / total) * 10;
+          if (shown.get(step) === percent) return;
+          shown.set(step, percent);
+          stage(`${label}: ${step} ${percent}%`);
+        },
       });
       arm = armResult(kind, epsilon, synthesis, used, confidential);
     } catch (error) {
@@ -478,22 +380,47 @@ export async function runRealFile(
       arm = { key, label, kind, targetEpsilon: epsilon ?? null, error: error.message };
     }
     arms.push(arm);
-    seconds[key] = (performance.now() - started) / 1000;
-    await options.cache?.set(key, { settings, arm, seconds: seconds[key] });
   }
+  const reference = settings.every === 1 && settings.reference !== null
+    ? await rReference(settings.reference, confidential)
+    : null;
   return {
-    result: {
-      study: "real_file",
-      settings,
-      records: { file: file.n, used: used.n, dropped },
-      confidentialTable: tableJson(confidential),
-      arms,
-    },
-    seconds,
+    n: { file: file.n, used: used.n, dropped },
+    confidentialTable: tableJson(confidential),
+    arms,
+    reference,
   };
 }
 
-/** The JSON text of a result: two-space indented, with a final newline. */
-export function realFileJson(result: RealFileResult): string {
-  return JSON.stringify(result, null, 2) + "\n";
+/**
+ * The summary of the one record: each arm's achieved ε, Δ and prevalence coverage.
+ *
+ * @param records The one record.
+ */
+export function realFileAggregate(records: readonly RealFileRecord[]): RealFileSummary {
+  if (records.length !== 1) {
+    throw new RangeError(`Invalid records: real_file has one replicate: R=${records.length}`);
+  }
+  return {
+    arms: records[0].arms.map((arm) => {
+      const ok = released(arm);
+      return {
+        key: arm.key,
+        epsilon: ok ? arm.epsilon : null,
+        lipschitz: ok ? arm.lipschitz : null,
+        covered: ok ? arm.table.meanCovers.filter((c) => c).length : null,
+        cells: records[0].confidentialTable.mean.length,
+      };
+    }),
+  };
 }
+
+/** The real-file study: one replicate (R = 1), its report from the record. */
+export const study: Study<RealFileSettings, RealFileRecord, RealFileSummary> = {
+  name: "real_file",
+  module: import.meta.url,
+  replicate: realFileReplicate,
+  aggregate: realFileAggregate,
+  document: realFileDocument,
+  template: REAL_FILE_TEMPLATE,
+};

@@ -6,6 +6,7 @@
  */
 import { CONTRACTION_SETTINGS, study as contraction } from "./contraction.ts";
 import { FIVE_SETTINGS, study as five } from "./five.ts";
+import { REAL_FILE_SETTINGS, study as realFile } from "./real_file.ts";
 import { REWEIGHT_SETTINGS, study as reweight } from "./reweight.ts";
 import type { Study } from "./study_types.ts";
 import { study as survey, SURVEY_SETTINGS } from "./survey.ts";
@@ -14,17 +15,40 @@ import { study as survey, SURVEY_SETTINGS } from "./survey.ts";
 export interface RegisteredStudy {
   readonly study: Study<unknown, unknown, unknown>;
   readonly settings: unknown;
+  /** The replicates R of its full-size run (`deno task study NAME` without `--replicates`). */
+  readonly replicates: number;
 }
 
-/** contraction (§9.1), reweight (§9.2), five (§9.3) and survey (§9.4). */
+/**
+ * contraction (§9.1), reweight (§9.2), five (§9.3), survey (§9.4) and real_file (the real
+ * public-use file, issue 15: one replicate).
+ */
 export const STUDIES: Readonly<Record<string, RegisteredStudy>> = Object.freeze({
   contraction: {
     study: contraction as Study<unknown, unknown, unknown>,
     settings: CONTRACTION_SETTINGS,
+    replicates: 100,
   },
-  reweight: { study: reweight as Study<unknown, unknown, unknown>, settings: REWEIGHT_SETTINGS },
-  five: { study: five as Study<unknown, unknown, unknown>, settings: FIVE_SETTINGS },
-  survey: { study: survey as Study<unknown, unknown, unknown>, settings: SURVEY_SETTINGS },
+  reweight: {
+    study: reweight as Study<unknown, unknown, unknown>,
+    settings: REWEIGHT_SETTINGS,
+    replicates: 100,
+  },
+  five: {
+    study: five as Study<unknown, unknown, unknown>,
+    settings: FIVE_SETTINGS,
+    replicates: 100,
+  },
+  survey: {
+    study: survey as Study<unknown, unknown, unknown>,
+    settings: SURVEY_SETTINGS,
+    replicates: 100,
+  },
+  real_file: {
+    study: realFile as Study<unknown, unknown, unknown>,
+    settings: REAL_FILE_SETTINGS,
+    replicates: 1,
+  },
 });
 
 /**

@@ -14,8 +14,8 @@
  * paper's interval agrees when it is one a database could give. Also kept, for the other
  * readings of "95% interval": the type-7 2.5% and 97.5% quantiles over databases of the first
  * synthetic dataset's statistic, and of each statistic's mean over `datasets` synthetic datasets
- * drawn from distinct, evenly spaced posterior draws (see `reweight_markdown.ts` for why the
- * paper's widths rule the first out).
+ * drawn from distinct, evenly spaced posterior draws (the report says why the paper's widths
+ * rule the first out).
  *
  * Common target: LW and CW are calibrated (shift g, c = 1) to ε = 12 per dataset, i.e. Δ ≤ 6.
  * The paper does not print the ε of its §3.2 run; its Supp 5 reports that LW on this mixture
@@ -29,8 +29,9 @@
  * split(BOOTSTRAP_STREAM), of the j-th synthesizer's release split(BOOTSTRAP_STREAM + 1 + j).
  *
  * Files: the settings in `reweight_settings.ts`, the paper's Table 1 in `reweight_paper.ts`, the
- * record and summary types in `reweight_result.ts`, the report in `reweight_markdown.ts`; this
- * module runs a replicate, aggregates, and exports the settings, Table 1 and the report with them.
+ * record and summary types in `reweight_result.ts`, the report's data in `reweight_document.ts`
+ * (its verdicts in `reweight_verdicts.ts`) and its prose in `reweight_template.ts`; this module
+ * runs a replicate, aggregates, and exports the settings, Table 1 and the report with them.
  *
  * @module
  */
@@ -43,7 +44,7 @@ import type { SampleSummary } from "../stats/sample_summary.ts";
 import { utilityOf } from "../synthesis/utility.ts";
 import { quantile } from "../stats/quantile.ts";
 import { simulateNbMixture } from "./nb_mixture.ts";
-import { reweightMarkdown } from "./reweight_markdown.ts";
+import { reweightDocument } from "./reweight_document.ts";
 import type {
   Bootstraps,
   Intervals,
@@ -61,6 +62,7 @@ import {
   type ReweightSettings,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
+import { REWEIGHT_TEMPLATE } from "./reweight_template.ts";
 import {
   fitSeedOf,
   interval95,
@@ -82,7 +84,8 @@ export {
   REWEIGHT_MECHANISMS,
   REWEIGHT_PLANS,
   REWEIGHT_SETTINGS,
-  reweightMarkdown,
+  REWEIGHT_TEMPLATE,
+  reweightDocument,
   type ReweightMechanism,
   type ReweightSettings,
   TABLE_STATISTICS,
@@ -289,5 +292,6 @@ export const study: Study<ReweightSettings, ReweightRecord, ReweightSummary> = {
   module: import.meta.url,
   replicate: reweightReplicate,
   aggregate: reweightAggregate,
-  markdown: reweightMarkdown,
+  document: reweightDocument,
+  template: REWEIGHT_TEMPLATE,
 };

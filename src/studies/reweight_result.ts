@@ -1,6 +1,6 @@
 /**
  * The record and summary types of the re-weighting study (Study 2): what `reweight.ts` computes
- * and `reweight_markdown.ts` reports.
+ * and `reweight_document.ts` reports.
  *
  * @module
  */

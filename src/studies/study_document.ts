@@ -15,7 +15,7 @@
  * @module
  */
 import { type LineFigure, lineFigureSvg } from "./figure_svg.ts";
-import { markdownTable } from "./markdown.ts";
+import { markdownTable } from "./markdown_table.ts";
 import { type Verdict, verdictTable } from "./verdict.ts";
 
 export type { LineFigure, Verdict };

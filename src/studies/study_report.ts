@@ -20,7 +20,6 @@ export function withDocument<S, R, A>(
   study: Study<S, R, A>,
   result: StudyResult<S, R, A>,
 ): StudyResult<S, R, A> {
-  if (study.document === undefined) return result;
   const { study: name, seed, replicates, settings, summary, records } = result;
   const bare = { study: name, seed, replicates, settings, summary, records };
   return {
@@ -47,11 +46,8 @@ export function studyMarkdown<S, R, A>(
   result: StudyResult<S, R, A>,
   footer: string,
 ): string {
-  if (study.template !== undefined && result.document !== undefined) {
-    return renderStudy(study.template, result.document, footer);
-  }
-  if (study.markdown === undefined) {
+  if (result.document === undefined) {
     throw new RangeError(`Invalid result: study ${study.name}'s result has no document`);
   }
-  return study.markdown(result, footer);
+  return renderStudy(study.template, result.document, footer);
 }

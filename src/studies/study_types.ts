@@ -19,12 +19,10 @@ export interface Study<S, R, A> {
   replicate(r: number, seed: number, settings: S, stage: StageFn): Promise<R>;
   /** Summarises the records (in replicate order). */
   aggregate(records: readonly R[], settings: S): A;
-  /** The markdown report; `footer` holds the machine-dependent lines (timing). */
-  markdown?(result: StudyResult<S, R, A>, footer: string): string;
   /** The report as data (tables, figures, values, verdicts), from the result without it. */
-  document?(result: StudyResult<S, R, A>): StudyDocument;
+  document(result: StudyResult<S, R, A>): StudyDocument;
   /** The report's fixed prose, with the placeholders of `study_document.ts`. */
-  readonly template?: string;
+  readonly template: string;
 }
 
 /** What a study writes to `<name>.json`: a pure function of its flags. */

@@ -32,7 +32,9 @@
  * Files: the settings and vocabulary in `survey_settings.ts`, the record types in
  * `survey_record.ts`, the per-cell measures in `survey_metrics.ts`, the aggregate in
  * `survey_aggregate.ts`, the paper's Tables 4–5 in `survey_paper.ts` and the report in
- * `survey_markdown.ts`; this module runs a replicate and exports all but the record types with it.
+ * `survey_document.ts` (with `survey_verdicts.ts`, `survey_tables.ts` and its template,
+ * `survey_template.ts`); this module runs a replicate and exports all but the record types with
+ * it.
  *
  * @module
  */
@@ -52,7 +54,7 @@ import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/re
 import * as runner from "./study_runner.ts";
 import type { Study } from "./study_types.ts";
 import { surveyAggregate, type SurveySummary } from "./survey_aggregate.ts";
-import { surveyMarkdown } from "./survey_markdown.ts";
+import { surveyDocument } from "./survey_document.ts";
 import { cellRmse, coverageOf, populationTruth, ratioOf } from "./survey_metrics.ts";
 import type { ArmRecord, SurveyRecord, SynthesizerFit } from "./survey_record.ts";
 import {
@@ -62,6 +64,7 @@ import {
   type SurveySettings,
   type Synthesizer,
 } from "./survey_settings.ts";
+import { SURVEY_TEMPLATE } from "./survey_template.ts";
 
 export {
   type ArmSummary,
@@ -70,7 +73,7 @@ export {
   surveyAggregate,
   type SurveySummary,
 } from "./survey_aggregate.ts";
-export { surveyMarkdown } from "./survey_markdown.ts";
+export { surveyDocument } from "./survey_document.ts";
 export {
   cellRmse,
   type CellValues,
@@ -254,5 +257,6 @@ export const study: Study<SurveySettings, SurveyRecord, SurveySummary> = {
   module: import.meta.url,
   replicate: surveyReplicate,
   aggregate: surveyAggregate,
-  markdown: surveyMarkdown,
+  document: surveyDocument,
+  template: SURVEY_TEMPLATE,
 };

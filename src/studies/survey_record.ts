@@ -1,6 +1,6 @@
 /**
  * The record types of the survey study (Study 4): what `survey.ts` computes per replicate,
- * `survey_aggregate.ts` aggregates and `survey_markdown.ts` reports.
+ * `survey_aggregate.ts` aggregates and `survey_document.ts` reports.
  *
  * @module
  */

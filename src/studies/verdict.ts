@@ -13,7 +13,7 @@
  */
 import { Rng } from "../random/rng.ts";
 import { normalQuantile } from "../stats/student_t.ts";
-import { markdownTable } from "./markdown.ts";
+import { markdownTable } from "./markdown_table.ts";
 
 /** The verdict for a number reproduced within Monte Carlo error. */
 export const AGREES = "agrees within Monte Carlo error";
@@ -53,18 +53,6 @@ export function tie(detail: string): string {
  */
 export function differs(reason: string): string {
   return `differs: ${reason}`;
-}
-
-/** One row of a verdict table. */
-export interface VerdictRow {
-  /** What the paper reports, and where (e.g. "Table 1, LW median"). */
-  readonly quantity: string;
-  /** The paper's value as printed. */
-  readonly paper: string;
-  /** ppsynth's value (with its Monte Carlo error where one is used). */
-  readonly ours: string;
-  /** {@linkcode AGREES} or {@linkcode differs}(reason). */
-  readonly verdict: string;
 }
 
 /** How a verdict came out (see the module documentation). */
@@ -180,12 +168,14 @@ export function verdict(
 }
 
 /**
- * The verdict cell: {@linkcode AGREES}, {@linkcode agreesByConstruction}, {@linkcode tie} or
- * {@linkcode differs} of the judgement's reason.
+ * The verdict cell: {@linkcode AGREES} (or "agrees: <qualifier>" for an agreement that is no
+ * Monte Carlo test, such as a range or an order), {@linkcode agreesByConstruction},
+ * {@linkcode tie} or {@linkcode differs} of the judgement's reason.
  */
 export function verdictText(judgement: Judgement): string {
   const { status, reason } = judgement;
-  if (status === "agrees") return reason === "" ? AGREES : `${AGREES} (${reason})`;
+  // A qualified agreement (a range, an order, a stated tolerance) is no Monte Carlo test.
+  if (status === "agrees") return reason === "" ? AGREES : `agrees: ${reason}`;
   if (status === "agrees by construction") return agreesByConstruction(reason);
   if (status === "tie") return tie(reason);
   return differs(reason);
@@ -200,21 +190,18 @@ export function verdictText(judgement: Judgement): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { AGREES, verdictTable } from "./verdict.ts";
- * const table = verdictTable([{ quantity: "Δ", paper: "3.5", ours: "3.49", verdict: AGREES }]);
- * assert.equal(table.split("\n")[2], "| Δ | 3.5 | 3.49 | agrees within Monte Carlo error |");
+ * import { Judge, verdict, verdictTable } from "./verdict.ts";
+ * const table = verdictTable([
+ *   verdict({ quantity: "Δ", paper: "3.5", ours: "3.49 ± 0.02" }, Judge.within(3.5, [3.44, 3.54], "")),
+ * ]);
+ * assert.equal(table.split("\n")[2], "| Δ | 3.5 | 3.49 ± 0.02 | agrees within Monte Carlo error |");
  * ```
  */
-export function verdictTable(rows: readonly (VerdictRow | Verdict)[]): string {
+export function verdictTable(rows: readonly Verdict[]): string {
   if (rows.length === 0) throw new RangeError("Invalid rows: a verdict table needs at least one");
   return markdownTable(
     ["paper reports", "paper", "ppsynth", "verdict"],
-    rows.map((row) => [
-      row.quantity,
-      row.paper,
-      row.ours,
-      "verdict" in row ? row.verdict : verdictText(row),
-    ]),
+    rows.map((row) => [row.quantity, row.paper, row.ours, verdictText(row)]),
   );
 }
 

@@ -28,5 +28,6 @@ export const study = {
   },
   aggregate: (records: readonly ToyRecord[]): number =>
     records.reduce((s, record) => s + record.x, 0),
-  markdown: () => "",
+  document: () => ({ verdicts: [], values: {}, tables: {}, figures: {} }),
+  template: "",
 };

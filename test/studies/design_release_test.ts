@@ -12,12 +12,18 @@ import {
   compareShares,
   compareTables,
   DESIGN_RELEASE_SETTINGS,
+  designReleaseJson,
   type DesignReleaseResult,
   designTables,
   heldOutCheck,
   QUICK_DESIGN_RELEASE,
   weightSummary,
 } from "../../src/studies/design_release.ts";
+import {
+  designReleaseMarkdown,
+  type DesignReleaseReport,
+  withDesignReleaseDocument,
+} from "../../src/studies/design_release_document.ts";
 import type { FrontierResult } from "../../src/studies/frontier.ts";
 
 const COMMITTED = new URL("../../docs/studies/design_release.json", import.meta.url);
@@ -112,6 +118,27 @@ Deno.test("design release: the committed result's verdicts hold and agree with i
     assert.ok(verdictSection.includes(`${(100 * share).toFixed(1)} %`), `${share} in the verdicts`);
   }
   assert.ok(verdictSection.includes(`${(100 * verdicts.tableCoverage).toFixed(1)} %`));
+});
+
+Deno.test("design release: the committed report is what its committed JSON renders to, the document decided again", async () => {
+  const committed = JSON.parse(await Deno.readTextFile(COMMITTED)) as DesignReleaseReport;
+  const report = withDesignReleaseDocument(committed);
+  assert.deepEqual(report, committed);
+  assert.equal(designReleaseJson(report), await Deno.readTextFile(COMMITTED));
+  const markdown = await Deno.readTextFile(COMMITTED_MD);
+  const footer = markdown.slice(markdown.lastIndexOf("\n---\n") + 1).trimEnd();
+  assert.equal(designReleaseMarkdown(report, footer), markdown);
+  // Without a footer the report ends after the held-out verdict; a flagged fit is bold.
+  const flagged = {
+    ...committed,
+    release: { ...committed.release, finalFit: { ...committed.release.finalFit!, flagged: true } },
+  };
+  const bare = designReleaseMarkdown(withDesignReleaseDocument(flagged), "");
+  assert.ok(bare.endsWith(`Verdict: (b) ≤ (a) + ${committed.heldOut.margin}.\n`));
+  assert.match(
+    bare,
+    /; final fit \*\*flagged\*\* \(R̂ [0-9.]+, bulk ESS [0-9]+, \d+ divergences\)\.\n/,
+  );
 });
 
 /** A small survey file: two strata, known weighted prevalences and race shares. */

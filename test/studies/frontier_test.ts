@@ -9,9 +9,14 @@ import {
   runFrontier,
 } from "../../src/studies/frontier.ts";
 import { frontierCells, frontierWinners } from "../../src/studies/frontier_evidence.ts";
-import { withEarlierArms } from "../../src/cli/frontier.ts";
 import { frontierSvg } from "../../src/studies/frontier_figure.ts";
-import { frontierMarkdown } from "../../src/studies/frontier_markdown.ts";
+import {
+  frontierDocument,
+  frontierMarkdown,
+  type FrontierReport,
+  withFrontierDocument,
+} from "../../src/studies/frontier_document.ts";
+import { frontierFiles, withEarlierArms } from "../../src/cli/frontier.ts";
 
 /** A released arm with the given S_pMSE and fit health (the other measures unset). */
 function arm(
@@ -72,8 +77,19 @@ Deno.test("frontier evidence: the lowest S_pMSE among unflagged record syntheses
   assert.deepEqual(winners.any, { sw: 1, "lw-final": 1 });
   assert.equal(winners.anyWinner, "sw"); // a tie goes to the earlier mechanism of the list
   assert.equal(winners.dpWinner, "censored");
-  const markdown = frontierMarkdown(result, { nhanes: "frontier_nhanes.svg" }, "");
+  const markdown = frontierMarkdown(withFrontierDocument(result, { nhanes: "x.svg" }), "");
   assert.match(markdown.split("\n## NHANES")[0], /Where aDP is allowed: \*\*SW\*\*/);
+  assert.ok(!markdown.includes("Partial run"));
+  assert.match(markdown, /\n\| Censor w \| 10 \| 1 \| not reached: not reached \|{11}\n/);
+  assert.match(markdown, /\n!\[NHANES: utility against ε\]\(x\.svg\)\n/);
+  assert.ok(markdown.endsWith("the others aDP.\n"), "no footer: one closing newline");
+  // A partial run says so before the recommendation.
+  const partial = frontierMarkdown(
+    withFrontierDocument({ ...result, planned: 12 }, { nhanes: "x.svg" }),
+    "---\nf",
+  );
+  assert.match(partial, /_\n\n> \*\*Partial run: 9 of 12 arms\.\*\* .*\n\n## Recommendation\n/);
+  assert.ok(partial.endsWith("the others aDP.\n\n---\nf\n"));
 });
 
 Deno.test("frontier: a reduced run releases every planned arm with its measures and figure", async () => {
@@ -114,4 +130,20 @@ Deno.test("frontier: a reduced run releases every planned arm with its measures 
   const svg = frontierSvg(result, "nhanes");
   assert.match(svg, /^<svg xmlns/);
   assert.match(svg, /<path d="M/);
+});
+
+const DIR = new URL("../../docs/studies/", import.meta.url);
+
+Deno.test("frontier: the committed report is what its committed JSON renders to, the document decided again", async () => {
+  const committed = JSON.parse(
+    await Deno.readTextFile(new URL("frontier.json", DIR)),
+  ) as FrontierReport;
+  const figures = { nhanes: "frontier_nhanes.svg", cps1988: "frontier_cps1988.svg" };
+  assert.deepEqual(committed.document, frontierDocument(committed, figures));
+  const markdown = await Deno.readTextFile(new URL("frontier.md", DIR));
+  const footer = markdown.slice(markdown.lastIndexOf("\n---\n") + 1).trimEnd();
+  const files = frontierFiles(committed, footer);
+  for (const name of ["frontier.json", "frontier.md", "frontier.html", "frontier_nhanes.svg"]) {
+    assert.equal(files.get(name), await Deno.readTextFile(new URL(name, DIR)), name);
+  }
 });

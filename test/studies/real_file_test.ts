@@ -1,17 +1,18 @@
 import assert from "node:assert/strict";
 import { parseCsv, readCsv } from "../../src/data/csv.ts";
-import { footerOf, parseRealFileArgs, relativeDifference } from "../../src/cli/real_file.ts";
+import { ArmClock, footerOf, parseRealFileArgs } from "../../src/cli/real_file.ts";
 import {
-  type CachedArm,
   hiCholTable,
   REAL_FILE_SETTINGS,
-  realFileJson,
+  relativeDifference,
   released,
-  runRealFile,
+  study,
   usedRecords,
   withDesignColumns,
 } from "../../src/studies/real_file.ts";
-import { realFileMarkdown } from "../../src/studies/real_file_markdown.ts";
+import { STUDIES } from "../../src/studies/registry.ts";
+import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
+import { studyJson } from "../../src/studies/study_runner.ts";
 
 const NHANES = new URL("../../examples/nhanes.csv", import.meta.url);
 const EXPECTED = new URL("../reference/nhanes_tables_expected.json", import.meta.url);
@@ -83,8 +84,9 @@ Deno.test("real file: design columns are attached by row and a reordered dataset
 Deno.test("real file: the command's flags", () => {
   const defaults = parseRealFileArgs([]);
   assert.equal(defaults.out, "docs/studies");
-  assert.equal(defaults.cache, null);
   assert.equal(defaults.render, false);
+  assert.equal(defaults.settings.data, "examples/nhanes.csv");
+  assert.equal(defaults.settings.reference, "test/reference/nhanes_tables_expected.json");
   assert.equal(parseRealFileArgs(["--render"]).render, true);
   assert.deepEqual(defaults.settings, REAL_FILE_SETTINGS);
   const reduced = parseRealFileArgs(["--every", "20", "--draws", "200", "--epsilons", "10,20"]);
@@ -93,8 +95,30 @@ Deno.test("real file: the command's flags", () => {
   assert.deepEqual(reduced.settings.epsilons, [10, 20]);
   assert.throws(() => parseRealFileArgs(["--every", "0"]), /--every: must be a positive integer/);
   assert.throws(() => parseRealFileArgs(["--epsilons", "5,x"]), /--epsilons/);
+  assert.throws(() => parseRealFileArgs(["--cache", "dir"]), /cache/);
   assert.equal(footerOf("# T\n\n---\na\n\n---\nWall time 1 s.\n"), "---\nWall time 1 s.");
   assert.throws(() => footerOf("# T\n"), /no footer/);
+});
+
+Deno.test("real file: a study with one replicate, registered as real_file, its arms timed from its stages", async () => {
+  assert.equal(STUDIES.real_file.study, study);
+  assert.equal(STUDIES.real_file.settings, REAL_FILE_SETTINGS);
+  await assert.rejects(
+    () => study.replicate(1, 1, REAL_FILE_SETTINGS, () => {}),
+    /real_file has one replicate \(--replicates 1\): r=1/,
+  );
+  assert.throws(() => study.aggregate([], REAL_FILE_SETTINGS), /one replicate: R=0/);
+  const clock = new ArmClock();
+  for (
+    const [stage, at] of [
+      ["Unweighted", 0],
+      ["Unweighted: fit 50%", 500],
+      ["LW_final ε = 5", 2000],
+      ["LW_final ε = 5: calibrate 10%", 2500],
+      ["done", 5000],
+    ] as const
+  ) clock.stage(stage, at);
+  assert.deepEqual([...clock.seconds], [["Unweighted", 2], ["LW_final ε = 5", 3]]);
 });
 
 Deno.test({
@@ -113,44 +137,44 @@ Deno.test({
       warmup: 60,
       every: 40,
     };
-    const kept = new Map<string, CachedArm>();
-    const cache = {
-      get: (key: string) => Promise.resolve(kept.get(key)),
-      set: (key: string, value: CachedArm) => Promise.resolve(void kept.set(key, value)),
-    };
-    const { result, seconds } = await runRealFile(data, settings, { cache });
-    // A rerun of the same settings takes every arm from the cache: the same JSON at once.
     const stages: string[] = [];
-    const again = await runRealFile(data, settings, {
-      cache,
-      onProgress: (_arm, stage) => stages.push(stage),
+    const record = await study.replicate(0, 1, settings, (stage) => stages.push(stage));
+    const result = withDocument(study, {
+      study: "real_file",
+      seed: 1,
+      replicates: 1,
+      settings,
+      summary: study.aggregate([record], settings),
+      records: [record],
     });
-    assert.deepEqual(stages, ["cached", "cached", "cached"]);
-    assert.equal(realFileJson(again.result), realFileJson(result));
-    assert.deepEqual(again.seconds, seconds);
-    assert.equal(result.records.file, Math.ceil(data.n / 40));
-    assert.equal(result.records.used + result.records.dropped, result.records.file);
-    assert.deepEqual(result.arms.map((arm) => arm.key), [
+    assert.deepEqual(stages.filter((stage) => !stage.includes(": ")), [
+      "Unweighted",
+      "LW_final ε = 20",
+      "Histogram ε = 20",
+    ]);
+    assert.equal(record.reference, null, "a subsample is not compared with R's whole-file table");
+    assert.deepEqual(result.summary.arms.map((arm) => arm.key), [
       "unweighted",
       "lw-final-20",
       "histogram-20",
     ]);
-    assert.deepEqual(Object.keys(seconds), ["unweighted", "lw-final-20", "histogram-20"]);
-    assert.ok(result.arms.every(released), "every arm is released");
-    const [unweighted, lw, histogram] = result.arms.filter(released);
+    assert.equal(record.n.file, Math.ceil(data.n / 40));
+    assert.equal(record.n.used + record.n.dropped, record.n.file);
+    assert.ok(record.arms.every(released), "every arm is released");
+    const [unweighted, lw, histogram] = record.arms.filter(released);
     assert.equal(unweighted.targetEpsilon, null);
     assert.ok(lw.epsilon <= 20 * (1 + 1e-12), `LW_final ε = ${lw.epsilon}`);
     assert.equal(histogram.epsilon, 20);
     assert.equal(histogram.guarantee, "DP");
     assert.equal(histogram.finalFit, null);
     assert.deepEqual(histogram.outcomes, ["hi_chol"]);
-    for (const arm of result.arms.filter(released)) {
-      assert.equal(arm.n, result.records.used);
+    for (const arm of record.arms.filter(released)) {
+      assert.equal(arm.n, record.n.used);
       assert.equal(arm.table.m, 2);
       assert.equal(arm.table.meanCovers.length, 15);
       // Public covariates and unsynthesised weights: the synthetic counts are the confidential ones.
       arm.table.count.forEach((count, r) => {
-        const confidential = result.confidentialTable.count[r];
+        const confidential = record.confidentialTable.count[r];
         assert.ok(Math.abs(count - confidential) <= 1e-9 * confidential);
       });
       assert.equal(arm.hiChol.synthesized[0].name, "hi_chol");
@@ -160,10 +184,11 @@ Deno.test({
     assert.ok(!histogram.utility.variables.some((v) => v.name === "race"));
 
     // The JSON is plain data: it survives a round trip unchanged.
-    const json = realFileJson(result);
+    const json = studyJson(result);
     assert.equal(JSON.stringify(JSON.parse(json), null, 2) + "\n", json);
+    assert.deepEqual(withDocument(study, JSON.parse(json)).document, result.document);
 
-    const markdown = realFileMarkdown(result, "---\nfooter");
+    const markdown = studyMarkdown(study, result, "---\nfooter");
     for (
       const heading of [
         "# A real public-use file end to end: NHANES 2009–2010",
@@ -180,7 +205,10 @@ Deno.test({
       assert.ok(markdown.includes(`\n${heading}\n`) || markdown.startsWith(heading), heading);
     }
     assert.match(markdown, /public domain/);
-    assert.match(markdown, /ignores the PSU clustering \(ids = ~1\)/);
+    assert.match(
+      markdown,
+      /ignores the PSU clustering \(ids = ~1\), so its SEs are the stratified-only ones\. /,
+    );
     assert.match(markdown, /every 40th record of the file: a reduced run/);
     assert.match(markdown, /\| LW_final ε = 20 \| race, hi_chol \| 20 \|/);
     assert.ok(markdown.endsWith("---\nfooter\n"));

@@ -1,0 +1,199 @@
+/**
+ * The real-file study's findings as values (`real_file_document.ts` places them through the
+ * template's Findings section): LW_final's privacy, utility against ε, what the weights do, the
+ * perturbed histogram, the survey table's coverage and the MCMC diagnostics.
+ *
+ * @module
+ */
+import { fmt } from "./markdown.ts";
+import {
+  mean,
+  modelOf,
+  modelSummary,
+  pairs,
+  pct,
+  twoWayTvd,
+  variableTvd,
+  type View,
+} from "./real_file_measures.ts";
+import { type ArmResult, UTILITY_MODELS } from "./real_file_types.ts";
+
+/** A measure per arm for the utility finding; larger is worse unless `worseUp` is false. */
+interface Measure {
+  readonly name: string;
+  readonly worseUp: boolean;
+  readonly value: (arm: ArmResult) => number | null;
+  readonly digits: number;
+}
+
+function measures(view: View): Measure[] {
+  const twoWays = pairs(view);
+  const model = (arm: ArmResult) => modelSummary(modelOf(arm.utility, UTILITY_MODELS[0]));
+  const tvd = (name: string) => (arm: ArmResult) => variableTvd(arm.utility, name)?.mean ?? null;
+  return [
+    { name: "TVD of race", worseUp: true, value: tvd("race"), digits: 4 },
+    { name: "TVD of hi_chol", worseUp: true, value: tvd("hi_chol"), digits: 4 },
+    {
+      name: "mean TVD of the two-way tables",
+      worseUp: true,
+      value: (arm) => {
+        const tvds = twoWays.map(([a, b]) => twoWayTvd(arm.utility, a, b)?.mean);
+        return tvds.every((v) => v !== undefined) ? mean(tvds as number[]) : null;
+      },
+      digits: 4,
+    },
+    {
+      name: "S_pMSE",
+      worseUp: true,
+      value: (arm) => arm.kind === "histogram" ? null : arm.utility.propensity.mean.ratio,
+      digits: 2,
+    },
+    {
+      name: "mean CI overlap of the analysis model",
+      worseUp: false,
+      value: (arm) => model(arm)?.overlap ?? null,
+      digits: 2,
+    },
+    {
+      name: "mean standardised difference of the analysis model",
+      worseUp: true,
+      value: (arm) => model(arm)?.diff ?? null,
+      digits: 2,
+    },
+  ];
+}
+
+/** Each measure from the unweighted synthesizer down LW_final's ε, and how much worse at the end. */
+function trends(view: View, lw: readonly ArmResult[], unweighted: ArmResult) {
+  return measures(view).flatMap((measure) => {
+    const base = measure.value(unweighted);
+    const values = lw.map((arm) => measure.value(arm));
+    const worst = values[values.length - 1];
+    if (base === null || worst === null || values.some((v) => v === null)) return [];
+    const steps = lw.map((arm, j) =>
+      `${fmt(values[j], measure.digits)} (ε = ${arm.targetEpsilon})`
+    );
+    return [{
+      name: measure.name,
+      text: `${measure.name} ${fmt(base, measure.digits)} (unweighted) → ${steps.join(" → ")}`,
+      factor: measure.worseUp ? worst / base : base / worst,
+    }];
+  });
+}
+
+/** The findings' values that compare LW_final's smallest ε with the others ("–" without one). */
+function lwFindings(view: View, lw: readonly ArmResult[], unweighted: ArmResult) {
+  const smallest = lw[lw.length - 1];
+  const t = view.confidentialTable;
+  const all = trends(view, lw, unweighted);
+  const worst = all.reduce((a, b) => (b.factor > a.factor ? b : a), all[0]);
+  const mildest = all.reduce((a, b) => (b.factor < a.factor ? b : a), all[0]);
+  const alpha = smallest.alphaByLevel?.hi_chol;
+  const h = view.arms.find((arm) => arm.kind === "histogram");
+  const tvd = (arm: ArmResult | undefined, a: string, b?: string) =>
+    arm === undefined
+      ? undefined
+      : b === undefined
+      ? variableTvd(arm.utility, a)?.mean
+      : twoWayTvd(arm.utility, a, b)?.mean;
+  const overlap = (arm: ArmResult | undefined, report: "utility" | "hiChol") => {
+    const s = arm === undefined ? null : modelSummary(modelOf(arm[report], UTILITY_MODELS[1]));
+    return s === null ? "not defined (a fit failed)" : fmt(s.overlap, 2);
+  };
+  return {
+    trends: all.map((p) => p.text).join("; "),
+    lw_smallest: String(smallest.targetEpsilon),
+    worst_measure: worst?.name ?? "–",
+    worst_factor: worst === undefined
+      ? "–"
+      : `${fmt(worst.factor, 1)}${
+        worst.name.includes("overlap") ? ", as the inverse ratio of overlaps" : ""
+      }`,
+    mildest_measure: mildest?.name ?? "–",
+    mildest_factor: mildest === undefined ? "–" : fmt(mildest.factor, 1),
+    alpha_non_cases: fmt(alpha?.["0"], 2),
+    alpha_cases: fmt(alpha?.["1"], 2),
+    weights_effect: (alpha?.["1"] ?? 1) < (alpha?.["0"] ?? 1)
+      ? "A weighted likelihood that counts the cases less than the non-cases pulls the fitted " +
+        "prevalence down, and the synthetic records are drawn from it"
+      : "The cases are not down-weighted more than the non-cases",
+    prevalence_confidential: pct(t.mean[0]),
+    prevalence_unweighted: pct(unweighted.table.mean[0]),
+    prevalence_lw: lw.map((arm) => `${pct(arm.table.mean[0])}% at ε = ${arm.targetEpsilon}`)
+      .join(", "),
+    histogram_epsilon: String(h?.targetEpsilon ?? "–"),
+    histogram_tvd: fmt(tvd(h, "hi_chol"), 4),
+    lw_tvd: fmt(tvd(smallest, "hi_chol"), 4),
+    unweighted_tvd: fmt(tvd(unweighted, "hi_chol"), 4),
+    histogram_tvd_agecat: fmt(tvd(h, "agecat", "hi_chol"), 4),
+    lw_tvd_agecat: fmt(tvd(smallest, "agecat", "hi_chol"), 4),
+    unweighted_tvd_agecat: fmt(tvd(unweighted, "agecat", "hi_chol"), 4),
+    histogram_spmse: fmt(h?.hiChol.propensity.mean.ratio, 1),
+    lw_spmse: fmt(smallest.hiChol.propensity.mean.ratio, 1),
+    unweighted_spmse: fmt(unweighted.hiChol.propensity.mean.ratio, 1),
+    histogram_overlap: overlap(h, "utility"),
+    lw_overlap: overlap(smallest, "hiChol"),
+  };
+}
+
+/** The findings' values ("–" for those that need a released LW_final). */
+export function findings(view: View): Record<string, string> {
+  const unweighted = view.arms.find((arm) => arm.kind === "unweighted")!;
+  const lw = view.arms.filter((arm) => arm.kind === "lw-final")
+    .sort((a, b) => b.targetEpsilon! - a.targetEpsilon!);
+  const histograms = view.arms.filter((arm) => arm.kind === "histogram");
+  const failed = view.failures.filter((arm) => arm.kind === "lw-final");
+  const t = view.confidentialTable;
+  const met = lw.filter((arm) => arm.epsilon <= arm.targetEpsilon! * (1 + 1e-12));
+  const reached = lw.map((arm) =>
+    `ε = ${fmt(arm.epsilon, 2)} for the target ${arm.targetEpsilon} (Δ = ${
+      fmt(arm.lipschitz, 3)
+    }, mean α = ${fmt(arm.alphaMean, 3)})`
+  );
+  const coverage = (arm: ArmResult) => arm.table.meanCovers.filter((c) => c).length;
+  const row = (a: string, g: string) =>
+    t.labels[0].findIndex((label, r) => label === a && t.labels[1][r] === g);
+  const fitted = view.arms.filter((arm) => arm.finalFit !== null);
+  const preconditioning = [
+    ...new Set(fitted.map((arm) => arm.finalFit!.preconditionFailure).filter((f) => f !== null)),
+  ];
+  const byLw = lw.length === 0 ? null : lwFindings(view, lw, unweighted);
+  const lwValues = byLw ??
+    Object.fromEntries(
+      Object.keys(lwFindings(view, [unweighted], unweighted)).map((key) => [key, "–"]),
+    );
+  return {
+    lw_met: String(met.length),
+    lw_targets: String(lw.length + failed.length),
+    lw_reached: (reached.length === 0 ? "" : `: ${reached.join("; ")}`) +
+      (failed.length === 0
+        ? ""
+        : `; not released: ${failed.map((arm) => `ε = ${arm.targetEpsilon}`).join(", ")}`),
+    unweighted_lipschitz: fmt(unweighted.lipschitz, 3),
+    unweighted_epsilon: fmt(unweighted.epsilon, 1),
+    ...lwValues,
+    cells: String(t.mean.length),
+    coverage: [
+      `${coverage(unweighted)} (unweighted)`,
+      ...lw.map((arm) => `${coverage(arm)} (LW_final ε = ${arm.targetEpsilon})`),
+      ...histograms.map((arm) => `${coverage(arm)} (histogram ε = ${arm.targetEpsilon})`),
+    ].join(", "),
+    prevalence_men_60: pct(t.mean[row("60+", "male")]),
+    prevalence_women_60: pct(t.mean[row("60+", "female")]),
+    flagged: String(fitted.filter((arm) => arm.finalFit!.flagged).length),
+    fitted: String(fitted.length),
+    final_fits: fitted.map(({ label, finalFit: fit }) =>
+      `${label} ${fit!.divergences} divergences, R̂ max ${fmt(fit!.rhatMax, 3)}, bulk ESS min ${
+        fmt(fit!.essBulkMin, 0)
+      }`
+    ).join("; "),
+    precondition: preconditioning.length === 0
+      ? ""
+      : `The preconditioner was not used (${preconditioning.join("; ")}). `,
+    warm_starts: lw.map((arm) =>
+      `${
+        arm.fits.filter((f) => f.warmStart).length
+      } of ${arm.fits.length} (ε = ${arm.targetEpsilon})`
+    ).join(", "),
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * The report of the re-weighting study (Study 2; vector-weighted paper §3.2 and Supp 3 Table 1)
+ * as data: its values, tables and verdicts, placed by `REWEIGHT_TEMPLATE`.
+ *
+ * @module
+ */
+import * as md from "./markdown.ts";
+import { PAPER_TABLE_1 } from "./reweight_paper.ts";
+import type { ReweightRecord, ReweightSummary } from "./reweight_result.ts";
+import {
+  REWEIGHT_LABELS as LABELS,
+  REWEIGHT_MECHANISMS,
+  type ReweightMechanism,
+  type ReweightSettings,
+  TABLE_STATISTICS,
+} from "./reweight_settings.ts";
+import { reweightVerdicts, showInterval, type Stat, STAT_LABELS } from "./reweight_verdicts.ts";
+import type { StudyDocument, Table } from "./study_document.ts";
+import type { StudyResult } from "./study_types.ts";
+
+type Result = StudyResult<ReweightSettings, ReweightRecord, ReweightSummary>;
+
+/** The synthesizers whose interval widths are compared with Data's. */
+const COMPARED = ["lw", "lw-final", "cw", "cw-final", "cw-g0", "cw-final-g0"] as const;
+type Compared = typeof COMPARED[number];
+
+/** The four of {@linkcode COMPARED} the paper prints. */
+const PAPER_FOUR = ["lw", "lw-final", "cw", "cw-final"] as const;
+
+const width = (i: readonly [number, number]) => i[1] - i[0];
+
+/** Mean over the four statistics of (interval width)/(Data interval width). */
+function widthRatio(
+  intervals: (stat: Stat) => readonly [number, number] | undefined,
+  data: (stat: Stat) => readonly [number, number],
+): number {
+  const ratios = TABLE_STATISTICS.map((stat) => {
+    const interval = intervals(stat);
+    return interval === undefined ? NaN : width(interval) / width(data(stat));
+  });
+  return ratios.reduce((a, b) => a + b, 0) / ratios.length;
+}
+
+/** Table 1: each statistic's median-database interval, ours then the paper's. */
+function table1(result: Result): Table {
+  const { summary } = result;
+  const shown = ["data", ...REWEIGHT_MECHANISMS] as const;
+  const rows = TABLE_STATISTICS.flatMap((stat) => [
+    [
+      `${STAT_LABELS[stat]} (ours)`,
+      ...shown.map((column) => {
+        const ours = column === "data"
+          ? summary.dataBootstrap[stat]
+          : summary.mechanisms[column]?.bootstrap[stat];
+        return ours === undefined ? "–" : showInterval([ours.lower[1], ours.upper[1]]);
+      }),
+    ],
+    [
+      `${STAT_LABELS[stat]} (paper)`,
+      ...shown.map((column) =>
+        showInterval(
+          column === "cw-g0" || column === "cw-final-g0"
+            ? undefined
+            : PAPER_TABLE_1[stat][column as "data"],
+        )
+      ),
+    ],
+  ]);
+  return { header: ["statistic", "Data", ...REWEIGHT_MECHANISMS.map((m) => LABELS[m])], rows };
+}
+
+/** The three readings of Table 1's "95% confidence intervals" (§3.2, Supp 3). */
+function readings(result: Result): Record<string, string> {
+  const { summary } = result;
+  const cell = (m: ReweightMechanism) => summary.mechanisms[m];
+  const dataInterval = (stat: Stat) => summary.data[stat].interval;
+  const paperOf = (m: Compared) => m === "cw-g0" ? "cw" : m === "cw-final-g0" ? "cw-final" : m;
+  const ratios: Record<string, readonly number[]> = {
+    single: COMPARED.map((m) =>
+      widthRatio((stat) => cell(m)?.intervalsOneDataset[stat], dataInterval)
+    ),
+    averaged: COMPARED.map((m) =>
+      widthRatio((stat) => cell(m)?.intervals[stat].interval, dataInterval)
+    ),
+    bootstrap: COMPARED.map((m) => {
+      const c = cell(m);
+      return c === null
+        ? NaN
+        : TABLE_STATISTICS.reduce((t, stat) => t + c.bootstrap[stat].widthRatio, 0) / 4;
+    }),
+    paper: COMPARED.map((m) =>
+      widthRatio((stat) => PAPER_TABLE_1[stat][paperOf(m)], (stat) => PAPER_TABLE_1[stat].data)
+    ),
+  };
+  const ratioList = (values: readonly number[]) =>
+    PAPER_FOUR.map((m) => `${md.fmt(values[COMPARED.indexOf(m)], 2)}× (${LABELS[m]})`)
+      .join(", ");
+  // The paper's Data endpoints, read as 2.5%/97.5% quantiles over 100 databases: z-scores.
+  const dataZ = TABLE_STATISTICS.map((stat) =>
+    [0, 1].map((e) => {
+      const ours = summary.data[stat];
+      return (PAPER_TABLE_1[stat].data![e] - ours.interval[e]) / Math.max(ours.errors[e], 1e-9);
+    })
+  );
+  const maxZ = Math.max(...dataZ.flat().map(Math.abs));
+  const dataInside = TABLE_STATISTICS.every((stat) => {
+    const ours = summary.dataBootstrap[stat];
+    const [lo, hi] = PAPER_TABLE_1[stat].data!;
+    return lo >= ours.lower[0] - 0.05 && lo <= ours.lower[2] + 0.05 &&
+      hi >= ours.upper[0] - 0.05 && hi <= ours.upper[2] + 0.05;
+  });
+  return {
+    singleRatios: ratioList(ratios.single),
+    paperRatios: ratioList(ratios.paper),
+    averagedRatios: ratioList(ratios.averaged),
+    bootstrapRatios: ratioList(ratios.bootstrap),
+    dataZ: TABLE_STATISTICS.map((stat, i) =>
+      `${md.fmt(dataZ[i][0], 1)} and ${md.fmt(dataZ[i][1], 1)} (${STAT_LABELS[stat]})`
+    ).join(", "),
+    dataZVerdict: maxZ > 2.5
+      ? `: up to ${md.fmt(maxZ, 1)}, too far for the same generator and R`
+      : ", within Monte Carlo error",
+    dataInside: dataInside ? "all inside" : "not all inside",
+    onlyReading: dataInside && maxZ > 2.5
+      ? ", and the only one of the three under which the paper's Data column is a draw of the " +
+        "same generator's. Its "
+      : ". Its ",
+  };
+}
+
+/** The Lipschitz bounds, ᾱ, g and k of each synthesizer. */
+function lipschitzTable(summary: ReweightSummary): Table {
+  const rows = REWEIGHT_MECHANISMS.map((mechanism) => {
+    const c = summary.mechanisms[mechanism];
+    if (c === null) return [LABELS[mechanism], "–", "–", "–", "–", "–", "–", "–", "–", "–"];
+    const k = c.k === null
+      ? "–"
+      : `${
+        c.k.accepted === null ? "–" : md.medianRange(c.k.accepted, 4)
+      } (none: ${c.k.none}; toward target: ${c.k.towardTarget})`;
+    return [
+      LABELS[mechanism],
+      String(c.replicates),
+      ...md.quantileCells(c.lipschitz, 3),
+      md.fmt(c.alphaMean.median, 3),
+      c.g === null ? "–" : md.medianRange(c.g, 3),
+      k,
+    ];
+  });
+  const header = ["synthesizer", "replicates", "min", "q25", "median", "q75", "max", "median ᾱ"];
+  return { header: [...header, "g: median [min, max]", "k: median [min, max]"], rows };
+}
+
+/** The ECDF utility of each synthesizer. */
+function utilityTable(summary: ReweightSummary): Table {
+  const rows = REWEIGHT_MECHANISMS.map((mechanism) => {
+    const c = summary.mechanisms[mechanism];
+    return c === null
+      ? [LABELS[mechanism], "–", "–"]
+      : [LABELS[mechanism], md.fmt(c.ecdfMax.mean, 4), md.fmt(c.ecdfMeanSquared.mean, 5)];
+  });
+  return { header: ["synthesizer", "max \\|F − F*\\|", "mean (F − F*)²"], rows };
+}
+
+/** What re-weighting changes (§3.2, Algorithm 3), and the utility ranking. */
+function reweighting(summary: ReweightSummary): Record<string, string> {
+  const cell = (m: ReweightMechanism) => summary.mechanisms[m];
+  const change = (from: ReweightMechanism, to: ReweightMechanism) => {
+    const [a, b] = [cell(from), cell(to)];
+    const arrow = (x: number, y: number, digits: number) =>
+      `${md.fmt(x, digits)} → ${md.fmt(y, digits)}`;
+    return a === null || b === null
+      ? `${LABELS[from]} → ${LABELS[to]}: –`
+      : `${LABELS[from]} → ${LABELS[to]}: median ᾱ ` +
+        `${arrow(a.alphaMean.median, b.alphaMean.median, 3)}, mean max-ECDF ` +
+        `${arrow(a.ecdfMax.mean, b.ecdfMax.mean, 4)}, median Δ ` +
+        arrow(a.lipschitz.median, b.lipschitz.median, 3);
+  };
+  const ranked = REWEIGHT_MECHANISMS.filter((m) => cell(m) !== null)
+    .sort((p, q) => cell(p)!.ecdfMax.mean - cell(q)!.ecdfMax.mean);
+  return {
+    changes: [change("lw", "lw-final"), change("cw", "cw-final"), change("cw-g0", "cw-final-g0")]
+      .join("; "),
+    ranking: ranked.map((m) => LABELS[m]).join(" < "),
+  };
+}
+
+/**
+ * The report of the re-weighting study as data.
+ *
+ * @param result The study result (its document, if any, is ignored).
+ * @returns The document `REWEIGHT_TEMPLATE` places.
+ */
+export function reweightDocument(result: Result): StudyDocument {
+  const { settings, summary } = result;
+  const cell = (m: ReweightMechanism) => summary.mechanisms[m];
+  const [cw, cw0] = [cell("cw"), cell("cw-g0")];
+  const unweighted = summary.unweightedLipschitz;
+  return {
+    verdicts: reweightVerdicts(result),
+    values: {
+      replicates: String(result.replicates),
+      n: String(settings.n),
+      datasets: String(settings.datasets),
+      c: String(settings.c),
+      epsilon: String(settings.epsilon),
+      delta: String(settings.epsilon / 2),
+      ball: settings.relativeRadius ? "relative" : "absolute",
+      radius: String(settings.radius),
+      seed: String(result.seed),
+      bootstrap: String(settings.bootstrap),
+      ...readings(result),
+      cwG: md.fmt(cw?.g?.median, 2),
+      cwAlpha: md.fmt(cw?.alphaMean.median, 2),
+      cwG0Alpha: md.fmt(cw0?.alphaMean.median, 2),
+      cwG0Lipschitz: md.fmt(cw0?.lipschitz.median, 2),
+      ...reweighting(summary),
+      unweightedMedian: md.fmt(unweighted.median, 3),
+      unweightedMin: md.fmt(unweighted.min, 3),
+      unweightedMax: md.fmt(unweighted.max, 3),
+      lwG: md.fmt(cell("lw")?.g?.median, 3),
+      towardLw: String(cell("lw-final")?.k?.towardTarget ?? 0),
+      towardCw: String(cell("cw-final")?.k?.towardTarget ?? 0),
+      swFits: md.fmt(cell("sw")?.fits.median, 0),
+      sampler: md.samplerParagraph(settings.sampler, summary.fits),
+    },
+    tables: {
+      table1: table1(result),
+      lipschitz: lipschitzTable(summary),
+      utility: utilityTable(summary),
+    },
+    figures: {},
+  };
+}

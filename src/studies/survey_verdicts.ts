@@ -1,0 +1,254 @@
+/**
+ * The verdicts of the survey study's report (Study 4): each number the survey paper prints for
+ * this design (§4.1–4.4, Appendix F), ours beside it, and the judgement with the interval that
+ * decided it.
+ *
+ * @module
+ */
+import { fmt, medianRange } from "./markdown.ts";
+import type { StudyResult } from "./study_types.ts";
+import type { ArmSummary, SurveySummary } from "./survey_aggregate.ts";
+import { PAPER_TABLES_4_5, paperTableRows } from "./survey_paper.ts";
+import type { SurveyRecord } from "./survey_record.ts";
+import {
+  type Method,
+  QUANTITIES,
+  type Quantity,
+  SURVEY_METHODS,
+  SURVEY_SYNTHESIZERS,
+  type SurveySettings,
+} from "./survey_settings.ts";
+import { coverageByReplicate, LABELS, lengthRatio } from "./survey_tables.ts";
+import { SURVEY_PROSE } from "./survey_template.ts";
+import {
+  inInterval,
+  Judge,
+  type Judgement,
+  monteCarloInterval,
+  type Verdict,
+  verdict,
+} from "./verdict.ts";
+
+/** The paper's numbers this report compares with (survey paper §4.1–4.4, Appendix F). */
+const PAPER = {
+  lipschitz: 1.8,
+  unweighted: { fbs: 8.89, fbp: 9.92 },
+  sampleCorrelation: -0.58,
+  /** Captions of Table 4 and 5: FBP's CI length over FBS's. */
+  lengthRatio: { count: 1.38, mean: 0.97 },
+  /** Table 4: FBP's coverage of Field 7 total and Field 7 male counts. */
+  field7: 0.51,
+} as const;
+
+/** Agrees (for `reason`) when `paper` lies in `interval`, else differs for `otherwise`. */
+function inRange(
+  paper: number,
+  interval: readonly [number, number],
+  reason: string,
+  otherwise: string,
+): Judgement {
+  return inInterval(paper, interval)
+    ? Judge.agrees(interval, paper, reason)
+    : Judge.differs(otherwise, interval, paper);
+}
+
+/** Agrees (for `reason`) when `holds`, else differs for `otherwise`; no interval. */
+function stated(holds: boolean, reason: string, otherwise: string): Judgement {
+  return holds ? Judge.agrees(null, null, reason) : Judge.differs(otherwise);
+}
+
+/**
+ * Why a mean coverage differs from the paper's, from what was measured: where the misses are
+ * (field totals or field × gender cells, ours beside the paper's) and how long our intervals are
+ * against the paper's printed lengths.
+ */
+function coverageReason(
+  arm: ArmSummary,
+  key: string,
+  kind: Quantity,
+  method: "fbs" | "fbp",
+  difference: number,
+): string {
+  const column = method === "fbs" ? 1 : 3;
+  const paper = PAPER_TABLES_4_5[kind];
+  const rows = paperTableRows();
+  const cells = arm.coverage[method][key];
+  const mean = (pick: (k: number) => number, totals: boolean) => {
+    const ks = rows.map((_, k) => k).filter((k) => (k % 3 === 0) === totals);
+    return ks.reduce((s, k) => s + pick(k), 0) / ks.length;
+  };
+  const ours = (k: number) => cells.coverage[kind][rows[k]];
+  const theirs = (k: number) => paper[k][column];
+  const length = (totals: boolean) =>
+    mean((k) => cells.length[kind][rows[k]] / paper[k][column + 1], totals);
+  return `${LABELS[method]} ${difference < 0 ? "under" : "over"}covers by ${
+    fmt(Math.abs(difference), 3)
+  }: field totals ${fmt(mean(ours, true), 2)} (paper ${fmt(mean(theirs, true), 2)}), ` +
+    `field × gender ${fmt(mean(ours, false), 2)} (paper ${fmt(mean(theirs, false), 2)}); ` +
+    `our intervals are ${fmt(length(true), 2)}× the paper's printed lengths for totals and ` +
+    `${fmt(length(false), 2)}× for cells (see Differences)`;
+}
+
+/** The verdicts: each number the paper prints for this design, ours, and the judgement. */
+export function surveyVerdicts(
+  result: StudyResult<SurveySettings, SurveyRecord, SurveySummary>,
+): Verdict[] {
+  const { settings, summary, records } = result;
+  const main = summary.arms[0];
+  const key = `m${settings.coverageM}`;
+  const rows: Verdict[] = [];
+  const range = "within the range over our samples";
+  const outside = "outside the range over our samples";
+  const correlation = summary.sampleCorrelation;
+  rows.push(verdict({
+    quantity: "Sample correlation of salary and weight (§4.1)",
+    paper: fmt(PAPER.sampleCorrelation, 2),
+    ours: `median ${medianRange(correlation, 3)}`,
+  }, inRange(PAPER.sampleCorrelation, [correlation.min, correlation.max], range, outside)));
+  for (const method of SURVEY_SYNTHESIZERS) {
+    const f = main.fits[method];
+    rows.push(verdict(
+      {
+        quantity: `${LABELS[method]} Δ_α after weighting (§4.2)`,
+        paper: `≈ ${PAPER.lipschitz}`,
+        ours: medianRange(f.lipschitz, 3),
+      },
+      f.missedTarget === 0
+        ? Judge.byConstruction(`every sample calibrated to Δ ≤ ${PAPER.lipschitz}`)
+        : Judge.differs(`Δ* missed on ${f.missedTarget} of ${records.length} samples`),
+    ));
+  }
+  for (const method of SURVEY_SYNTHESIZERS) {
+    const f = main.fits[method].unweightedLipschitz;
+    const paper = PAPER.unweighted[method];
+    rows.push(verdict(
+      {
+        quantity: `${LABELS[method]} unweighted Δ_x (§4.2, one sample)`,
+        paper: fmt(paper, 2),
+        ours: medianRange(f, 2),
+      },
+      // FBP's Δ_x is on another scale than the paper's, so a range that happens to hold the
+      // paper's number is no agreement.
+      method === "fbp"
+        ? Judge.differs(SURVEY_PROSE.fbpNotComparable)
+        : inRange(paper, [f.min, f.max], range, `${outside} (see Differences)`),
+    ));
+  }
+  for (const kind of QUANTITIES) {
+    for (const [method, column] of [["fbs", 1], ["fbp", 3]] as const) {
+      const ours = coverageByReplicate(
+        records,
+        (r) => r.arms[0].coverage[method][key].covered[kind],
+      );
+      const paper = PAPER_TABLES_4_5[kind].reduce((s, row) => s + row[column], 0) / 24;
+      rows.push(verdict(
+        {
+          quantity: `${LABELS[method]} mean coverage of ${
+            kind === "count" ? "counts" : "mean salaries"
+          }, 24 cells (Table ${kind === "count" ? 4 : 5}, m = 3)`,
+          paper: fmt(paper, 3),
+          ours: `${fmt(ours.mean, 3)} ± ${fmt(ours.se, 3)}`,
+        },
+        Judge.within(
+          paper,
+          monteCarloInterval(ours.mean, ours.se, { rounding: 0.01 }),
+          () => coverageReason(main, key, kind, method, ours.mean - paper),
+        ),
+      ));
+    }
+  }
+  for (const kind of QUANTITIES) {
+    const ours = lengthRatio(main, key, kind);
+    const paper = PAPER.lengthRatio[kind];
+    // |ours/paper − 1| ≤ 10%: the paper's ratio lies in [ours/1.1, ours/0.9].
+    rows.push(verdict(
+      {
+        quantity: `FBP/FBS mean CI length, ${kind === "count" ? "counts" : "means"} (caption, ` +
+          `Table ${kind === "count" ? 4 : 5})`,
+        paper: fmt(paper, 2),
+        ours: fmt(ours, 2),
+      },
+      inRange(
+        paper,
+        [ours / 1.1, ours / 0.9],
+        "within 10%",
+        `FBP's intervals are relatively ${
+          ours < paper ? "shorter" : "longer"
+        } here (see Tables 4–5 below)`,
+      ),
+    ));
+  }
+  const field7 = paperTableRows()[18];
+  const ours7 = main.coverage.fbp[key].coverage.count[field7];
+  const se7 = Math.sqrt(Math.max(ours7 * (1 - ours7), 0.25 / records.length) / records.length);
+  rows.push(verdict(
+    {
+      quantity: "FBP coverage of the Field 7 total count (Table 4)",
+      paper: fmt(PAPER.field7, 2),
+      ours: `${fmt(ours7, 2)} ± ${fmt(se7, 2)}`,
+    },
+    Judge.within(
+      PAPER.field7,
+      monteCarloInterval(ours7, se7, { rounding: 0.01 }),
+      () => SURVEY_PROSE.field7(fmt(main.coverage.fbp[key].length.count[field7], 0)),
+    ),
+  ));
+  const pooled = (arm: ArmSummary, method: Method, kind: Quantity) =>
+    arm.ratiosPooled[method][key][kind].median;
+  const medians = (kind: Quantity) =>
+    `medians ${SURVEY_METHODS.map((method) => fmt(pooled(main, method, kind), 2)).join(" / ")} ` +
+    "(pooled)";
+  const order = "another order (pooled medians)";
+  rows.push(verdict(
+    {
+      quantity: "Figure 5 counts: FBS smallest RMSE ratios, then FBP, Laplace worst",
+      paper: "FBS < FBP < Laplace",
+      ours: medians("count"),
+    },
+    stated(
+      pooled(main, "fbs", "count") < pooled(main, "fbp", "count") &&
+        pooled(main, "fbp", "count") < pooled(main, "laplace", "count"),
+      "same order",
+      order,
+    ),
+  ));
+  rows.push(verdict(
+    {
+      quantity: "Figure 5 means: FBS and FBP far below Laplace",
+      paper: "FBS, FBP ≪ Laplace",
+      ours: medians("mean"),
+    },
+    stated(
+      pooled(main, "fbp", "mean") < pooled(main, "laplace", "mean") &&
+        pooled(main, "fbs", "mean") < pooled(main, "laplace", "mean"),
+      "same order",
+      order,
+    ),
+  ));
+  if (summary.arms.length > 1) {
+    const wide = summary.arms[1];
+    const fbsGain = pooled(main, "fbs", "mean") - pooled(wide, "fbs", "mean");
+    const fbpGain = pooled(main, "fbp", "mean") - pooled(wide, "fbp", "mean");
+    rows.push(verdict(
+      {
+        quantity: `Figure 7 (Δ* = ${wide.target}): FBS means improve notably, FBP little`,
+        paper: "FBS gains > FBP gains",
+        ours: `median mean-ratio change ${fmt(-fbsGain, 3)} (FBS), ${
+          fmt(-fbpGain, 3)
+        } (FBP), pooled`,
+      },
+      // A gain is a fall of the pooled median RMSE ratio; "improve notably" needs FBS's to be a
+      // gain at all, and larger than FBP's.
+      stated(
+        fbsGain > 0 && fbsGain > fbpGain,
+        "FBS's means improve, more than FBP's",
+        fbsGain <= 0
+          ? `FBS's means do not improve: the pooled median ratio rises by ${fmt(-fbsGain, 3)}${
+            fbpGain <= 0 ? ` (FBP's by ${fmt(-fbpGain, 3)})` : ""
+          }`
+          : "FBP's means gain as much or more",
+      ),
+    ));
+  }
+  return rows;
+}
