@@ -130,6 +130,7 @@ export async function contractionReplicate(
         "lw-fixed": { mechanism: "lw", ...fixed },
         "lw-calibrated": { mechanism: "lw", c, epsilon },
         "lw-final": { mechanism: "lw-final", c, epsilon },
+        "lw-fixed-final": { mechanism: "lw-final", ...fixed },
         "weighted-e": { mechanism: "weighted-e", ...fixed, epsilon },
       };
       const rules = {} as Record<ContractionRule, ContractionEntry | null>;
@@ -247,7 +248,7 @@ function cellOf(
     zeroWeights: summarize(entries.map((e) => e.zeroWeights)),
     allWeightsZero: entries.filter((e) => e.zeroWeights === n).length,
     g: calibrated && gs.length > 0 ? summarize(gs) : null,
-    k: rule === "lw-final"
+    k: rule === "lw-final" || rule === "lw-fixed-final"
       ? { accepted: ks.length === 0 ? null : summarize(ks), none: entries.length - ks.length }
       : null,
   };

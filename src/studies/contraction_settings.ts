@@ -55,6 +55,8 @@ export const CONTRACTION_SETTINGS: ContractionSettings = Object.freeze({
  * - "lw-calibrated": Algorithm 1 with the shift g calibrated on each database so that Δ ≤ Δ_α;
  * - "lw-final": the calibrated LW re-weighted by Algorithm 3 (k < 1; the supplement's "LW
  *   synthesizer and re-weighting strategy");
+ * - "lw-fixed-final": the fixed rule re-weighted by Algorithm 3, with no calibration and no
+ *   target (the supplement's strategy read without calibration: issue 25);
  * - "weighted-e": the fixed rule truncated once at Δ_α (the slides' Weighted-e).
  */
 export const CONTRACTION_RULES = [
@@ -62,6 +64,7 @@ export const CONTRACTION_RULES = [
   "lw-fixed",
   "lw-calibrated",
   "lw-final",
+  "lw-fixed-final",
   "weighted-e",
 ] as const;
 export type ContractionRule = typeof CONTRACTION_RULES[number];
@@ -72,6 +75,7 @@ export const CONTRACTION_LABELS: Readonly<Record<ContractionRule, string>> = Obj
   "lw-fixed": "LW fixed",
   "lw-calibrated": "LW calibrated",
   "lw-final": "LW_final",
+  "lw-fixed-final": "LW fixed + Alg. 3",
   "weighted-e": "Weighted-e",
 });
 

@@ -12,6 +12,10 @@ export interface Series {
   readonly label: string;
   readonly color: string;
   readonly dashed?: boolean;
+  /** Whether the points are joined by a line (default true; false: a scatter). */
+  readonly line?: boolean;
+  /** Whether each point is marked by a circle (default true). */
+  readonly marks?: boolean;
   /** (x, y, hollow: drawn as an open circle) per point; non-finite y are left out. */
   readonly points: readonly (readonly [number, number, boolean?])[];
 }
@@ -133,18 +137,22 @@ export function panelSvg(x0: number, panel: Panel): string {
   for (const s of panel.series) {
     const kept = s.points.filter(([x, y]) => keep(x, y));
     if (kept.length === 0) continue;
-    const path = kept.map(([x, y], j) =>
-      `${j === 0 ? "M" : "L"}${fx(x).toFixed(1)},${fy(y).toFixed(1)}`
-    ).join(" ");
-    parts.push(
-      `<path d="${path}" fill="none" stroke="${s.color}" stroke-width="1.6"${
-        s.dashed === true ? ' stroke-dasharray="5,3"' : ""
-      }><title>${escapeSvg(s.label)}</title></path>`,
-    );
+    if (s.line !== false) {
+      const path = kept.map(([x, y], j) =>
+        `${j === 0 ? "M" : "L"}${fx(x).toFixed(1)},${fy(y).toFixed(1)}`
+      ).join(" ");
+      parts.push(
+        `<path d="${path}" fill="none" stroke="${s.color}" stroke-width="1.6"${
+          s.dashed === true ? ' stroke-dasharray="5,3"' : ""
+        }><title>${escapeSvg(s.label)}</title></path>`,
+      );
+    }
+    if (s.marks === false) continue;
+    const radius = s.line === false ? 1.6 : 2.6;
     for (const [x, y, hollow] of kept) {
       parts.push(
-        `<circle cx="${fx(x).toFixed(1)}" cy="${fy(y).toFixed(1)}" r="2.6" stroke="${s.color}" ` +
-          `fill="${hollow === true ? "white" : s.color}"/>`,
+        `<circle cx="${fx(x).toFixed(1)}" cy="${fy(y).toFixed(1)}" r="${radius}" ` +
+          `stroke="${s.color}" fill="${hollow === true ? "white" : s.color}"/>`,
       );
     }
   }
@@ -153,8 +161,8 @@ export function panelSvg(x0: number, panel: Panel): string {
 }
 
 /**
- * A figure as one SVG document: its panels side by side, the legend four to a row, and the
- * caption line.
+ * A figure as one SVG document: its panels side by side, the legend two entries to a panel's
+ * width, and the caption line.
  *
  * @example
  * ```ts
@@ -174,11 +182,12 @@ export function panelSvg(x0: number, panel: Panel): string {
 export function lineFigureSvg(figure: LineFigure): string {
   const { width: W, height: H } = PANEL;
   const legendY = H + 6;
-  const rows = Math.ceil(figure.legend.length / 4);
+  const perRow = 2 * figure.panels.length;
+  const rows = Math.ceil(figure.legend.length / perRow);
   const height = legendY + 16 * rows + (figure.caption === undefined ? 4 : 18);
   const legend = figure.legend.map(([text, color], j) => {
-    const x = 10 + (j % 4) * 180;
-    const y = legendY + 16 * Math.floor(j / 4);
+    const x = 10 + (j % perRow) * 180;
+    const y = legendY + 16 * Math.floor(j / perRow);
     return `<line x1="${x}" y1="${y}" x2="${x + 22}" y2="${y}" stroke="${color}" ` +
       `stroke-width="2"/><text x="${x + 28}" y="${y}" dominant-baseline="middle">${
         escapeSvg(text)

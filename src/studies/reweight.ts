@@ -45,13 +45,16 @@ import { utilityOf } from "../synthesis/utility.ts";
 import { quantile } from "../stats/quantile.ts";
 import { simulateNbMixture } from "./nb_mixture.ts";
 import { reweightDocument } from "./reweight_document.ts";
-import type {
-  Bootstraps,
-  Intervals,
-  ReweightCell,
-  ReweightEntry,
-  ReweightRecord,
-  ReweightSummary,
+import {
+  type Bootstraps,
+  FIGURE_MECHANISMS,
+  type FigureMechanism,
+  type Intervals,
+  type RecordLevel,
+  type ReweightCell,
+  type ReweightEntry,
+  type ReweightRecord,
+  type ReweightSummary,
 } from "./reweight_result.ts";
 import {
   REWEIGHT_LABELS,
@@ -153,6 +156,7 @@ export async function reweightReplicate(
     },
   });
   const mechanisms = {} as Record<ReweightMechanism, ReweightEntry | null>;
+  const recordLevel: Partial<Record<FigureMechanism, RecordLevel>> = {};
   let lwLipschitz: number | null = null;
   let unweightedLipschitz = NaN;
   for (const [j, name] of REWEIGHT_MECHANISMS.entries()) {
@@ -182,6 +186,9 @@ export async function reweightReplicate(
       continue;
     }
     if (name === "unweighted") unweightedLipschitz = outcome.lipschitz;
+    if (r === 0 && (FIGURE_MECHANISMS as readonly string[]).includes(name)) {
+      recordLevel[name as FigureMechanism] = recordLevelOf(outcome);
+    }
     if (name === "lw") lwLipschitz = outcome.lipschitz;
     const fit = outcome.fit!;
     const streams = rng.split(SYNTHESIS_STREAM + j);
@@ -201,7 +208,22 @@ export async function reweightReplicate(
     dataCi: bootstrapIntervals(y, rng.split(BOOTSTRAP_STREAM), settings.bootstrap),
     unweightedLipschitz,
     mechanisms,
+    ...(r === 0 ? { recordLevel } : {}),
     fits: fits.stats(),
+  };
+}
+
+/** A release's record-level bounds for Figures 1–2 (`RecordLevel`). */
+function recordLevelOf(outcome: MechanismOutcome): RecordLevel {
+  const bounds = outcome.bound!.perRecord;
+  const sorted = Float64Array.from(bounds).sort();
+  const alpha = outcome.alpha;
+  return {
+    quantiles: Array.from({ length: 101 }, (_, p) => quantile(sorted, p / 100)),
+    pairs: Array.from(
+      { length: Math.ceil(bounds.length / 5) },
+      (_, j) => [alpha === null ? 1 : alpha[5 * j], bounds[5 * j]] as const,
+    ),
   };
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import * as md from "./markdown.ts";
+import { recordBoundsFigure, weightEfficiencyFigure } from "./reweight_figures.ts";
 import { PAPER_TABLE_1 } from "./reweight_paper.ts";
 import type { ReweightRecord, ReweightSummary } from "./reweight_result.ts";
 import {
@@ -229,6 +230,9 @@ export function reweightDocument(result: Result): StudyDocument {
       lipschitz: lipschitzTable(summary),
       utility: utilityTable(summary),
     },
-    figures: {},
+    figures: {
+      recordBounds: recordBoundsFigure(result.records[0]),
+      weightEfficiency: weightEfficiencyFigure(result.records[0]),
+    },
   };
 }

@@ -44,7 +44,24 @@ export interface ReweightRecord {
   readonly dataCi: SummaryIntervals;
   readonly unweightedLipschitz: number;
   readonly mechanisms: Readonly<Record<ReweightMechanism, ReweightEntry | null>>;
+  /**
+   * Replicate 0 only: the record-level bounds Δ_{α,x_i} of the synthesizers of the vector-weighted
+   * paper's Figures 1–2 (absent elsewhere, and from results written before issue 25).
+   */
+  readonly recordLevel?: Readonly<Partial<Record<FigureMechanism, RecordLevel>>>;
   readonly fits: FitStats;
+}
+
+/** The synthesizers whose record-level bounds Figures 1–2 show (SW beside them). */
+export const FIGURE_MECHANISMS = ["unweighted", "lw", "cw", "sw"] as const;
+export type FigureMechanism = typeof FIGURE_MECHANISMS[number];
+
+/** One synthesizer's record-level bounds on one database. */
+export interface RecordLevel {
+  /** Δ_{α,x_i} at the probabilities 0, 0.01, …, 1 (type-7 quantiles over the records). */
+  readonly quantiles: readonly number[];
+  /** (α_i, Δ_{α,x_i}) of every fifth record, in record order. */
+  readonly pairs: readonly (readonly [number, number])[];
 }
 
 /** A statistic's 95% interval over replicates with its endpoints' bootstrap standard errors. */

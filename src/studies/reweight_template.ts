@@ -75,6 +75,18 @@ export const REWEIGHT_TEMPLATE = [
   "",
   "Unweighted Δ_x: median {{unweightedMedian}}, range [{{unweightedMin}}, {{unweightedMax}}].",
   "",
+  "## Record-level bounds (the vector-weighted paper's Figures 1–2)",
+  "",
+  "On the first database: the distribution of each record's bound Δ_{α,x_i} (Figure 1; SW, " +
+  "whose one weight scales the unweighted bounds, beside the paper's synthesizers), and each " +
+  "record's bound against its weight for LW and CW with the overall bound dashed (Figure 2). " +
+  "The paper's reading: LW keeps most records' bounds near the maximum (efficient), CW " +
+  "down-weights many low-risk records far below it.",
+  "",
+  "{{figure:recordBounds}}",
+  "",
+  "{{figure:weightEfficiency}}",
+  "",
   "## ECDF utility (mean over databases of the mean over synthetic datasets)",
   "",
   "{{table:utility}}",

@@ -84,7 +84,7 @@ function record(r: number, bounds: number[][]): ContractionRecord {
       CONTRACTION_RULES.map((rule, m) => [
         rule,
         rule === "lw-calibrated" && r === 2 ? null : entry(perRule[m], {
-          k: rule === "lw-final" ? 0.95 : null,
+          k: rule === "lw-final" || rule === "lw-fixed-final" ? 0.95 : null,
           g: rule === "lw-final" || rule === "lw-calibrated" ? -0.1 : null,
           zeroWeights: rule === "unweighted" ? 0 : 1,
         }),
@@ -107,11 +107,11 @@ Deno.test("`contractionAggregate()` on hand-made records: quantiles, P(Δ > Δ_�
     sizes: [100, 400],
     generators: [{ name: "poisson", global: 3.5 }],
   };
-  // Rules in order: unweighted, lw-fixed, lw-calibrated, lw-final, weighted-e.
+  // Rules in order: unweighted, lw-fixed, lw-calibrated, lw-final, lw-fixed-final, weighted-e.
   const records = [
-    record(0, [[9, 3.0, 3.4, 3.2, 3.0], [9, 3.4, 3.45, 3.3, 3.45]]),
-    record(1, [[8, 3.8, 3.3, 3.4, 3.6], [12, 3.6, 3.44, 3.31, 3.5]]),
-    record(2, [[7, 3.2, 3.5, 3.1, 3.2], [9.5, 3.7, 3.4, 3.29, 3.48]]),
+    record(0, [[9, 3.0, 3.4, 3.2, 2.9, 3.0], [9, 3.4, 3.45, 3.3, 3.3, 3.45]]),
+    record(1, [[8, 3.8, 3.3, 3.4, 3.7, 3.6], [12, 3.6, 3.44, 3.31, 3.55, 3.5]]),
+    record(2, [[7, 3.2, 3.5, 3.1, 3.1, 3.2], [9.5, 3.7, 3.4, 3.29, 3.6, 3.48]]),
   ];
   const summary = contractionAggregate(records, settings);
   const [poisson] = summary.generators;
@@ -131,6 +131,10 @@ Deno.test("`contractionAggregate()` on hand-made records: quantiles, P(Δ > Δ_�
   assert.deepEqual(small.rules["lw-final"]!.k!.accepted!.median, 0.95);
   assert.equal(small.rules["lw-final"]!.k!.none, 0);
   assert.equal(small.rules["lw-fixed"]!.k, null);
+  // The fixed rule with Algorithm 3: its k is summarised, and it ends above 3.5 on one database
+  // at n = 100 and two at n = 400 (3.55, 3.6).
+  assert.equal(small.rules["lw-fixed-final"]!.k!.accepted!.median, 0.95);
+  assert.deepEqual(poisson.trends["lw-fixed-final"]!.sharesAbove, [1 / 3, 2 / 3]);
   assert.equal(small.rules.unweighted!.g, null);
   const trend = poisson.trends["lw-final"]!;
   assert.equal(trend.q95Falls, true); // 3.38 → 3.3095
