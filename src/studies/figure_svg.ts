@@ -67,15 +67,20 @@ function label(v: number): string {
     : String(Number(v.toPrecision(3)));
 }
 
-/** The [lo, hi] of an axis over values, widened to its ticks (linear axes include 0). */
-function axis(values: readonly number[], log: boolean, includeZero: boolean) {
+/**
+ * The [lo, hi] of an axis over values, widened to its ticks (linear axes include 0) unless
+ * `exact` (a log x axis, ticked at the points' own x).
+ */
+function axis(values: readonly number[], log: boolean, includeZero: boolean, exact = false) {
   let lo = Math.min(...values);
   let hi = Math.max(...values);
   if (!log && includeZero) lo = Math.min(0, lo);
   if (hi === lo) hi = log ? lo * 10 : lo + 1;
   const t = ticks(lo, hi, log);
-  lo = Math.min(lo, t[0]);
-  hi = Math.max(hi, t[t.length - 1]);
+  if (!exact) {
+    lo = Math.min(lo, t[0]);
+    hi = Math.max(hi, t[t.length - 1]);
+  }
   const unit = (v: number) =>
     log
       ? (Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))
@@ -103,7 +108,7 @@ export function panelSvg(x0: number, panel: Panel): string {
     parts.push(`<text x="${W / 2}" y="${H / 2}" text-anchor="middle">no data</text></g>`);
     return parts.join("");
   }
-  const xAxis = axis(points.map(([x]) => x), logX, false);
+  const xAxis = axis(points.map(([x]) => x), logX, false, logX);
   const yAxis = axis(points.map(([, y]) => y), logY, true);
   const xTicks = logX ? [...new Set(points.map(([x]) => x))].sort((a, b) => a - b) : xAxis.ticks;
   const fx = (x: number) => L + xAxis.unit(x) * (W - L - R);
