@@ -109,8 +109,16 @@ export interface MechanismOutcome<N extends string = MechanismName> {
   readonly mechanism: N;
   /** The privacy loss of releasing m datasets. */
   readonly privacy: PrivacyLoss;
-  /** The Lipschitz bound behind `privacy` (for censoring, the censoring level C). */
+  /**
+   * Δ of the final fit's draws: max_{i,s} |α_i ℓ_i(θ_s)|, of the clamped contributions under
+   * censoring (confidential; NaN for the histogram).
+   */
   readonly lipschitz: number;
+  /**
+   * The Lipschitz bound the guarantee rests on, what a release reports: `lipschitz`, or under
+   * censoring the censoring level C (NaN for the histogram, whose privacy map takes ε).
+   */
+  readonly privacyLipschitz: number;
   /** The final record weights (confidential; null when all 1). */
   readonly alpha: Float64Array | null;
   /** The final fit, whose draws generate the data (null for the histogram). */

@@ -48,6 +48,7 @@ export async function runMechanism<N extends string = MechanismName>(
     mechanism: settings.mechanism,
     privacy: mechanism.privacy.map(result.privacyInput, settings.m),
     lipschitz: result.lipschitz,
+    privacyLipschitz: result.privacyLipschitz ?? result.lipschitz,
     finalFit: final === null ? null : final.label,
     alpha: final === null ? null : final.alpha,
     fit: final === null ? null : final.fit,

@@ -62,13 +62,6 @@ import type { Study } from "./study_types.ts";
 export { FIVE_LABELS, FIVE_MECHANISMS, FIVE_SETTINGS, type FiveMechanism, type FiveSettings };
 export { fiveDocument };
 
-function lipschitzOf(outcome: MechanismOutcome): number | null {
-  if (outcome.bound === null) return null;
-  return outcome.censor === undefined
-    ? outcome.lipschitz
-    : Math.min(outcome.censor, outcome.bound.overall);
-}
-
 /**
  * Runs replicate r of the five-synthesizer study.
  *
@@ -129,7 +122,7 @@ export async function fiveReplicate(
     const synthetic = simulateDataset(model, outcome, draw, rng.split(stream)).y;
     const utility = utilityOf(y, synthetic);
     return {
-      lipschitz: lipschitzOf(outcome),
+      lipschitz: outcome.bound === null ? null : outcome.lipschitz,
       epsilon: outcome.privacy.epsilon,
       unclamped: outcome.censor === undefined ? null : outcome.bound!.overall,
       g: mechanism === "lw" ? outcome.g ?? null : null,

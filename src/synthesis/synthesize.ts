@@ -315,7 +315,7 @@ export async function synthesize(
         : { outcomes: outcomes.map(({ y, model }) => ({ y, model })) }),
       n: design.n,
       m: spec.m,
-      lipschitz: Number.isNaN(outcome.lipschitz) ? null : outcome.lipschitz,
+      lipschitz: Number.isNaN(outcome.privacyLipschitz) ? null : outcome.privacyLipschitz,
       lipschitzOverDraws: "max",
       epsilonPerDataset: outcome.privacy.epsilonPerDataset,
       epsilon: outcome.privacy.epsilon,

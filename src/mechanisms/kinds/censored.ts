@@ -1,8 +1,8 @@
 /**
  * The censored likelihood, unweighted ("censored") or with LW weights ("censored-w"): every
  * record's contribution is clamped to [−C, C], C = ε/(2m), so each draw is 2C-DP for every
- * database (SPEC §3). The privacy map takes C, not the Δ observed on the draws, and the outcome's
- * `lipschitz` is C.
+ * database (SPEC §3). The privacy map takes C, not the Δ observed on the draws: the outcome's
+ * `privacyLipschitz` is C, its `lipschitz` the clamped contributions' bound min(C, max|α_i ℓ_i|).
  *
  * @module
  */
@@ -34,7 +34,8 @@ function censoredMechanism<W extends boolean>(
       const result = await run.stage(`censored C=${censor.toPrecision(4)}`, { alpha, censor });
       return {
         privacyInput: censor,
-        lipschitz: censor,
+        lipschitz: Math.min(censor, result.bound.overall),
+        privacyLipschitz: censor,
         final: result,
         unweightedLipschitz: unweighted.bound.overall,
         extra: weighted ? { censor, g } : { censor },

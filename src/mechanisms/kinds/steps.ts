@@ -29,8 +29,16 @@ export type ShiftedStage = Stage & { readonly g: number };
 export interface MechanismResult {
   /** The number the mechanism's privacy map takes: Δ of the final fit, C, or ε (`kind.ts`). */
   readonly privacyInput: number;
-  /** The outcome's `lipschitz`: Δ of the final fit, the censoring level C, NaN without a fit. */
+  /**
+   * The outcome's `lipschitz`: Δ of the final fit's draws (of their clamped contributions under
+   * censoring), NaN without a fit.
+   */
   readonly lipschitz: number;
+  /**
+   * The Lipschitz bound the guarantee rests on, when it is not `lipschitz`: the censoring level C
+   * (the outcome's `privacyLipschitz`; a release reports it, never the confidential Δ below C).
+   */
+  readonly privacyLipschitz?: number;
   /** The fit whose draws generate the data (null for the histogram). */
   readonly final: Stage | null;
   /** Δ_x of the unweighted fit, when one was made. */
