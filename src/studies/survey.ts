@@ -44,6 +44,7 @@ import type { MechanismContext, MechanismOutcome } from "../mechanisms/mechanism
 import { createModel, isSurveyModel, outcomeKind } from "../models/mod.ts";
 import { Rng } from "../random/rng.ts";
 import { correlation } from "../stats/correlation.ts";
+import { quantile } from "../stats/quantile.ts";
 import { type CombinedTable, combineTables } from "../survey/combine.ts";
 import { laplaceTable, seededRelease } from "../survey/laplace_baseline.ts";
 import { simulatePopulation } from "../survey/population.ts";
@@ -56,7 +57,7 @@ import type { Study } from "./study_types.ts";
 import { surveyAggregate, type SurveySummary } from "./survey_aggregate.ts";
 import { surveyDocument } from "./survey_document.ts";
 import { cellRmse, coverageOf, populationTruth, ratioOf } from "./survey_metrics.ts";
-import type { ArmRecord, SurveyRecord, SynthesizerFit } from "./survey_record.ts";
+import type { ArmRecord, SurveyFigureData, SurveyRecord, SynthesizerFit } from "./survey_record.ts";
 import {
   type Method,
   SURVEY_METHODS,
@@ -155,6 +156,13 @@ export async function surveyReplicate(
     };
   });
   const arms: ArmRecord[] = [];
+  const figures = {
+    bounds: {} as Record<Synthesizer, { unweighted: number[]; weighted: number[] }>,
+    pairs: { sample: everyFourth(sample.salary, sample.weight) } as Record<
+      keyof SurveyFigureData["pairs"],
+      [number, number][]
+    >,
+  };
   for (const [a, target] of settings.lipschitz.entries()) {
     const fits = {} as Record<Synthesizer, SynthesizerFit>;
     const tables = {} as Record<Method, Record<string, SurveyTable | CombinedTable>>;
@@ -174,8 +182,17 @@ export async function surveyReplicate(
       const stream = runner.SYNTHESIS_STREAM + (a * SURVEY_SYNTHESIZERS.length + j) * mMax;
       const perDataset = draws.map((s, l) => {
         const draw = simulateDataset(model, outcome, s, rng.split(stream + l), weightTotal);
+        if (r === 0 && a === 0 && l === 0) figures.pairs[method] = everyFourth(draw.y, draw.w!);
         return syntheticSampleTable(method, base, draw.y, draw.w);
       });
+      if (r === 0 && a === 0) {
+        const unweighted = await context.context.fit({ alpha: null }, "unweighted");
+        const bound = await context.context.lipschitz.compute(model, unweighted.draws);
+        figures.bounds[method] = {
+          unweighted: percentiles(bound.perRecord),
+          weighted: percentiles(outcome.bound!.perRecord),
+        };
+      }
       tables[method] = Object.fromEntries(
         ms.map((m) => [`m${m}`, combineTables(perDataset.slice(0, m))]),
       );
@@ -213,6 +230,7 @@ export async function surveyReplicate(
     weightTotal,
     sample: coverageOf(sampleTable, truth),
     arms,
+    ...(r === 0 ? { figures } : {}),
     fitStats: {
       fits: stats.reduce((s, x) => s + x.fits, 0),
       flagged: stats.reduce((s, x) => s + x.flagged, 0),
@@ -220,6 +238,17 @@ export async function surveyReplicate(
       divergences: stats.reduce((s, x) => s + x.divergences, 0),
     },
   };
+}
+
+/** Type-7 quantiles at p = 0, 0.01, …, 1. */
+function percentiles(values: Float64Array): number[] {
+  const sorted = Float64Array.from(values).sort();
+  return Array.from({ length: 101 }, (_, p) => quantile(sorted, p / 100));
+}
+
+/** (x_i, y_i) of every fourth record. */
+function everyFourth(x: ArrayLike<number>, y: ArrayLike<number>): [number, number][] {
+  return Array.from({ length: Math.ceil(x.length / 4) }, (_, j) => [x[4 * j], y[4 * j]]);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   paperTable,
   ratioTables,
 } from "./survey_tables.ts";
+import { surveyBoundsFigure, weightSmoothingFigure } from "./survey_figures.ts";
 import { SURVEY_PROSE } from "./survey_template.ts";
 import { surveyVerdicts } from "./survey_verdicts.ts";
 
@@ -97,5 +98,9 @@ export function surveyDocument(result: SurveyResult): StudyDocument {
     tables[`a${a}.ratios.pooled`] = ratios.pooled;
     tables[`a${a}.coverage`] = coverageTable(result, a);
   });
-  return { verdicts: surveyVerdicts(result), values, tables, figures: {} };
+  const figures = {
+    bounds: surveyBoundsFigure(records[0], settings.lipschitz[0]),
+    smoothing: weightSmoothingFigure(records[0]),
+  };
+  return { verdicts: surveyVerdicts(result), values, tables, figures };
 }

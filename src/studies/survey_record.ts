@@ -47,5 +47,20 @@ export interface SurveyRecord {
   readonly sample: CoverageEntry;
   /** One per Δ* of the settings, in order. */
   readonly arms: readonly ArmRecord[];
+  /**
+   * Replicate 0 only, at the first Δ*: the data of the survey paper's Figures 3–4 (absent
+   * elsewhere, and from results written before issue 25).
+   */
+  readonly figures?: SurveyFigureData;
   readonly fitStats: FitStats;
+}
+
+/** The survey paper's Figures 3–4 on one sample (replicate 0, the first Δ*). */
+export interface SurveyFigureData {
+  /** Δ_{α,(y_i,X_i,w_i)} at p = 0, 0.01, …, 1 of the unweighted and the released fit. */
+  readonly bounds: Readonly<
+    Record<"fbs" | "fbp", { readonly unweighted: number[]; readonly weighted: number[] }>
+  >;
+  /** (salary, weight) of every fourth record: the sample's, and FBS's and FBP's first dataset. */
+  readonly pairs: Readonly<Record<"sample" | "fbs" | "fbp", (readonly [number, number])[]>>;
 }

@@ -63,6 +63,16 @@ export const SURVEY_TEMPLATE: string = [
   "Replicate 0, Δ* = {{a0.target}}: FBS Δ = {{r0.fbs.delta}} ({{r0.fbs.fit}}), " +
   "FBP Δ = {{r0.fbp.delta}} ({{r0.fbp.fit}}).",
   "",
+  "## Figures 3–4: record-level bounds and weight smoothing (replicate 0, Δ* = {{a0.target}})",
+  "",
+  "The paper's Figure 3: the weighting pulls every record's bound Δ_{α,(y_i,X_i,w_i)} under " +
+  "Δ*, FBS leaving more records near it than FBP. Figure 4: the synthetic data's smoothed " +
+  "weights vary far less with salary than the sample's design weights.",
+  "",
+  "{{figure:bounds}}",
+  "",
+  "{{figure:smoothing}}",
+  "",
   "## Figures 5–7: RMSE ratios over the 27 cells",
   "",
   "RMSE = √(bias² + SE²) per cell against the population value; ratio = method / confidential " +
