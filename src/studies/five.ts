@@ -18,7 +18,9 @@
  * tune Weighted one way and the other two the other, each of the three is also run under the
  * other tuning (`retuned`): Weighted at the fixed rule (its ε is then what the rule gives), and
  * Weighted-e and Censor w with Weighted's calibrated weights, so that each comparison can be
- * made under one tuning.
+ * made under one tuning. At ε = 4 (`downscaling`) Weighted-e and Censor w run with and without
+ * the slides' downscaling (c = ε/5 or c = 1, g = 0), measured where each ends whether or not the
+ * cap would release it: their "fine tuning with downscaling" comparison (`five_downscaling.ts`).
  *
  * For each ε and synthesizer: the Lipschitz bound (for censoring the bound of the clamped
  * contributions, min(C, max|α_i ℓ_i|) ≤ ε/2; none for PH), the ECDF utility (max and mean
@@ -27,7 +29,9 @@
  *
  * Streams of replicate r's generator: data split(0); fits `fitSeedOf`; the synthetic dataset of
  * ε index e and synthesizer j SYNTHESIS_STREAM + 5e + j, of its retuned synthesizer t
- * SYNTHESIS_STREAM + 5E + 3e + t (E the number of ε's); the histogram noise NOISE_STREAM + e.
+ * SYNTHESIS_STREAM + 5E + 3e + t (E the number of ε's), of the downscaling comparison's
+ * synthesizer t with (u = 0) and without (u = 1) downscaling SYNTHESIS_STREAM + 8E + 2t + u; the
+ * histogram noise NOISE_STREAM + e.
  *
  * Files: the settings in `five_settings.ts`, the record and summary types in `five_result.ts`, the
  * report as data in `five_document.ts` (verdicts in `five_verdicts.ts`) and its prose in
@@ -46,10 +50,12 @@ import { utilityOf } from "../synthesis/utility.ts";
 import { fiveDocument } from "./five_document.ts";
 import type { FiveCell, FiveEntry, FiveRecord, FiveSummary } from "./five_result.ts";
 import {
+  FIVE_DOWNSCALED,
   FIVE_LABELS,
   FIVE_MECHANISMS,
   FIVE_SETTINGS,
   FIVE_TUNABLE,
+  type FiveDownscaled,
   type FiveMechanism,
   type FiveSettings,
   type FiveTunable,
@@ -100,20 +106,25 @@ export async function fiveReplicate(
     epsilon: number,
     tuning: { readonly c: number; readonly g: number | undefined },
     stream: number,
+    enforceCap = true,
   ): Promise<FiveEntry | null> => {
     let outcome: MechanismOutcome;
     try {
-      outcome = await runRelease({
-        mechanism,
-        m: 1,
-        epsilon,
-        ...tuning,
-        radius: 0.1,
-        relativeRadius: true,
-        lower: 0,
-        upper: 1,
-        bins: settings.bins ?? undefined,
-      }, fits.context);
+      outcome = await runRelease(
+        {
+          mechanism,
+          m: 1,
+          epsilon,
+          ...tuning,
+          radius: 0.1,
+          relativeRadius: true,
+          lower: 0,
+          upper: 1,
+          bins: settings.bins ?? undefined,
+        },
+        fits.context,
+        { enforceCap },
+      );
     } catch (error) {
       if (!(error instanceof CalibrationError)) throw error;
       return null;
@@ -134,6 +145,7 @@ export async function fiveReplicate(
   };
   const epsilons = [];
   const retunedStream = runner.SYNTHESIS_STREAM + 5 * settings.epsilons.length;
+  const downscalingStream = retunedStream + FIVE_TUNABLE.length * settings.epsilons.length;
   for (const [e, epsilon] of settings.epsilons.entries()) {
     current = e;
     const slides = { c: epsilon / settings.reference, g: 0 };
@@ -159,7 +171,32 @@ export async function fiveReplicate(
         ? null
         : await arm(mechanism, epsilon, tuning, retunedStream + FIVE_TUNABLE.length * e + t);
     }
-    epsilons.push({ epsilon, mechanisms, retuned });
+    // The slides' downscaling comparison: the fixed rule with and without c₁ = ε/5, measured
+    // where each ends, above ε/2 included (as the slides' violins show), not released.
+    const downscaling = { scaled: {}, unscaled: {} } as Record<
+      "scaled" | "unscaled",
+      Record<FiveDownscaled, FiveEntry | null>
+    >;
+    if (epsilon === settings.downscaling) {
+      for (const [t, mechanism] of FIVE_DOWNSCALED.entries()) {
+        for (const [u, scaled] of [true, false].entries()) {
+          stage(`ε=${epsilon} ${FIVE_LABELS[mechanism]} (c = ${scaled ? slides.c : 1})`);
+          downscaling[scaled ? "scaled" : "unscaled"][mechanism] = await arm(
+            mechanism,
+            epsilon,
+            scaled ? slides : { c: 1, g: 0 },
+            downscalingStream + 2 * t + u,
+            false,
+          );
+        }
+      }
+    }
+    epsilons.push({
+      epsilon,
+      mechanisms,
+      retuned,
+      ...(epsilon === settings.downscaling ? { downscaling } : {}),
+    });
   }
   return { r, data: utilityOf(y, y).confidential, epsilons, fits: fits.stats() };
 }

@@ -6,13 +6,10 @@
  * @module
  */
 import { FIVE_LABELS, FIVE_MECHANISMS, FIVE_TUNABLE, type FiveMechanism } from "./five_settings.ts";
+import { downscalingFigure } from "./five_downscaling.ts";
+import type { FiveResult } from "./five_result.ts";
 import { cellUnder } from "./five_tuning.ts";
-import {
-  type FiveResult,
-  fiveVerdicts,
-  truncationText,
-  weightedAgainstBest,
-} from "./five_verdicts.ts";
+import { fiveVerdicts, truncationText, weightedAgainstBest } from "./five_verdicts.ts";
 import * as md from "./markdown.ts";
 import type { StudyDocument, Table } from "./study_document.ts";
 
@@ -137,6 +134,7 @@ export function fiveDocument(result: FiveResult): StudyDocument {
       n: String(settings.n),
       seed: String(result.seed),
       reference: String(settings.reference),
+      downscaling: String(settings.downscaling ?? "–"),
       bins: String(settings.bins ?? `⌈n^{1/3}⌉ = ${Math.ceil(Math.cbrt(settings.n))}`),
       analyticMedian: summary.analyticMedian.toFixed(6),
       dataMedian: md.fmt(summary.dataMedian.median, 4),
@@ -150,6 +148,6 @@ export function fiveDocument(result: FiveResult): StudyDocument {
       ...Object.fromEntries(indices.map((e) => [`epsilon.${e}`, epsilonTable(result, e)])),
       tuning: tuningTable(result),
     },
-    figures: {},
+    figures: { downscaling: downscalingFigure(result) },
   };
 }

@@ -5,7 +5,8 @@
  * @module
  */
 import type { SampleSummary } from "../stats/sample_summary.ts";
-import type { FiveMechanism, FiveTunable } from "./five_settings.ts";
+import type { FiveDownscaled, FiveMechanism, FiveSettings, FiveTunable } from "./five_settings.ts";
+import type { StudyResult } from "./study_types.ts";
 import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
 
 /** One synthesizer at one ε on one database. */
@@ -37,6 +38,13 @@ export interface FiveRecord {
      * written before issue 25 added it).
      */
     readonly retuned?: Readonly<Record<FiveTunable, FiveEntry | null>>;
+    /**
+     * At the settings' `downscaling` ε only: Weighted-e and Censor w with downscaling (c = ε/5)
+     * and without (c = 1), g = 0, measured whether or not the cap would release them.
+     */
+    readonly downscaling?: Readonly<
+      Record<"scaled" | "unscaled", Readonly<Record<FiveDownscaled, FiveEntry | null>>>
+    >;
   }[];
   readonly fits: FitStats;
 }
@@ -81,3 +89,6 @@ export interface FiveSummary {
   }[];
   readonly fits: ReturnType<typeof totalFitStats>;
 }
+
+/** The five-synthesizer study's result. */
+export type FiveResult = StudyResult<FiveSettings, FiveRecord, FiveSummary>;

@@ -16,17 +16,26 @@ export interface FiveSettings {
   readonly epsilons: readonly number[];
   /** Weighted-e and Censor w use LW weights with c = ε/reference, g = 0. */
   readonly reference: number;
+  /**
+   * The ε at which Weighted-e and Censor w also run without downscaling (c = 1, g = 0), the
+   * slides' "fine tuning with downscaling" comparison (null: none).
+   */
+  readonly downscaling: number | null;
   /** Histogram bins (null: ⌈n^{1/3}⌉). */
   readonly bins: number | null;
   readonly sampler: SamplerSettings;
 }
 
-/** SPEC §9.3 at full size: n = 2000, Beta(0.5, 3), ε ∈ {5, 4, 3}, c_ε = ε/5. */
+/**
+ * SPEC §9.3 at full size: n = 2000, Beta(0.5, 3), ε ∈ {5, 4, 3}, c_ε = ε/5, and the slides'
+ * downscaling comparison at ε = 4.
+ */
 export const FIVE_SETTINGS: FiveSettings = Object.freeze({
   n: 2000,
   shape: [0.5, 3] as const,
   epsilons: [5, 4, 3],
   reference: 5,
+  downscaling: 4,
   bins: null,
   sampler: STUDY_SAMPLER,
 });
@@ -61,3 +70,7 @@ export const RETUNED_LABELS: Readonly<Record<FiveTunable, string>> = Object.free
   "weighted-e": "Weighted-e (calibrated g)",
   "censored-w": "Censor w (calibrated g)",
 });
+
+/** The synthesizers of the slides' downscaling comparison. */
+export const FIVE_DOWNSCALED = ["weighted-e", "censored-w"] as const;
+export type FiveDownscaled = typeof FIVE_DOWNSCALED[number];

@@ -4,16 +4,11 @@
  *
  * @module
  */
-import type { FiveRecord, FiveSummary } from "./five_result.ts";
-import {
-  FIVE_LABELS,
-  FIVE_MECHANISMS,
-  type FiveMechanism,
-  type FiveSettings,
-} from "./five_settings.ts";
+import type { FiveRecord, FiveResult, FiveSummary } from "./five_result.ts";
+import { FIVE_LABELS, FIVE_MECHANISMS, type FiveMechanism } from "./five_settings.ts";
+import { downscalingVerdict } from "./five_downscaling.ts";
 import { cellUnder, entryUnder, labelUnder, rankUnder, type Tuning } from "./five_tuning.ts";
 import * as md from "./markdown.ts";
-import type { StudyResult } from "./study_types.ts";
 import {
   isTie,
   Judge,
@@ -23,9 +18,6 @@ import {
   type Verdict,
   verdict,
 } from "./verdict.ts";
-
-/** The five-synthesizer study's result. */
-export type FiveResult = StudyResult<FiveSettings, FiveRecord, FiveSummary>;
 
 /** The utility measures: max-ECDF and avg-ECDF. */
 export type Utility = "ecdfMax" | "ecdfMeanSquared";
@@ -295,6 +287,7 @@ export function fiveVerdicts(result: FiveResult): Verdict[] {
         } (mean max-ECDF)`
       ),
     }, slightlyWorseJudgement(result)),
+    ...[downscalingVerdict(result)].filter((row) => row !== null),
     verdict(
       {
         quantity:
