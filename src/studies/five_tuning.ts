@@ -35,23 +35,34 @@ const isTunable = (m: FiveMechanism): m is FiveTunable =>
 const inRetuned = (m: FiveMechanism, tuning: Tuning) =>
   isTunable(m) && tuning !== "native" && NATIVE[m] !== tuning;
 
-/** A synthesizer's entry under a tuning in one database's ε entry (null: not released). */
-export function entryUnder(
-  eps: FiveRecord["epsilons"][number],
+/**
+ * A synthesizer under a tuning in one ε's `mechanisms` and `retuned`: a database's entry or the
+ * summary's cell (null: not released, or not run).
+ */
+function under<T>(
+  eps: {
+    readonly mechanisms: Readonly<Record<FiveMechanism, T | null>>;
+    readonly retuned?: Readonly<Record<FiveTunable, T | null>>;
+  },
   m: FiveMechanism,
   tuning: Tuning,
-): FiveEntry | null {
+): T | null {
   return inRetuned(m, tuning) ? eps.retuned?.[m as FiveTunable] ?? null : eps.mechanisms[m];
 }
 
+/** A synthesizer's entry under a tuning in one database's ε entry (null: not released). */
+export const entryUnder: (
+  eps: FiveRecord["epsilons"][number],
+  m: FiveMechanism,
+  tuning: Tuning,
+) => FiveEntry | null = under;
+
 /** A synthesizer's cell under a tuning at one ε (null: none released or not run). */
-export function cellUnder(
+export const cellUnder: (
   eps: FiveSummary["epsilons"][number],
   m: FiveMechanism,
   tuning: Tuning,
-): FiveCell | null {
-  return inRetuned(m, tuning) ? eps.retuned?.[m as FiveTunable] ?? null : eps.mechanisms[m];
-}
+) => FiveCell | null = under;
 
 /** The synthesizers under a tuning from best to worst by mean max-ECDF. */
 export function rankUnder(eps: FiveSummary["epsilons"][number], tuning: Tuning): FiveMechanism[] {

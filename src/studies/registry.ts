@@ -19,36 +19,25 @@ export interface RegisteredStudy {
   readonly replicates: number;
 }
 
+/** A study with its full-size settings and R (100 unless given). */
+function registered<S, R, A>(
+  study: Study<S, R, A>,
+  settings: S,
+  replicates = 100,
+): RegisteredStudy {
+  return { study: study as Study<unknown, unknown, unknown>, settings, replicates };
+}
+
 /**
  * contraction (§9.1), reweight (§9.2), five (§9.3), survey (§9.4) and real_file (the real
  * public-use file, issue 15: one replicate).
  */
 export const STUDIES: Readonly<Record<string, RegisteredStudy>> = Object.freeze({
-  contraction: {
-    study: contraction as Study<unknown, unknown, unknown>,
-    settings: CONTRACTION_SETTINGS,
-    replicates: 100,
-  },
-  reweight: {
-    study: reweight as Study<unknown, unknown, unknown>,
-    settings: REWEIGHT_SETTINGS,
-    replicates: 100,
-  },
-  five: {
-    study: five as Study<unknown, unknown, unknown>,
-    settings: FIVE_SETTINGS,
-    replicates: 100,
-  },
-  survey: {
-    study: survey as Study<unknown, unknown, unknown>,
-    settings: SURVEY_SETTINGS,
-    replicates: 100,
-  },
-  real_file: {
-    study: realFile as Study<unknown, unknown, unknown>,
-    settings: REAL_FILE_SETTINGS,
-    replicates: 1,
-  },
+  contraction: registered(contraction, CONTRACTION_SETTINGS),
+  reweight: registered(reweight, REWEIGHT_SETTINGS),
+  five: registered(five, FIVE_SETTINGS),
+  survey: registered(survey, SURVEY_SETTINGS),
+  real_file: registered(realFile, REAL_FILE_SETTINGS, 1),
 });
 
 /**
