@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { DATASET_COLUMNS, datasetRow, registeredInfo } from "./dataset_row.ts";
 import { checkBudget } from "./ledger.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
 import { PostgresKeys } from "./postgres_keys.ts";
@@ -15,23 +16,14 @@ export class PostgresDatasets extends PostgresKeys {
   async createDataset(dataset: NewDataset): Promise<DatasetInfo> {
     checkBudget(dataset.epsilonTotal);
     const createdAt = now();
+    const values = datasetRow(dataset, createdAt);
+    const places = values.map((_, k) => `$${k + 1}`).join(", ");
     await run(
       this.db.sql,
-      `INSERT INTO datasets (id, name, csv, n, columns, epsilon_total, owner_key_id, tenant,
-       policy, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      dataset.id,
-      dataset.name,
-      dataset.csv,
-      dataset.n,
-      JSON.stringify(dataset.columns),
-      dataset.epsilonTotal,
-      dataset.ownerKeyId,
-      dataset.tenant,
-      JSON.stringify(dataset.policy),
-      createdAt,
+      `INSERT INTO datasets (${DATASET_COLUMNS}) VALUES (${places})`,
+      ...values,
     );
-    const { id, name, n, columns, epsilonTotal, policy } = dataset;
-    return { id, name, n, columns: [...columns], epsilonTotal, createdAt, policy };
+    return registeredInfo(dataset, createdAt);
   }
 
   async dataset(id: string, tenant: string): Promise<DatasetInfo | null> {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { DATASET_COLUMNS, datasetRow, registeredInfo } from "./dataset_row.ts";
 import { checkBudget } from "./ledger.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
 import { SqliteKeys } from "./sqlite_keys.ts";
@@ -31,22 +32,10 @@ export class SqliteDatasets extends SqliteKeys {
     return settle(() => {
       checkBudget(dataset.epsilonTotal);
       const createdAt = now();
-      this.db.run(
-        `INSERT INTO datasets (id, name, csv, n, columns, epsilon_total, owner_key_id, tenant,
-         policy, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        dataset.id,
-        dataset.name,
-        dataset.csv,
-        dataset.n,
-        JSON.stringify(dataset.columns),
-        dataset.epsilonTotal,
-        dataset.ownerKeyId,
-        dataset.tenant,
-        JSON.stringify(dataset.policy),
-        createdAt,
-      );
-      const { id, name, n, columns, epsilonTotal, policy } = dataset;
-      return { id, name, n, columns: [...columns], epsilonTotal, createdAt, policy };
+      const values = datasetRow(dataset, createdAt);
+      const places = values.map(() => "?").join(", ");
+      this.db.run(`INSERT INTO datasets (${DATASET_COLUMNS}) VALUES (${places})`, ...values);
+      return registeredInfo(dataset, createdAt);
     });
   }
 
