@@ -19,6 +19,7 @@
 import { DATA_REJECTED, IdempotencyConflictError } from "./domain_errors.ts";
 import { balance, BudgetExceededError, checkCharge, fits } from "./ledger.ts";
 import type {
+  Budget,
   CompleteOutcome,
   ImmediateRelease,
   JobFailure,
@@ -41,6 +42,53 @@ export type Rule<T> = Generator<unknown, T, unknown>;
 export interface ChargingLedger {
   readonly total: number;
   readonly charges: readonly number[];
+}
+
+/** A ledger row as both stores select it: `job_id, epsilon, released_at`. */
+export type LedgerRow = Readonly<Record<string, unknown>>;
+
+/** A {@linkcode ChargingLedger} with the rows it was read from. */
+export interface ReadLedger extends ChargingLedger {
+  readonly rows: readonly LedgerRow[];
+}
+
+/**
+ * A dataset's ledger from its `epsilon_total` and its ledger rows in order.
+ *
+ * @param total The dataset row's `epsilon_total`.
+ * @param rows Its ledger rows (`job_id, epsilon, released_at`), in `seq` order.
+ * @returns The total, each charge's ε and the rows.
+ */
+export function readLedger(total: unknown, rows: readonly LedgerRow[]): ReadLedger {
+  return { total: Number(total), charges: rows.map((row) => Number(row.epsilon)), rows };
+}
+
+/**
+ * A dataset's budget from its ledger: spent and remaining (composition rounds up, `ledger.ts`)
+ * and every release's charge.
+ *
+ * @param datasetId The dataset.
+ * @param ledger Its ledger.
+ * @param timeOf A store's `released_at` value as ISO 8601.
+ * @returns The budget the API shows.
+ */
+export function budgetOf(
+  datasetId: string,
+  ledger: ReadLedger,
+  timeOf: (value: unknown) => string,
+): Budget {
+  const { spent, remaining } = balance(ledger.total, ledger.charges);
+  return {
+    datasetId,
+    epsilonTotal: ledger.total,
+    spent,
+    remaining,
+    releases: ledger.rows.map((row) => ({
+      jobId: String(row.job_id),
+      epsilon: Number(row.epsilon),
+      chargedAt: timeOf(row.released_at),
+    })),
+  };
 }
 
 /** A job row to insert: queued (a submission) or already finished (an immediate release). */

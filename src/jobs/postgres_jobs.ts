@@ -13,28 +13,21 @@
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import {
+  budgetOf,
   type ChargingTransaction,
   jsonColumn as json,
   NEW_JOB_COLUMNS,
   newJobRow,
+  type ReadLedger,
+  readLedger,
   releaseCheckRule,
   releaseNowRule,
   runAsync,
   shownFailure,
   submitRule,
 } from "./charging.ts";
-import { balance } from "./ledger.ts";
 import { PostgresDatasets } from "./postgres_datasets.ts";
-import {
-  isoTime,
-  lockIdempotencyKey,
-  now,
-  type Row,
-  row,
-  rows,
-  run,
-  type Sql,
-} from "./postgres_schema.ts";
+import { isoTime, lockIdempotencyKey, now, row, rows, run, type Sql } from "./postgres_schema.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
 import type {
   Budget,
@@ -51,13 +44,6 @@ import type {
 } from "./store.ts";
 import type { TableSpec } from "./table_spec.ts";
 
-/** A dataset's total and its charges in ledger order. */
-interface Ledger {
-  readonly total: number;
-  readonly charges: number[];
-  readonly rows: Row[];
-}
-
 /** The keys, datasets, jobs and ledger parts of the store. */
 export class PostgresJobs extends PostgresDatasets {
   /**
@@ -69,7 +55,7 @@ export class PostgresJobs extends PostgresDatasets {
     datasetId: string,
     tenant: string | null,
     lock: boolean,
-  ): Promise<Ledger | null> {
+  ): Promise<ReadLedger | null> {
     const dataset = await row(
       sql,
       `SELECT epsilon_total, tenant FROM datasets WHERE id = $1${lock ? " FOR NO KEY UPDATE" : ""}`,
@@ -81,28 +67,12 @@ export class PostgresJobs extends PostgresDatasets {
       "SELECT job_id, epsilon, released_at FROM ledger WHERE dataset_id = $1 ORDER BY seq",
       datasetId,
     );
-    return {
-      total: Number(dataset.epsilon_total),
-      charges: charges.map((charge) => Number(charge.epsilon)),
-      rows: charges,
-    };
+    return readLedger(dataset.epsilon_total, charges);
   }
 
   async budget(datasetId: string, tenant: string): Promise<Budget | null> {
     const ledger = await this.#ledger(this.db.sql, datasetId, tenant, false);
-    if (ledger === null) return null;
-    const { spent, remaining } = balance(ledger.total, ledger.charges);
-    return {
-      datasetId,
-      epsilonTotal: ledger.total,
-      spent,
-      remaining,
-      releases: ledger.rows.map((charge) => ({
-        jobId: String(charge.job_id),
-        epsilon: Number(charge.epsilon),
-        chargedAt: isoTime(charge.released_at),
-      })),
-    };
+    return ledger === null ? null : budgetOf(datasetId, ledger, isoTime);
   }
 
   /**

@@ -11,19 +11,21 @@
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import {
+  budgetOf,
   type ChargingTransaction,
   jsonColumn as json,
   NEW_JOB_COLUMNS,
   newJobRow,
+  type ReadLedger,
+  readLedger,
   releaseCheckRule,
   releaseNowRule,
   runSync,
   shownFailure,
   submitRule,
 } from "./charging.ts";
-import { balance } from "./ledger.ts";
 import { policyOf, SqliteDatasets } from "./sqlite_datasets.ts";
-import { now, type Row, settle } from "./sqlite_schema.ts";
+import { now, settle } from "./sqlite_schema.ts";
 import {
   type Budget,
   type CompleteOutcome,
@@ -44,7 +46,7 @@ export class SqliteJobs extends SqliteDatasets {
   #ledger(
     datasetId: string,
     tenant: string | null,
-  ): { total: number; charges: number[]; rows: Row[] } | null {
+  ): ReadLedger | null {
     const dataset = this.db.get(
       "SELECT epsilon_total, tenant FROM datasets WHERE id = ?",
       datasetId,
@@ -54,29 +56,13 @@ export class SqliteJobs extends SqliteDatasets {
       "SELECT job_id, epsilon, released_at FROM ledger WHERE dataset_id = ? ORDER BY seq",
       datasetId,
     );
-    return {
-      total: Number(dataset.epsilon_total),
-      charges: rows.map((row) => Number(row.epsilon)),
-      rows,
-    };
+    return readLedger(dataset.epsilon_total, rows);
   }
 
   budget(datasetId: string, tenant: string): Promise<Budget | null> {
     return settle(() => {
       const ledger = this.#ledger(datasetId, tenant);
-      if (ledger === null) return null;
-      const { spent, remaining } = balance(ledger.total, ledger.charges);
-      return {
-        datasetId,
-        epsilonTotal: ledger.total,
-        spent,
-        remaining,
-        releases: ledger.rows.map((row) => ({
-          jobId: String(row.job_id),
-          epsilon: Number(row.epsilon),
-          chargedAt: String(row.released_at),
-        })),
-      };
+      return ledger === null ? null : budgetOf(datasetId, ledger, String);
     });
   }
 
