@@ -149,11 +149,13 @@ export function surveyVerdicts(
           paper: fmt(paper, 3),
           ours: `${fmt(ours.mean, 3)} ± ${fmt(ours.se, 3)}`,
         },
-        Judge.within(
-          paper,
-          monteCarloInterval(ours.mean, ours.se, { rounding: 0.01 }),
-          () => coverageReason(main, key, kind, method, ours.mean - paper),
-        ),
+        Number.isFinite(ours.se)
+          ? Judge.within(
+            paper,
+            monteCarloInterval(ours.mean, ours.se, { rounding: 0.01 }),
+            () => coverageReason(main, key, kind, method, ours.mean - paper),
+          )
+          : Judge.differs("not decided: one sample gives no Monte Carlo error"),
       ));
     }
   }
