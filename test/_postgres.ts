@@ -16,6 +16,7 @@
  */
 // @ts-types="@types/pg"
 import pg from "pg";
+import { freePort } from "./_poll.ts";
 
 async function succeeds(command: string, args: string[]): Promise<boolean> {
   try {
@@ -63,13 +64,6 @@ export interface PostgresServer {
   readonly password: string;
   /** Stops the server (fast shutdown) and removes its directory. */
   stop(): Promise<void>;
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /** The numeric id of a user, or null. */

@@ -8,6 +8,7 @@ import { ApiConfig } from "../../src/api/config.ts";
 import { type ApiContext, openContext } from "../../src/api/context.ts";
 import type { Scope } from "../../src/jobs/store.ts";
 import { mainApp } from "../../functions/main.ts";
+import { until } from "../_poll.ts";
 
 /** Confidential outcome values: six-decimal numbers that no log line holds by chance. */
 export function confidentialValues(n: number): string[] {
@@ -119,6 +120,16 @@ export function assertNoLeak(logs: readonly string[], secrets: readonly string[]
 const SERVE = new URL("../../src/cli/serve.ts", import.meta.url).pathname;
 const KEYS = new URL("../../src/cli/keys.ts", import.meta.url).pathname;
 
+/** The environment of a `deno task serve` subprocess: data in `dataDir`, one worker, 127.0.0.1:`port`. */
+export function serveEnv(dataDir: string, port: number) {
+  return {
+    PPSYNTH_DATA_DIR: dataDir,
+    PORT: String(port),
+    PPSYNTH_HOST: "127.0.0.1",
+    PPSYNTH_WORKERS: "1",
+  };
+}
+
 /** `deno task serve` as a subprocess with `env`, its standard output and error piped or dropped. */
 export function serveCommand(env: Record<string, string>, output: "piped" | "null"): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
@@ -185,3 +196,43 @@ export const SLOW_SYNTHESIS = {
   chains: 2,
   warmup: 300,
 } as const;
+
+/** A JSON client of the API at `base` with a bearer `key`: asserts each status is below 500. */
+export function apiClient(base: string, key: string) {
+  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+  return async (path: string, init?: RequestInit) => {
+    const response = await fetch(base + path, { headers, ...init });
+    assert.ok(response.status < 500, `${path}: ${response.status}`);
+    return await response.json();
+  };
+}
+
+/**
+ * Registers a 200-record confidential dataset, submits a slow synthesis of it (m = 2, 8000 draws)
+ * and waits until the job runs and reports progress; returns the dataset and the job.
+ */
+export async function startSlowJob(
+  api: ReturnType<typeof apiClient>,
+): Promise<{ dataset: { id: string }; id: string }> {
+  const dataset = await api("/v1/datasets", {
+    method: "POST",
+    body: JSON.stringify({ epsilonTotal: 1e9, csv: confidentialCsv(200), publicColumns: ["z"] }),
+  });
+  const { id } = await api("/v1/syntheses", {
+    method: "POST",
+    body: JSON.stringify({ datasetId: dataset.id, ...SLOW_SYNTHESIS, m: 2, draws: 8000 }),
+  });
+  await until("the job to run", async () => {
+    const job = await api(`/v1/syntheses/${id}`);
+    return job.status === "running" && job.progress?.fraction > 0 ? job : undefined;
+  });
+  return { dataset, id };
+}
+
+/** Polls job `id` until it has succeeded or failed; returns it. */
+export function untilJobEnds(api: ReturnType<typeof apiClient>, id: string) {
+  return until("the job to finish", async () => {
+    const job = await api(`/v1/syntheses/${id}`);
+    return job.status === "succeeded" || job.status === "failed" ? job : undefined;
+  });
+}

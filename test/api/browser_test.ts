@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import fs from "node:fs";
-import { createKeyCommand, serveCommand, testApp } from "./_helpers.ts";
+import { announceChromium, CHROMIUM, IGNORE_BROWSER, playwright } from "../_browser.ts";
+import { freePort } from "../_poll.ts";
+import { createKeyCommand, serveCommand, serveEnv, testApp } from "./_helpers.ts";
 
 const DEMO = new URL("../../examples/skewed_counts.csv", import.meta.url);
 const SCREENSHOTS = new URL("../../out/browser/", import.meta.url).pathname;
-const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -16,11 +16,7 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);
-const inCi = Deno.env.get("CI") === "true";
-if (!hasChromium && !inCi) {
-  console.log(`browser test ignored: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
+announceChromium("browser test");
 
 Deno.test("the web report and /docs load with no key and take every file from this server", async () => {
   const t = await testApp({}, false);
@@ -53,24 +49,6 @@ Deno.test("the web report and /docs load with no key and take every file from th
   }
 });
 
-/**
- * playwright-core, loaded once `fs.existsSync` answers false where it cannot look: at load it
- * probes /proc/sys/fs/binfmt_misc/WSLInterop, which Deno's `existsSync` refuses with NotCapable
- * unless every permission is granted (Node answers false).
- */
-async function playwright(): Promise<typeof import("playwright-core")> {
-  const existsSync = fs.existsSync;
-  fs.existsSync = (path) => {
-    try {
-      return existsSync(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotCapable) return false;
-      throw error;
-    }
-  };
-  return await import("playwright-core");
-}
-
 /** The demo data's first 200 records with survey columns (weight, region, sex) added. */
 function surveyDemo(demo: string): string {
   const values = demo.trim().split("\n").slice(1, 201);
@@ -83,18 +61,11 @@ function surveyDemo(demo: string): string {
 Deno.test({
   name:
     "the web report in Chromium: register with a policy, synthesize, report and plots; no confidential plot without diagnostics",
-  ignore: !hasChromium && !inCi,
+  ignore: IGNORE_BROWSER,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "ppsynth_browser_" });
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = listener.addr.port;
-    listener.close();
-    const env = {
-      PPSYNTH_DATA_DIR: `${dir}/data`,
-      PORT: String(port),
-      PPSYNTH_HOST: "127.0.0.1",
-      PPSYNTH_WORKERS: "1",
-    };
+    const port = freePort();
+    const env = serveEnv(`${dir}/data`, port);
     const base = `http://127.0.0.1:${port}`;
     await Deno.mkdir(env.PPSYNTH_DATA_DIR);
     const owner = await createKeyCommand(env, "submit,read,diagnostics,admin");

@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
-import { until } from "../_poll.ts";
+import { freePort, until } from "../_poll.ts";
 import {
+  apiClient,
   assertNoLeak,
-  confidentialCsv,
   confidentialValues,
   createKeyCommand,
   serveCommand,
-  SLOW_SYNTHESIS,
+  serveEnv,
+  startSlowJob,
+  untilJobEnds,
 } from "./_helpers.ts";
 
 /** A server subprocess whose standard output and error are collected. */
@@ -30,53 +32,26 @@ function startServer(env: Record<string, string>): Server {
 
 Deno.test("a server SIGKILLed during a job restarts and completes it, charging the budget once", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ppsynth_crash_" });
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
-  const env = {
-    PPSYNTH_DATA_DIR: dir,
-    PORT: String(port),
-    PPSYNTH_HOST: "127.0.0.1",
-    PPSYNTH_WORKERS: "1",
-    PPSYNTH_PROGRESS_INTERVAL_MS: "50",
-  };
+  const port = freePort();
+  const env = { ...serveEnv(dir, port), PPSYNTH_PROGRESS_INTERVAL_MS: "50" };
   const logs: string[] = [];
   let server: Server | null = null;
   try {
     // `deno task keys create` prints the key once; the store keeps only its hash.
     const key = await createKeyCommand(env, "submit,read,diagnostics,admin", "crash");
     assert.match(key, /^ppsk_[A-Za-z0-9_-]{43}$/);
-    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     const base = `http://127.0.0.1:${port}`;
-    const api = async (path: string, init?: RequestInit) => {
-      const response = await fetch(base + path, { headers, ...init });
-      assert.ok(response.status < 500, `${path}: ${response.status}`);
-      return await response.json();
-    };
+    const api = apiClient(base, key);
 
     server = startServer(env);
     await until("the server", async () => (await fetch(`${base}/healthz`)).ok || undefined);
-    const dataset = await api("/v1/datasets", {
-      method: "POST",
-      body: JSON.stringify({ epsilonTotal: 1e9, csv: confidentialCsv(200), publicColumns: ["z"] }),
-    });
-    const { id } = await api("/v1/syntheses", {
-      method: "POST",
-      body: JSON.stringify({ datasetId: dataset.id, ...SLOW_SYNTHESIS, m: 2, draws: 8000 }),
-    });
-    await until("the job to run", async () => {
-      const job = await api(`/v1/syntheses/${id}`);
-      return job.status === "running" && job.progress?.fraction > 0 ? job : undefined;
-    });
+    const { dataset, id } = await startSlowJob(api);
     server.child.kill("SIGKILL");
     assert.equal((await server.child.status).signal, "SIGKILL");
     logs.push(await server.output);
 
     server = startServer(env);
-    const job = await until("the job to finish", async () => {
-      const job = await api(`/v1/syntheses/${id}`);
-      return job.status === "succeeded" || job.status === "failed" ? job : undefined;
-    });
+    const job = await untilJobEnds(api, id);
     assert.equal(job.status, "succeeded", JSON.stringify(job.error));
     assert.equal(job.attempts, 2, "the interrupted job ran again");
     const budget = await api(`/v1/datasets/${dataset.id}/budget`);

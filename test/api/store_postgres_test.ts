@@ -6,6 +6,7 @@ import { openStore } from "../../src/jobs/open_store.ts";
 import { MIGRATIONS } from "../../src/jobs/postgres_schema.ts";
 import { PostgresJobStore } from "../../src/jobs/postgres_store.ts";
 import type { ReleasePolicy } from "../../src/jobs/release_policy.ts";
+import { freePort } from "../_poll.ts";
 import { IGNORE_POSTGRES, type PostgresServer, startPostgres } from "../_postgres.ts";
 import { storeContract } from "./_store_contract.ts";
 
@@ -184,9 +185,7 @@ Deno.test({
         error.message.includes("PPSYNTH_STORE_URL") && !error.message.includes(secret),
     );
     // Nothing listens on the port: the connection error names no password.
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = listener.addr.port;
-    listener.close();
+    const port = freePort();
     await assert.rejects(
       PostgresJobStore.open(`postgres://u:${secret}@127.0.0.1:${port}/db`),
       (error: Error) => !error.message.includes(secret),

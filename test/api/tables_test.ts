@@ -5,29 +5,19 @@ import { UsageError } from "../../src/cli/run_command.ts";
 import { formatTable, releaseTable } from "../../src/survey/table_methods.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
+import { FBS_QUICK, FIELD_SIZES, SAMPLE_CSV, SLICE_CSV } from "../survey/_reference.ts";
 import { assertNoLeak, auth, type TestApp, testApp } from "./_helpers.ts";
 
 // The R-checked survey sample (Rscript test/reference/survey_tables.R, R 4.2.2, survey 4.1.1).
 const REFERENCE = new URL("../reference/", import.meta.url);
-const SAMPLE_CSV = await Deno.readTextFile(new URL("survey_sample.csv", REFERENCE));
 const EXPECTED: Record<string, string | number>[] = JSON.parse(
   await Deno.readTextFile(new URL("survey_tables_expected.json", REFERENCE)),
 ).cells;
-
-/** Every fifth unit of the sample (200 units, every field and gender present). */
-const SLICE_CSV = SAMPLE_CSV.trim().split("\n").filter((_, i) => i === 0 || i % 5 === 1).join(
-  "\n",
-) + "\n";
 
 const COLUMNS = { y: "salary", weight: "w", strata: "field", by: ["field", "gender"] };
 
 /** The design columns the owner declares public when registering the sample. */
 const PUBLIC = ["field", "gender"];
-
-/** Public population sizes of the eight fields (the golden run's), declared for fbs and fbp. */
-const FIELD_SIZES = Object.fromEntries(
-  Array.from({ length: 8 }, (_, h) => [`field${h + 1}`, 12_000 + 500 * h]),
-);
 
 /** The public bounds of salary and w the owner declares for Laplace tables. */
 const BOUNDS = { salary: [0, 600_000], w: [0, 1000] };
@@ -285,15 +275,7 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
       publicColumns: PUBLIC,
       stratumSizes: { field: FIELD_SIZES },
     });
-    const request = {
-      ...COLUMNS,
-      method: "fbs",
-      epsilon: 99,
-      m: 2,
-      draws: 4000,
-      chains: 4,
-      warmup: 300,
-    };
+    const request = { ...COLUMNS, ...FBS_QUICK };
     const refused = await app.request("/v1/tables", {
       method: "POST",
       headers: auth(keys.submit),

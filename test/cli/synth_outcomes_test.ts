@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCli } from "./_helpers.ts";
+import { assertSynthRefuses, runCli } from "./_helpers.ts";
 
 // Enough draws for the final fit to pass its diagnostics, without which nothing is written.
 const QUICK = ["--draws=4000", "--chains=4", "--warmup=300"];
@@ -77,14 +77,7 @@ for (const [label, extra, pattern] of BAD) {
       `--out=${dir}/out`,
       ...QUICK,
     ];
-    const keys = new Set(extra.map((a) => a.split("=")[0]));
-    const { code, stderr } = await runCli("synth.ts", [
-      ...base.filter((a) => !keys.has(a.split("=")[0])),
-      ...extra,
-    ]);
-    assert.equal(code, 2, stderr);
-    assert.match(stderr, pattern);
-    await assert.rejects(Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+    await assertSynthRefuses(base, extra, pattern, `${dir}/out`, 2);
     await Deno.remove(dir, { recursive: true });
   });
 }

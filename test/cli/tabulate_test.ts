@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseCsv } from "../../src/data/csv.ts";
 import { numericColumn } from "../../src/data/dataset.ts";
-import { EXPECTED_CELLS, REFERENCE } from "../survey/_reference.ts";
+import { EXPECTED_CELLS, MEAN_ROW_KEYS, REFERENCE } from "../survey/_reference.ts";
 import { runCli } from "./_helpers.ts";
 
 // Reference values: Rscript test/reference/survey_tables.R (R 4.2.2, survey 4.1.1).
@@ -149,15 +149,7 @@ Deno.test("`deno task tabulate --method fbs --estimates means` without stratum s
   assert.equal(code, 0, stderr);
   const rows: Row[] = JSON.parse(await Deno.readTextFile(out));
   assert.equal(rows.length, 27);
-  assert.deepEqual(Object.keys(rows[0]), [
-    "field",
-    "gender",
-    "mean",
-    "meanSE",
-    "meanDf",
-    "meanLower",
-    "meanUpper",
-  ]);
+  assert.deepEqual(Object.keys(rows[0]), MEAN_ROW_KEYS);
   // The all-fields mean salary near the sample's weighted mean (R: the reference's first cell).
   const sample = EXPECTED_CELLS.find((cell) => cell.field === "all" && cell.gender === "all")!;
   assert.ok(Math.abs(Number(rows[0].mean) / sample.mean - 1) < 0.15, String(rows[0].mean));

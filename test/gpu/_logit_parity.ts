@@ -7,13 +7,21 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { parseCsv } from "../../src/data/csv.ts";
+import type { Dataset } from "../../src/data/dataset.ts";
 import type { GpuContext } from "../../src/gpu/device.ts";
-import { runLipschitzKernel } from "../../src/gpu/lipschitz_gpu.ts";
+import { confirmLipschitz } from "../../src/gpu/lipschitz_confirm.ts";
+import {
+  createGpuLipschitz,
+  type GpuLipschitzBackend,
+  runLipschitzKernel,
+} from "../../src/gpu/lipschitz_gpu.ts";
 import { BOUND_FACTOR, packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
+import { selectLipschitz } from "../../src/gpu/select_lipschitz.ts";
 import type { LipschitzResult } from "../../src/mechanisms/lipschitz.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { createModel, type Model } from "../../src/models/mod.ts";
-import type { Rng } from "../../src/random/rng.ts";
+import { Rng } from "../../src/random/rng.ts";
 
 /** The state of {@linkcode nextSeed}'s sequence. */
 let seedState = 20261125;
@@ -159,28 +167,38 @@ export function assertSameAnswer(
     );
   }
   if (cpuResult.matrix !== undefined && bound !== undefined) {
-    const m = gpuResult.matrix!;
-    for (let j = 0; j < m.length; j++) {
-      const i = j % n;
-      assert.ok(
-        Math.abs(m[j] - cpuResult.matrix[j]) <= bound[i],
-        `${label}: matrix[${Math.floor(j / n)}, ${i}] = ${m[j]}, CPU ${cpuResult.matrix[j]}`,
-      );
-    }
+    assertMatrixWithin(label, gpuResult, cpuResult, bound);
+  }
+}
+
+/** Asserts every entry of the GPU matrix is within its record's bound E_i of the CPU's. */
+export function assertMatrixWithin(
+  label: string,
+  gpuResult: LipschitzResult,
+  cpuResult: LipschitzResult,
+  bound: Float64Array,
+): void {
+  const n = cpuResult.perRecord.length;
+  const m = gpuResult.matrix!;
+  for (let j = 0; j < m.length; j++) {
+    const i = j % n;
+    assert.ok(
+      Math.abs(m[j] - cpuResult.matrix![j]) <= bound[i],
+      `${label}: matrix[${Math.floor(j / n)}, ${i}] = ${m[j]}, CPU ${cpuResult.matrix![j]}`,
+    );
   }
 }
 
 /**
  * Runs the kernel alone with the matrix and checks every f32 entry and every f32 maximum against
- * the CPU's f64 within its bound E_i; returns the largest |f32 − f64| / E_i and how many records
- * the kernel evaluated.
+ * the CPU's f64 within its bound E_i (records with α_i = 0 too unless `skipZeroWeights`); returns
+ * the largest |f32 − f64| / E_i and how many records the kernel evaluated.
  */
 export async function checkKernelBounds(
   ctx: GpuContext,
   label: string,
-  model: Model,
-  draws: Float64Array,
-  alpha: Float64Array,
+  { model, draws, alpha }: LipschitzProblem,
+  skipZeroWeights = true,
 ): Promise<{ worst: number; evaluated: number }> {
   const packed = packLipschitz(model, draws, alpha);
   const maxima = await runLipschitzKernel(ctx, packed, true, ctx.limits);
@@ -189,7 +207,8 @@ export async function checkKernelBounds(
   let worst = 0;
   let evaluated = 0;
   for (let i = 0; i < n; i++) {
-    if (maxima.flag[i] === 1 || packed.cpuRecords.includes(i) || alpha[i] === 0) continue;
+    if (maxima.flag[i] === 1 || packed.cpuRecords.includes(i)) continue;
+    if (skipZeroWeights && alpha[i] === 0) continue;
     evaluated++;
     const bound = BOUND_FACTOR * maxima.err[i];
     let exact = 0;
@@ -204,4 +223,167 @@ export async function checkKernelBounds(
     assert.ok(error <= bound, `${label}: max of record ${i}: ${error} > ${bound}`);
   }
   return { worst, evaluated };
+}
+
+/**
+ * Asserts the backend gives the CPU's answer with the matrix, streamed (no matrix, the same Δ) and
+ * with α = 1.
+ */
+export async function assertMatrixStreamedUnweighted(
+  backend: GpuLipschitzBackend,
+  label: string,
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array,
+): Promise<void> {
+  const got = await backend.compute(model, draws, { alpha, matrix: true });
+  const want = lipschitz(model, draws, { alpha, matrix: true });
+  assertSameAnswer(label, got, want);
+  const streamed = await backend.compute(model, draws, { alpha });
+  assert.equal(streamed.matrix, undefined);
+  assertSameAnswer(`${label} streamed`, streamed, want);
+  const unweighted = await backend.compute(model, draws);
+  assertSameAnswer(`${label} α = 1`, unweighted, lipschitz(model, draws));
+}
+
+/** Asserts the backend gives the CPU's answer with α and with α = 1; returns the near ties of the first. */
+export async function assertWeightedUnweighted(
+  backend: GpuLipschitzBackend,
+  label: string,
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array,
+): Promise<number> {
+  const got = await backend.compute(model, draws, { alpha });
+  assertSameAnswer(label, got, lipschitz(model, draws, { alpha }));
+  const nearTies = backend.lastStats!.nearTies;
+  const unweighted = await backend.compute(model, draws);
+  assertSameAnswer(`${label} α = 1`, unweighted, lipschitz(model, draws));
+  return nearTies;
+}
+
+/**
+ * Asserts the backend gives the CPU's answer where record 17's outcome is bad (Δ infinite when
+ * α_17 > 0, finite once α_17 = 0), then with draw 3's coefficient `hugeAt` 1e30 and draw 4's
+ * `nanAt` NaN.
+ */
+export async function assertBadInputsInF64(
+  backend: GpuLipschitzBackend,
+  label: string,
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array,
+  hugeAt: number,
+  nanAt: number,
+): Promise<void> {
+  const want = lipschitz(model, draws, { alpha, matrix: true });
+  assertSameAnswer(label, await backend.compute(model, draws, { alpha, matrix: true }), want);
+  if (alpha[17] > 0) assert.equal(want.overall, Infinity, label);
+  alpha[17] = 0;
+  const ignored = await backend.compute(model, draws, { alpha });
+  assertSameAnswer(`${label} α_17 = 0`, ignored, lipschitz(model, draws, { alpha }));
+  assert.ok(Number.isFinite(ignored.overall), label);
+  draws[3 * model.dim + hugeAt] = 1e30;
+  assertSameAnswer(
+    `${label} huge β`,
+    await backend.compute(model, draws, { alpha }),
+    lipschitz(model, draws, { alpha }),
+  );
+  draws[4 * model.dim + nanAt] = NaN;
+  assertSameAnswer(
+    `${label} NaN β`,
+    await backend.compute(model, draws, { alpha }),
+    lipschitz(model, draws, { alpha }),
+  );
+}
+
+/** Asserts `--backend gpu` selects the GPU, with no note and no line logged, and gives the CPU's Δ. */
+export async function assertSelectsGpu(
+  model: Model,
+  draws: Float64Array,
+  alpha: Float64Array,
+): Promise<void> {
+  const lines: string[] = [];
+  const backend = await selectLipschitz("gpu", (line) => lines.push(line));
+  const got = await backend.compute(model, draws, { alpha });
+  assert.equal(backend.name, "gpu");
+  assert.equal(backend.note, null);
+  assert.deepEqual(lines, []);
+  assertSameAnswer("selected", got, lipschitz(model, draws, { alpha }));
+}
+
+/** Asserts `confirmLipschitz()`, every record marked exact at 0, gives the whole model's answer. */
+export function assertConfirmsAsWholeModel(label: string, model: Model, draws: Float64Array): void {
+  const n = model.design.n;
+  const { result } = confirmLipschitz(model, draws, null, {
+    value: new Float64Array(n),
+    draw: new Int32Array(n),
+    runnerUp: new Float64Array(n).fill(-1),
+    bound: new Float64Array(n),
+    exact: new Uint8Array(n).fill(1),
+    skippedDraws: new Int32Array(0),
+  }, undefined);
+  assertSameAnswer(label, result, lipschitz(model, draws));
+}
+
+/** A model, its draws and the weights α of a parity check. */
+export interface LipschitzProblem {
+  readonly model: Model;
+  readonly draws: Float64Array;
+  readonly alpha: Float64Array;
+}
+
+/**
+ * Draws `trials` problems of each shape (seed from {@linkcode nextSeed}), asserts the GPU backend's
+ * weighted and unweighted answers are the CPU's, and that the duplicated records and draws made
+ * near ties for the f64 confirmation to settle.
+ */
+export async function assertParityOverShapes<S>(
+  ctx: GpuContext,
+  shapes: readonly S[],
+  trials: number,
+  problem: (rng: Rng, shape: S) => LipschitzProblem,
+  name: (shape: S) => string,
+): Promise<void> {
+  const backend = createGpuLipschitz(ctx);
+  let nearTies = 0;
+  for (const shape of shapes) {
+    for (let trial = 0; trial < trials; trial++) {
+      const seed = nextSeed();
+      const { model, draws, alpha } = problem(new Rng(seed), shape);
+      const label = `${name(shape)} seed ${seed}`;
+      nearTies += await assertWeightedUnweighted(backend, label, model, draws, alpha);
+    }
+  }
+  assert.ok(nearTies > 0, `${nearTies} near ties`);
+}
+
+/**
+ * {@linkcode checkKernelBounds} on one problem, asserting the kernel evaluated over 300 records;
+ * returns the largest |f32 − f64| / E_i to two decimals.
+ */
+export async function worstBoundRatio(
+  ctx: GpuContext,
+  label: string,
+  seed: number,
+  problem: LipschitzProblem,
+): Promise<string> {
+  const { worst, evaluated } = await checkKernelBounds(ctx, label, problem);
+  assert.ok(evaluated > 300, `seed ${seed}: the kernel evaluated ${evaluated} records`);
+  return worst.toFixed(2);
+}
+
+/**
+ * The data of a pipeline parity test: 300 rows that `row` draws from a generator seeded by
+ * {@linkcode nextSeed}, under `header`, parsed as `<name>.csv`; and that seed.
+ */
+export function pipelineData(
+  name: string,
+  header: string,
+  row: (rng: Rng) => string,
+): { seed: number; data: Dataset } {
+  const seed = nextSeed();
+  const rng = new Rng(seed);
+  const rows = Array.from({ length: 300 }, () => row(rng));
+  return { seed, data: parseCsv(header + "\n" + rows.join("\n") + "\n", `${name}.csv`) };
 }

@@ -1,22 +1,23 @@
 import assert from "node:assert/strict";
-import { parseCsv } from "../../src/data/csv.ts";
-import { confirmLipschitz } from "../../src/gpu/lipschitz_confirm.ts";
 import { createGpuLipschitz } from "../../src/gpu/lipschitz_gpu.ts";
 import { packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
-import { selectLipschitz } from "../../src/gpu/select_lipschitz.ts";
-import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { Rng } from "../../src/random/rng.ts";
-import { SynthesisSpec } from "../../src/synthesis/spec.ts";
-import { synthesize } from "../../src/synthesis/synthesize.ts";
 import {
+  assertBadInputsInF64,
+  assertConfirmsAsWholeModel,
+  assertMatrixStreamedUnweighted,
+  assertParityOverShapes,
   assertSameAnswer,
-  checkKernelBounds,
+  assertSelectsGpu,
   logitProblem,
   nextSeed,
+  pipelineData,
   type ProblemShape,
+  worstBoundRatio,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
+import { assertSynthesisParity } from "./_synthesis_parity.ts";
 
 announceGpu("the categorical GPU Lipschitz tests");
 
@@ -31,14 +32,7 @@ gpuTest(
         const { model, draws, alpha } = logitProblem(new Rng(seed), shape);
         assert.equal(model.name, "categorical");
         const label = `L=${levels} K=${k} seed ${seed}`;
-        const got = await backend.compute(model, draws, { alpha, matrix: true });
-        const want = lipschitz(model, draws, { alpha, matrix: true });
-        assertSameAnswer(label, got, want);
-        const streamed = await backend.compute(model, draws, { alpha });
-        assert.equal(streamed.matrix, undefined);
-        assertSameAnswer(`${label} streamed`, streamed, want);
-        const unweighted = await backend.compute(model, draws);
-        assertSameAnswer(`${label} α = 1`, unweighted, lipschitz(model, draws));
+        await assertMatrixStreamedUnweighted(backend, label, model, draws, alpha);
       }
     }
   },
@@ -47,7 +41,6 @@ gpuTest(
 gpuTest(
   "categorical: Δ, every Δ_i and the arg-max equal the CPU's for |η| from 1e-6 to 700, covariates near 1000 and near ties",
   async (ctx) => {
-    const backend = createGpuLipschitz(ctx);
     const shapes: ProblemShape[] = [
       { levels: 3, n: 400, k: 3, s: 40, wide: true, ties: 0.25 },
       { levels: 5, n: 300, k: 2, s: 40, wide: true, ties: 0.25 },
@@ -56,22 +49,13 @@ gpuTest(
       { levels: 4, n: 400, k: 3, s: 40, wide: true, ties: 0.25, grouped: true },
       { levels: 3, n: 400, k: 3, s: 40, grouped: true },
     ];
-    let nearTies = 0;
-    for (const shape of shapes) {
-      for (let trial = 0; trial < 2; trial++) {
-        const seed = nextSeed();
-        const { model, draws, alpha } = logitProblem(new Rng(seed), shape);
-        const label = `L=${shape.levels} K=${shape.k}${
-          shape.grouped ? " grouped" : ""
-        } seed ${seed}`;
-        const got = await backend.compute(model, draws, { alpha });
-        assertSameAnswer(label, got, lipschitz(model, draws, { alpha }));
-        nearTies += backend.lastStats!.nearTies;
-        const unweighted = await backend.compute(model, draws);
-        assertSameAnswer(`${label} α = 1`, unweighted, lipschitz(model, draws));
-      }
-    }
-    assert.ok(nearTies > 0, `${nearTies} near ties`);
+    await assertParityOverShapes(
+      ctx,
+      shapes,
+      2,
+      logitProblem,
+      (shape) => `L=${shape.levels} K=${shape.k}${shape.grouped ? " grouped" : ""}`,
+    );
   },
 );
 
@@ -79,7 +63,7 @@ gpuTest("categorical: the kernel's error bounds E_i hold over many magnitudes", 
   const ratios: string[] = [];
   for (const [levels, grouped] of [[3, false], [6, false], [4, true]] as const) {
     const seed = nextSeed();
-    const { model, draws, alpha } = logitProblem(new Rng(seed), {
+    const problem = logitProblem(new Rng(seed), {
       levels,
       n: 400,
       k: 3,
@@ -87,15 +71,9 @@ gpuTest("categorical: the kernel's error bounds E_i hold over many magnitudes", 
       wide: true,
       grouped,
     });
-    const { worst, evaluated } = await checkKernelBounds(
-      ctx,
-      `L=${levels} grouped=${grouped} seed ${seed}`,
-      model,
-      draws,
-      alpha,
-    );
-    assert.ok(evaluated > 300, `seed ${seed}: the kernel evaluated ${evaluated} records`);
-    ratios.push(`L=${levels}${grouped ? " grouped rows" : ""} ${worst.toFixed(2)}`);
+    const label = `L=${levels} grouped=${grouped} seed ${seed}`;
+    const worst = await worstBoundRatio(ctx, label, seed, problem);
+    ratios.push(`L=${levels}${grouped ? " grouped rows" : ""} ${worst}`);
   }
   console.log(`categorical: largest |f32 − f64| / E_i: ${ratios.join(", ")}`);
 });
@@ -119,26 +97,8 @@ gpuTest(
       const packed = packLipschitz(model, draws, alpha);
       assert.ok(packed.cpuRecords.includes(5), label);
       assert.equal(packed.cpuRecords.includes(17), alpha[17] > 0, label);
-      const want = lipschitz(model, draws, { alpha, matrix: true });
-      assertSameAnswer(label, await backend.compute(model, draws, { alpha, matrix: true }), want);
-      if (alpha[17] > 0) assert.equal(want.overall, Infinity, label);
-      alpha[17] = 0;
-      const ignored = await backend.compute(model, draws, { alpha });
-      assertSameAnswer(`${label} α_17 = 0`, ignored, lipschitz(model, draws, { alpha }));
-      assert.ok(Number.isFinite(ignored.overall), label);
       // A coefficient of the last level that is huge (f64 on the CPU), then one that is NaN.
-      draws[3 * model.dim + 5] = 1e30;
-      assertSameAnswer(
-        `${label} huge β`,
-        await backend.compute(model, draws, { alpha }),
-        lipschitz(model, draws, { alpha }),
-      );
-      draws[4 * model.dim + 4] = NaN;
-      assertSameAnswer(
-        `${label} NaN β`,
-        await backend.compute(model, draws, { alpha }),
-        lipschitz(model, draws, { alpha }),
-      );
+      await assertBadInputsInF64(backend, label, model, draws, alpha, 5, 4);
     }
   },
 );
@@ -161,13 +121,7 @@ gpuTest("categorical: tiles of records and draws give the untiled answer", async
 
 gpuTest("`--backend gpu` runs the categorical kernel, without a fall-back note", async () => {
   const { model, draws, alpha } = logitProblem(new Rng(5), { levels: 4, n: 200, k: 3, s: 30 });
-  const lines: string[] = [];
-  const backend = await selectLipschitz("gpu", (line) => lines.push(line));
-  const got = await backend.compute(model, draws, { alpha });
-  assert.equal(backend.name, "gpu");
-  assert.equal(backend.note, null);
-  assert.deepEqual(lines, []);
-  assertSameAnswer("selected", got, lipschitz(model, draws, { alpha }));
+  await assertSelectsGpu(model, draws, alpha);
 });
 
 Deno.test("`confirmLipschitz()` evaluates categorical records as the whole model does, grouped rows or not", () => {
@@ -184,31 +138,19 @@ Deno.test("`confirmLipschitz()` evaluates categorical records as the whole model
     for (let d = 0; d < 30; d++) {
       for (let j = 0; j < 6; j++) draws[d * model.dim + j] *= 0.07;
     }
-    const n = model.design.n;
-    const { result } = confirmLipschitz(model, draws, null, {
-      value: new Float64Array(n),
-      draw: new Int32Array(n),
-      runnerUp: new Float64Array(n).fill(-1),
-      bound: new Float64Array(n),
-      exact: new Uint8Array(n).fill(1),
-      skippedDraws: new Int32Array(0),
-    }, undefined);
-    assertSameAnswer(`grouped=${grouped} seed ${seed}`, result, lipschitz(model, draws));
+    assertConfirmsAsWholeModel(`grouped=${grouped} seed ${seed}`, model, draws);
   }
 });
 
-const pipelineSeed = nextSeed();
-const pipelineRng = new Rng(pipelineSeed);
-const ROWS = Array.from({ length: 300 }, () => {
-  const z = pipelineRng.normal();
+const { seed: pipelineSeed, data: DATA } = pipelineData("categorical", "y,z", (rng) => {
+  const z = rng.normal();
   const eta = [0, 0.4 + 0.9 * z, -0.2 - 0.7 * z];
   const p = eta.map(Math.exp);
-  let u = pipelineRng.uniform() * (p[0] + p[1] + p[2]);
+  let u = rng.uniform() * (p[0] + p[1] + p[2]);
   let level = 0;
   while (level < 2 && u >= p[level]) u -= p[level++];
   return `${["red", "green", "blue"][level]},${z.toFixed(3)}`;
 });
-const DATA = parseCsv("y,z\n" + ROWS.join("\n") + "\n", "categorical.csv");
 
 for (
   const [mechanism, extra] of [
@@ -219,37 +161,11 @@ for (
   gpuTest(
     `--backend gpu gives the CPU's report, ε and data for categorical/${mechanism}`,
     async () => {
-      const run = (backend: "cpu" | "gpu") =>
-        synthesize(
-          DATA,
-          SynthesisSpec.parse({
-            y: "y",
-            x: ["z"],
-            model: "categorical",
-            mechanism,
-            seed: 13,
-            backend,
-            allowFlagged: true,
-            draws: 400,
-            chains: 2,
-            warmup: 150,
-            m: 2,
-            ...extra,
-          }),
-        ).catch((error: Error) => error);
-      const [cpu, onGpu] = [await run("cpu"), await run("gpu")];
-      const label = `seed ${pipelineSeed}`;
-      if (cpu instanceof Error || onGpu instanceof Error) {
-        console.log(`categorical/${mechanism}: both runs refused: ${cpu}`);
-        assert.ok(cpu instanceof CalibrationError, `${label}: ${cpu}`);
-        assert.deepEqual(onGpu, cpu, label);
-        return;
-      }
-      assert.equal(onGpu.report.backend, "gpu", label);
-      assert.equal(onGpu.report.epsilon, cpu.report.epsilon, `${label}: ε`);
-      assert.deepEqual({ ...onGpu.report, backend: "cpu" }, cpu.report, label);
-      assert.deepEqual(onGpu.diagnostics.recordLipschitz, cpu.diagnostics.recordLipschitz, label);
-      assert.deepEqual(onGpu.datasets, cpu.datasets, label);
+      const spec = { y: "y", x: ["z"], model: "categorical", mechanism, seed: 13, ...extra };
+      await assertSynthesisParity(DATA, spec, `seed ${pipelineSeed}`, {
+        refused: `categorical/${mechanism}`,
+        alpha: false,
+      });
     },
   );
 }

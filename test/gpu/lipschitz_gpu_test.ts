@@ -8,6 +8,7 @@ import { createModel, type Model } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { twoRecordPoisson } from "../models/_helpers.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
+import { assertMatrixWithin, checkKernelBounds, logUniform } from "./_logit_parity.ts";
 
 announceGpu("the GPU Lipschitz tests");
 
@@ -17,11 +18,6 @@ type Name = typeof MODELS[number];
 /** A fresh seed from the system's entropy, printed in every failure message. */
 function nextSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0];
-}
-
-/** log-uniform on [lo, hi]. */
-function logUniform(rng: Rng, lo: number, hi: number): number {
-  return lo * (hi / lo) ** rng.uniform();
 }
 
 /** An outcome of the model's kind; `wide` spreads it over many orders of magnitude. */
@@ -84,18 +80,8 @@ function assertSameAnswer(
 ): void {
   assert.equal(gpuResult.overall, cpuResult.overall, `${label}: overall Δ`);
   assert.deepEqual(gpuResult.argmax, cpuResult.argmax, `${label}: arg-max`);
-  const n = cpuResult.perRecord.length;
   assert.deepEqual(gpuResult.perRecord, cpuResult.perRecord, `${label}: per-record maxima`);
-  if (cpuResult.matrix !== undefined) {
-    const m = gpuResult.matrix!;
-    for (let j = 0; j < m.length; j++) {
-      const i = j % n;
-      assert.ok(
-        Math.abs(m[j] - cpuResult.matrix[j]) <= bound[i],
-        `${label}: matrix[${Math.floor(j / n)}, ${i}] = ${m[j]}, CPU ${cpuResult.matrix[j]}`,
-      );
-    }
-  }
+  if (cpuResult.matrix !== undefined) assertMatrixWithin(label, gpuResult, cpuResult, bound);
 }
 
 /** The kernel's per-record bounds E_i (0 for records it left to the CPU). */
@@ -137,26 +123,8 @@ gpuTest("the kernels' error bounds E_i hold on inputs spread over many magnitude
   const ratios: string[] = [];
   for (const name of MODELS) {
     const seed = nextSeed();
-    const { model, draws, alpha } = problem(name, new Rng(seed), 400, 3, 40, true);
-    const packed = packLipschitz(model, draws, alpha);
-    const maxima = await runLipschitzKernel(ctx, packed, true, ctx.limits);
-    const cpu = lipschitz(model, draws, { alpha, matrix: true });
-    const n = model.design.n;
-    let worst = 0;
-    for (let i = 0; i < n; i++) {
-      if (maxima.flag[i] === 1 || packed.cpuRecords.includes(i)) continue;
-      const bound = BOUND_FACTOR * maxima.err[i];
-      let exact = 0;
-      for (let p = 0; p < packed.drawIndex.length; p++) {
-        const want = cpu.matrix![packed.drawIndex[p] * n + i];
-        exact = Math.max(exact, want);
-        const error = Math.abs(maxima.matrix![p * n + i] - want);
-        assert.ok(error <= bound, `${name} seed ${seed}: entry (${p}, ${i}): ${error} > ${bound}`);
-        if (error > 0) worst = Math.max(worst, error / bound);
-      }
-      const error = Math.abs(maxima.value[i] - exact);
-      assert.ok(error <= bound, `${name} seed ${seed}: max of record ${i}: ${error} > ${bound}`);
-    }
+    const drawn = problem(name, new Rng(seed), 400, 3, 40, true);
+    const { worst } = await checkKernelBounds(ctx, `${name} seed ${seed}`, drawn, false);
     ratios.push(`${name} ${worst.toFixed(2)}`);
   }
   console.log(`largest |f32 − f64| / E_i: ${ratios.join(", ")}`);

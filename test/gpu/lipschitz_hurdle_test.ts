@@ -8,24 +8,23 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { parseCsv } from "../../src/data/csv.ts";
 import { createGpuLipschitz } from "../../src/gpu/lipschitz_gpu.ts";
 import { packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
-import { selectLipschitz } from "../../src/gpu/select_lipschitz.ts";
-import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { createModel, type Model } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
-import { SynthesisSpec } from "../../src/synthesis/spec.ts";
-import { synthesize } from "../../src/synthesis/synthesize.ts";
 import {
+  assertParityOverShapes,
   assertSameAnswer,
-  checkKernelBounds,
+  assertSelectsGpu,
   logUniform,
   nextSeed,
   nextUp,
+  pipelineData,
+  worstBoundRatio,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
+import { assertSynthesisParity } from "./_synthesis_parity.ts";
 
 announceGpu("the hurdle GPU Lipschitz tests");
 
@@ -125,7 +124,6 @@ gpuTest("`createGpuLipschitz()` gives the CPU's Δ for hurdle with K = 1 and K =
 gpuTest(
   "hurdle: Δ, every Δ_i and the arg-max equal the CPU's for zeros and amounts from 1e-4 to 1e7, covariates near 1000 and near ties",
   async (ctx) => {
-    const backend = createGpuLipschitz(ctx);
     const shapes: HurdleShape[] = [
       { n: 400, k: 3, s: 48, wide: true, ties: 0.25 },
       { n: 400, k: 2, s: 48, wide: true, ties: 0.25 },
@@ -133,26 +131,13 @@ gpuTest(
       { n: 300, k: 3, s: 48, wide: true, ties: 0.25, zeros: 0 },
       { n: 300, k: 3, s: 48, wide: true, ties: 0.25, zeros: 0.9 },
     ];
-    let nearTies = 0;
-    for (const shape of shapes) {
-      for (let trial = 0; trial < 3; trial++) {
-        const seed = nextSeed();
-        const { model, draws, alpha } = hurdleProblem(new Rng(seed), shape);
-        const label = `K=${shape.k} zeros=${shape.zeros ?? 0.3} seed ${seed}`;
-        assertSameAnswer(
-          label,
-          await backend.compute(model, draws, { alpha }),
-          lipschitz(model, draws, { alpha }),
-        );
-        nearTies += backend.lastStats!.nearTies;
-        assertSameAnswer(
-          `${label} α = 1`,
-          await backend.compute(model, draws),
-          lipschitz(model, draws),
-        );
-      }
-    }
-    assert.ok(nearTies > 0, `${nearTies} near ties`);
+    await assertParityOverShapes(
+      ctx,
+      shapes,
+      3,
+      hurdleProblem,
+      (shape) => `K=${shape.k} zeros=${shape.zeros ?? 0.3}`,
+    );
   },
 );
 
@@ -160,22 +145,9 @@ gpuTest("hurdle: the kernel's error bounds E_i hold over many magnitudes", async
   const ratios: string[] = [];
   for (const zeros of [0.3, 0]) {
     const seed = nextSeed();
-    const { model, draws, alpha } = hurdleProblem(new Rng(seed), {
-      n: 400,
-      k: 3,
-      s: 48,
-      wide: true,
-      zeros,
-    });
-    const { worst, evaluated } = await checkKernelBounds(
-      ctx,
-      `zeros=${zeros} seed ${seed}`,
-      model,
-      draws,
-      alpha,
-    );
-    assert.ok(evaluated > 300, `seed ${seed}: the kernel evaluated ${evaluated} records`);
-    ratios.push(`zeros ${zeros}: ${worst.toFixed(2)}`);
+    const problem = hurdleProblem(new Rng(seed), { n: 400, k: 3, s: 48, wide: true, zeros });
+    const worst = await worstBoundRatio(ctx, `zeros=${zeros} seed ${seed}`, seed, problem);
+    ratios.push(`zeros ${zeros}: ${worst}`);
   }
   console.log(`hurdle: largest |f32 − f64| / E_i: ${ratios.join(", ")}`);
 });
@@ -221,26 +193,16 @@ gpuTest(
 
 gpuTest("`--backend gpu` runs the hurdle kernel, without a fall-back note", async () => {
   const { model, draws, alpha } = hurdleProblem(new Rng(nextSeed()), { n: 200, k: 3, s: 30 });
-  const lines: string[] = [];
-  const backend = await selectLipschitz("gpu", (line) => lines.push(line));
-  const got = await backend.compute(model, draws, { alpha });
-  assert.equal(backend.name, "gpu");
-  assert.equal(backend.note, null);
-  assert.deepEqual(lines, []);
-  assertSameAnswer("selected", got, lipschitz(model, draws, { alpha }));
+  await assertSelectsGpu(model, draws, alpha);
 });
 
-const pipelineSeed = nextSeed();
-const pipelineRng = new Rng(pipelineSeed);
-const ROWS = Array.from({ length: 300 }, () => {
-  const z = pipelineRng.normal();
-  const b = pipelineRng.uniform() < 0.5 ? 1 : 0;
+const { seed: pipelineSeed, data: DATA } = pipelineData("hurdle", "y,z,b", (rng) => {
+  const z = rng.normal();
+  const b = rng.uniform() < 0.5 ? 1 : 0;
   const p = 1 / (1 + Math.exp(-(0.4 + 0.9 * z - 0.6 * b)));
-  const amount = Math.exp(8 + 0.5 * z + 0.3 * b + 0.7 * pipelineRng.normal());
-  return `${pipelineRng.uniform() < p ? amount.toFixed(2) : 0},${z.toFixed(3)},${b}`;
+  const amount = Math.exp(8 + 0.5 * z + 0.3 * b + 0.7 * rng.normal());
+  return `${rng.uniform() < p ? amount.toFixed(2) : 0},${z.toFixed(3)},${b}`;
 });
-const DATA = parseCsv("y,z,b\n" + ROWS.join("\n") + "\n", "hurdle.csv");
-const QUICK = { draws: 400, chains: 2, warmup: 150, m: 2 };
 
 for (
   const [mechanism, extra] of [
@@ -249,34 +211,9 @@ for (
   ] as const
 ) {
   gpuTest(`--backend gpu gives the CPU's report, ε and data for hurdle/${mechanism}`, async () => {
-    const run = (backend: "cpu" | "gpu") =>
-      synthesize(
-        DATA,
-        SynthesisSpec.parse({
-          y: "y",
-          x: ["z", "b"],
-          model: "hurdle",
-          mechanism,
-          seed: 13,
-          backend,
-          allowFlagged: true,
-          ...QUICK,
-          ...extra,
-        }),
-      ).catch((error: Error) => error);
-    const [cpu, onGpu] = [await run("cpu"), await run("gpu")];
-    const label = `seed ${pipelineSeed}`;
-    if (cpu instanceof Error || onGpu instanceof Error) {
-      console.log(`hurdle/${mechanism}: both runs refused: ${cpu}`);
-      assert.ok(cpu instanceof CalibrationError, `${label}: ${cpu}`);
-      assert.deepEqual(onGpu, cpu, label);
-      return;
-    }
-    assert.equal(onGpu.report.backend, "gpu", label);
-    assert.equal(onGpu.report.epsilon, cpu.report.epsilon, `${label}: ε`);
-    assert.deepEqual({ ...onGpu.report, backend: "cpu" }, cpu.report, label);
-    assert.deepEqual(onGpu.diagnostics.alpha, cpu.diagnostics.alpha, label);
-    assert.deepEqual(onGpu.diagnostics.recordLipschitz, cpu.diagnostics.recordLipschitz, label);
-    assert.deepEqual(onGpu.datasets, cpu.datasets, label);
+    const spec = { y: "y", x: ["z", "b"], model: "hurdle", mechanism, seed: 13, ...extra };
+    await assertSynthesisParity(DATA, spec, `seed ${pipelineSeed}`, {
+      refused: `hurdle/${mechanism}`,
+    });
   });
 }

@@ -15,16 +15,20 @@ import {
   jointGpuLipschitz,
   type KernelRunner,
 } from "../../src/gpu/lipschitz_joint.ts";
-import { selectLipschitz } from "../../src/gpu/select_lipschitz.ts";
-import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { isJointModel, type JointModel } from "../../src/models/joint.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { synthesisModel } from "../../src/synthesis/synthesis_model.ts";
-import { synthesize } from "../../src/synthesis/synthesize.ts";
-import { assertSameAnswer, logUniform, nextSeed, nextUp } from "./_logit_parity.ts";
+import {
+  assertSameAnswer,
+  assertSelectsGpu,
+  logUniform,
+  nextSeed,
+  nextUp,
+} from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
+import { assertSameSynthesis, QUICK, synthesizeOnBoth } from "./_synthesis_parity.ts";
 
 announceGpu("the joint-record GPU Lipschitz tests");
 
@@ -170,38 +174,20 @@ gpuTest("`--backend gpu` runs the joint pass, without a fall-back note", async (
   const rng = new Rng(nextSeed());
   const model = synthesisModel(dataset(rng, 200, false), spec("mixed")) as JointModel;
   const draws = jointDraws(rng, model, 30, false);
-  const alpha = weights(rng, model.design.n);
-  const lines: string[] = [];
-  const backend = await selectLipschitz("gpu", (line) => lines.push(line));
-  const got = await backend.compute(model, draws, { alpha });
-  assert.equal(backend.name, "gpu");
-  assert.equal(backend.note, null);
-  assert.deepEqual(lines, []);
-  assertSameAnswer("selected", got, lipschitz(model, draws, { alpha }));
+  await assertSelectsGpu(model, draws, weights(rng, model.design.n));
 });
 
 const pipelineSeed = nextSeed();
 const DATA = dataset(new Rng(pipelineSeed), 300, false);
-const QUICK = { draws: 400, chains: 2, warmup: 150, m: 2, seed: 17, allowFlagged: true };
+const SETTINGS = { ...QUICK, seed: 17, allowFlagged: true };
 
 for (const outcomes of ["mixed", "hurdle"] as const) {
   gpuTest(`--backend gpu gives the CPU's report, ε and data for joint ${outcomes}/lw`, async () => {
-    const run = (backend: "cpu" | "gpu") =>
-      synthesize(DATA, spec(outcomes, { backend, ...QUICK })).catch((error: Error) => error);
-    const [cpu, onGpu] = [await run("cpu"), await run("gpu")];
-    const label = `seed ${pipelineSeed}`;
-    if (cpu instanceof Error || onGpu instanceof Error) {
-      console.log(`joint ${outcomes}: both runs refused: ${cpu}`);
-      assert.ok(cpu instanceof CalibrationError, `${label}: ${cpu}`);
-      assert.deepEqual(onGpu, cpu, label);
-      return;
-    }
-    assert.equal(onGpu.report.backend, "gpu", label);
-    assert.equal(onGpu.report.epsilon, cpu.report.epsilon, `${label}: ε`);
-    assert.deepEqual({ ...onGpu.report, backend: "cpu" }, cpu.report, label);
-    assert.deepEqual(onGpu.diagnostics.alpha, cpu.diagnostics.alpha, label);
-    assert.deepEqual(onGpu.diagnostics.recordLipschitz, cpu.diagnostics.recordLipschitz, label);
-    assert.deepEqual(onGpu.datasets, cpu.datasets, label);
+    const [cpu, onGpu] = await synthesizeOnBoth(
+      DATA,
+      (backend) => spec(outcomes, { backend, ...SETTINGS }),
+    );
+    assertSameSynthesis(`seed ${pipelineSeed}`, cpu, onGpu, { refused: `joint ${outcomes}` });
   });
 }
 

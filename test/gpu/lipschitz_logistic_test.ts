@@ -1,22 +1,23 @@
-import assert from "node:assert/strict";
-import { parseCsv } from "../../src/data/csv.ts";
-import { confirmLipschitz } from "../../src/gpu/lipschitz_confirm.ts";
 import { createGpuLipschitz } from "../../src/gpu/lipschitz_gpu.ts";
-import { selectLipschitz } from "../../src/gpu/select_lipschitz.ts";
-import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { createModel } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
-import { SynthesisSpec } from "../../src/synthesis/spec.ts";
-import { synthesize } from "../../src/synthesis/synthesize.ts";
 import {
+  assertBadInputsInF64,
+  assertConfirmsAsWholeModel,
+  assertMatrixStreamedUnweighted,
+  assertParityOverShapes,
   assertSameAnswer,
+  assertSelectsGpu,
   checkKernelBounds,
   logitProblem,
   nextSeed,
+  pipelineData,
   type ProblemShape,
+  worstBoundRatio,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
+import { assertSynthesisParity } from "./_synthesis_parity.ts";
 
 announceGpu("the logistic GPU Lipschitz tests");
 
@@ -27,15 +28,7 @@ gpuTest(
     for (const k of [1, 3]) {
       const seed = nextSeed();
       const { model, draws, alpha } = logitProblem(new Rng(seed), { levels: 2, n: 300, k, s: 40 });
-      const label = `K=${k} seed ${seed}`;
-      const got = await backend.compute(model, draws, { alpha, matrix: true });
-      const want = lipschitz(model, draws, { alpha, matrix: true });
-      assertSameAnswer(label, got, want);
-      const streamed = await backend.compute(model, draws, { alpha });
-      assert.equal(streamed.matrix, undefined);
-      assertSameAnswer(`${label} streamed`, streamed, want);
-      const unweighted = await backend.compute(model, draws);
-      assertSameAnswer(`${label} α = 1`, unweighted, lipschitz(model, draws));
+      await assertMatrixStreamedUnweighted(backend, `K=${k} seed ${seed}`, model, draws, alpha);
     }
   },
 );
@@ -43,7 +36,6 @@ gpuTest(
 gpuTest(
   "logistic: Δ, every Δ_i and the arg-max equal the CPU's for |η| from 1e-6 to 700, covariates near 1000 and near ties",
   async (ctx) => {
-    const backend = createGpuLipschitz(ctx);
     const shapes: ProblemShape[] = [
       { levels: 2, n: 400, k: 3, s: 48, wide: true, ties: 0.25 },
       { levels: 2, n: 400, k: 2, s: 48, wide: true, ties: 0.25 },
@@ -52,21 +44,13 @@ gpuTest(
       { levels: 2, n: 400, k: 3, s: 48, wide: true, ties: 0.25, grouped: true },
       { levels: 2, n: 400, k: 3, s: 48, grouped: true },
     ];
-    let nearTies = 0;
-    for (const shape of shapes) {
-      for (let trial = 0; trial < 3; trial++) {
-        const seed = nextSeed();
-        const { model, draws, alpha } = logitProblem(new Rng(seed), shape);
-        const label = `K=${shape.k}${shape.grouped ? " grouped" : ""} seed ${seed}`;
-        const got = await backend.compute(model, draws, { alpha });
-        assertSameAnswer(label, got, lipschitz(model, draws, { alpha }));
-        nearTies += backend.lastStats!.nearTies;
-        const unweighted = await backend.compute(model, draws);
-        assertSameAnswer(`${label} α = 1`, unweighted, lipschitz(model, draws));
-      }
-    }
-    // The duplicated records and draws make ties that the f64 confirmation settles.
-    assert.ok(nearTies > 0, `${nearTies} near ties`);
+    await assertParityOverShapes(
+      ctx,
+      shapes,
+      3,
+      logitProblem,
+      (shape) => `K=${shape.k}${shape.grouped ? " grouped" : ""}`,
+    );
   },
 );
 
@@ -74,23 +58,10 @@ gpuTest("logistic: the kernel's error bounds E_i hold over many magnitudes", asy
   const ratios: string[] = [];
   for (const grouped of [false, true]) {
     const seed = nextSeed();
-    const { model, draws, alpha } = logitProblem(new Rng(seed), {
-      levels: 2,
-      n: 400,
-      k: 3,
-      s: 48,
-      wide: true,
-      grouped,
-    });
-    const { worst, evaluated } = await checkKernelBounds(
-      ctx,
-      `grouped=${grouped} seed ${seed}`,
-      model,
-      draws,
-      alpha,
-    );
-    assert.ok(evaluated > 300, `seed ${seed}: the kernel evaluated ${evaluated} records`);
-    ratios.push(`${grouped ? "grouped rows" : "raw-scale covariate"} ${worst.toFixed(2)}`);
+    const shape = { levels: 2, n: 400, k: 3, s: 48, wide: true, grouped };
+    const problem = logitProblem(new Rng(seed), shape);
+    const worst = await worstBoundRatio(ctx, `grouped=${grouped} seed ${seed}`, seed, problem);
+    ratios.push(`${grouped ? "grouped rows" : "raw-scale covariate"} ${worst}`);
   }
   console.log(`logistic: largest |f32 − f64| / E_i: ${ratios.join(", ")}`);
 });
@@ -126,7 +97,7 @@ gpuTest(
       draws[s * model.dim + 2] = draws[s * model.dim + 3] = 1;
     }
     const alpha = Float64Array.from({ length: n }, (_, i) => i % 5 === 4 ? 0 : 1 - i / (4 * n));
-    const { worst } = await checkKernelBounds(ctx, "branches", model, draws, alpha);
+    const { worst } = await checkKernelBounds(ctx, "branches", { model, draws, alpha });
     const got = await backend.compute(model, draws, { alpha, matrix: true });
     assertSameAnswer("branches", got, lipschitz(model, draws, { alpha, matrix: true }));
     console.log(`logistic branches: largest |f32 − f64| / E_i ${worst.toFixed(2)}`);
@@ -148,52 +119,23 @@ gpuTest(
         },
       );
       alpha[5] = 1;
-      const label = `y=${bad} seed ${seed}`;
-      const want = lipschitz(model, draws, { alpha, matrix: true });
-      assertSameAnswer(label, await backend.compute(model, draws, { alpha, matrix: true }), want);
-      if (alpha[17] > 0) assert.equal(want.overall, Infinity, label);
-      alpha[17] = 0;
-      const ignored = await backend.compute(model, draws, { alpha });
-      assertSameAnswer(`${label} α_17 = 0`, ignored, lipschitz(model, draws, { alpha }));
-      assert.ok(Number.isFinite(ignored.overall), label);
       // A draw with a huge coefficient (f64 on the CPU) and one with NaN (every Δ_i infinite).
-      draws[3 * model.dim + 1] = 1e30;
-      assertSameAnswer(
-        `${label} huge β`,
-        await backend.compute(model, draws, { alpha }),
-        lipschitz(model, draws, { alpha }),
-      );
-      draws[4 * model.dim] = NaN;
-      assertSameAnswer(
-        `${label} NaN β`,
-        await backend.compute(model, draws, { alpha }),
-        lipschitz(model, draws, { alpha }),
-      );
+      await assertBadInputsInF64(backend, `y=${bad} seed ${seed}`, model, draws, alpha, 1, 0);
     }
   },
 );
 
 gpuTest("`--backend gpu` runs the logistic kernel, without a fall-back note", async () => {
   const { model, draws, alpha } = logitProblem(new Rng(5), { levels: 2, n: 200, k: 3, s: 30 });
-  const lines: string[] = [];
-  const backend = await selectLipschitz("gpu", (line) => lines.push(line));
-  const got = await backend.compute(model, draws, { alpha });
-  assert.equal(backend.name, "gpu");
-  assert.equal(backend.note, null);
-  assert.deepEqual(lines, []);
-  assertSameAnswer("selected", got, lipschitz(model, draws, { alpha }));
+  await assertSelectsGpu(model, draws, alpha);
 });
 
-const pipelineSeed = nextSeed();
-const pipelineRng = new Rng(pipelineSeed);
-const ROWS = Array.from({ length: 300 }, () => {
-  const z = pipelineRng.normal();
-  const b = pipelineRng.uniform() < 0.5 ? 1 : 0;
+const { seed: pipelineSeed, data: DATA } = pipelineData("logistic", "y,z,b", (rng) => {
+  const z = rng.normal();
+  const b = rng.uniform() < 0.5 ? 1 : 0;
   const p = 1 / (1 + Math.exp(-(-0.3 + 1.2 * z - 0.8 * b)));
-  return `${pipelineRng.uniform() < p ? "yes" : "no"},${z.toFixed(3)},${b}`;
+  return `${rng.uniform() < p ? "yes" : "no"},${z.toFixed(3)},${b}`;
 });
-const DATA = parseCsv("y,z,b\n" + ROWS.join("\n") + "\n", "logistic.csv");
-const QUICK = { draws: 400, chains: 2, warmup: 150, m: 2 };
 
 for (
   const [mechanism, extra] of [
@@ -205,36 +147,10 @@ for (
   gpuTest(
     `--backend gpu gives the CPU's report, ε and data for logistic/${mechanism}`,
     async () => {
-      const run = (backend: "cpu" | "gpu") =>
-        synthesize(
-          DATA,
-          SynthesisSpec.parse({
-            y: "y",
-            x: ["z", "b"],
-            model: "logistic",
-            mechanism,
-            seed: 11,
-            backend,
-            // The backends' parity, not the fit's diagnostics, is what is tested here.
-            allowFlagged: true,
-            ...QUICK,
-            ...extra,
-          }),
-        ).catch((error: Error) => error);
-      const [cpu, onGpu] = [await run("cpu"), await run("gpu")];
-      const label = `seed ${pipelineSeed}`;
-      if (cpu instanceof Error || onGpu instanceof Error) {
-        console.log(`logistic/${mechanism}: both runs refused: ${cpu}`);
-        assert.ok(cpu instanceof CalibrationError, `${label}: ${cpu}`);
-        assert.deepEqual(onGpu, cpu, label);
-        return;
-      }
-      assert.equal(onGpu.report.backend, "gpu", label);
-      assert.equal(onGpu.report.epsilon, cpu.report.epsilon, `${label}: ε`);
-      assert.deepEqual({ ...onGpu.report, backend: "cpu" }, cpu.report, label);
-      assert.deepEqual(onGpu.diagnostics.alpha, cpu.diagnostics.alpha, label);
-      assert.deepEqual(onGpu.diagnostics.recordLipschitz, cpu.diagnostics.recordLipschitz, label);
-      assert.deepEqual(onGpu.datasets, cpu.datasets, label);
+      const spec = { y: "y", x: ["z", "b"], model: "logistic", mechanism, seed: 11, ...extra };
+      await assertSynthesisParity(DATA, spec, `seed ${pipelineSeed}`, {
+        refused: `logistic/${mechanism}`,
+      });
     },
   );
 }
@@ -255,15 +171,6 @@ Deno.test("`confirmLipschitz()` evaluates logistic records as the whole model do
     for (let d = 0; d < 30; d++) {
       for (let j = 0; j < 3; j++) draws[d * model.dim + j] *= 0.07;
     }
-    const n = model.design.n;
-    const { result } = confirmLipschitz(model, draws, null, {
-      value: new Float64Array(n),
-      draw: new Int32Array(n),
-      runnerUp: new Float64Array(n).fill(-1),
-      bound: new Float64Array(n),
-      exact: new Uint8Array(n).fill(1),
-      skippedDraws: new Int32Array(0),
-    }, undefined);
-    assertSameAnswer(`grouped=${grouped} seed ${seed}`, result, lipschitz(model, draws));
+    assertConfirmsAsWholeModel(`grouped=${grouped} seed ${seed}`, model, draws);
   }
 });

@@ -5,6 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { fitModel } from "../../src/mcmc/fit.ts";
 import { Rng } from "../../src/random/rng.ts";
 import type { Design, Model, Weighting } from "../../src/models/model.ts";
 import { createModel } from "../../src/models/mod.ts";
@@ -157,10 +158,7 @@ export function randomU(model: Model, centre: Float64Array, spread: number, seed
 export function checkGradients(model: Model, centre: Float64Array, spread: number, seed: number) {
   for (let r = 0; r < 3; r++) {
     const u = randomU(model, centre, spread, seed + r);
-    const alpha = uniforms(model.design.n, 0, 1, seed + 100 + r);
-    checkGradient(model, u, { alpha: null });
-    checkGradient(model, u, { alpha });
-    checkGradient(model, u, { alpha, censor: censorAwayFromKinks(model, u, alpha) });
+    checkGradientWeightings(model, u, uniforms(model.design.n, 0, 1, seed + 100 + r));
   }
 }
 
@@ -386,4 +384,27 @@ export function twoRecordPoisson(): Model {
     x: Float64Array.of(1, 1),
     coefficientNames: ["intercept"],
   });
+}
+
+/** Checks the gradient at u unweighted, with α, and with α and a censoring bound away from kinks. */
+export function checkGradientWeightings(model: Model, u: Float64Array, alpha: Float64Array): void {
+  checkGradient(model, u, { alpha: null });
+  checkGradient(model, u, { alpha });
+  checkGradient(model, u, { alpha, censor: censorAwayFromKinks(model, u, alpha) });
+}
+
+/**
+ * Fits `model` unweighted (seed 13, 2 chains, 300 warm-up and 300 draws) and asserts there are no
+ * divergences and every posterior mean is within 4 sd + 0.02 of θ.
+ */
+export function checkFitRecovers(model: Model, theta: Float64Array): void {
+  const fit = fitModel(model, { alpha: null }, { seed: 13, chains: 2, warmup: 300, draws: 300 });
+  assert.equal(fit.divergences, 0);
+  for (let j = 0; j < model.dim; j++) {
+    const s = fit.summary[model.paramNames[j]];
+    assert.ok(
+      Math.abs(s.mean - theta[j]) < 4 * s.sd + 0.02,
+      `${model.paramNames[j]}: mean ${s.mean} sd ${s.sd}, true ${theta[j]}`,
+    );
+  }
 }

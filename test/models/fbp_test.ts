@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { det, inv, multiply } from "mathjs";
-import { fitModel } from "../../src/mcmc/fit.ts";
 import { FbpModel } from "../../src/models/fbp.ts";
 import { normaliseToTotal } from "../../src/models/survey_model.ts";
 import { createModel, outcomeKind } from "../../src/models/mod.ts";
@@ -76,9 +75,7 @@ Deno.test("`FbpModel.logDensity()` gradient matches finite differences (K = 1 an
     for (let r = 0; r < 3; r++) {
       const u = jitter(model, theta, 10 * k + r);
       const alpha = mh.uniforms(40, 0, 1, 50 + 10 * k + r);
-      mh.checkGradient(model, u, { alpha: null });
-      mh.checkGradient(model, u, { alpha });
-      mh.checkGradient(model, u, { alpha, censor: mh.censorAwayFromKinks(model, u, alpha) });
+      mh.checkGradientWeightings(model, u, alpha);
     }
   }
 });
@@ -274,15 +271,7 @@ Deno.test("`fitModel()` on FBP data recovers β, κ and σ without divergences",
   const k = 2;
   const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
   const model = new FbpModel(fbpDesign(300, k, theta, 12));
-  const fit = fitModel(model, { alpha: null }, { seed: 13, chains: 2, warmup: 300, draws: 300 });
-  assert.equal(fit.divergences, 0);
-  for (let j = 0; j < model.dim; j++) {
-    const s = fit.summary[model.paramNames[j]];
-    assert.ok(
-      Math.abs(s.mean - theta[j]) < 4 * s.sd + 0.02,
-      `${model.paramNames[j]}: mean ${s.mean} sd ${s.sd}, true ${theta[j]}`,
-    );
-  }
+  mh.checkFitRecovers(model, theta);
 });
 
 Deno.test("`FbpModel.logLik()` does not depend on the weights' units: w·c with κ_x's intercept − log c", () => {

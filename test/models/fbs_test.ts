@@ -72,9 +72,7 @@ Deno.test("`FbsModel.logDensity()` gradient matches finite differences (K = 1 an
     for (let r = 0; r < 3; r++) {
       const u = jitter(model, theta, 10 * k + r);
       const alpha = mh.uniforms(40, 0, 1, 50 + 10 * k + r);
-      mh.checkGradient(model, u, { alpha: null });
-      mh.checkGradient(model, u, { alpha });
-      mh.checkGradient(model, u, { alpha, censor: mh.censorAwayFromKinks(model, u, alpha) });
+      mh.checkGradientWeightings(model, u, alpha);
     }
   }
 });
@@ -284,15 +282,7 @@ Deno.test("`fitModel()` on FBS data recovers β, σ and ρ without divergences",
   const k = 2;
   const theta = thetaFor(k, 3, 2, 0.5, 0.7, -0.6);
   const model = new FbsModel(fbsDesign(200, k, theta, 12));
-  const fit = fitModel(model, { alpha: null }, { seed: 13, chains: 2, warmup: 300, draws: 300 });
-  assert.equal(fit.divergences, 0);
-  for (let j = 0; j < model.dim; j++) {
-    const s = fit.summary[model.paramNames[j]];
-    assert.ok(
-      Math.abs(s.mean - theta[j]) < 4 * s.sd + 0.02,
-      `${model.paramNames[j]}: mean ${s.mean} sd ${s.sd}, true ${theta[j]}`,
-    );
-  }
+  mh.checkFitRecovers(model, theta);
 });
 
 Deno.test("`fitModel()` on a §4.1 PPS sample: FBS on field and gender has no divergences", () => {

@@ -3,7 +3,7 @@
  * persistence), worker subprocesses whose log is collected, and polling. Without redis-server
  * the tests are skipped, except in CI (`.ci/run` installs it).
  */
-import { until } from "../_poll.ts";
+import { freePort, until, untilListening } from "../_poll.ts";
 export { until };
 
 /** Whether the tests can run: redis-server is installed (or CI, where its absence fails). */
@@ -25,13 +25,6 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
 /** Starts `redis-server` on 127.0.0.1 and a free port, with persistence off. */
 export async function startRedis(): Promise<RedisServer> {
   const port = freePort();
@@ -40,11 +33,7 @@ export async function startRedis(): Promise<RedisServer> {
     stdout: "null",
     stderr: "null",
   }).spawn();
-  await until("redis-server", async () => {
-    const connection = await Deno.connect({ hostname: "127.0.0.1", port });
-    connection.close();
-    return true;
-  }, 20_000);
+  await untilListening("redis-server", port, 20_000);
   return {
     url: `redis://127.0.0.1:${port}`,
     async stop() {

@@ -10,27 +10,22 @@ import { createApiKey } from "../../src/api/auth.ts";
 import { ApiConfig } from "../../src/api/config.ts";
 import { openRedisContext } from "../../src/scale/redis_context.ts";
 import { mainApp } from "../../functions/main.ts";
+import { freePort } from "../_poll.ts";
 import { IGNORE_POSTGRES } from "../_postgres.ts";
 import {
+  apiClient,
   assertNoLeak,
-  confidentialCsv,
   confidentialValues,
   createKeyCommand,
   serveCommand,
-  SLOW_SYNTHESIS,
+  startSlowJob,
+  untilJobEnds,
 } from "../api/_helpers.ts";
 import { loadScenario } from "../api/_load.ts";
 import { IGNORE_REDIS, until } from "./_redis.ts";
 import { startStack } from "./_stack.ts";
 
 const IGNORE = IGNORE_REDIS || IGNORE_POSTGRES;
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
-  return port;
-}
 
 /** Every line a subprocess writes, once it has exited. */
 function collect(child: Deno.ChildProcess): Promise<string> {
@@ -56,31 +51,11 @@ Deno.test({
     };
     try {
       const key = await createKeyCommand(env, "submit,read,diagnostics,admin", "crash");
-      const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
       const base = `http://127.0.0.1:${port}`;
-      const api = async (path: string, init?: RequestInit) => {
-        const response = await fetch(base + path, { headers, ...init });
-        assert.ok(response.status < 500, `${path}: ${response.status}`);
-        return await response.json();
-      };
+      const api = apiClient(base, key);
       start();
       await until("the server", async () => (await fetch(`${base}/healthz`)).ok || undefined);
-      const dataset = await api("/v1/datasets", {
-        method: "POST",
-        body: JSON.stringify({
-          epsilonTotal: 1e9,
-          csv: confidentialCsv(200),
-          publicColumns: ["z"],
-        }),
-      });
-      const { id } = await api("/v1/syntheses", {
-        method: "POST",
-        body: JSON.stringify({ datasetId: dataset.id, ...SLOW_SYNTHESIS, m: 2, draws: 8000 }),
-      });
-      await until("the job to run", async () => {
-        const job = await api(`/v1/syntheses/${id}`);
-        return job.status === "running" && job.progress?.fraction > 0 ? job : undefined;
-      });
+      const { dataset, id } = await startSlowJob(api);
       const runner = stack.workers.findIndex((worker) =>
         worker.lines.some((line) => line.event === "job_started" && line.job === id)
       );
@@ -92,10 +67,7 @@ Deno.test({
       start();
       await until("the server again", async () => (await fetch(`${base}/healthz`)).ok || undefined);
 
-      const job = await until("the job to finish", async () => {
-        const job = await api(`/v1/syntheses/${id}`);
-        return job.status === "succeeded" || job.status === "failed" ? job : undefined;
-      });
+      const job = await untilJobEnds(api, id);
       assert.equal(job.status, "succeeded", JSON.stringify(job.error));
       assert.equal(job.attempts, 2, "the interrupted job ran again, on the other worker");
       const survivor = stack.workers[1 - runner];

@@ -5,7 +5,9 @@
  * run on two worker processes that share nothing with them but the URLs.
  */
 import assert from "node:assert/strict";
+import { freePort } from "../_poll.ts";
 import { IGNORE_POSTGRES } from "../_postgres.ts";
+import { FBS_QUICK, FIELD_SIZES, SLICE_CSV } from "../survey/_reference.ts";
 import {
   assertNoLeak,
   confidentialCsv,
@@ -16,22 +18,12 @@ import { IGNORE_REDIS, until } from "./_redis.ts";
 import { startStack } from "./_stack.ts";
 
 const ROOT = new URL("../../", import.meta.url);
-const SAMPLE = await Deno.readTextFile(new URL("test/reference/survey_sample.csv", ROOT));
-/** Every fifth unit of the R-checked survey sample (200 units, every field and gender). */
-const SLICE = SAMPLE.trim().split("\n").filter((_, i) => i === 0 || i % 5 === 1).join("\n") + "\n";
 
 /** A `deno serve` of one function file, and everything it writes. */
 interface Served {
   readonly base: string;
   readonly child: Deno.ChildProcess;
   readonly output: Promise<string>;
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
-  return port;
 }
 
 /**
@@ -130,14 +122,10 @@ Deno.test({
         method: "POST",
         body: JSON.stringify({
           epsilonTotal: 100,
-          csv: SLICE,
+          csv: SLICE_CSV,
           publicColumns: ["field", "gender"],
           // FBS counts need the public population sizes of the strata.
-          stratumSizes: {
-            field: Object.fromEntries(
-              Array.from({ length: 8 }, (_, h) => [`field${h + 1}`, 12_000 + 500 * h]),
-            ),
-          },
+          stratumSizes: { field: FIELD_SIZES },
         }),
       });
       const table = await json(tables, "/v1/tables", {
@@ -148,12 +136,7 @@ Deno.test({
           weight: "w",
           strata: "field",
           by: ["field", "gender"],
-          method: "fbs",
-          epsilon: 99,
-          m: 2,
-          draws: 4000,
-          chains: 4,
-          warmup: 300,
+          ...FBS_QUICK,
         }),
       });
       assert.equal(table.status, "queued");

@@ -6,16 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { connectRedis, openBullQueue, type RedisClient } from "../../src/scale/redis.ts";
-import { IGNORE_REDIS, until } from "./_redis.ts";
+import { freePort, untilListening } from "../_poll.ts";
+import { IGNORE_REDIS } from "./_redis.ts";
 
 /** A password with the characters a URL must percent-encode. */
 const PASSWORD = "s3cret/with:odd@chars";
 
 /** Starts redis-server on 127.0.0.1 with `requirepass`, from a config file (not argv). */
 async function startProtectedRedis(): Promise<{ port: number; stop: () => Promise<void> }> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
+  const port = freePort();
   const dir = await Deno.makeTempDir({ prefix: "ppsynth_redis_auth_" });
   const config = `${dir}/redis.conf`;
   await Deno.writeTextFile(
@@ -35,11 +34,7 @@ async function startProtectedRedis(): Promise<{ port: number; stop: () => Promis
     stdout: "null",
     stderr: "null",
   }).spawn();
-  await until("redis-server", async () => {
-    const connection = await Deno.connect({ hostname: "127.0.0.1", port });
-    connection.close();
-    return true;
-  }, 20_000);
+  await untilListening("redis-server", port, 20_000);
   return {
     port,
     async stop() {

@@ -247,3 +247,13 @@ export function registerConfidential(
 ): Promise<{ id: string; info: Record<string, unknown>; legacy: boolean }> {
   return register(t, owner, { epsilonTotal, csv: confidentialCsv(n), publicColumns: ["z"] });
 }
+
+/** A six-bin perturbed histogram of y given z (normal model, ε = 1): add m and the dataset. */
+export const HISTOGRAM_OF_Y = {
+  y: "y",
+  x: ["z"],
+  model: "normal",
+  mechanism: "histogram",
+  bins: 6,
+  epsilon: 1,
+};

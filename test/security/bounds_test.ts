@@ -24,16 +24,7 @@ Deno.test("bounds probing: registered bounds clamp, and a request's own bounds a
       publicColumns: ["z"],
       bounds: { y: [LOWER, UPPER] },
     });
-    const histogram = {
-      y: "y",
-      x: ["z"],
-      model: "normal",
-      mechanism: "histogram",
-      bins: 6,
-      epsilon: 1,
-      m: 2,
-      datasetId,
-    };
+    const histogram = { ...h.HISTOGRAM_OF_Y, m: 2, datasetId };
 
     // The probe: the analyst's own bounds, tighter than the data, at any ε.
     await h.assertRefused(

@@ -141,12 +141,7 @@ Deno.test('strict numbers: ?epsilonTotal=0x10, datasets/0x1 and a JSON "0x10" ar
       bounds: { y: [0, 5] },
     });
     const submitted = await h.post(t, "/v1/syntheses", analyst, {
-      y: "y",
-      x: ["z"],
-      model: "normal",
-      mechanism: "histogram",
-      bins: 6,
-      epsilon: 1,
+      ...h.HISTOGRAM_OF_Y,
       m: 1,
       datasetId: bounded,
     });

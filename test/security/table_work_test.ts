@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { configFromEnv } from "../../src/api/config.ts";
-import { until } from "../_poll.ts";
-import { createKeyCommand, serveCommand } from "../api/_helpers.ts";
+import { freePort, until } from "../_poll.ts";
+import { createKeyCommand, serveCommand, serveEnv } from "../api/_helpers.ts";
 import * as h from "./_helpers.ts";
 
 /** Records whose two `by` columns have `levels` levels each, in strata of `perStratum` units. */
@@ -27,15 +27,8 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("table work: /healthz answers within 2 s while a 600 × 600-cell inline laplace table is computed", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ppsynth_table_work_" });
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
-  const env = {
-    PPSYNTH_DATA_DIR: dir,
-    PORT: String(port),
-    PPSYNTH_HOST: "127.0.0.1",
-    PPSYNTH_WORKERS: "1",
-  };
+  const port = freePort();
+  const env = serveEnv(dir, port);
   const base = `http://127.0.0.1:${port}`;
   const key = await createKeyCommand(env, "submit,read", "analyst");
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };

@@ -2,20 +2,10 @@ import assert from "node:assert/strict";
 import { parseCsv } from "../../src/data/csv.ts";
 import { type CombinedTable } from "../../src/survey/combine.ts";
 import { formatTable, releaseTable, type TableRequest } from "../../src/survey/table_methods.ts";
+import { FBS_QUICK, FIELD_SIZES, MEAN_ROW_KEYS, SLICE_CSV } from "./_reference.ts";
 
 // Every fifth unit of the R-checked survey sample (200 units, every field and gender present).
-const SAMPLE_CSV = await Deno.readTextFile(
-  new URL("../reference/survey_sample.csv", import.meta.url),
-);
-const SLICE = parseCsv(
-  SAMPLE_CSV.trim().split("\n").filter((_, i) => i === 0 || i % 5 === 1).join("\n") + "\n",
-  "slice.csv",
-);
-
-/** Public population sizes of the eight fields (the golden run's). */
-const FIELD_SIZES = Object.fromEntries(
-  Array.from({ length: 8 }, (_, h) => [`field${h + 1}`, 12_000 + 500 * h]),
-);
+const SLICE = parseCsv(SLICE_CSV, "slice.csv");
 const POPULATION = Object.values(FIELD_SIZES).reduce((a, b) => a + b, 0);
 
 const FBS: TableRequest = {
@@ -23,13 +13,8 @@ const FBS: TableRequest = {
   weight: "w",
   strata: "field",
   by: ["field", "gender"],
-  method: "fbs",
-  epsilon: 99,
-  m: 2,
+  ...FBS_QUICK,
   seed: 3,
-  draws: 4000,
-  chains: 4,
-  warmup: 300,
 };
 
 Deno.test("`releaseTable()` refuses fbs counts and totals without public stratum sizes (no synthesis runs)", async () => {
@@ -84,13 +69,5 @@ Deno.test("fbs: with declared sizes the all-fields count is Σ N_h; without them
   }
   assert.equal(means.privacy?.epsilon, scaled.privacy?.epsilon);
   const rows = JSON.parse(formatTable(table, "json"));
-  assert.deepEqual(Object.keys(rows[0]), [
-    "field",
-    "gender",
-    "mean",
-    "meanSE",
-    "meanDf",
-    "meanLower",
-    "meanUpper",
-  ]);
+  assert.deepEqual(Object.keys(rows[0]), MEAN_ROW_KEYS);
 });

@@ -4,6 +4,7 @@ import { laplaceTable, seededRelease } from "../../src/survey/laplace_baseline.t
 import { simulatePopulation } from "../../src/survey/population.ts";
 import { ppsSample, sampleDataset } from "../../src/survey/pps_sample.ts";
 import { cellLayout, surveyTable, type TableInput, tableInput } from "../../src/survey/tables.ts";
+import { withoutUnit } from "./_without_unit.ts";
 
 const SMALL: TableInput = {
   y: Float64Array.of(10, 20, 30, 40, 50, 60),
@@ -25,16 +26,7 @@ function removalSensitivities(input: TableInput): { count: number; mean: number 
   let count = 0;
   let mean = 0;
   for (let j = 0; j < input.y.length; j++) {
-    const keep = (_: unknown, i: number) => i !== j;
-    const without = surveyTable({
-      y: input.y.filter(keep),
-      weight: input.weight.filter(keep),
-      strata: input.strata.filter(keep),
-      by: [
-        { ...input.by[0], codes: input.by[0].codes.filter(keep) },
-        { ...input.by[1], codes: input.by[1].codes.filter(keep) },
-      ],
-    } as TableInput);
+    const without = surveyTable(withoutUnit(input, j));
     full.count.forEach((c, r) => count = Math.max(count, Math.abs(c - without.count[r])));
     full.mean.forEach((m, r) =>
       mean = Math.max(mean, Math.abs(meanOf(m) - meanOf(without.mean[r])))

@@ -4,6 +4,7 @@
  * that depends on the bounds and ε only (issue 22).
  */
 import assert from "node:assert/strict";
+import { withoutUnit } from "./_without_unit.ts";
 import { laplaceQueryGrid } from "../../src/mechanisms/secure_laplace.ts";
 import { Rng } from "../../src/random/rng.ts";
 import {
@@ -37,20 +38,6 @@ function sample(seed: number, n: number, A: number, B: number, bounds: LaplaceBo
         codes: Int32Array.from({ length: n }, () => pick(B)),
         levels: Array.from({ length: B }, (_, k) => `g${k}`),
       },
-    ],
-  };
-}
-
-/** The input with unit j removed. */
-function without(input: TableInput, j: number): TableInput {
-  const keep = (_: unknown, i: number) => i !== j;
-  return {
-    y: input.y.filter(keep),
-    weight: input.weight.filter(keep),
-    strata: input.strata.filter(keep),
-    by: [
-      { ...input.by[0], codes: input.by[0].codes.filter(keep) },
-      { ...input.by[1], codes: input.by[1].codes.filter(keep) },
     ],
   };
 }
@@ -96,7 +83,7 @@ Deno.test("bounded `laplaceTable()`: no add/remove neighbour moves a count by mo
       assert.equal(base.countSensitivity, Math.max(Math.abs(lo), Math.abs(hi)));
       assert.equal(base.meanSensitivity, b - a);
       const others: TableInput[] = [];
-      for (let j = 0; j < n; j++) others.push(without(input, j));
+      for (let j = 0; j < n; j++) others.push(withoutUnit(input, j));
       for (const y of [a, b]) {
         for (const w of [lo, hi]) {
           for (let f = 0; f < A; f++) {

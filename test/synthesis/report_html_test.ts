@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
+import { announceChromium, CHROMIUM, IGNORE_BROWSER, playwright } from "../_browser.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import type { OutputColumn } from "../../src/data/csv.ts";
 import { escapeHtml, reportHtml } from "../../src/synthesis/report_html.ts";
@@ -15,13 +15,8 @@ import { type ReportVariable, utilityReport } from "../../src/synthesis/utility_
 
 const DATA = new URL("../reference/utility_reference_data.csv", import.meta.url);
 const SCREENSHOTS = new URL("../../out/browser/", import.meta.url).pathname;
-const CHROMIUM = "/usr/bin/chromium";
 
-const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);
-const inCi = Deno.env.get("CI") === "true";
-if (!hasChromium && !inCi) {
-  console.log(`report browser test ignored: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
+announceChromium("report browser test");
 
 /** A variable name an owner might type, and one meant to break the page. */
 const HOSTILE = `B <script>alert("x")</script>`;
@@ -321,37 +316,25 @@ Deno.test("`reportHtml()` of the perturbed histogram: ε-DP, no Δ, no fit", asy
   assert.doesNotMatch(html, /<td>sampler<\/td>/);
 });
 
-/**
- * playwright-core, loaded once `fs.existsSync` answers false where it cannot look (as in
- * test/api/browser_test.ts: Deno's `existsSync` refuses /proc/sys/fs/binfmt_misc/WSLInterop).
- */
-async function playwright(): Promise<typeof import("playwright-core")> {
-  const existsSync = fs.existsSync;
-  fs.existsSync = (path) => {
-    try {
-      return existsSync(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotCapable) return false;
-      throw error;
-    }
-  };
-  return await import("playwright-core");
+/** Headless Chromium with no sandbox, GPU, first-run page or background requests. */
+async function launchChromium() {
+  const { chromium } = await playwright();
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
 }
 
 Deno.test({
   name: "the HTML report in Chromium: plots drawn and visible, names shown as text, no request",
-  ignore: !hasChromium && !inCi,
+  ignore: IGNORE_BROWSER,
   async fn() {
     const { utility, risk } = await reports();
     const dir = await Deno.makeTempDir({ prefix: "ppsynth_report_" });
     const file = `${dir}/report.html`;
     await Deno.writeTextFile(file, reportHtml(utility, { release: RELEASE, risk }));
-    const { chromium } = await playwright();
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
       const requested: string[] = [];
@@ -409,7 +392,7 @@ Deno.test({
 Deno.test({
   name:
     "report.html in Chromium: the first section is the release (mechanism, ε, guarantee, m, n, fit health); a flagged fit's warning above it",
-  ignore: !hasChromium && !inCi,
+  ignore: IGNORE_BROWSER,
   async fn() {
     const { utility, risk } = await reports();
     const dir = await Deno.makeTempDir({ prefix: "ppsynth_release_" });
@@ -428,12 +411,7 @@ Deno.test({
         warning: FLAGGED_WARNING,
       }),
     );
-    const { chromium } = await playwright();
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
       const problems: string[] = [];
