@@ -1,8 +1,8 @@
 /**
  * `deno task study`: the papers' Monte Carlo studies (SPEC §9.1–9.3) at full size.
  *
- *     deno task study contraction|reweight|five|survey|real_file [--replicates R] [--seed N] [--out DIR]
- *       [--workers W] [--queue redis://…] [--render]
+ *     deno task study contraction|reweight|five|survey|real_file [--replicates R] [--seed N]
+ *       [--out DIR] [--workers W] [--queue redis://…] [--render] [--sampler nuts|gpu-hmc]
  *
  * Writes DIR/<name>.json (settings, per-replicate records, their aggregate and the report's
  * document with its verdicts: a pure function of the name, R and the seed) and DIR/<name>.md (the
@@ -13,7 +13,9 @@
  * and the result is the same, byte for byte. Progress (replicate k of R, stage) goes to stderr.
  * `--render` runs nothing: it decides the document again from the committed DIR/<name>.json's
  * records and writes both files again (the old footer's wall time is kept), after a change to how
- * a study reports or decides its verdicts.
+ * a study reports or decides its verdicts. `--sampler gpu-hmc` runs every fit as the GPU's
+ * many-chain HMC (64 chains, the same warmup, at least as many draws; issue 27's batch
+ * simulation on the GPU), recorded in the settings.
  *
  * @module
  */
@@ -22,7 +24,7 @@ import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { STUDIES } from "../studies/registry.ts";
 import { studyMarkdown, withDocument } from "../studies/study_report.ts";
-import { runStudy, studyJson, writeStudy } from "../studies/study_runner.ts";
+import { runStudy, type SamplerSettings, studyJson, writeStudy } from "../studies/study_runner.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 import { runStudyCommandOnQueue } from "./study_queue.ts";
 
@@ -40,6 +42,8 @@ export interface StudyArgs {
   readonly queue: string | null;
   /** Only decide the document again from the existing JSON and write both files. */
   readonly render: boolean;
+  /** "gpu-hmc": every fit on the GPU (`SamplerSettings.sampler`); "nuts": the CPU (default). */
+  readonly sampler: "nuts" | "gpu-hmc";
 }
 
 function integerFlag(flag: string, value: string | undefined, fallback: number, min: number) {
@@ -49,6 +53,11 @@ function integerFlag(flag: string, value: string | undefined, fallback: number, 
     throw new UsageError(`--${flag}: must be an integer ≥ ${min}`);
   }
   return parsed;
+}
+
+function samplerFlag(value: string | undefined): "nuts" | "gpu-hmc" {
+  if (value === undefined || value === "nuts" || value === "gpu-hmc") return value ?? "nuts";
+  throw new UsageError(`--sampler: must be nuts or gpu-hmc: got ${value}`);
 }
 
 /**
@@ -71,6 +80,7 @@ export function parseStudyArgs(args: string[]): StudyArgs {
         workers: { type: "string" },
         queue: { type: "string" },
         render: { type: "boolean" },
+        sampler: { type: "string" },
       },
     });
   } catch (error) {
@@ -90,6 +100,7 @@ export function parseStudyArgs(args: string[]): StudyArgs {
     workers: integerFlag("workers", values.workers, navigator.hardwareConcurrency, 0),
     queue: values.queue ?? null,
     render: values.render ?? false,
+    sampler: samplerFlag(values.sampler),
   };
 }
 
@@ -114,10 +125,20 @@ async function render(args: StudyArgs): Promise<void> {
   console.log(`study: ${args.name}: wrote ${args.out}/${args.name}.md from ${json}`);
 }
 
+/** A study's settings with every fit on the GPU (`--sampler gpu-hmc`). */
+function withGpuSampler(name: string, settings: unknown): unknown {
+  const sampler = (settings as { sampler?: SamplerSettings }).sampler;
+  if (sampler === undefined) {
+    throw new UsageError(`--sampler: study ${name} has no sampler setting`);
+  }
+  return { ...(settings as object), sampler: { ...sampler, sampler: "gpu-hmc" } };
+}
+
 async function main(): Promise<void> {
   const args = parseStudyArgs(Deno.args);
   if (args.render) return await render(args);
-  const { study, settings } = STUDIES[args.name];
+  const { study, settings: defaults } = STUDIES[args.name];
+  const settings = args.sampler === "nuts" ? defaults : withGpuSampler(args.name, defaults);
   const started = performance.now();
   const minutes = () => ((performance.now() - started) / 60000).toFixed(1);
   const encoder = new TextEncoder();

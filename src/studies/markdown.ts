@@ -6,6 +6,8 @@
  * @module
  */
 import {
+  GPU_STUDY_CHAINS,
+  gpuDrawsPerChain,
   SAMPLER_NOTE,
   type SamplerSettings,
   type Summary,
@@ -46,8 +48,11 @@ export function samplerParagraph(
     flagged = "(R̂ > 1.01, bulk ESS < 400 or a divergence)",
     likelihood = "on a likelihood parameter (β₀ or φ).",
   } = wording;
-  return `- **Sampler**: ${sampler.chains} chains × (${sampler.warmup} warmup + ` +
-    `${sampler.draws} draws)${perFit ? " per fit" : ""}.${note ? ` ${SAMPLER_NOTE}` : ""} ` +
+  const how = sampler.sampler === "gpu-hmc"
+    ? `GPU many-chain HMC, ${GPU_STUDY_CHAINS} chains × (${sampler.warmup} warmup + ` +
+      `${gpuDrawsPerChain(sampler)} draws)`
+    : `${sampler.chains} chains × (${sampler.warmup} warmup + ${sampler.draws} draws)`;
+  return `- **Sampler**: ${how}${perFit ? " per fit" : ""}.${note ? ` ${SAMPLER_NOTE}` : ""} ` +
     `Of ${fits.fits} distinct fits, ${fits.flagged} (${fmt(100 * fits.flaggedShare, 1)}%) are ` +
     `flagged ${flagged}, ${fits.flaggedLikelihood} ` +
     `(${fmt(100 * fits.flaggedLikelihoodShare, 1)}%) ${likelihood} ` +

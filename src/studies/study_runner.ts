@@ -21,6 +21,7 @@ import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
 import type { MechanismContext } from "../mechanisms/mechanism.ts";
 import type { Model, Weighting } from "../models/model.ts";
 import { Rng } from "../random/rng.ts";
+import { acquireGpu, type GpuContext } from "../gpu/device.ts";
 import { fitter } from "../synthesis/release.ts";
 import {
   inThisThread,
@@ -43,6 +44,19 @@ export interface SamplerSettings {
   readonly warmup: number;
   /** Kept draws per chain (S = chains·draws). */
   readonly draws: number;
+  /**
+   * "gpu-hmc": every fit is the GPU's many-chain HMC (issue 27) in {@linkcode GPU_STUDY_CHAINS}
+   * chains with the same warmup and at least S draws in all; absent: NUTS on the CPU.
+   */
+  readonly sampler?: "gpu-hmc";
+}
+
+/** The chains of a study's GPU HMC fit (its cross-chain adaptation wants many). */
+export const GPU_STUDY_CHAINS = 64;
+
+/** Draws per chain of a study's GPU HMC fit: at least the CPU sampler's S in all. */
+export function gpuDrawsPerChain(sampler: SamplerSettings): number {
+  return Math.ceil(sampler.chains * sampler.draws / GPU_STUDY_CHAINS);
 }
 
 /** The studies' sampler: 2 chains × (500 warmup + 500 draws), S = 1000 draws per fit. */
@@ -113,6 +127,17 @@ export interface ReplicateFits {
   stats(): FitStats;
 }
 
+/** The WebGPU device a study's `gpu-hmc` fits run on; an Error when there is none. */
+async function studyGpu(): Promise<GpuContext> {
+  const gpu = await acquireGpu();
+  if (gpu === null) {
+    throw new Error(
+      "Cannot run a study's fits with sampler gpu-hmc as no WebGPU adapter was found",
+    );
+  }
+  return gpu;
+}
+
 /**
  * Builds a {@linkcode MechanismContext} whose `fit` is the pipeline's `fitter` in this thread (NUTS
  * with one seed, the replicate already runs in a worker) and
@@ -155,13 +180,19 @@ export function replicateFits(
       return bound;
     },
   };
-  const fitInThread = fitter(model, {
-    seed,
-    chains: sampler.chains,
-    warmup: sampler.warmup,
-    drawsPerChain: sampler.draws,
-    inThread: true,
-  });
+  const gpuHmc = sampler.sampler === "gpu-hmc";
+  let fitOnce: MechanismContext["fit"] | null = null;
+  const fitInThread = async (weighting: Weighting, label: string) => {
+    fitOnce ??= fitter(model, {
+      seed,
+      chains: gpuHmc ? GPU_STUDY_CHAINS : sampler.chains,
+      warmup: sampler.warmup,
+      drawsPerChain: gpuHmc ? gpuDrawsPerChain(sampler) : sampler.draws,
+      inThread: true,
+      gpu: gpuHmc ? await studyGpu() : null,
+    });
+    return await fitOnce(weighting, label);
+  };
   const fit = async (weighting: Weighting, label: string): Promise<Fit> => {
     const hit = fits.find((f) =>
       f.weighting.censor === weighting.censor && sameWeights(f.weighting.alpha, weighting.alpha)

@@ -127,4 +127,12 @@ Deno.test("`deno task study` arguments: a study name, defaults, and errors namin
   assert.throws(() => parseStudyArgs(["five", "--replicates=0"]), /--replicates/);
   assert.throws(() => parseStudyArgs(["five", "--seed=-1"]), /--seed/);
   assert.throws(() => parseStudyArgs(["five", "--bogus=1"]), /bogus/);
+  // The real file's full size is one replicate; the GPU sampler by name only.
+  assert.equal(parseStudyArgs(["real_file"]).replicates, 1);
+  assert.equal(parseStudyArgs(["five"]).sampler, "nuts");
+  assert.equal(parseStudyArgs(["five", "--sampler=gpu-hmc"]).sampler, "gpu-hmc");
+  assert.throws(
+    () => parseStudyArgs(["five", "--sampler=hmc"]),
+    /--sampler: must be nuts or gpu-hmc/,
+  );
 });
