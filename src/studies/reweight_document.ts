@@ -5,7 +5,7 @@
  * @module
  */
 import * as md from "./markdown.ts";
-import { recordBoundsFigure, weightEfficiencyFigure } from "./reweight_figures.ts";
+import { estimandsFigure, recordBoundsFigure, weightEfficiencyFigure } from "./reweight_figures.ts";
 import { PAPER_TABLE_1 } from "./reweight_paper.ts";
 import type { ReweightRecord, ReweightSummary } from "./reweight_result.ts";
 import {
@@ -233,6 +233,7 @@ export function reweightDocument(result: Result): StudyDocument {
     figures: {
       recordBounds: recordBoundsFigure(result.records[0]),
       weightEfficiency: weightEfficiencyFigure(result.records[0]),
+      estimands: estimandsFigure(result.records),
     },
   };
 }

@@ -69,3 +69,48 @@ export function weightEfficiencyFigure(first: ReweightRecord | undefined): LineF
     caption: "every fifth record of database 1; dashed: the overall bound Δ_{α,x}",
   };
 }
+
+/** The synthesizers of the supplement's Figure 14, beside the confidential data. */
+const ESTIMAND_SERIES = [
+  ["data", "Data", "#000000"],
+  ["unweighted", "Unweighted", "#999999"],
+  ["lw", "LW", "#D55E00"],
+  ["lw-final", "LW_final", "#0072B2"],
+] as const;
+
+/**
+ * The supplement's Figure 14 (Supp 5; violins there): each statistic of the confidential data
+ * and of each synthesizer's synthetic data (averaged over its datasets), as its distribution over
+ * the databases.
+ */
+export function estimandsFigure(records: readonly ReweightRecord[]): LineFigure {
+  const panel = (stat: "mean" | "median" | "q15" | "q90", title: string) => ({
+    title,
+    xLabel: "value",
+    yLabel: "share of databases at or below",
+    series: ESTIMAND_SERIES.map(([key, label, color]) => {
+      const values = records.flatMap((r) => {
+        const v = key === "data" ? r.data[stat] : r.mechanisms[key]?.synthetic[stat];
+        return v === undefined ? [] : [v];
+      }).sort((a, b) => a - b);
+      return {
+        label,
+        color,
+        marks: false,
+        points: values.map((v, i) => [v, (i + 1) / values.length] as const),
+      };
+    }),
+  });
+  return {
+    title:
+      "Estimands of the confidential and synthetic data over the databases (Supp 5, Figure 14)",
+    panels: [
+      panel("mean", "Mean"),
+      panel("median", "Median"),
+      panel("q15", "15th quantile"),
+      panel("q90", "90th quantile"),
+    ],
+    legend: ESTIMAND_SERIES.map(([, label, color]) => [label, color] as const),
+    caption: "each synthesizer's statistic averaged over its synthetic datasets, one per database",
+  };
+}
