@@ -97,3 +97,30 @@ export function nsPerGradient(model: Model): number {
   for (let i = 0; i < timed; i++) model.logDensity(points[i % 64], grad, weighting);
   return ((performance.now() - started) / timed) * 1e6;
 }
+
+/**
+ * The `synth` options of an LW_final release at ε with m synthetic datasets.
+ *
+ * @param epsilon The ε.
+ * @param m The number of datasets.
+ * @returns `--mechanism lw-final --epsilon ε --m m`.
+ */
+export function lwFinalArgs(epsilon: number, m: number): string[] {
+  return ["--mechanism", "lw-final", "--epsilon", String(epsilon), "--m", String(m)];
+}
+
+/** The apistrat data of the acceptance run. */
+export const APISTRAT_DATA = "examples/apistrat.csv";
+
+/** The acceptance run's `synth` options: apistrat's three outcomes given stype, LW_final at ε = 20, m = 2. */
+export const APISTRAT_ARGS: readonly string[] = [
+  "--data",
+  APISTRAT_DATA,
+  "--y",
+  "api00,enroll,awards",
+  "--model",
+  "normal,negbin,logistic",
+  "--x",
+  "stype",
+  ...lwFinalArgs(20, 2),
+];

@@ -34,7 +34,7 @@
  *
  * @module
  */
-import { benchArgs, nsPerGradient } from "./_common.ts";
+import { APISTRAT_ARGS, benchArgs, lwFinalArgs, nsPerGradient } from "./_common.ts";
 import { parseSynthArgs } from "../src/cli/synth.ts";
 import { readCsv } from "../src/data/csv.ts";
 import { dropMissing } from "../src/data/missing.ts";
@@ -73,22 +73,7 @@ const RUNS: readonly RealRun[] = [
     label: "apistrat",
     mechanism: "LW_final",
     epsilon: 20,
-    args: [
-      "--data",
-      "examples/apistrat.csv",
-      "--y",
-      "api00,enroll,awards",
-      "--model",
-      "normal,negbin,logistic",
-      "--x",
-      "stype",
-      "--mechanism",
-      "lw-final",
-      "--epsilon",
-      "20",
-      "--m",
-      "2",
-    ],
+    args: APISTRAT_ARGS,
   },
   {
     key: "nhanes",
@@ -108,12 +93,7 @@ const RUNS: readonly RealRun[] = [
       "drop",
       "--levels",
       levels({ race: NHANES_LEVELS.race, hi_chol: NHANES_LEVELS.hi_chol }),
-      "--mechanism",
-      "lw-final",
-      "--epsilon",
-      "10",
-      "--m",
-      "1",
+      ...lwFinalArgs(10, 1),
     ],
   },
   {
@@ -137,12 +117,7 @@ const RUNS: readonly RealRun[] = [
         ethnicity: ["cauc", "afam"],
         smsa: ["no", "yes"],
       }),
-      "--mechanism",
-      "lw-final",
-      "--epsilon",
-      "10",
-      "--m",
-      "1",
+      ...lwFinalArgs(10, 1),
     ],
   },
 ];

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { benchArgs, nsPerGradient, timed } from "./_common.ts";
+import { APISTRAT_ARGS, APISTRAT_DATA, benchArgs, nsPerGradient, timed } from "./_common.ts";
 import { readCsv } from "../src/data/csv.ts";
 import { buildDesign } from "../src/data/design.ts";
 import { dropMissing } from "../src/data/missing.ts";
@@ -27,27 +27,10 @@ import { SynthesisSpec } from "../src/synthesis/spec.ts";
 import type { JointModel } from "../src/models/joint.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const DATA = "examples/apistrat.csv";
-const ARGS = [
-  "--data",
-  DATA,
-  "--y",
-  "api00,enroll,awards",
-  "--model",
-  "normal,negbin,logistic",
-  "--x",
-  "stype",
-  "--mechanism",
-  "lw-final",
-  "--epsilon",
-  "20",
-  "--m",
-  "2",
-];
 
 /** ns per log density + gradient of each conditional of the acceptance run. */
 async function gradientCosts(): Promise<string[]> {
-  const data = await readCsv(`${ROOT}${DATA}`);
+  const data = await readCsv(`${ROOT}${APISTRAT_DATA}`);
   const spec = SynthesisSpec.parse({
     mechanism: "lw-final",
     y: ["api00", "enroll", "awards"],
@@ -106,7 +89,7 @@ for (let seed = 1; seed <= Number(runs); seed++) {
   const out = await Deno.makeTempDir({ prefix: "several_outcomes_" });
   const { seconds } = await timed(
     Deno.execPath(),
-    ["run", "-A", "src/cli/synth.ts", ...ARGS, "--seed", String(seed), "--out", out],
+    ["run", "-A", "src/cli/synth.ts", ...APISTRAT_ARGS, "--seed", String(seed), "--out", out],
     ROOT,
   );
   const report = JSON.parse(await Deno.readTextFile(`${out}/report.json`));

@@ -10,36 +10,32 @@
 import page from "../web/index.html" with { type: "text" };
 import script from "../web/report.js" with { type: "text" };
 import { functionApp } from "../src/api/app.ts";
-import { assetHandler, assetUrl, D3, PLOT } from "../src/api/assets.ts";
+import {
+  assetHandler,
+  assetUrl,
+  contentSecurityPolicy,
+  D3,
+  pageHandler,
+  PLOT,
+  scriptHandler,
+} from "../src/api/assets.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { standalone } from "../src/service/standalone.ts";
 import { health } from "./health.ts";
 
 /** Only this server's scripts, and requests only to it; Plot's SVG carries inline styles. */
-const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy(
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+);
 
 /** The web report function (its routes are not API operations, so not in the document). */
 export function report(_context: ApiContext) {
   const app = functionApp();
-  app.get("/", (c) =>
-    c.html(page, 200, {
-      "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-      "Referrer-Policy": "no-referrer",
-    }));
-  app.get(
-    "/web/report.js",
-    (c) => c.body(script, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
-  );
+  app.get("/", pageHandler(page, CONTENT_SECURITY_POLICY));
+  app.get("/web/report.js", scriptHandler(script));
   for (const asset of [D3, PLOT]) app.get(assetUrl(asset), assetHandler(asset));
   return app;
 }

@@ -41,10 +41,10 @@ import {
   DiagnosticsSchema,
   errorResponses,
   getById,
-  idempotencyKeyHeader,
   IdParam,
   ReportSchema,
   sourcedRules,
+  submitRoute,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/service/standalone.ts";
 import { health } from "./health.ts";
@@ -90,23 +90,19 @@ const Job = JobFields.extend({
   datasets: z.array(z.string()).optional().openapi({ description: "URLs of the synthetic CSVs" }),
 }).openapi("Job");
 
-const submit = createRoute({
-  method: "post",
-  path: "/v1/syntheses",
-  summary: "Submit a synthesis job",
-  security: BEARER_SECURITY,
-  request: {
-    headers: idempotencyKeyHeader("Retries with the same key return the same job"),
-    body: { required: true, content: { "application/json": { schema: SynthesisRequest } } },
-  },
-  responses: {
+const submit = submitRoute(
+  "/v1/syntheses",
+  "Submit a synthesis job",
+  "Retries with the same key return the same job",
+  SynthesisRequest,
+  {
     202: {
       description: "Accepted (persisted)",
       content: { "application/json": { schema: Accepted } },
     },
     ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
   },
-});
+);
 
 const status = getById(
   "/v1/syntheses/{id}",

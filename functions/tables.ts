@@ -34,7 +34,7 @@
  *
  * @module
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { parseCsv } from "../src/data/csv.ts";
 import type { Dataset } from "../src/data/dataset.ts";
 import { tableInput } from "../src/survey/tables.ts";
@@ -44,14 +44,13 @@ import type { ApiContext } from "../src/api/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import {
-  BEARER_SECURITY,
   DATA_SOURCE,
   DiagnosticsSchema,
   errorResponses,
   getById,
-  idempotencyKeyHeader,
   ReportSchema,
   sourcedRules,
+  submitRoute,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/service/standalone.ts";
 import {
@@ -128,16 +127,12 @@ const TableJob = JobFields.extend({
   }),
 }).openapi("TableJob");
 
-const create = createRoute({
-  method: "post",
-  path: "/v1/tables",
-  summary: "Survey tables: sample and small laplace at once; fbs, fbp and large laplace as a job",
-  security: BEARER_SECURITY,
-  request: {
-    headers: idempotencyKeyHeader("Retries with the same key return the same table or job"),
-    body: { required: true, content: { "application/json": { schema: TablesRequest } } },
-  },
-  responses: {
+const create = submitRoute(
+  "/v1/tables",
+  "Survey tables: sample and small laplace at once; fbs, fbp and large laplace as a job",
+  "Retries with the same key return the same table or job",
+  TablesRequest,
+  {
     200: {
       description: "sample (scope diagnostics) and laplace (scope submit): the table",
       content: { "application/json": { schema: TableAnswer } },
@@ -148,7 +143,7 @@ const create = createRoute({
     },
     ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
   },
-});
+);
 
 const status = getById(
   "/v1/tables/{id}",

@@ -30,37 +30,42 @@ export interface PackageAsset {
 
 const JAVASCRIPT = "text/javascript; charset=utf-8";
 
+/** The asset `path` of package `name`, served as `type` (`graph`: see {@linkcode PackageAsset}). */
+function packageAsset(
+  name: string,
+  path: string,
+  type: string,
+  graph: () => Promise<unknown>,
+): PackageAsset {
+  return { name, path, type, graph };
+}
+
 /** d3's browser build (the global `d3` Observable Plot's UMD build needs). */
-export const D3: PackageAsset = {
-  name: "d3",
-  path: "dist/d3.min.js",
-  type: JAVASCRIPT,
-  graph: () => import("d3"),
-};
+export const D3 = packageAsset("d3", "dist/d3.min.js", JAVASCRIPT, () => import("d3"));
 
 /** Observable Plot's browser build (the global `Plot`). */
-export const PLOT: PackageAsset = {
-  name: "@observablehq/plot",
-  path: "dist/plot.umd.min.js",
-  type: JAVASCRIPT,
-  graph: () => import("@observablehq/plot"),
-};
+export const PLOT = packageAsset(
+  "@observablehq/plot",
+  "dist/plot.umd.min.js",
+  JAVASCRIPT,
+  () => import("@observablehq/plot"),
+);
 
 /** Swagger UI's stylesheet. */
-export const SWAGGER_CSS: PackageAsset = {
-  name: "swagger-ui-dist",
-  path: "swagger-ui.css",
-  type: "text/css; charset=utf-8",
-  graph: () => import("swagger-ui-dist"),
-};
+export const SWAGGER_CSS = packageAsset(
+  "swagger-ui-dist",
+  "swagger-ui.css",
+  "text/css; charset=utf-8",
+  () => import("swagger-ui-dist"),
+);
 
 /** Swagger UI's browser bundle (the global `SwaggerUIBundle`). */
-export const SWAGGER_BUNDLE: PackageAsset = {
-  name: "swagger-ui-dist",
-  path: "swagger-ui-bundle.js",
-  type: JAVASCRIPT,
-  graph: () => import("swagger-ui-dist"),
-};
+export const SWAGGER_BUNDLE = packageAsset(
+  "swagger-ui-dist",
+  "swagger-ui-bundle.js",
+  JAVASCRIPT,
+  () => import("swagger-ui-dist"),
+);
 
 /**
  * The URL path an asset is served at: `/assets/NAME/PATH`.
@@ -124,4 +129,42 @@ export function readAsset(asset: PackageAsset): Promise<Uint8Array<ArrayBuffer>>
  */
 export function assetHandler(asset: PackageAsset): Handler {
   return async (c) => c.body(await readAsset(asset), 200, { "Content-Type": asset.type });
+}
+
+/**
+ * A page's Content-Security-Policy: its own sources, then requests only to this server and no
+ * plugins, base URL, form targets or framing.
+ *
+ * @param sources The page's `default-src`, `script-src`, `style-src`… directives.
+ * @returns The header's value.
+ */
+export function contentSecurityPolicy(...sources: string[]): string {
+  return [
+    ...sources,
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/**
+ * A handler serving an HTML page under a content security policy, sending no referrer.
+ *
+ * @param html The page.
+ * @param contentSecurityPolicy Its `Content-Security-Policy` header.
+ * @returns The Hono handler.
+ */
+export function pageHandler(html: string, contentSecurityPolicy: string): Handler {
+  return (c) =>
+    c.html(html, 200, {
+      "Content-Security-Policy": contentSecurityPolicy,
+      "Referrer-Policy": "no-referrer",
+    });
+}
+
+/** A handler serving a page's script text as JavaScript. */
+export function scriptHandler(script: string): Handler {
+  return (c) => c.body(script, 200, { "Content-Type": JAVASCRIPT });
 }

@@ -10,7 +10,15 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import config from "../../deno.json" with { type: "json" };
-import { assetHandler, assetUrl, SWAGGER_BUNDLE, SWAGGER_CSS } from "./assets.ts";
+import {
+  assetHandler,
+  assetUrl,
+  contentSecurityPolicy,
+  pageHandler,
+  scriptHandler,
+  SWAGGER_BUNDLE,
+  SWAGGER_CSS,
+} from "./assets.ts";
 import { type ApiEnv, requireScope } from "./auth.ts";
 import type { ApiContext } from "./context.ts";
 
@@ -62,18 +70,13 @@ const DOCS_PAGE = `<!doctype html>
  * style element, no eval: Swagger UI sets its few inline styles through the DOM, which a
  * Content-Security-Policy does not restrict.
  */
-export const DOCS_CONTENT_SECURITY_POLICY = [
+export const DOCS_CONTENT_SECURITY_POLICY = contentSecurityPolicy(
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+);
 
 /**
  * Mounts the document and the explorer on the root app (after every function, so the document
@@ -94,13 +97,6 @@ export function mountDocs(app: OpenAPIHono<ApiEnv>, context: ApiContext): void {
     security: [{ bearer: [] }],
   });
   for (const asset of [SWAGGER_CSS, SWAGGER_BUNDLE]) app.get(assetUrl(asset), assetHandler(asset));
-  app.get("/docs", (c) =>
-    c.html(DOCS_PAGE, 200, {
-      "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
-      "Referrer-Policy": "no-referrer",
-    }));
-  app.get(
-    "/docs/init.js",
-    (c) => c.body(DOCS_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
-  );
+  app.get("/docs", pageHandler(DOCS_PAGE, DOCS_CONTENT_SECURITY_POLICY));
+  app.get("/docs/init.js", scriptHandler(DOCS_SCRIPT));
 }

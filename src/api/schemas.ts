@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import { parseDecimal } from "../data/decimal.ts";
 import { ReleaseReportSchema } from "../synthesis/report.ts";
 
@@ -143,6 +143,36 @@ export function idempotencyKeyHeader(description: string) {
     "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().openapi({
       description,
     }),
+  });
+}
+
+/**
+ * A keyed `POST` submitting a required JSON body, with the optional `Idempotency-Key` header.
+ *
+ * @param path The route.
+ * @param summary The OpenAPI summary.
+ * @param retry What a retry with the same key returns (the header's description).
+ * @param schema The body's schema.
+ * @param responses The answers.
+ * @returns The route.
+ */
+export function submitRoute<B extends z.ZodType, R extends RouteConfig["responses"]>(
+  path: string,
+  summary: string,
+  retry: string,
+  schema: B,
+  responses: R,
+) {
+  return createRoute({
+    method: "post",
+    path,
+    summary,
+    security: BEARER_SECURITY,
+    request: {
+      headers: idempotencyKeyHeader(retry),
+      body: { required: true, content: { "application/json": { schema } } },
+    },
+    responses,
   });
 }
 

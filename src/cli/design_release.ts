@@ -16,7 +16,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { readCsv } from "../data/csv.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
@@ -32,7 +31,7 @@ import {
   withDesignReleaseDocument,
 } from "../studies/design_release_document.ts";
 import { progress } from "./progress.ts";
-import { runCommand, UsageError } from "./run_command.ts";
+import { parseFlags, runCommand } from "./run_command.ts";
 
 /**
  * Parses the command line.
@@ -42,19 +41,14 @@ import { runCommand, UsageError } from "./run_command.ts";
 export function parseDesignReleaseArgs(
   args: string[],
 ): { out: string; settings: DesignReleaseSettings; render: boolean } {
-  let values;
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        out: { type: "string" },
-        quick: { type: "boolean" },
-        render: { type: "boolean" },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseFlags({
+    args,
+    options: {
+      out: { type: "string" },
+      quick: { type: "boolean" },
+      render: { type: "boolean" },
+    },
+  });
   return {
     out: values.out ?? "docs/studies",
     settings: values.quick ? QUICK_DESIGN_RELEASE : DESIGN_RELEASE_SETTINGS,

@@ -18,7 +18,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
   armKey,
@@ -35,7 +34,7 @@ import {
 } from "../studies/frontier.ts";
 import { frontierSvg } from "../studies/frontier_figure.ts";
 import { frontierMarkdown, withFrontierDocument } from "../studies/frontier_document.ts";
-import { runCommand, UsageError } from "./run_command.ts";
+import { parseFlags, runCommand } from "./run_command.ts";
 
 /** The reduced run of `--quick`. */
 export const QUICK_FRONTIER: FrontierSettings = Object.freeze({
@@ -121,22 +120,17 @@ export function frontierFiles(result: FrontierResult, footer: string): Map<strin
 const encoder = new TextEncoder();
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    values = parseArgs({
-      args: Deno.args,
-      options: {
-        out: { type: "string" },
-        cache: { type: "string" },
-        only: { type: "string" },
-        quick: { type: "boolean" },
-        partial: { type: "boolean" },
-        render: { type: "boolean" },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseFlags({
+    args: Deno.args,
+    options: {
+      out: { type: "string" },
+      cache: { type: "string" },
+      only: { type: "string" },
+      quick: { type: "boolean" },
+      partial: { type: "boolean" },
+      render: { type: "boolean" },
+    },
+  });
   const out = values.out ?? "docs/studies";
   if (values.render) {
     const result = JSON.parse(await Deno.readTextFile(`${out}/frontier.json`)) as FrontierResult;

@@ -19,7 +19,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
@@ -32,7 +31,7 @@ import {
 import { studyMarkdown, withDocument } from "../studies/study_report.ts";
 import { runStudy, studyJson, writeStudy } from "../studies/study_runner.ts";
 import type { StudyResult } from "../studies/study_types.ts";
-import { runCommand, UsageError } from "./run_command.ts";
+import { parseFlags, runCommand, UsageError } from "./run_command.ts";
 
 /** The seed of every synthesis (the study's seed). */
 const SEED = 1;
@@ -56,22 +55,17 @@ export function parseRealFileArgs(args: string[]): {
   render: boolean;
   settings: RealFileSettings;
 } {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        ...Object.fromEntries(
-          ["out", "every", "draws", "warmup", "epsilons", "m"].map((name) => [name, {
-            type: "string" as const,
-          }]),
-        ),
-        render: { type: "boolean" as const },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values: Record<string, string | boolean | undefined> = parseFlags({
+    args,
+    options: {
+      ...Object.fromEntries(
+        ["out", "every", "draws", "warmup", "epsilons", "m"].map((name) => [name, {
+          type: "string" as const,
+        }]),
+      ),
+      render: { type: "boolean" as const },
+    },
+  }).values;
   const text = (name: string) => values[name] as string | undefined;
   const epsilonsFlag = text("epsilons");
   const epsilons = epsilonsFlag === undefined

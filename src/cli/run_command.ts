@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ZodError } from "zod";
 import { classifyError } from "../jobs/domain_errors.ts";
 
@@ -24,11 +24,22 @@ export class UsageError extends Error {
  * @returns The values given, by flag name.
  */
 export function stringFlags(args: string[], names: readonly string[]): Record<string, string> {
+  return parseFlags({
+    args,
+    options: Object.fromEntries(names.map((name) => [name, { type: "string" as const }])),
+  }).values as Record<string, string>;
+}
+
+/**
+ * `parseArgs` of `node:util`, its errors (an unknown flag, a missing value) thrown as
+ * {@linkcode UsageError}s.
+ *
+ * @param config The command line and the flags the command takes.
+ * @returns What `parseArgs` returns.
+ */
+export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs({
-      args,
-      options: Object.fromEntries(names.map((name) => [name, { type: "string" as const }])),
-    }).values as Record<string, string>;
+    return parseArgs(config);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

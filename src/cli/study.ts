@@ -19,13 +19,12 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { STUDIES } from "../studies/registry.ts";
 import { studyMarkdown, withDocument } from "../studies/study_report.ts";
 import { runStudy, type SamplerSettings, studyJson, writeStudy } from "../studies/study_runner.ts";
-import { runCommand, UsageError } from "./run_command.ts";
+import { parseFlags, runCommand, UsageError } from "./run_command.ts";
 import { runStudyCommandOnQueue } from "./study_queue.ts";
 
 /** The study names `deno task study` accepts. */
@@ -68,24 +67,19 @@ function samplerFlag(value: string | undefined): "nuts" | "gpu-hmc" {
  * @param args The arguments after the command.
  */
 export function parseStudyArgs(args: string[]): StudyArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        replicates: { type: "string" },
-        seed: { type: "string" },
-        out: { type: "string" },
-        workers: { type: "string" },
-        queue: { type: "string" },
-        render: { type: "boolean" },
-        sampler: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseFlags({
+    args,
+    allowPositionals: true,
+    options: {
+      replicates: { type: "string" },
+      seed: { type: "string" },
+      out: { type: "string" },
+      workers: { type: "string" },
+      queue: { type: "string" },
+      render: { type: "boolean" },
+      sampler: { type: "string" },
+    },
+  });
   const names = Object.keys(STUDIES);
   const [name, ...rest] = parsed.positionals;
   if (name === undefined || !names.includes(name) || rest.length > 0) {

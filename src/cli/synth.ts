@@ -27,7 +27,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { formatCsv, readCsv } from "../data/csv.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
@@ -36,7 +35,7 @@ import { synthesize } from "../synthesis/synthesize.ts";
 import { reportHtml } from "../synthesis/report_html.ts";
 import { FLAGGED_WARNING, releaseSettings } from "../synthesis/release_summary.ts";
 import { progress } from "./progress.ts";
-import { runCommand, UsageError } from "./run_command.ts";
+import { parseFlags, runCommand, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
 
 /** Command-line flag → spec field, and whether the value is a number. */
@@ -105,21 +104,16 @@ function parseLevels(flag: string, value: string): Record<string, string[]> {
  * @param args The arguments after the command.
  */
 export function parseSynthArgs(args: string[]): { data: string; out: string; spec: SynthesisSpec } {
-  let values: Record<string, string | undefined>;
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        ...Object.fromEntries(
-          ["data", "out", ...Object.keys(FLAGS)].map((name) => [name, { type: "string" as const }]),
-        ),
-        report: { type: "boolean" as const },
-        "allow-flagged": { type: "boolean" as const },
-      },
-    }).values as Record<string, string | undefined>;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseFlags({
+    args,
+    options: {
+      ...Object.fromEntries(
+        ["data", "out", ...Object.keys(FLAGS)].map((name) => [name, { type: "string" as const }]),
+      ),
+      report: { type: "boolean" as const },
+      "allow-flagged": { type: "boolean" as const },
+    },
+  }).values as Record<string, string | undefined>;
   if (!values.data) throw new UsageError("--data: required (the confidential CSV file)");
   if (!values.out) throw new UsageError("--out: required (the output folder)");
   const raw: Record<string, unknown> = {};

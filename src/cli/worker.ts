@@ -21,13 +21,12 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { configFromEnv } from "../api/config.ts";
 import { jsonLogger } from "../api/log.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { checkQueueUrl } from "../scale/redis.ts";
 import { ScaleWorker } from "../scale/scale_worker.ts";
-import { runCommand, UsageError } from "./run_command.ts";
+import { parseFlags, runCommand, UsageError } from "./run_command.ts";
 
 /** A parsed `deno task worker` command line. */
 export interface WorkerArgs {
@@ -47,20 +46,15 @@ export function parseWorkerArgs(
   args: string[],
   get: (name: string) => string | undefined,
 ): WorkerArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        queue: { type: "string" },
-        concurrency: { type: "string" },
-        backend: { type: "string" },
-        "data-dir": { type: "string" },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseFlags({
+    args,
+    options: {
+      queue: { type: "string" },
+      concurrency: { type: "string" },
+      backend: { type: "string" },
+      "data-dir": { type: "string" },
+    },
+  });
   const queue = values.queue ?? get("PPSYNTH_QUEUE");
   if (queue === undefined || queue === "") {
     throw new UsageError("--queue: give a redis:// URL (or set PPSYNTH_QUEUE)");

@@ -47,6 +47,19 @@ export interface ChargingLedger {
 /** A ledger row as both stores select it: `job_id, epsilon, released_at`. */
 export type LedgerRow = Readonly<Record<string, unknown>>;
 
+/** An earlier submission under an idempotency key: its request hash and job. */
+export interface PreviousSubmission {
+  readonly requestHash: string;
+  readonly jobId: string;
+}
+
+/** The earlier submission an `idempotency` row (`request_hash, job_id`) records, or null. */
+export function previousSubmission(row: LedgerRow | undefined): PreviousSubmission | null {
+  return row === undefined
+    ? null
+    : { requestHash: String(row.request_hash), jobId: String(row.job_id) };
+}
+
 /** A {@linkcode ChargingLedger} with the rows it was read from. */
 export interface ReadLedger extends ChargingLedger {
   readonly rows: readonly LedgerRow[];
@@ -129,7 +142,7 @@ export interface ChargingTransaction {
   previous(
     keyId: string,
     idempotencyKey: string,
-  ): Io<{ requestHash: string; jobId: string } | null>;
+  ): Io<PreviousSubmission | null>;
   /** Records the idempotency key of a new job. */
   remember(keyId: string, idempotencyKey: string, requestHash: string, jobId: string): Io<void>;
   /**
@@ -210,6 +223,24 @@ export function shownFailure(
   failure: JobFailure,
 ): { error: JobFailure; detail: JobFailure | null } {
   return registered ? { error: DATA_REJECTED, detail: failure } : { error: failure, detail: null };
+}
+
+/**
+ * The values a failed job's row is set to, in the order `error, failure_detail, updated_at`
+ * (JSON as text; the failure is shown as {@linkcode shownFailure} says).
+ *
+ * @param datasetId The job's `dataset_id` (null or undefined: no registered dataset).
+ * @param failure Why it failed.
+ * @param time The update time.
+ * @returns The 3 values.
+ */
+export function failedJobValues(
+  datasetId: unknown,
+  failure: JobFailure,
+  time: string,
+): (string | null)[] {
+  const shown = shownFailure(datasetId !== null && datasetId !== undefined, failure);
+  return [JSON.stringify(shown.error), jsonColumn(shown.detail), time];
 }
 
 /** The job an earlier submission under the same idempotency key made, or null. */

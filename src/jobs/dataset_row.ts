@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ReleasePolicy } from "./release_policy.ts";
 import type { DatasetInfo, NewDataset } from "./store.ts";
 
 /** The columns of a new dataset's row, in the order of {@linkcode datasetRow}. */
@@ -37,4 +38,31 @@ export function datasetRow(dataset: NewDataset, createdAt: string): (string | nu
 export function registeredInfo(dataset: NewDataset, createdAt: string): DatasetInfo {
   const { id, name, n, columns, epsilonTotal, policy } = dataset;
   return { id, name, n, columns: [...columns], epsilonTotal, createdAt, policy };
+}
+
+/**
+ * A dataset's info from its `id, name, n, columns, epsilon_total, created_at, policy`, given the store's readings of its
+ * JSON columns and times.
+ *
+ * @param row The row.
+ * @param timeOf A store's time value as ISO 8601.
+ * @param columnsOf A store's reading of the `columns` column.
+ * @param policyOf A store's reading of the `policy` column.
+ * @returns The info (no data, no owner).
+ */
+export function datasetInfoOf(
+  row: Readonly<Record<string, unknown>>,
+  timeOf: (value: unknown) => string,
+  columnsOf: (column: unknown) => string[],
+  policyOf: (column: unknown) => ReleasePolicy,
+): DatasetInfo {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    n: Number(row.n),
+    columns: columnsOf(row.columns),
+    epsilonTotal: Number(row.epsilon_total),
+    createdAt: timeOf(row.created_at),
+    policy: policyOf(row.policy),
+  };
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DATASET_COLUMNS, datasetRow, registeredInfo } from "./dataset_row.ts";
+import { DATASET_COLUMNS, datasetInfoOf, datasetRow, registeredInfo } from "./dataset_row.ts";
 import { checkBudget } from "./ledger.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
 import { PostgresKeys } from "./postgres_keys.ts";
@@ -34,16 +34,12 @@ export class PostgresDatasets extends PostgresKeys {
       id,
       tenant,
     );
-    if (found === undefined) return null;
-    return {
-      id: String(found.id),
-      name: String(found.name),
-      n: Number(found.n),
-      columns: found.columns as string[],
-      epsilonTotal: Number(found.epsilon_total),
-      createdAt: isoTime(found.created_at),
-      policy: found.policy as ReleasePolicy,
-    };
+    return found === undefined ? null : datasetInfoOf(
+      found,
+      isoTime,
+      (columns) => columns as string[],
+      (policy) => policy as ReleasePolicy,
+    );
   }
 
   async datasetCsv(id: string): Promise<string | null> {

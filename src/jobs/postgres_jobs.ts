@@ -11,21 +11,8 @@
  *
  * @module
  */
-import type { SynthesisSpec } from "../synthesis/spec.ts";
-import {
-  budgetOf,
-  type ChargingTransaction,
-  jsonColumn as json,
-  NEW_JOB_COLUMNS,
-  newJobRow,
-  type ReadLedger,
-  readLedger,
-  releaseCheckRule,
-  releaseNowRule,
-  runAsync,
-  shownFailure,
-  submitRule,
-} from "./charging.ts";
+import * as charging from "./charging.ts";
+import { JOB_VIEW_COLUMNS, jobInputOf, jobViewOf, ownerDiagnosticsOf } from "./job_row.ts";
 import { PostgresDatasets } from "./postgres_datasets.ts";
 import { isoTime, lockIdempotencyKey, now, row, rows, run, type Sql } from "./postgres_schema.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
@@ -35,14 +22,14 @@ import type {
   ImmediateRelease,
   JobFailure,
   JobInput,
-  JobKind,
-  JobStatus,
   JobView,
   OwnerDiagnostics,
   Submission,
   Submitted,
 } from "./store.ts";
-import type { TableSpec } from "./table_spec.ts";
+
+/** A PostgreSQL JSONB column as read (already parsed; a missing value is null). */
+const jsonb = (value: unknown): unknown => value ?? null;
 
 /** The keys, datasets, jobs and ledger parts of the store. */
 export class PostgresJobs extends PostgresDatasets {
@@ -55,7 +42,7 @@ export class PostgresJobs extends PostgresDatasets {
     datasetId: string,
     tenant: string | null,
     lock: boolean,
-  ): Promise<ReadLedger | null> {
+  ): Promise<charging.ReadLedger | null> {
     const dataset = await row(
       sql,
       `SELECT epsilon_total, tenant FROM datasets WHERE id = $1${lock ? " FOR NO KEY UPDATE" : ""}`,
@@ -67,12 +54,12 @@ export class PostgresJobs extends PostgresDatasets {
       "SELECT job_id, epsilon, released_at FROM ledger WHERE dataset_id = $1 ORDER BY seq",
       datasetId,
     );
-    return readLedger(dataset.epsilon_total, charges);
+    return charging.readLedger(dataset.epsilon_total, charges);
   }
 
   async budget(datasetId: string, tenant: string): Promise<Budget | null> {
     const ledger = await this.#ledger(this.db.sql, datasetId, tenant, false);
-    return ledger === null ? null : budgetOf(datasetId, ledger, isoTime);
+    return ledger === null ? null : charging.budgetOf(datasetId, ledger, isoTime);
   }
 
   /**
@@ -80,7 +67,7 @@ export class PostgresJobs extends PostgresDatasets {
    * idempotency key's lookup takes the key's lock first, so a concurrent submission under the
    * same key waits for this transaction; a ledger read locks the dataset's row.
    */
-  #charging(sql: Sql): ChargingTransaction {
+  #charging(sql: Sql): charging.ChargingTransaction {
     return {
       now,
       previous: async (keyId, idempotencyKey) => {
@@ -91,9 +78,7 @@ export class PostgresJobs extends PostgresDatasets {
           keyId,
           idempotencyKey,
         );
-        return previous === undefined
-          ? null
-          : { requestHash: String(previous.request_hash), jobId: String(previous.job_id) };
+        return charging.previousSubmission(previous);
       },
       remember: async (keyId, idempotencyKey, requestHash, jobId) => {
         await run(
@@ -112,9 +97,9 @@ export class PostgresJobs extends PostgresDatasets {
         return cap === undefined ? null : Number(cap.epsilon);
       },
       insertJob: async (job) => {
-        const row = newJobRow(job);
+        const row = charging.newJobRow(job);
         const places = row.map((_, k) => `$${k + 1}`).join(", ");
-        await run(sql, `INSERT INTO jobs (${NEW_JOB_COLUMNS}) VALUES (${places})`, ...row);
+        await run(sql, `INSERT INTO jobs (${charging.NEW_JOB_COLUMNS}) VALUES (${places})`, ...row);
       },
       insertCharge: (jobId, datasetId, epsilon, time) =>
         this.#insertCharge(sql, jobId, datasetId, epsilon, time),
@@ -124,11 +109,15 @@ export class PostgresJobs extends PostgresDatasets {
   }
 
   submit(submission: Submission): Promise<Submitted> {
-    return this.db.tx((sql) => runAsync(submitRule(this.#charging(sql), submission)));
+    return this.db.tx((sql) =>
+      charging.runAsync(charging.submitRule(this.#charging(sql), submission))
+    );
   }
 
   releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
-    return this.db.tx((sql) => runAsync(releaseNowRule(this.#charging(sql), submission, release)));
+    return this.db.tx((sql) =>
+      charging.runAsync(charging.releaseNowRule(this.#charging(sql), submission, release))
+    );
   }
 
   async #insertCharge(
@@ -152,26 +141,11 @@ export class PostgresJobs extends PostgresDatasets {
   async #jobView(sql: Sql, id: string, tenant: string | null = null): Promise<JobView | null> {
     const found = await row(
       sql,
-      `SELECT id, kind, status, dataset_id, progress, attempts, created_at, updated_at, report,
-              dataset_count, result, error FROM jobs WHERE id = $1 AND ($2::TEXT IS NULL OR tenant = $2)`,
+      `SELECT ${JOB_VIEW_COLUMNS} FROM jobs WHERE id = $1 AND ($2::TEXT IS NULL OR tenant = $2)`,
       id,
       tenant,
     );
-    if (found === undefined) return null;
-    return {
-      id: String(found.id),
-      kind: String(found.kind) as JobKind,
-      status: String(found.status) as JobStatus,
-      datasetId: found.dataset_id === null ? null : String(found.dataset_id),
-      progress: (found.progress ?? null) as JobView["progress"],
-      attempts: Number(found.attempts),
-      createdAt: isoTime(found.created_at),
-      updatedAt: isoTime(found.updated_at),
-      report: (found.report ?? null) as JobView["report"],
-      datasetCount: Number(found.dataset_count),
-      result: (found.result ?? null) as JobView["result"],
-      error: (found.error ?? null) as JobView["error"],
-    };
+    return found === undefined ? null : jobViewOf(found, isoTime, jsonb);
   }
 
   job(id: string, tenant: string): Promise<JobView | null> {
@@ -186,16 +160,7 @@ export class PostgresJobs extends PostgresDatasets {
        FROM jobs LEFT JOIN datasets ON datasets.id = jobs.dataset_id WHERE jobs.id = $1`,
       id,
     );
-    if (found === undefined || found.csv === null) return null;
-    const registered = found.dataset_id !== null;
-    const common = {
-      csv: String(found.csv),
-      datasetId: registered ? String(found.dataset_id) : null,
-      policy: registered ? found.policy as ReleasePolicy : null,
-    };
-    return found.kind === "table"
-      ? { ...common, kind: "table", spec: found.spec as TableSpec }
-      : { ...common, kind: "synthesis", spec: found.spec as SynthesisSpec };
+    return jobInputOf(found, (policy) => policy as ReleasePolicy, (spec) => spec);
   }
 
   async jobDataset(id: string, k: number, tenant: string): Promise<string | null> {
@@ -219,11 +184,7 @@ export class PostgresJobs extends PostgresDatasets {
       id,
       tenant,
     );
-    if (found === undefined) return null;
-    const diagnostics = (found.diagnostics ?? null) as OwnerDiagnostics | null;
-    if (found.status === "succeeded") return diagnostics;
-    if (found.failure_detail === null) return null;
-    return { ...diagnostics, failure: found.failure_detail };
+    return ownerDiagnosticsOf(found, jsonb);
   }
 
   /**
@@ -233,15 +194,12 @@ export class PostgresJobs extends PostgresDatasets {
   protected async finish(sql: Sql, id: string, failure: JobFailure): Promise<void> {
     const registered = (await row(sql, "SELECT dataset_id FROM jobs WHERE id = $1", id))
       ?.dataset_id;
-    const shown = shownFailure(registered !== null && registered !== undefined, failure);
     await run(
       sql,
       `UPDATE jobs SET status = 'failed', error = $1, failure_detail = $2, inline_csv = NULL,
          lease_owner = NULL, lease_token = NULL, lease_expires = NULL, updated_at = $3
        WHERE id = $4`,
-      JSON.stringify(shown.error),
-      json(shown.detail),
-      now(),
+      ...charging.failedJobValues(registered, failure, now()),
       id,
     );
   }
@@ -256,6 +214,8 @@ export class PostgresJobs extends PostgresDatasets {
     datasetId: string,
     epsilon: number,
   ): Promise<CompleteOutcome | null> {
-    return runAsync(releaseCheckRule(this.#charging(sql), jobId, datasetId, epsilon));
+    return charging.runAsync(
+      charging.releaseCheckRule(this.#charging(sql), jobId, datasetId, epsilon),
+    );
   }
 }

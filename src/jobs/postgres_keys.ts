@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { isoTime, isoTimeOrNull, now, type PgDb, type Row, rows, run } from "./postgres_schema.ts";
-import type { ApiKey, Scope } from "./store.ts";
+import { API_KEY_COLUMNS, apiKeyOf, apiKeyRow } from "./key_row.ts";
+import { isoTime, now, type PgDb, type Row, rows, run } from "./postgres_schema.ts";
+import type { ApiKey } from "./store.ts";
 
 /** The keys part of the store. */
 export class PostgresKeys {
@@ -13,17 +14,12 @@ export class PostgresKeys {
   constructor(protected readonly db: PgDb) {}
 
   async createKey(key: ApiKey, hash: string): Promise<void> {
+    const values = apiKeyRow(key, hash, [...key.scopes]);
+    const places = values.map((_, k) => `$${k + 1}`).join(", ");
     await run(
       this.db.sql,
-      `INSERT INTO api_keys (id, hash, name, tenant, scopes, created_at, revoked_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      key.id,
-      hash,
-      key.name,
-      key.tenant,
-      [...key.scopes],
-      key.createdAt,
-      key.revokedAt,
+      `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (${places})`,
+      ...values,
     );
   }
 
@@ -51,13 +47,7 @@ export class PostgresKeys {
   }
 }
 
+/** The key a PostgreSQL `api_keys` row holds. */
 function keyOf(row: Row): ApiKey {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    tenant: String(row.tenant),
-    scopes: [...(row.scopes as string[])] as Scope[],
-    createdAt: isoTime(row.created_at),
-    revokedAt: isoTimeOrNull(row.revoked_at),
-  };
+  return apiKeyOf(row, row.scopes as string[], isoTime);
 }

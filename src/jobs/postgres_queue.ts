@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { succeededJobValues, tooManyAttempts } from "./job_row.ts";
 import { PostgresJobs } from "./postgres_jobs.ts";
 import { now, row, rows, run, type Sql } from "./postgres_schema.ts";
 import type { Claim, CompleteOutcome, JobFailure, JobProgress, Lease, Release } from "./store.ts";
@@ -121,12 +122,7 @@ export class PostgresQueue extends PostgresJobs {
         `UPDATE jobs SET status = 'succeeded', report = $1, diagnostics = $2, dataset_count = $3,
          result = $4, progress = $5, inline_csv = NULL, lease_owner = NULL, lease_token = NULL,
          lease_expires = NULL, updated_at = $6 WHERE id = $7`,
-        JSON.stringify(release.report),
-        release.diagnostics === null ? null : JSON.stringify(release.diagnostics),
-        release.datasets.length,
-        release.result === undefined ? null : JSON.stringify(release.result),
-        JSON.stringify({ stage: "done", fraction: 1 }),
-        now(),
+        ...succeededJobValues(release, now()),
         lease.jobId,
       );
       return "released";
@@ -156,10 +152,7 @@ export class PostgresQueue extends PostgresJobs {
       for (const job of stale) {
         const id = String(job.id);
         if (Number(job.attempts) >= maxAttempts) {
-          await this.finish(sql, id, {
-            code: "too_many_attempts",
-            message: `the job was interrupted ${job.attempts} times and is not retried again`,
-          });
+          await this.finish(sql, id, tooManyAttempts(job.attempts));
           continue;
         }
         await run(

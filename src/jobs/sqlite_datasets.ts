@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DATASET_COLUMNS, datasetRow, registeredInfo } from "./dataset_row.ts";
+import { DATASET_COLUMNS, datasetInfoOf, datasetRow, registeredInfo } from "./dataset_row.ts";
 import { checkBudget } from "./ledger.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
 import { SqliteKeys } from "./sqlite_keys.ts";
@@ -43,20 +43,13 @@ export class SqliteDatasets extends SqliteKeys {
     return settle(() => {
       const row = this.db.get(
         `SELECT id, name, n, columns, epsilon_total, created_at, policy FROM datasets
-         WHERE id = ? AND tenant = ?`,
+       WHERE id = ? AND tenant = ?`,
         id,
         tenant,
       );
-      if (row === undefined) return null;
-      return {
-        id: String(row.id),
-        name: String(row.name),
-        n: Number(row.n),
-        columns: JSON.parse(String(row.columns)),
-        epsilonTotal: Number(row.epsilon_total),
-        createdAt: String(row.created_at),
-        policy: policyOf(row.policy),
-      };
+      return row === undefined
+        ? null
+        : datasetInfoOf(row, String, (columns) => JSON.parse(String(columns)), policyOf);
     });
   }
 

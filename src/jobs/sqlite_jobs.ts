@@ -9,21 +9,8 @@
  *
  * @module
  */
-import type { SynthesisSpec } from "../synthesis/spec.ts";
-import {
-  budgetOf,
-  type ChargingTransaction,
-  jsonColumn as json,
-  NEW_JOB_COLUMNS,
-  newJobRow,
-  type ReadLedger,
-  readLedger,
-  releaseCheckRule,
-  releaseNowRule,
-  runSync,
-  shownFailure,
-  submitRule,
-} from "./charging.ts";
+import * as charging from "./charging.ts";
+import { JOB_VIEW_COLUMNS, jobInputOf, jobViewOf, ownerDiagnosticsOf } from "./job_row.ts";
 import { policyOf, SqliteDatasets } from "./sqlite_datasets.ts";
 import { now, settle } from "./sqlite_schema.ts";
 import {
@@ -32,21 +19,21 @@ import {
   type ImmediateRelease,
   type JobFailure,
   type JobInput,
-  type JobKind,
-  type JobStatus,
   type JobView,
   type OwnerDiagnostics,
   type Submission,
   type Submitted,
 } from "./store.ts";
-import type { TableSpec } from "./table_spec.ts";
+
+/** A SQLite JSON column as read (JSON text, or null). */
+const jsonText = (value: unknown): unknown => value === null ? null : JSON.parse(String(value));
 
 /** The keys, datasets, jobs and ledger parts of the store. */
 export class SqliteJobs extends SqliteDatasets {
   #ledger(
     datasetId: string,
     tenant: string | null,
-  ): ReadLedger | null {
+  ): charging.ReadLedger | null {
     const dataset = this.db.get(
       "SELECT epsilon_total, tenant FROM datasets WHERE id = ?",
       datasetId,
@@ -56,18 +43,18 @@ export class SqliteJobs extends SqliteDatasets {
       "SELECT job_id, epsilon, released_at FROM ledger WHERE dataset_id = ? ORDER BY seq",
       datasetId,
     );
-    return readLedger(dataset.epsilon_total, rows);
+    return charging.readLedger(dataset.epsilon_total, rows);
   }
 
   budget(datasetId: string, tenant: string): Promise<Budget | null> {
     return settle(() => {
       const ledger = this.#ledger(datasetId, tenant);
-      return ledger === null ? null : budgetOf(datasetId, ledger, String);
+      return ledger === null ? null : charging.budgetOf(datasetId, ledger, String);
     });
   }
 
   /** The charging rule's reads and writes, in SQLite, inside the caller's transaction. */
-  #charging(): ChargingTransaction {
+  #charging(): charging.ChargingTransaction {
     return {
       now,
       previous: (keyId, idempotencyKey) => {
@@ -76,9 +63,7 @@ export class SqliteJobs extends SqliteDatasets {
           keyId,
           idempotencyKey,
         );
-        return previous === undefined
-          ? null
-          : { requestHash: String(previous.request_hash), jobId: String(previous.job_id) };
+        return charging.previousSubmission(previous);
       },
       remember: (keyId, idempotencyKey, requestHash, jobId) => {
         this.db.run(
@@ -96,9 +81,9 @@ export class SqliteJobs extends SqliteDatasets {
         return cap === undefined ? null : Number(cap.epsilon);
       },
       insertJob: (job) => {
-        const row = newJobRow(job);
+        const row = charging.newJobRow(job);
         const places = row.map(() => "?").join(", ");
-        this.db.run(`INSERT INTO jobs (${NEW_JOB_COLUMNS}) VALUES (${places})`, ...row);
+        this.db.run(`INSERT INTO jobs (${charging.NEW_JOB_COLUMNS}) VALUES (${places})`, ...row);
       },
       insertCharge: (jobId, datasetId, epsilon, time) =>
         this.#insertCharge(jobId, datasetId, epsilon, time),
@@ -108,12 +93,16 @@ export class SqliteJobs extends SqliteDatasets {
   }
 
   submit(submission: Submission): Promise<Submitted> {
-    return settle(() => this.db.tx(() => runSync(submitRule(this.#charging(), submission))));
+    return settle(() =>
+      this.db.tx(() => charging.runSync(charging.submitRule(this.#charging(), submission)))
+    );
   }
 
   releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
     return settle(() =>
-      this.db.tx(() => runSync(releaseNowRule(this.#charging(), submission, release)))
+      this.db.tx(() =>
+        charging.runSync(charging.releaseNowRule(this.#charging(), submission, release))
+      )
     );
   }
 
@@ -128,26 +117,8 @@ export class SqliteJobs extends SqliteDatasets {
   }
 
   #jobView(id: string): JobView | null {
-    const row = this.db.get(
-      `SELECT id, kind, status, dataset_id, progress, attempts, created_at, updated_at, report,
-              dataset_count, result, error FROM jobs WHERE id = ?`,
-      id,
-    );
-    if (row === undefined) return null;
-    return {
-      id: String(row.id),
-      kind: String(row.kind) as JobKind,
-      status: String(row.status) as JobStatus,
-      datasetId: row.dataset_id === null ? null : String(row.dataset_id),
-      progress: row.progress === null ? null : JSON.parse(String(row.progress)),
-      attempts: Number(row.attempts),
-      createdAt: String(row.created_at),
-      updatedAt: String(row.updated_at),
-      report: row.report === null ? null : JSON.parse(String(row.report)),
-      datasetCount: Number(row.dataset_count),
-      result: row.result === null ? null : JSON.parse(String(row.result)),
-      error: row.error === null ? null : JSON.parse(String(row.error)),
-    };
+    const row = this.db.get(`SELECT ${JOB_VIEW_COLUMNS} FROM jobs WHERE id = ?`, id);
+    return row === undefined ? null : jobViewOf(row, String, jsonText);
   }
 
   job(id: string, tenant: string): Promise<JobView | null> {
@@ -165,17 +136,7 @@ export class SqliteJobs extends SqliteDatasets {
          FROM jobs LEFT JOIN datasets ON datasets.id = jobs.dataset_id WHERE jobs.id = ?`,
         id,
       );
-      if (row === undefined || row.csv === null) return null;
-      const registered = row.dataset_id !== null;
-      const common = {
-        csv: String(row.csv),
-        datasetId: registered ? String(row.dataset_id) : null,
-        policy: registered ? policyOf(row.policy) : null,
-      };
-      const spec = JSON.parse(String(row.spec));
-      return row.kind === "table"
-        ? { ...common, kind: "table", spec: spec as TableSpec }
-        : { ...common, kind: "synthesis", spec: spec as SynthesisSpec };
+      return jobInputOf(row, policyOf, (spec) => JSON.parse(String(spec)));
     });
   }
 
@@ -201,11 +162,7 @@ export class SqliteJobs extends SqliteDatasets {
         id,
         tenant,
       );
-      if (row === undefined) return null;
-      const diagnostics = row.diagnostics === null ? null : JSON.parse(String(row.diagnostics));
-      if (row.status === "succeeded") return diagnostics;
-      if (row.failure_detail === null) return null;
-      return { ...diagnostics, failure: JSON.parse(String(row.failure_detail)) };
+      return ownerDiagnosticsOf(row, jsonText);
     });
   }
 
@@ -215,13 +172,10 @@ export class SqliteJobs extends SqliteDatasets {
    */
   protected finish(id: string, failure: JobFailure): void {
     const registered = this.db.get("SELECT dataset_id FROM jobs WHERE id = ?", id)?.dataset_id;
-    const shown = shownFailure(registered !== null && registered !== undefined, failure);
     this.db.run(
       `UPDATE jobs SET status = 'failed', error = ?, failure_detail = ?, inline_csv = NULL,
          lease_owner = NULL, lease_token = NULL, lease_expires = NULL, updated_at = ? WHERE id = ?`,
-      JSON.stringify(shown.error),
-      json(shown.detail),
-      now(),
+      ...charging.failedJobValues(registered, failure, now()),
       id,
     );
   }
@@ -235,6 +189,6 @@ export class SqliteJobs extends SqliteDatasets {
     datasetId: string,
     epsilon: number,
   ): CompleteOutcome | null {
-    return runSync(releaseCheckRule(this.#charging(), jobId, datasetId, epsilon));
+    return charging.runSync(charging.releaseCheckRule(this.#charging(), jobId, datasetId, epsilon));
   }
 }

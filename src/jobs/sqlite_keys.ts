@@ -4,8 +4,9 @@
  *
  * @module
  */
+import { API_KEY_COLUMNS, apiKeyOf, apiKeyRow } from "./key_row.ts";
 import { now, type Row, settle, type SqliteDb } from "./sqlite_schema.ts";
-import type { ApiKey, Scope } from "./store.ts";
+import type { ApiKey } from "./store.ts";
 
 /** The keys part of the store. */
 export class SqliteKeys {
@@ -14,17 +15,9 @@ export class SqliteKeys {
 
   createKey(key: ApiKey, hash: string): Promise<void> {
     return settle(() => {
-      this.db.run(
-        `INSERT INTO api_keys (id, hash, name, tenant, scopes, created_at, revoked_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        key.id,
-        hash,
-        key.name,
-        key.tenant,
-        key.scopes.join(","),
-        key.createdAt,
-        key.revokedAt,
-      );
+      const values = apiKeyRow(key, hash, key.scopes.join(","));
+      const places = values.map(() => "?").join(", ");
+      this.db.run(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (${places})`, ...values);
     });
   }
 
@@ -51,13 +44,7 @@ export class SqliteKeys {
   }
 }
 
+/** The key a SQLite `api_keys` row holds (its scopes comma-separated). */
 function keyOf(row: Row): ApiKey {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    tenant: String(row.tenant),
-    scopes: String(row.scopes).split(",").filter((s) => s !== "") as Scope[],
-    createdAt: String(row.created_at),
-    revokedAt: row.revoked_at === null ? null : String(row.revoked_at),
-  };
+  return apiKeyOf(row, String(row.scopes).split(",").filter((s) => s !== ""), String);
 }

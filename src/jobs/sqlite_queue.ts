@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { succeededJobValues, tooManyAttempts } from "./job_row.ts";
 import { SqliteJobs } from "./sqlite_jobs.ts";
 import { now, settle } from "./sqlite_schema.ts";
 import type { Claim, CompleteOutcome, JobFailure, JobProgress, Lease, Release } from "./store.ts";
@@ -112,12 +113,7 @@ export class SqliteQueue extends SqliteJobs {
           `UPDATE jobs SET status = 'succeeded', report = ?, diagnostics = ?, dataset_count = ?,
            result = ?, progress = ?, inline_csv = NULL, lease_owner = NULL, lease_token = NULL,
            lease_expires = NULL, updated_at = ? WHERE id = ?`,
-          JSON.stringify(release.report),
-          release.diagnostics === null ? null : JSON.stringify(release.diagnostics),
-          release.datasets.length,
-          release.result === undefined ? null : JSON.stringify(release.result),
-          JSON.stringify({ stage: "done", fraction: 1 }),
-          now(),
+          ...succeededJobValues(release, now()),
           lease.jobId,
         );
         return "released";
@@ -146,10 +142,7 @@ export class SqliteQueue extends SqliteJobs {
         for (const row of stale) {
           const id = String(row.id);
           if (Number(row.attempts) >= maxAttempts) {
-            this.finish(id, {
-              code: "too_many_attempts",
-              message: `the job was interrupted ${row.attempts} times and is not retried again`,
-            });
+            this.finish(id, tooManyAttempts(row.attempts));
             continue;
           }
           this.db.run(

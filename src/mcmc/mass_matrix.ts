@@ -17,6 +17,13 @@ export interface WelfordState {
   readonly m2: Float64Array;
 }
 
+/** Throws a RangeError unless `dim` (a number of coordinates) is an integer ≥ 1. */
+function checkDim(dim: number): void {
+  if (!Number.isInteger(dim) || dim < 1) {
+    throw new RangeError(`Invalid dim: must be an integer ≥ 1: dim=${dim}`);
+  }
+}
+
 /**
  * An empty Welford accumulator.
  *
@@ -24,9 +31,7 @@ export interface WelfordState {
  * @returns The accumulator.
  */
 export function welfordInit(dim: number): WelfordState {
-  if (!Number.isInteger(dim) || dim < 1) {
-    throw new RangeError(`Invalid dim: must be an integer ≥ 1: dim=${dim}`);
-  }
+  checkDim(dim);
   return { count: 0, mean: new Float64Array(dim), m2: new Float64Array(dim) };
 }
 
@@ -113,9 +118,7 @@ export interface WelfordCovarianceState {
  * @returns The accumulator.
  */
 export function welfordCovarianceInit(dim: number): WelfordCovarianceState {
-  if (!Number.isInteger(dim) || dim < 1) {
-    throw new RangeError(`Invalid dim: must be an integer ≥ 1: dim=${dim}`);
-  }
+  checkDim(dim);
   return { count: 0, mean: new Float64Array(dim), m2: new Float64Array(dim * dim) };
 }
 

@@ -353,6 +353,45 @@ function pick(kept: readonly number[], values: Float64Array): Float64Array {
   return Float64Array.from(kept, (j) => values[j]);
 }
 
+/** What a fit states besides its coefficients, their covariance and the rank. */
+type FitRest = Pick<
+  GlmFit,
+  "aliased" | "fitted" | "n" | "deviance" | "sigma" | "iterations" | "separated"
+>;
+
+/**
+ * A fit from its kept columns, γ and their covariance on the standardized scale (back-transformed
+ * to the design's scale) and the rest it states.
+ */
+function fitOf(
+  family: GlmFit["family"],
+  x: DesignMatrix,
+  basis: Basis,
+  kept: readonly number[],
+  gamma: Float64Array,
+  inv: Float64Array,
+  rest: FitRest,
+): GlmFit {
+  const p = kept.length;
+  const back = backTransform(basis, kept, gamma, inv);
+  return {
+    family,
+    names: kept.map((j) => x.names[j]),
+    coefficients: back.beta,
+    standardErrors: standardErrors(back.covariance, p),
+    covariance: back.covariance,
+    aliased: rest.aliased,
+    fitted: rest.fitted,
+    n: rest.n,
+    rank: p,
+    dfResidual: rest.n - p,
+    deviance: rest.deviance,
+    sigma: rest.sigma,
+    iterations: rest.iterations,
+    separated: rest.separated,
+  };
+}
+
 function standardErrors(covariance: Float64Array, p: number): Float64Array {
   return Float64Array.from({ length: p }, (_, a) => Math.sqrt(covariance[a * p + a]));
 }
@@ -408,23 +447,15 @@ export function fitOls(
   const sigma2 = rss / (n - p);
   const inv = inverseFromCholesky(l, p);
   for (let a = 0; a < p * p; a++) inv[a] *= sigma2;
-  const back = backTransform(basis, kept, gamma, inv);
-  return {
-    family: "gaussian",
-    names: kept.map((j) => x.names[j]),
-    coefficients: back.beta,
-    standardErrors: standardErrors(back.covariance, p),
-    covariance: back.covariance,
+  return fitOf("gaussian", x, basis, kept, gamma, inv, {
     aliased,
     fitted,
     n,
-    rank: p,
-    dfResidual: n - p,
     deviance: rss,
     sigma: Math.sqrt(sigma2),
     iterations: 1,
     separated: false,
-  };
+  });
 }
 
 /** p = 1/(1 + e^−η), without overflow. */
@@ -577,22 +608,14 @@ export function fitLogistic(
   const aliased = aliasedNames(x, kept, mode);
   const p = kept.length;
   const inv = inverseFromCholesky(same ? refactored.l : l, p);
-  const back = backTransform(basis, kept, gamma, inv);
   const fitted = Float64Array.from(eta, probability);
-  return {
-    family: "binomial",
-    names: kept.map((j) => x.names[j]),
-    coefficients: back.beta,
-    standardErrors: standardErrors(back.covariance, p),
-    covariance: back.covariance,
+  return fitOf("binomial", x, basis, kept, gamma, inv, {
     aliased,
     fitted,
     n,
-    rank: p,
-    dfResidual: n - p,
     deviance,
     sigma: 1,
     iterations,
     separated,
-  };
+  });
 }

@@ -48,13 +48,10 @@ import type {
   ContractionTrend,
 } from "./contraction_result.ts";
 import {
-  CONTRACTION_LABELS,
   CONTRACTION_RULES,
-  CONTRACTION_SETTINGS,
   type ContractionGenerator,
   type ContractionRule,
   type ContractionSettings,
-  GENERATOR_LABELS,
 } from "./contraction_settings.ts";
 import { CONTRACTION_TEMPLATE } from "./contraction_template.ts";
 import { simulateNbMixture } from "./nb_mixture.ts";
@@ -69,15 +66,8 @@ import {
 import type { Study } from "./study_types.ts";
 import { wilsonInterval } from "./verdict.ts";
 
-export {
-  CONTRACTION_LABELS,
-  CONTRACTION_RULES,
-  CONTRACTION_SETTINGS,
-  type ContractionGenerator,
-  type ContractionRule,
-  type ContractionSettings,
-  GENERATOR_LABELS,
-};
+/** The settings, rules and labels of the study (all of `contraction_settings.ts`). */
+export * from "./contraction_settings.ts";
 export { contractionDocument };
 
 function simulate(generator: ContractionGenerator, rng: Rng, n: number, mean: number) {

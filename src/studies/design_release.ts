@@ -40,6 +40,7 @@ import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { outcomesOf, SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import { DESIGN, everyKth, LEVELS, OUTCOME_MODELS, OUTCOMES, PUBLIC } from "./real_file.ts";
+import { type FinalFit, finalFitOf } from "./final_fit.ts";
 import { syntheticRows } from "./synthetic_rows.ts";
 
 /** The settings of a run. */
@@ -197,12 +198,7 @@ export interface DesignRelease {
   readonly columns: readonly string[];
   /** Fits the mechanism ran, and the final fit's health. */
   readonly fits: number;
-  readonly finalFit: {
-    readonly rhatMax: number;
-    readonly essBulkMin: number;
-    readonly divergences: number;
-    readonly flagged: boolean;
-  } | null;
+  readonly finalFit: FinalFit | null;
   /** Records of the first synthetic dataset whose weight equals the confidential record's. */
   readonly weightRowsEqual: number;
 }
@@ -596,12 +592,7 @@ export async function runDesignRelease(
     outcomes,
     columns: report.columns,
     fits: diagnostics.refits.length,
-    finalFit: fit === null ? null : {
-      rhatMax: fit.rhatMax,
-      essBulkMin: fit.essBulkMin,
-      divergences: fit.divergences,
-      flagged: fit.flagged,
-    },
+    finalFit: finalFitOf(fit),
     weightRowsEqual,
   };
 

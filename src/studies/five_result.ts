@@ -26,18 +26,22 @@ export interface FiveEntry {
   readonly ecdfMeanSquared: number;
 }
 
+/** At one ε: each synthesizer's T (null if calibration failed), and under its other tuning. */
+export interface PerEpsilon<T> {
+  readonly epsilon: number;
+  readonly mechanisms: Readonly<Record<FiveMechanism, T | null>>;
+  /**
+   * Each tunable synthesizer under its other tuning (`RETUNED_LABELS`; absent from results
+   * written before issue 25 added it).
+   */
+  readonly retuned?: Readonly<Record<FiveTunable, T | null>>;
+}
+
 /** Replicate r: the data's summary and, per ε, each synthesizer (null if calibration failed). */
 export interface FiveRecord {
   readonly r: number;
   readonly data: SampleSummary;
-  readonly epsilons: readonly {
-    readonly epsilon: number;
-    readonly mechanisms: Readonly<Record<FiveMechanism, FiveEntry | null>>;
-    /**
-     * Each tunable synthesizer under its other tuning (`RETUNED_LABELS`; absent from results
-     * written before issue 25 added it).
-     */
-    readonly retuned?: Readonly<Record<FiveTunable, FiveEntry | null>>;
+  readonly epsilons: readonly (PerEpsilon<FiveEntry> & {
     /**
      * At the settings' `downscaling` ε only: Weighted-e and Censor w with downscaling (c = ε/5)
      * and without (c = 1), g = 0, measured whether or not the cap would release them.
@@ -45,7 +49,7 @@ export interface FiveRecord {
     readonly downscaling?: Readonly<
       Record<"scaled" | "unscaled", Readonly<Record<FiveDownscaled, FiveEntry | null>>>
     >;
-  }[];
+  })[];
   readonly fits: FitStats;
 }
 
@@ -74,19 +78,12 @@ export interface FiveSummary {
   readonly analyticMedian: number;
   /** The confidential data's median over replicates. */
   readonly dataMedian: Summary;
-  readonly epsilons: readonly {
-    readonly epsilon: number;
-    readonly mechanisms: Readonly<Record<FiveMechanism, FiveCell | null>>;
-    /**
-     * Each tunable synthesizer under its other tuning (absent from results written before
-     * issue 25 added it).
-     */
-    readonly retuned?: Readonly<Record<FiveTunable, FiveCell | null>>;
+  readonly epsilons: readonly (PerEpsilon<FiveCell> & {
     /** Synthesizers from best to worst by mean max-ECDF. */
     readonly rankEcdfMax: readonly FiveMechanism[];
     /** Synthesizers from best to worst by mean mean-squared ECDF. */
     readonly rankEcdfMeanSquared: readonly FiveMechanism[];
-  }[];
+  })[];
   readonly fits: ReturnType<typeof totalFitStats>;
 }
 

@@ -36,6 +36,7 @@ import { SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../synthesis/synthesize.ts";
 import type { UtilityReport } from "../synthesis/utility_report.ts";
 import { everyKth } from "./real_file.ts";
+import { type FinalFit, finalFitOf } from "./final_fit.ts";
 import { outputCells, syntheticRows } from "./synthetic_rows.ts";
 
 /** The mechanisms of the frontier, in the order of its tables and legend. */
@@ -238,12 +239,7 @@ export interface FrontierArm {
   };
   /** Fits run (0: histogram and table) and the final fit's health. */
   readonly fits: number;
-  readonly finalFit: {
-    readonly rhatMax: number;
-    readonly essBulkMin: number;
-    readonly divergences: number;
-    readonly flagged: boolean;
-  } | null;
+  readonly finalFit: FinalFit | null;
   readonly metrics: ArmMetrics;
 }
 
@@ -531,12 +527,7 @@ function synthesisArm(
       n: report.n,
     },
     fits: diagnostics.refits.length,
-    finalFit: fit === null ? null : {
-      rhatMax: fit.rhatMax,
-      essBulkMin: fit.essBulkMin,
-      divergences: fit.divergences,
-      flagged: fit.flagged,
-    },
+    finalFit: finalFitOf(fit),
     metrics: { ...reportMetrics(synthesis.utility!, baseline), tableCoverage, tableError },
   };
 }
