@@ -69,8 +69,16 @@ Deno.test("every registry entry builds a model of its own name and metric", () =
     assert.equal(model.name, descriptor.name);
     assert.equal(model.metric ?? "diag", descriptor.metric);
   }
-  assert.deepEqual(GPU_HMC_MODEL_NAMES, ["poisson", "negbin", "beta", "normal", "lognormal"]);
+  assert.deepEqual(GPU_HMC_MODEL_NAMES, [
+    "poisson",
+    "negbin",
+    "beta",
+    "normal",
+    "lognormal",
+    "logistic",
+  ]);
   assert.equal(hasGpuHmc("fbs"), false);
+  assert.equal(hasGpuHmc("categorical"), false);
   assert.equal(hasGpuHmc("gamma"), false);
   assert.equal(gpuSpec("gamma"), null);
   assert.equal(gpuSpec("normal")?.kernel, "gaussian");
