@@ -37,7 +37,8 @@ import { createModel } from "../models/mod.ts";
 import { samplePoisson } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
 import { quantile } from "../stats/quantile.ts";
-import { runRelease } from "../synthesis/release.ts";
+import { type SampleSummary, sampleSummary } from "../stats/sample_summary.ts";
+import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
 import { contractionDocument } from "./contraction_document.ts";
 import type {
   ContractionCell,
@@ -61,6 +62,7 @@ import {
   replicateFits,
   replicateRng,
   summarize,
+  SYNTHESIS_STREAM,
   totalFitStats,
 } from "./study_runner.ts";
 import type { Study } from "./study_types.ts";
@@ -150,16 +152,33 @@ export async function contractionReplicate(
         }
         let mu = 0;
         for (let s = 0; s < fit.S; s++) mu += Math.exp(fit.draws[s * fit.dim]);
+        const estimands = n === settings.estimandsN
+          ? sortedSummary(
+            simulateDataset(
+              model,
+              outcome,
+              datasetDrawIndices(fit.S, 1)[0],
+              rng.split(SYNTHESIS_STREAM + 8 * (256 * i + j) + CONTRACTION_RULES.indexOf(rule)),
+            ).y,
+          )
+          : undefined;
         rules[rule] = {
           lipschitz: outcome.lipschitz,
           muMean: mu / fit.S,
           zeroWeights: outcome.alpha === null ? 0 : outcome.alpha.filter((a) => a === 0).length,
           g: outcome.g ?? null,
           k: outcome.k ?? null,
+          ...(estimands === undefined ? {} : { estimands }),
         };
       }
       stats.push(fits.stats());
-      sizes.push({ n, fMin, fMax, rules });
+      sizes.push({
+        n,
+        fMin,
+        fMax,
+        rules,
+        ...(n === settings.estimandsN ? { data: sortedSummary(y) } : {}),
+      });
     }
     generators.push({ name: generator.name, sizes, fits: totalFitStats(stats) });
   }
@@ -176,6 +195,11 @@ export async function contractionReplicate(
       },
     })),
   };
+}
+
+/** The mean, median, 15th and 90th quantiles of values (`sampleSummary` of a sorted copy). */
+function sortedSummary(values: Float64Array): SampleSummary {
+  return sampleSummary(Float64Array.from(values).sort());
 }
 
 /**

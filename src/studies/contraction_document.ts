@@ -19,7 +19,8 @@ import {
 import { CHOSEN_RULE } from "./contraction_template.ts";
 import { chain, contractionVerdicts, shareCell } from "./contraction_verdicts.ts";
 import { fmt, percent } from "./markdown.ts";
-import type { StudyDocument, Table } from "./study_document.ts";
+import { estimandsFigure } from "./contraction_figures.ts";
+import type { LineFigure, StudyDocument, Table } from "./study_document.ts";
 import type { totalFitStats } from "./study_runner.ts";
 import type { StudyResult } from "./study_types.ts";
 
@@ -164,6 +165,7 @@ export function contractionDocument(
     globals: summary.generators.map((g) => `${g.global} (${GENERATOR_LABELS[g.name]})`)
       .join(", "),
     seed: String(result.seed),
+    estimandsN: String(settings.estimandsN ?? "–"),
     chosenRule: poissonFinal === null || poissonFinal === undefined ? "" : CHOSEN_RULE,
     chains: String(settings.sampler.chains),
     warmup: String(settings.sampler.warmup),
@@ -171,10 +173,12 @@ export function contractionDocument(
     ...fitValues("", summary.fits),
   };
   const tables: Record<string, Table> = {};
-  for (const generator of summary.generators) {
+  const figures: Record<string, LineFigure> = {};
+  for (const [g, generator] of summary.generators.entries()) {
     Object.assign(values, generatorValues(generator, sizes));
     tables[`${generator.name}.sizes`] = sizeTable(generator);
     tables[`${generator.name}.fixed`] = fixedTable(generator);
+    figures[`${generator.name}.estimands`] = estimandsFigure(result.records, settings, g);
   }
-  return { verdicts: contractionVerdicts(summary, settings), values, tables, figures: {} };
+  return { verdicts: contractionVerdicts(summary, settings), values, tables, figures };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { SampleSummary } from "../stats/sample_summary.ts";
 import type { ContractionGenerator, ContractionRule } from "./contraction_settings.ts";
 import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
 
@@ -19,6 +20,8 @@ export interface ContractionEntry {
   readonly g: number | null;
   /** LW_final: the accepted k (null when none was, or not re-weighted). */
   readonly k: number | null;
+  /** At the settings' `estimandsN` only: one synthetic dataset's mean, median and quantiles. */
+  readonly estimands?: SampleSummary;
 }
 
 /** One database: the unweighted fit's record bounds' range and each rule's result. */
@@ -30,6 +33,8 @@ export interface ContractionDatabase {
   readonly fMax: number;
   /** Each rule's result (null when its calibration found no feasible weights). */
   readonly rules: Readonly<Record<ContractionRule, ContractionEntry | null>>;
+  /** At the settings' `estimandsN` only: the data's mean, median and quantiles. */
+  readonly data?: SampleSummary;
 }
 
 /** Replicate r: one database per generator and size. */

@@ -28,6 +28,11 @@ export interface ContractionSettings {
   /** The fixed LW rule α_i = clamp(c·(1 − f̃_i) + g, 0, 1) (LW fixed and Weighted-e). */
   readonly c: number;
   readonly g: number;
+  /**
+   * The n at which each rule's synthetic data are summarised beside the data's (the supplement's
+   * Figures 12 and 14: mean, median, 15th and 90th quantiles; null: none).
+   */
+  readonly estimandsN: number | null;
   readonly sampler: SamplerSettings;
 }
 
@@ -45,6 +50,7 @@ export const CONTRACTION_SETTINGS: ContractionSettings = Object.freeze({
   ] as const,
   c: 1,
   g: 0,
+  estimandsN: 1000,
   sampler: STUDY_SAMPLER,
 });
 

@@ -61,7 +61,14 @@ function ticks(lo: number, hi: number, log: boolean): number[] {
   return out;
 }
 
-function label(v: number): string {
+/**
+ * A tick's label: three significant digits, or on a linear axis with tick spacing `step` as many
+ * decimals as the spacing needs (so that close ticks stay distinct); exponents beyond 10⁴.
+ */
+function label(v: number, step?: number): string {
+  if (step !== undefined && Math.abs(v) < 1e4 && step >= 1e-6) {
+    return v.toFixed(Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+  }
   return Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0)
     ? v.toExponential(0)
     : String(Number(v.toPrecision(3)));
@@ -119,7 +126,9 @@ export function panelSvg(x0: number, panel: Panel): string {
   );
   for (const x of xTicks) {
     parts.push(
-      `<text x="${fx(x).toFixed(1)}" y="${H - B + 14}" text-anchor="middle">${label(x)}</text>`,
+      `<text x="${fx(x).toFixed(1)}" y="${H - B + 14}" text-anchor="middle">${
+        label(x, logX ? undefined : xTicks[1] - xTicks[0])
+      }</text>`,
     );
   }
   for (const y of yAxis.ticks) {
@@ -127,7 +136,7 @@ export function panelSvg(x0: number, panel: Panel): string {
     parts.push(
       `<line x1="${L - 3}" y1="${py}" x2="${W - R}" y2="${py}" stroke="#ddd"/>`,
       `<text x="${L - 5}" y="${py}" text-anchor="end" dominant-baseline="middle">${
-        label(y)
+        label(y, logY ? undefined : yAxis.ticks[1] - yAxis.ticks[0])
       }</text>`,
     );
   }
