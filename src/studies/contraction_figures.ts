@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { LineFigure, Panel } from "./figure_svg.ts";
+import { distributionSeries, type LineFigure, type Panel } from "./figure_svg.ts";
 import type { ContractionRecord } from "./contraction_result.ts";
 import {
   CONTRACTION_LABELS,
@@ -49,19 +49,16 @@ export function estimandsFigure(
     title,
     xLabel: "value",
     yLabel: "share of databases at or below",
-    series: SERIES.map(([key, label, color]) => {
-      const values = j < 0 ? [] : records.flatMap((r) => {
-        const size = r.generators[g].sizes[j];
-        const v = key === "data" ? size.data?.[stat] : size.rules[key]?.estimands?.[stat];
-        return v === undefined ? [] : [v];
-      }).sort((a, b) => a - b);
-      return {
+    series: SERIES.map(([key, label, color]) =>
+      distributionSeries(
         label,
         color,
-        marks: false,
-        points: values.map((v, i) => [v, (i + 1) / values.length] as const),
-      };
-    }),
+        j < 0 ? [] : records.map((r) => {
+          const size = r.generators[g].sizes[j];
+          return key === "data" ? size.data?.[stat] : size.rules[key]?.estimands?.[stat];
+        }),
+      )
+    ),
   });
   return {
     title: `Estimands of the confidential and synthetic data, ${GENERATOR_LABELS[name]} ` +

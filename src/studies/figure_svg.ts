@@ -20,6 +20,27 @@ export interface Series {
   readonly points: readonly (readonly [number, number, boolean?])[];
 }
 
+/**
+ * A distribution as a line without marks: the share of the values at or below each one (the
+ * empirical CDF; the studies draw the papers' violins this way). Missing values are left out.
+ */
+export function distributionSeries(
+  label: string,
+  color: string,
+  values: readonly (number | null | undefined)[],
+  dashed?: boolean,
+): Series {
+  const kept = values.filter((v): v is number => v !== null && v !== undefined)
+    .sort((a, b) => a - b);
+  return {
+    label,
+    color,
+    ...(dashed === undefined ? {} : { dashed }),
+    marks: false,
+    points: kept.map((v, i) => [v, (i + 1) / kept.length] as const),
+  };
+}
+
 /** One panel: its title, axes and lines. */
 export interface Panel {
   readonly title: string;

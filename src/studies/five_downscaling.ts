@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { LineFigure, Panel, Series } from "./figure_svg.ts";
+import { distributionSeries, type LineFigure, type Panel } from "./figure_svg.ts";
 import type { FiveEntry, FiveRecord, FiveResult } from "./five_result.ts";
 import { FIVE_DOWNSCALED, FIVE_LABELS, type FiveDownscaled } from "./five_settings.ts";
 import * as md from "./markdown.ts";
@@ -37,12 +37,6 @@ function entries(
   );
 }
 
-/** The share of databases at or below each value, as points. */
-function distribution(values: readonly number[]): [number, number][] {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.map((v, i) => [v, (i + 1) / sorted.length]);
-}
-
 /** The slides' two violins as distributions over the databases: Δ and avg-ECDF. */
 export function downscalingFigure(result: FiveResult): LineFigure {
   const c1 = result.settings.downscaling === null
@@ -53,18 +47,14 @@ export function downscalingFigure(result: FiveResult): LineFigure {
     xLabel,
     yLabel: "share of databases at or below",
     series: FIVE_DOWNSCALED.flatMap((m) =>
-      [false, true].map((downscaled): Series => ({
-        label: `${FIVE_LABELS[m]}, c = ${downscaled ? c1 : 1}`,
-        color: COLORS[m],
-        dashed: !downscaled,
-        marks: false,
-        points: distribution(
-          entries(result, m, downscaled).flatMap((x) => {
-            const v = x === null ? null : value(x);
-            return v === null ? [] : [v];
-          }),
-        ),
-      }))
+      [false, true].map((downscaled) =>
+        distributionSeries(
+          `${FIVE_LABELS[m]}, c = ${downscaled ? c1 : 1}`,
+          COLORS[m],
+          entries(result, m, downscaled).map((x) => x === null ? null : value(x)),
+          !downscaled,
+        )
+      )
     ),
   });
   return {

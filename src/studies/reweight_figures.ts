@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { LineFigure, Series } from "./figure_svg.ts";
+import { distributionSeries, type LineFigure, type Series } from "./figure_svg.ts";
 import { FIGURE_MECHANISMS, type FigureMechanism, type ReweightRecord } from "./reweight_result.ts";
 import { REWEIGHT_LABELS as LABELS } from "./reweight_settings.ts";
 
@@ -88,18 +88,13 @@ export function estimandsFigure(records: readonly ReweightRecord[]): LineFigure 
     title,
     xLabel: "value",
     yLabel: "share of databases at or below",
-    series: ESTIMAND_SERIES.map(([key, label, color]) => {
-      const values = records.flatMap((r) => {
-        const v = key === "data" ? r.data[stat] : r.mechanisms[key]?.synthetic[stat];
-        return v === undefined ? [] : [v];
-      }).sort((a, b) => a - b);
-      return {
+    series: ESTIMAND_SERIES.map(([key, label, color]) =>
+      distributionSeries(
         label,
         color,
-        marks: false,
-        points: values.map((v, i) => [v, (i + 1) / values.length] as const),
-      };
-    }),
+        records.map((r) => key === "data" ? r.data[stat] : r.mechanisms[key]?.synthetic[stat]),
+      )
+    ),
   });
   return {
     title:
