@@ -20,7 +20,7 @@ import { parallelCpuLipschitz } from "../src/mechanisms/parallel_lipschitz.ts";
 import { predictLipschitz } from "../src/mechanisms/predict_lipschitz.ts";
 import { createModel, outcomeKind } from "../src/models/mod.ts";
 import { buildDesign } from "../src/data/design.ts";
-import { fitter, runRelease } from "../src/synthesis/release.ts";
+import { fitter, runMechanismUnderCap } from "../src/synthesis/release.ts";
 import type { Fit } from "../src/mcmc/fit.ts";
 import type { LipschitzBackend } from "../src/mechanisms/lipschitz_backend.ts";
 import { rstanSide } from "./scale_peer.ts";
@@ -78,7 +78,7 @@ for (const n of sizes) {
     },
   };
   started = performance.now();
-  const outcome = await runRelease({
+  const outcome = await runMechanismUnderCap({
     mechanism: "lw-final",
     m: 3,
     epsilon: 8,

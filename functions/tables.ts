@@ -62,7 +62,7 @@ import {
 import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
 import type { JobView, Submission } from "../src/jobs/store.ts";
 import { policyTableBounds, releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
-import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_spec.ts";
+import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_request.ts";
 import { checkWork } from "../src/jobs/work_limits.ts";
 import {
   countsNeedStratumSizes,

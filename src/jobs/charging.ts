@@ -30,7 +30,7 @@ import type {
   Submission,
   Submitted,
 } from "./store.ts";
-import type { TableResult } from "./table_spec.ts";
+import type { TableResult } from "./table_request.ts";
 
 /** An answer a store has now (the embedded store) or will have (the server store). */
 export type Io<T> = T | PromiseLike<T>;

@@ -16,7 +16,7 @@ import type {
   OwnerDiagnostics,
   Release,
 } from "./store.ts";
-import type { TableSpec } from "./table_spec.ts";
+import type { TableSpec } from "./table_request.ts";
 
 /** A result row as a store returns it. */
 type StoreRow = Readonly<Record<string, unknown>>;

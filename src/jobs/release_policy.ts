@@ -31,7 +31,7 @@ import { MECHANISMS } from "../mechanisms/registry.ts";
 import { modelRequirements, outcomeKind } from "../models/mod.ts";
 import { outcomesOf, resolveMechanism, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
-import type { TableSpec } from "./table_spec.ts";
+import type { TableSpec } from "./table_request.ts";
 
 /** Public columns with more distinct values than this get no levels (they cannot be a `by`). */
 export const MAX_PUBLIC_LEVELS = 1000;

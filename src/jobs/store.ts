@@ -12,7 +12,7 @@ import type { SynthesisSpec } from "../synthesis/spec.ts";
 import type { ReleaseReport } from "../synthesis/report.ts";
 import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
-import type { TableResult, TableSpec } from "./table_spec.ts";
+import type { TableResult, TableSpec } from "./table_request.ts";
 
 /** What an API key may do. */
 export const SCOPES = ["submit", "read", "diagnostics", "admin"] as const;

@@ -30,7 +30,7 @@ import type {
   Release,
   Submission,
 } from "./store.ts";
-import type { TableResult, TableRow, TableSpec } from "./table_spec.ts";
+import type { TableResult, TableRow, TableSpec } from "./table_request.ts";
 
 /** A computed table: the public result and, for fbs and fbp, the synthesis's report. */
 export interface TableOutcome {

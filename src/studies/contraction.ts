@@ -38,7 +38,7 @@ import { samplePoisson } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
 import { quantile } from "../stats/quantile.ts";
 import { type SampleSummary, sampleSummary } from "../stats/sample_summary.ts";
-import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
+import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
 import { contractionDocument } from "./contraction_document.ts";
 import type {
   ContractionCell,
@@ -132,7 +132,7 @@ export async function contractionReplicate(
         stage(`${generator.name} n=${n} ${rule}`);
         let outcome;
         try {
-          outcome = await runRelease(
+          outcome = await runMechanismUnderCap(
             { m: 1, radius: 0.1, relativeRadius: true, ...plans[rule] } as MechanismSettings,
             fits.context,
             // The study measures where each rule ends (Weighted-e's truncated fit above Δ_α

@@ -45,7 +45,7 @@ import type { MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
 import { sampleBeta, sampleLaplace } from "../random/distributions.ts";
 import { betaMedian } from "../stats/beta.ts";
-import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
+import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
 import { utilityOf } from "../synthesis/utility.ts";
 import { fiveDocument } from "./five_document.ts";
 import type { FiveCell, FiveEntry, FiveRecord, FiveSummary } from "./five_result.ts";
@@ -110,7 +110,7 @@ export async function fiveReplicate(
   ): Promise<FiveEntry | null> => {
     let outcome: MechanismOutcome;
     try {
-      outcome = await runRelease(
+      outcome = await runMechanismUnderCap(
         {
           mechanism,
           m: 1,

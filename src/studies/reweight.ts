@@ -38,7 +38,7 @@
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
-import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
+import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
 import { bootstrapIntervals, type SummaryIntervals } from "../stats/bootstrap.ts";
 import type { SampleSummary } from "../stats/sample_summary.ts";
 import { utilityOf } from "../synthesis/utility.ts";
@@ -168,7 +168,7 @@ export async function reweightReplicate(
     }
     let outcome: MechanismOutcome;
     try {
-      outcome = await runRelease({
+      outcome = await runMechanismUnderCap({
         mechanism,
         m: 1,
         c: settings.c,

@@ -51,7 +51,7 @@ import { simulatePopulation } from "../survey/population.ts";
 import { ppsSample, sampleDataset } from "../survey/pps_sample.ts";
 import { syntheticSampleTable } from "../survey/synthetic_tables.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
-import { datasetDrawIndices, runRelease, simulateDataset } from "../synthesis/release.ts";
+import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
 import * as runner from "./study_runner.ts";
 import type { Study } from "./study_types.ts";
 import { surveyAggregate, type SurveySummary } from "./survey_aggregate.ts";
@@ -264,7 +264,7 @@ async function calibrated(
   let smallest = Infinity;
   for (let attempt = 0;; attempt++) {
     try {
-      const outcome = await runRelease({
+      const outcome = await runMechanismUnderCap({
         mechanism: "lw-final",
         m: mMax,
         epsilon: 2 * cap * mMax,

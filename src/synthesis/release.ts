@@ -4,7 +4,7 @@
  *
  * 1. {@linkcode fitter}: the fit a mechanism asks for, with its parts injected (NUTS in worker
  *    threads or in this thread, or many-chain HMC on the GPU), the same seed for every refit.
- * 2. {@linkcode runRelease}: the mechanism on a {@linkcode MechanismContext} (model, fit,
+ * 2. {@linkcode runMechanismUnderCap}: the mechanism on a {@linkcode MechanismContext} (model, fit,
  *    Lipschitz backend, noise), with the ε cap: a target ε is a cap for every mechanism, and a
  *    result above it is a `CalibrationError`, never a release.
  * 3. {@linkcode datasetDrawIndices} and {@linkcode simulateDataset}: the posterior draws behind
@@ -168,8 +168,8 @@ function withDiscardedAttempt(fit: Fit, discarded: number, problem: string): Fit
   };
 }
 
-/** Options of {@linkcode runRelease}. */
-export interface RunReleaseOptions {
+/** Options of {@linkcode runMechanismUnderCap}. */
+export interface RunUnderCapOptions {
   /**
    * Refuse an outcome above `settings.epsilon` (default true). Only a study that measures where
    * a mechanism ends, above its target included, turns this off; it releases nothing.
@@ -186,10 +186,10 @@ export interface RunReleaseOptions {
  * @param options Whether the cap is enforced (always, for a release).
  * @returns The outcome; throws a `CalibrationError` when ε ends above the target.
  */
-export async function runRelease(
+export async function runMechanismUnderCap(
   settings: MechanismSettings,
   context: MechanismContext,
-  options: RunReleaseOptions = {},
+  options: RunUnderCapOptions = {},
 ): Promise<MechanismOutcome> {
   const outcome = await runMechanism(settings, context);
   const cap = options.enforceCap === false ? undefined : settings.epsilon;

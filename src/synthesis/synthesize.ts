@@ -22,7 +22,7 @@ import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
 import { jointFitter } from "./joint_fit.ts";
-import { datasetDrawIndices, fitter, runRelease, simulateDataset } from "./release.ts";
+import { datasetDrawIndices, fitter, runMechanismUnderCap, simulateDataset } from "./release.ts";
 import type { ReleaseReport } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
 import { outcomesOf, resolveMechanism, type SynthesisSpec } from "./spec.ts";
@@ -203,7 +203,7 @@ export async function synthesize(
   // public range unless the request gives one.
   const bounds = outcomes.length === 1 ? modelRequirements(outcomes[0].model).bounds : null;
 
-  const outcome: MechanismOutcome = await runRelease({
+  const outcome: MechanismOutcome = await runMechanismUnderCap({
     mechanism: spec.mechanism,
     m: spec.m,
     epsilon: spec.epsilon,
