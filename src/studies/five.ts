@@ -35,7 +35,7 @@
  *
  * Files: the settings in `five_settings.ts`, the record and summary types in `five_result.ts`, the
  * report as data in `five_document.ts` (verdicts in `five_verdicts.ts`) and its prose in
- * `five_template.ts`, the Beta median in `stats/beta.ts`; this module runs a replicate,
+ * `five_template.ts`, the Beta median in `stats/incomplete_beta.ts`; this module runs a replicate,
  * aggregates, and exports the settings and the report with them.
  *
  * @module
@@ -44,7 +44,7 @@ import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
 import { sampleBeta, sampleLaplace } from "../random/distributions.ts";
-import { betaMedian } from "../stats/beta.ts";
+import { betaMedian } from "../stats/incomplete_beta.ts";
 import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
 import { utilityOf } from "../synthesis/utility.ts";
 import { fiveDocument } from "./five_document.ts";

@@ -61,7 +61,7 @@ function continuedFractionQ(a: number, x: number): number {
  * Regularized incomplete beta I_x(a, b): the library's, checked here against closed forms and
  * binomial sums (and in test/stats/beta_test.ts against R).
  */
-export { regularizedIncompleteBeta as regularizedBeta } from "../../src/stats/beta.ts";
+export { regularizedIncompleteBeta as regularizedBeta } from "../../src/stats/incomplete_beta.ts";
 
 /** Survival function of the χ² distribution: P(χ²_df > x) = Q(df/2, x/2). */
 export function chiSquarePValue(statistic: number, df: number): number {

@@ -1,6 +1,6 @@
 import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
 import assert from "node:assert/strict";
-import { betaMedian } from "../../src/stats/beta.ts";
+import { betaMedian } from "../../src/stats/incomplete_beta.ts";
 import {
   FIVE_MECHANISMS,
   FIVE_SETTINGS,

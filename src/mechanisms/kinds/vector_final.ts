@@ -7,7 +7,7 @@
  * @module
  */
 import { CalibrationError, lipschitzTarget } from "../calibrate.ts";
-import { acceptReweight, reweight, reweightToward } from "../reweight.ts";
+import { acceptReweight, reweight, reweightToward } from "../reweighting.ts";
 import { defineMechanism, type Mechanism, PSEUDO_POSTERIOR_MAP } from "./kind.ts";
 import {
   type MechanismResult,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { combinations } from "mathjs";
-import { betaMedian, regularizedIncompleteBeta } from "../../src/stats/beta.ts";
+import { betaMedian, regularizedIncompleteBeta } from "../../src/stats/incomplete_beta.ts";
 
 /** The CDF of Beta(1/2, 3) in closed form: (15/16)·(2√x − (4/3)x^{3/2} + (2/5)x^{5/2}). */
 function cdfHalfThree(x: number): number {

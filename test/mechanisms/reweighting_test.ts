@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { acceptReweight, reweight } from "../../src/mechanisms/reweight.ts";
+import { acceptReweight, reweight } from "../../src/mechanisms/reweighting.ts";
 import { Rng } from "../../src/random/rng.ts";
 
 Deno.test("`reweight()` matches eq. 3.1 by hand, clamping at 1", () => {

@@ -34,7 +34,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { reweight } from "./reweight.ts";
+ * import { reweight } from "./reweighting.ts";
  * const alpha = new Float64Array([0.5, 0.2, 0, 0.9]);
  * const bounds = new Float64Array([2, 1, 0, 4]);
  * assert.deepEqual([...reweight(alpha, bounds, 4, 0.5)], [0.5, 0.4, 0, 0.45]);
@@ -124,7 +124,7 @@ export function reweightToward(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { acceptReweight } from "./reweight.ts";
+ * import { acceptReweight } from "./reweighting.ts";
  * assert.equal(acceptReweight(2, 2.01, 0.01), true);
  * assert.equal(acceptReweight(2, 2.03, 0.01), false);
  * ```

@@ -54,7 +54,7 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
  * @example I_x(1, b) = 1 − (1 − x)^b
  * ```ts
  * import assert from "node:assert/strict";
- * import { regularizedIncompleteBeta } from "./beta.ts";
+ * import { regularizedIncompleteBeta } from "./incomplete_beta.ts";
  * assert.ok(Math.abs(regularizedIncompleteBeta(0.3, 1, 3) - (1 - 0.7 ** 3)) < 1e-14);
  * ```
  */
@@ -78,7 +78,7 @@ export function regularizedIncompleteBeta(x: number, a: number, b: number): numb
  * @example Beta(1, b) has median 1 − 2^{−1/b}
  * ```ts
  * import assert from "node:assert/strict";
- * import { betaMedian } from "./beta.ts";
+ * import { betaMedian } from "./incomplete_beta.ts";
  * assert.ok(Math.abs(betaMedian(1, 3) - (1 - 2 ** (-1 / 3))) < 1e-14);
  * ```
  */
