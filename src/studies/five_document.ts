@@ -9,7 +9,8 @@ import { FIVE_LABELS, FIVE_MECHANISMS, FIVE_TUNABLE, type FiveMechanism } from "
 import { downscalingFigure } from "./five_downscaling.ts";
 import type { FiveResult } from "./five_result.ts";
 import { cellUnder } from "./five_tuning.ts";
-import { fiveVerdicts, truncationText, weightedAgainstBest } from "./five_verdicts.ts";
+import { weightedAgainstBest } from "./five_paired.ts";
+import { fiveVerdicts, truncationText } from "./five_verdicts.ts";
 import * as md from "./markdown.ts";
 import type { StudyDocument, Table } from "./study_document.ts";
 
