@@ -17,18 +17,9 @@
 // e^{η_l − m} < 2⁻¹²⁵ may be a subnormal f32 (which WGSL may flush to zero): it is replaced by 0
 // with a bound on its exact value, e^{−87 + 2⁻¹⁰} < 1.7e-38 < 2.9e-31u.
 
-// η_l = β_l0 + Σ_{j≥1} x_j·β_lj for level l ≥ 1, as linear_predictor does for one level.
+// η_l = β_l0 + Σ_{j≥1} x_j·β_lj for level l ≥ 1: level l's block of k floats in the draw.
 fn level_predictor(r: u32, s: u32, l: u32) -> EV {
-  let rb = r * params.rec_stride;
-  let db = s * params.draw_stride + (l - 1u) * params.k;
-  var v = draws[db];
-  var e = abs(v);
-  for (var j = 1u; j < params.k; j++) {
-    let t = records[rb + j - 1u] * draws[db + j];
-    e = e + 4.0 * abs(t) + abs(v);
-    v = v + t;
-  }
-  return EV(v, e);
+  return linear_predictor_at(r, s, (l - 1u) * params.k);
 }
 
 fn record_loglik(r: u32, s: u32) -> EV {
