@@ -251,7 +251,7 @@ export function fiveAggregate(
     const retuned = {} as Record<FiveTunable, FiveCell | null>;
     for (const mechanism of FIVE_TUNABLE) {
       retuned[mechanism] = cellOf(
-        entriesOf((r) => r.epsilons[e].retuned?.[mechanism] ?? null),
+        entriesOf((r) => r.epsilons[e].retuned[mechanism]),
         epsilon,
         truth,
       );

@@ -69,7 +69,6 @@ function tuningTable(result: FiveResult): Table {
           FIVE_LABELS[m],
           tuning === "fixed" ? "c = ε/5, g = 0" : "calibrated g",
         ];
-        if (eps.retuned === undefined && cell === null) return [...label, "not run", "–", "–", "–"];
         return [
           ...label,
           String(cell?.replicates ?? 0),

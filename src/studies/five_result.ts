@@ -30,11 +30,8 @@ export interface FiveEntry {
 export interface PerEpsilon<T> {
   readonly epsilon: number;
   readonly mechanisms: Readonly<Record<FiveMechanism, T | null>>;
-  /**
-   * Each tunable synthesizer under its other tuning (`RETUNED_LABELS`; absent from results
-   * written before issue 25 added it).
-   */
-  readonly retuned?: Readonly<Record<FiveTunable, T | null>>;
+  /** Each tunable synthesizer under its other tuning (`RETUNED_LABELS`). */
+  readonly retuned: Readonly<Record<FiveTunable, T | null>>;
 }
 
 /** Replicate r: the data's summary and, per ε, each synthesizer (null if calibration failed). */

@@ -42,12 +42,12 @@ const inRetuned = (m: FiveMechanism, tuning: Tuning) =>
 function under<T>(
   eps: {
     readonly mechanisms: Readonly<Record<FiveMechanism, T | null>>;
-    readonly retuned?: Readonly<Record<FiveTunable, T | null>>;
+    readonly retuned: Readonly<Record<FiveTunable, T | null>>;
   },
   m: FiveMechanism,
   tuning: Tuning,
 ): T | null {
-  return inRetuned(m, tuning) ? eps.retuned?.[m as FiveTunable] ?? null : eps.mechanisms[m];
+  return inRetuned(m, tuning) ? eps.retuned[m as FiveTunable] : eps.mechanisms[m];
 }
 
 /** A synthesizer's entry under a tuning in one database's ε entry (null: not released). */

@@ -118,10 +118,9 @@ function slightlyWorseJudgement(result: FiveResult): Judgement {
  */
 function contractionJudgement(result: FiveResult): { ours: string; judgement: Judgement } {
   const per = result.summary.epsilons.map((eps, e) => {
-    const measured = result.records.filter((r) => r.epsilons[e].retuned !== undefined);
     const above = (r: FiveRecord, m: FiveMechanism) =>
       entryUnder(r.epsilons[e], m, "fixed") === null ? 1 : 0;
-    const pairs = measured.map((r) => [above(r, "lw"), above(r, "weighted-e")] as const);
+    const pairs = result.records.map((r) => [above(r, "lw"), above(r, "weighted-e")] as const);
     const count = (k: 0 | 1) => pairs.reduce((t, p) => t + p[k], 0);
     const d = pairs.length < 2 ? null : pairedDifference(pairs);
     return { epsilon: eps.epsilon, n: pairs.length, weighted: count(0), truncated: count(1), d };
@@ -131,7 +130,7 @@ function contractionJudgement(result: FiveResult): { ours: string; judgement: Ju
     `Weighted-e in ${p.truncated} after its one truncation`
   ).join("; ");
   if (per.some((p) => p.d === null)) {
-    return { ours, judgement: Judge.differs("not measured: this run has no fixed-rule Weighted") };
+    return { ours, judgement: Judge.differs("not comparable: fewer than two databases") };
   }
   const z = (p: typeof per[number]) => `paired z = ${md.fmt(p.d!.z, 1)}`;
   const slower = per.filter((p) => !isTie(p.d!) && p.d!.mean < 0);
@@ -163,7 +162,7 @@ export function fiveVerdicts(result: FiveResult): Verdict[] {
   const per = (f: (e: FiveSummary["epsilons"][number]) => string) =>
     summary.epsilons.map((e) => `ε = ${e.epsilon}: ${f(e)}`).join("; ");
   const censoredOk = summary.epsilons.every((e) =>
-    [e.mechanisms["censored-w"], e.mechanisms.censored, e.retuned?.["censored-w"]].every((cell) =>
+    [e.mechanisms["censored-w"], e.mechanisms.censored, e.retuned["censored-w"]].every((cell) =>
       (cell?.lipschitz?.max ?? 0) <= e.epsilon / 2
     )
   );

@@ -81,6 +81,11 @@ Deno.test("`fiveAggregate()` on hand-made records: Δ share above ε/2, median b
         censored: entry(2.5, 0.09, truth),
         histogram: r === 0 ? entry(null, 0.2, truth + 0.05) : null,
       },
+      retuned: {
+        lw: r === 0 ? entry(2.7, 0.06, truth) : null,
+        "weighted-e": entry(2.4, 0.05, truth),
+        "censored-w": entry(2.5, 0.055, truth),
+      },
     }],
     fits: { fits: 1, flagged: 0, flaggedLikelihood: 0, divergences: 0 },
   }));
@@ -94,4 +99,8 @@ Deno.test("`fiveAggregate()` on hand-made records: Δ share above ε/2, median b
   assert.ok(Math.abs(five.mechanisms["weighted-e"]!.medianRmse - Math.sqrt(0.00025)) < 1e-12);
   assert.deepEqual(five.rankEcdfMax, ["lw", "censored-w", "weighted-e", "censored", "histogram"]);
   assert.deepEqual(five.rankEcdfMeanSquared, five.rankEcdfMax);
+  // The other tuning is summarised alike: the fixed-rule Weighted released once, above ε/2.
+  assert.equal(five.retuned.lw!.replicates, 1);
+  assert.equal(five.retuned.lw!.shareAbove, 1);
+  assert.equal(five.retuned["censored-w"]!.replicates, 2);
 });
