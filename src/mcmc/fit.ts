@@ -42,6 +42,11 @@ export interface FitSetup {
    * was tried because the fit before it had divergent transitions.
    */
   readonly warmStartRejected?: string;
+  /**
+   * Why the fit was run on from its own end: its first run's chains had not mixed (R̂, bulk
+   * ESS); these are the continued run's draws, the first run's cost is in `setupEvaluations`.
+   */
+  readonly continuedAfter?: string;
 }
 
 /**

@@ -53,7 +53,7 @@ export async function fitModelParallel(
     1,
     Math.min(options.threads ?? navigator.hardwareConcurrency, resolved.chains),
   );
-  const total = resolved.chains * (resolved.warmup + resolved.draws);
+  const total = resolved.chains * (resolved.warmup + resolved.draws * resolved.thin);
   let done = 0;
   const results: ChainResult[] = new Array(resolved.chains);
   const workers = Array.from(

@@ -44,6 +44,11 @@ export interface SampleOptions {
   readonly warmup?: number;
   /** Kept draws per chain (1000). */
   readonly draws?: number;
+  /**
+   * Iterations per kept draw (1): each chain runs draws·thin post-warmup iterations and keeps
+   * every thin-th (a longer chain with the same number of draws).
+   */
+  readonly thin?: number;
   /** Half-width r of the uniform jitter around `init` (1; 0 starts every chain at `init`). */
   readonly initJitter?: number;
   /** NUTS maximum tree depth (10). */
@@ -177,6 +182,7 @@ export function resolveSampleOptions(dim: number, options: SampleOptions): Resol
     chains = 4,
     warmup = 1000,
     draws = 1000,
+    thin = 1,
     initJitter = 1,
     maxTreeDepth = DEFAULT_MAX_TREE_DEPTH,
     metric = "diag",
@@ -188,6 +194,7 @@ export function resolveSampleOptions(dim: number, options: SampleOptions): Resol
   checkInteger("chains", chains, 1);
   checkInteger("warmup", warmup, 0);
   checkInteger("draws", draws, 1);
+  checkInteger("thin", thin, 1);
   checkInteger("maxTreeDepth", maxTreeDepth, 1);
   if (init.length !== dim) {
     throw new RangeError(`Invalid init: length must equal dim=${dim}: length=${init.length}`);
@@ -214,6 +221,7 @@ export function resolveSampleOptions(dim: number, options: SampleOptions): Resol
     chains,
     warmup,
     draws,
+    thin,
     initJitter,
     maxTreeDepth,
     metric,
@@ -313,7 +321,7 @@ function runNutsChain(
   options: ResolvedSampleOptions,
   tick: () => void,
 ): ChainResult {
-  const { seed, init, warmup, draws, initJitter, maxTreeDepth, metric, adaptation } = options;
+  const { seed, init, warmup, draws, thin, initJitter, maxTreeDepth, metric, adaptation } = options;
   const { precondition, start } = options;
   const dim = init.length;
   const rng = new Rng(seed).split(chain);
@@ -348,12 +356,15 @@ function runNutsChain(
   let divergences = 0;
   let treeDepthHits = 0;
   let acceptance = 0;
-  for (let s = 0; s < draws; s++) {
+  for (let t = 0; t < draws * thin; t++) {
     const step = nutsStep(rng, state, params, target);
     state = step.state;
-    const row = out.subarray(s * dim, (s + 1) * dim);
-    if (precondition === null) row.set(state.position);
-    else toPosition(precondition, state.position, row);
+    if ((t + 1) % thin === 0) {
+      const s = (t + 1) / thin - 1;
+      const row = out.subarray(s * dim, (s + 1) * dim);
+      if (precondition === null) row.set(state.position);
+      else toPosition(precondition, state.position, row);
+    }
     if (step.info.divergent) divergences++;
     if (step.info.hitMaxDepth) treeDepthHits++;
     acceptance += step.info.acceptanceRate;
@@ -368,7 +379,7 @@ function runNutsChain(
       divergences,
       warmupDivergences,
       treeDepthHits,
-      meanAcceptance: acceptance / draws,
+      meanAcceptance: acceptance / (draws * thin),
       gradientEvaluations: evaluations,
     },
   };
@@ -439,7 +450,7 @@ export function sample(
 ): SampleResult {
   const resolved = resolveSampleOptions(dim, options);
   const tick = progressCounter(
-    resolved.chains * (resolved.warmup + resolved.draws),
+    resolved.chains * (resolved.warmup + resolved.draws * resolved.thin),
     options.onProgress,
   );
   const chains = Array.from(

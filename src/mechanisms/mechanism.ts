@@ -78,6 +78,8 @@ export interface Refit {
    * `warm_start.ts`), or none was tried because the fit before it had divergent transitions.
    */
   readonly warmStartRejected?: string;
+  /** Why the fit was run on from its own end: its first run's chains had not mixed. */
+  readonly continuedAfter?: string;
   /** Log density + gradient evaluations of the fit, its setup and a discarded attempt included. */
   readonly gradientEvaluations: number;
   /** The Δ predicted for these weights from an earlier fit, when a prediction chose them. */

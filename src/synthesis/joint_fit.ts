@@ -104,6 +104,7 @@ export function combineFits(model: JointModel, fits: readonly Fit[]): Fit {
     fit.setup.preconditionFailure ?? (same ? undefined : `precondition ${fit.setup.precondition}`)
   );
   const warmStartRejected = notes((fit) => fit.setup.warmStartRejected);
+  const continuedAfter = notes((fit) => fit.setup.continuedAfter);
   return {
     draws,
     S,
@@ -131,6 +132,7 @@ export function combineFits(model: JointModel, fits: readonly Fit[]): Fit {
       ...(preconditionFailure === undefined ? {} : { preconditionFailure }),
       ...(fits.every((fit) => fit.setup.warmStart) ? { warmStart: true } : {}),
       ...(warmStartRejected === undefined ? {} : { warmStartRejected }),
+      ...(continuedAfter === undefined ? {} : { continuedAfter }),
     },
     lastPositions,
   };

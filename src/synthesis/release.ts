@@ -14,8 +14,15 @@
  */
 import type { GpuContext } from "../gpu/device.ts";
 import { sampleGpuHmc } from "../gpu/hmc.ts";
-import { type Fit, fitModel, type FitOptions, summarizeFit } from "../mcmc/fit.ts";
-import { WARM_WARMUP, warmStartFrom, warmupProblem } from "../mcmc/warm_start.ts";
+import {
+  ESS_BULK_THRESHOLD,
+  type Fit,
+  fitModel,
+  type FitOptions,
+  RHAT_THRESHOLD,
+  summarizeFit,
+} from "../mcmc/fit.ts";
+import { WARM_WARMUP, type WarmStart, warmStartFrom, warmupProblem } from "../mcmc/warm_start.ts";
 import { fitModelParallel } from "../mcmc/parallel_fit.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import { sampleFromHistogram } from "../mechanisms/histogram.ts";
@@ -58,6 +65,14 @@ export interface FitterOptions {
    * papers' procedure).
    */
   readonly shortFirstWarmup?: boolean;
+  /**
+   * A fit without divergences whose chains have not mixed (R̂ > 1.01 or bulk ESS < 400) is run
+   * on from its own end: warm-started with the short warmup (its draws' preconditioner, each
+   * chain's last state and step size), {@linkcode CONTINUATION_THIN} times as many iterations,
+   * every such one kept, so S never changes; that run replaces it when its diagnostics pass
+   * (default false: the studies keep the papers' procedure).
+   */
+  readonly continueUnmixed?: boolean;
   /**
    * Aborting it stops the fits: no fit starts after it, NUTS's chain workers are terminated and
    * GPU HMC stops at its next batch; the fit rejects with the signal's reason.
@@ -142,9 +157,54 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
         fit = withDiscardedAttempt(await run(settings), discarded, problem!);
       }
     }
+    if (options.continueUnmixed === true && fit.flagged && fit.divergences === 0) {
+      fit = await continued(
+        fit,
+        (from) => run({ ...settings, warmup: warmWarmup, thin: CONTINUATION_THIN, ...from }),
+      );
+    }
     previous = fit;
     return fit;
   };
+
+  /**
+   * The fit run on from its own end (see `continueUnmixed`), or `fit` itself, with the
+   * continuation's cost, when the continued run does not pass its diagnostics.
+   */
+  async function continued(fit: Fit, run: (from: WarmStart) => Promise<Fit>): Promise<Fit> {
+    const from = warmStartFrom(model, fit);
+    if (from === null) return fit;
+    const attempt = await run(from).catch((error: Error) => error);
+    const cost = attempt instanceof Error ? 0 : attempt.gradientEvaluations;
+    if (attempt instanceof Error || warmupProblem(attempt) !== null) {
+      return {
+        ...fit,
+        gradientEvaluations: fit.gradientEvaluations + cost,
+        setup: { ...fit.setup, setupEvaluations: fit.setup.setupEvaluations + cost },
+      };
+    }
+    return {
+      ...attempt,
+      gradientEvaluations: attempt.gradientEvaluations + fit.gradientEvaluations,
+      setup: {
+        ...fit.setup,
+        precondition: attempt.setup.precondition,
+        setupEvaluations: attempt.setup.setupEvaluations + fit.gradientEvaluations,
+        continuedAfter: unmixed(fit),
+      },
+    };
+  }
+}
+
+/** Iterations per kept draw of an unmixed fit's continuation (`continueUnmixed`). */
+export const CONTINUATION_THIN = 2;
+
+/** What an unmixed fit failed, in words (R̂ and bulk ESS). */
+function unmixed(fit: Fit): string {
+  return [
+    ...(!(fit.rhatMax <= RHAT_THRESHOLD) ? [`R-hat ${fit.rhatMax.toFixed(4)}`] : []),
+    ...(!(fit.essBulkMin >= ESS_BULK_THRESHOLD) ? [`bulk ESS ${fit.essBulkMin.toFixed(0)}`] : []),
+  ].join(", ");
 }
 
 /** A cold refit that did not try a warm start because the fit before it diverged. */

@@ -229,6 +229,7 @@ export async function synthesize(
       drawsPerChain: Math.ceil(spec.draws / chains),
       gpu,
       shortFirstWarmup: true,
+      continueUnmixed: true,
       onProgress: options.onProgress,
       signal: options.signal,
     }),

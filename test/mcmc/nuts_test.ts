@@ -194,6 +194,25 @@ Deno.test("`sample()` gives identical draws for the same seed and different draw
   assert.deepEqual(one.draws, a.draws.subarray(0, half));
 });
 
+Deno.test("`sample()` with thin k keeps every k-th state of the same chain run k times longer", () => {
+  const options = { seed: 7, init: new Float64Array(D), chains: 2, warmup: 100, draws: 30 };
+  const thinned = sample(CORRELATED, D, { ...options, thin: 3 });
+  const long = sample(CORRELATED, D, { ...options, draws: 90 });
+  assert.equal(thinned.drawsPerChain, 30);
+  assert.equal(thinned.gradientEvaluations, long.gradientEvaluations);
+  for (let c = 0; c < 2; c++) {
+    for (let s = 0; s < 30; s++) {
+      const kept = (c * 30 + s) * D;
+      const state = (c * 90 + 3 * s + 2) * D;
+      assert.deepEqual(
+        thinned.draws.subarray(kept, kept + D),
+        long.draws.subarray(state, state + D),
+      );
+    }
+  }
+  assert.throws(() => sample(CORRELATED, D, { ...options, thin: 0 }), /Invalid thin/);
+});
+
 Deno.test("`leapfrog()` conserves energy and follows the exact flow for a tiny step", () => {
   // Standard normal, unit metric: the flow is q(t) = q0 cos t + p0 sin t, p(t) = p0 cos t − q0 sin t.
   const f: LogDensityFn = (u, g) => {

@@ -74,3 +74,35 @@ Deno.test("a fit flagged without divergences (50 draws: ESS < 400) still lets it
   // The attempt ran (kept, or discarded with its cost counted).
   assert.ok(refit.setup.warmStart === true || refit.gradientEvaluations > cold.gradientEvaluations);
 });
+
+Deno.test("an unmixed fit without divergences is run on from its own end when asked; the longer run replaces it when it passes", async () => {
+  // 4 × 120 draws: bulk ESS or R̂ fails; run on with twice the iterations per kept draw, it
+  // passes (seed 1), with the same S and the first run's cost counted.
+  const sampler = { ...SAMPLER, drawsPerChain: 120, seed: 1 };
+  const first = await fitter(MODEL, sampler)({ alpha: null }, "unweighted");
+  assert.equal(first.flagged, true);
+  assert.equal(first.divergences, 0);
+  assert.equal(first.setup.continuedAfter, undefined);
+  const run = await fitter(MODEL, { ...sampler, continueUnmixed: true })({ alpha: null }, "x");
+  assert.equal(run.setup.continuedAfter, `R-hat ${first.rhatMax.toFixed(4)}`);
+  assert.equal(run.flagged, false);
+  assert.equal(run.warmup, 250);
+  assert.equal(run.S, first.S);
+  assert.ok(run.setup.setupEvaluations >= first.gradientEvaluations);
+  const reference = await fitter(MODEL, SAMPLER)({ alpha: null }, "unweighted");
+  for (const name of MODEL.paramNames) {
+    const [c, r] = [run.summary[name], reference.summary[name]];
+    const se = Math.hypot(c.sd / Math.sqrt(c.essBulk), r.sd / Math.sqrt(r.essBulk));
+    assert.ok(Math.abs(c.mean - r.mean) < 4 * se, `${name}: ${c.mean} vs ${r.mean} (se ${se})`);
+  }
+});
+
+Deno.test("an unmixed fit whose continuation fails too stands, flagged, with the continuation's cost", async () => {
+  const sampler = { ...SAMPLER, drawsPerChain: 120, seed: 2 };
+  const first = await fitter(MODEL, sampler)({ alpha: null }, "unweighted");
+  const run = await fitter(MODEL, { ...sampler, continueUnmixed: true })({ alpha: null }, "x");
+  assert.equal(run.flagged, true);
+  assert.equal(run.setup.continuedAfter, undefined);
+  assert.deepEqual(run.draws, first.draws);
+  assert.ok(run.gradientEvaluations > 1.5 * first.gradientEvaluations);
+});

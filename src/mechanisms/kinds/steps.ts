@@ -129,6 +129,9 @@ export class MechanismRun<N extends string = string> {
       ...(fit.setup.warmStartRejected === undefined
         ? {}
         : { warmStartRejected: fit.setup.warmStartRejected }),
+      ...(fit.setup.continuedAfter === undefined
+        ? {}
+        : { continuedAfter: fit.setup.continuedAfter }),
       gradientEvaluations: fit.gradientEvaluations,
       ...(predicted === undefined
         ? {}
