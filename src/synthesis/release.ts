@@ -69,8 +69,8 @@ export interface FitterOptions {
    * A fit without divergences whose chains have not mixed (R̂ > 1.01 or bulk ESS < 400) is run
    * on from its own end: warm-started with the short warmup (its draws' preconditioner, each
    * chain's last state and step size), {@linkcode CONTINUATION_THIN} times as many iterations,
-   * every such one kept, so S never changes; that run replaces it when its diagnostics pass
-   * (default false: the studies keep the papers' procedure).
+   * every such one kept, so S never changes; that run replaces it when it passes a release's
+   * checks (no divergence, R̂, bulk ESS; default false: the studies keep the papers' procedure).
    */
   readonly continueUnmixed?: boolean;
   /**
@@ -176,7 +176,8 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
     if (from === null) return fit;
     const attempt = await run(from).catch((error: Error) => error);
     const cost = attempt instanceof Error ? 0 : attempt.gradientEvaluations;
-    if (attempt instanceof Error || warmupProblem(attempt) !== null) {
+    // A release's checks, as for any fit (not a warm start's step-size spread: the chains ran on).
+    if (attempt instanceof Error || attempt.flagged) {
       return {
         ...fit,
         gradientEvaluations: fit.gradientEvaluations + cost,
