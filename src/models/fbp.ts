@@ -297,6 +297,30 @@ export class FbpModel implements SurveyModel {
     normaliseToTotal(out.w, weightTotal ?? this.#weight.reduce((s, w) => s + w, 0), out.w);
     return out;
   }
+
+  /**
+   * log π*_i ~ N(κ_y log y*_i + x_iᵀκ_x, σ_π²) (eq. 5, every component of the mean), and
+   * w*_i ∝ 1/π*_i scaled to `weightTotal`.
+   */
+  synthesizeWeights(
+    theta: Float64Array,
+    y: Float64Array,
+    rng: Rng,
+    weightTotal: number,
+    out: Float64Array,
+  ): Float64Array {
+    checkLength("theta", theta, this.dim);
+    checkRecords("y", y, this.#n);
+    checkRecords("out", out, this.#n);
+    const k = this.#k;
+    const [kappaY, sp] = [theta[k], theta[2 * k + 2]];
+    for (let i = 0; i < this.#n; i++) {
+      const logPi = kappaY * Math.log(y[i]) + linearPredictor(this.#x, k, theta, i, k + 1) +
+        sp * rng.normal();
+      out[i] = -logPi;
+    }
+    return normaliseToTotal(out, weightTotal, out);
+  }
 }
 
 /** The FBP model's registry entry: positive outcomes with survey weights, CPU only. */

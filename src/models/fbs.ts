@@ -356,6 +356,30 @@ export class FbsModel implements SurveyModel {
     else for (let i = 0; i < this.#n; i++) out.w[i] = Math.exp(out.w[i]);
     return out;
   }
+
+  /**
+   * w̃*_i ~ N(x_iβ_w + ρσ_w(log y*_i − x_iβ_y)/σ_y, σ_w²(1 − ρ²)), the bivariate normal's
+   * conditional law of the log weight, then w* = e^{w̃*} scaled to `weightTotal`.
+   */
+  synthesizeWeights(
+    theta: Float64Array,
+    y: Float64Array,
+    rng: Rng,
+    weightTotal: number,
+    out: Float64Array,
+  ): Float64Array {
+    checkLength("theta", theta, this.dim);
+    checkRecords("y", y, this.#n);
+    checkRecords("out", out, this.#n);
+    const k = this.#k;
+    const [sy, sw, rho] = [theta[2 * k], theta[2 * k + 1], theta[2 * k + 2]];
+    const spread = sw * Math.sqrt(1 - rho * rho);
+    for (let i = 0; i < this.#n; i++) {
+      const z = (Math.log(y[i]) - linearPredictor(this.#x, k, theta, i, 0)) / sy;
+      out[i] = linearPredictor(this.#x, k, theta, i, k) + rho * sw * z + spread * rng.normal();
+    }
+    return normaliseToTotal(out, weightTotal, out);
+  }
 }
 
 /** The FBS model's registry entry: positive outcomes with survey weights, CPU only. */

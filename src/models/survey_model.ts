@@ -28,6 +28,24 @@ export interface SurveyModel extends Model {
    * population size) wherever the release is private.
    */
   simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw, weightTotal?: number): SurveyDraw;
+  /**
+   * Synthesised (not smoothed) weights for synthetic outcomes y*: each w*_i drawn from the
+   * model's conditional law of the weight given y*_i and x_i at constrained θ, scaled so
+   * Σ w*_i = `weightTotal` (the survey paper's Figures 8–9 compare them with the smoothed ones).
+   *
+   * @param theta constrained θ.
+   * @param y the synthetic outcomes y*_i (length n, positive).
+   * @param rng the stream of the draws.
+   * @param weightTotal the total the weights are scaled to.
+   * @param out where w* goes (length n).
+   */
+  synthesizeWeights(
+    theta: Float64Array,
+    y: Float64Array,
+    rng: Rng,
+    weightTotal: number,
+    out: Float64Array,
+  ): Float64Array;
 }
 
 /**

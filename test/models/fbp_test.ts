@@ -286,3 +286,29 @@ Deno.test("`FbpModel.logLik()` does not depend on the weights' units: w·c with 
   const ls = scaled.logLik(shifted, new Float64Array(20));
   for (let i = 0; i < 20; i++) mh.assertClose(ls[i], l[i], 1e-12, 1e-12, `ℓ[${i}]`);
 });
+
+Deno.test("`FbpModel.synthesizeWeights()`: log π* ~ N(κ_y ỹ* + xκ_x, σ_π²), w* ∝ 1/π* summing to the total", () => {
+  const k = 3;
+  const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
+  const n = 6000;
+  const model = new FbpModel(fbpDesign(n, k, theta, 5));
+  const y = model.simulate(theta, new Rng(6, 1), new Float64Array(n));
+  const w = model.synthesizeWeights(theta, y, new Rng(7, 1), 4e6, new Float64Array(n));
+  const [kappaY, sp] = [theta[k], theta[2 * k + 2]];
+  const r = new Float64Array(n);
+  const ly = new Float64Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    ly[i] = Math.log(y[i]);
+    r[i] = -Math.log(w[i]) - kappaY * ly[i] - means(theta, k, i % k)[1];
+    total += w[i];
+  }
+  mh.assertClose(total, 4e6, 1e-13, 0, "Σ w*_i = total");
+  const mr = r.reduce((s, v) => s + v, 0) / n;
+  const variance = r.reduce((s, v) => s + (v - mr) ** 2, 0) / n;
+  assert.ok(Math.abs(variance - sp * sp) < 5 * Math.sqrt(2 / n) * sp * sp, `${variance}`);
+  const my = ly.reduce((s, v) => s + v, 0) / n;
+  const slope = r.reduce((s, v, i) => s + (v - mr) * (ly[i] - my), 0) /
+    ly.reduce((s, v) => s + (v - my) ** 2, 0);
+  assert.ok(Math.abs(slope) < 0.05, `slope ${slope}`);
+});

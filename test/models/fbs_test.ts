@@ -334,3 +334,32 @@ Deno.test("`fitModel()` uses the model's dense metric unless the options name an
   );
   assert.notDeepEqual(first(run("dense")), first(run("diag")));
 });
+
+Deno.test("`FbsModel.synthesizeWeights()`: log w* ~ N(xβ_w + ρσ_w(ỹ* − xβ_y)/σ_y, σ_w²(1 − ρ²)) up to one constant, Σ w* = total", () => {
+  const k = 3;
+  const theta = thetaFor(k, 3, 2, 0.6, 0.8, -0.6);
+  const n = 6000;
+  const model = new FbsModel(fbsDesign(n, k, theta, 5));
+  const y = model.simulate(theta, new Rng(6, 1), new Float64Array(n));
+  const w = model.synthesizeWeights(theta, y, new Rng(7, 1), 5e5, new Float64Array(n));
+  const [sy, sw, rho] = theta.subarray(2 * k);
+  const z = new Float64Array(n);
+  const r = new Float64Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const level = i % k;
+    const my = theta[0] + (level > 0 ? theta[level] : 0);
+    const mw = theta[k] + (level > 0 ? theta[k + level] : 0);
+    z[i] = (Math.log(y[i]) - my) / sy;
+    r[i] = Math.log(w[i]) - mw - rho * sw * z[i];
+    total += w[i];
+  }
+  mh.assertClose(total, 5e5, 1e-13, 0, "Σ w*_i = total");
+  const mr = r.reduce((s, v) => s + v, 0) / n;
+  const variance = r.reduce((s, v) => s + (v - mr) ** 2, 0) / n;
+  const expected = sw * sw * (1 - rho * rho);
+  assert.ok(Math.abs(variance - expected) < 5 * Math.sqrt(2 / n) * expected, `${variance}`);
+  // The residual is independent of ỹ*: its slope on z is within 5 SE of 0.
+  const slope = r.reduce((s, v, i) => s + (v - mr) * z[i], 0) / z.reduce((s, v) => s + v * v, 0);
+  assert.ok(Math.abs(slope) < 5 * Math.sqrt(expected / n), `slope ${slope}`);
+});
