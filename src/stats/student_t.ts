@@ -8,6 +8,33 @@
 import { lgamma, logPochhammer } from "./special.ts";
 
 /**
+ * The standard normal distribution function Φ(x) = ½·erfc(−x/√2), erfc by the Chebyshev-fitted
+ * rational form of Numerical Recipes' `erfcc` (Press et al., 2nd ed., §6.2): fractional error
+ * below 1.2e-7 everywhere, enough for coverage probabilities.
+ *
+ * @param x Any number (±∞ give 0 and 1).
+ * @returns Φ(x).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normalCdf } from "./student_t.ts";
+ * assert.ok(Math.abs(normalCdf(1.959963984540054) - 0.975) < 1e-7);
+ * ```
+ */
+export function normalCdf(x: number): number {
+  if (Number.isNaN(x)) throw new RangeError("Invalid x: must not be NaN");
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * z);
+  const erfc = t * Math.exp(
+    -z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 +
+                  t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 +
+                                  t * (-0.82215223 + t * 0.17087277)))))))),
+  );
+  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+
+/**
  * The standard normal quantile Φ⁻¹(p) by Wichura's AS 241 (PPND16, Applied Statistics 37:477,
  * 1988), the algorithm of R's `qnorm`: relative error about 1e-16.
  *

@@ -94,6 +94,9 @@ export {
 /** Stream of the study seed's root generator that simulates the population. */
 export const POPULATION_STREAM = 2 ** 43;
 
+/** The stream of replicate 0's synthesised weights (Figures 8–9), one per synthesizer. */
+const FIGURE_STREAM = 2 ** 44;
+
 /**
  * Caps tried, as multiples of the smallest Δ reached so far, when Δ* is out of reach. A retry
  * takes another calibration path, whose Monte Carlo maxima can land above the first path's
@@ -162,6 +165,7 @@ export async function surveyReplicate(
       keyof SurveyFigureData["pairs"],
       [number, number][]
     >,
+    synthesized: {} as Record<Synthesizer, [number, number][]>,
   };
   for (const [a, target] of settings.lipschitz.entries()) {
     const fits = {} as Record<Synthesizer, SynthesizerFit>;
@@ -182,7 +186,20 @@ export async function surveyReplicate(
       const stream = runner.SYNTHESIS_STREAM + (a * SURVEY_SYNTHESIZERS.length + j) * mMax;
       const perDataset = draws.map((s, l) => {
         const draw = simulateDataset(model, outcome, s, rng.split(stream + l), weightTotal);
-        if (r === 0 && a === 0 && l === 0) figures.pairs[method] = everyFourth(draw.y, draw.w!);
+        if (r === 0 && a === 0 && l === 0) {
+          figures.pairs[method] = everyFourth(draw.y, draw.w!);
+          // Figures 8–9: the same outcomes with synthesised weights, from a stream of their own
+          // (the tables' draws are unchanged).
+          const theta = outcome.fit!.draws.subarray(s * model.dim, (s + 1) * model.dim);
+          const synthesized = model.synthesizeWeights(
+            theta,
+            draw.y,
+            rng.split(FIGURE_STREAM + j),
+            weightTotal,
+            new Float64Array(draw.y.length),
+          );
+          figures.synthesized[method] = everyFourth(draw.y, synthesized);
+        }
         return syntheticSampleTable(method, base, draw.y, draw.w);
       });
       if (r === 0 && a === 0) {

@@ -30,6 +30,12 @@ export interface CoverageCells {
   readonly coverage: CellValues;
   readonly length: CellValues;
   readonly cv: CellValues;
+  /**
+   * The estimate's centring and spread over replicates: mean of estimate − population value,
+   * and its standard deviation (null where the records carry no errors).
+   */
+  readonly bias: CellValues | null;
+  readonly spread: CellValues | null;
 }
 
 /** The aggregate of one arm (one Δ*). */
@@ -74,10 +80,25 @@ function meanOver<R>(records: readonly R[], pick: (r: R) => CellValues): CellVal
 
 /** Per cell over replicates: coverage rate, mean interval length and mean CV. */
 function coverageCells<R>(records: readonly R[], pick: (r: R) => CoverageEntry): CoverageCells {
+  const errors = records.every((r) => pick(r).error !== undefined);
+  const bias = errors ? meanOver(records, (r) => pick(r).error!) : null;
+  const square = (v: CellValues, m: CellValues): CellValues => ({
+    count: v.count.map((x, c) => (x - m.count[c]) ** 2),
+    mean: v.mean.map((x, c) => (x - m.mean[c]) ** 2),
+  });
+  const variance = bias === null || records.length < 2
+    ? null
+    : meanOver(records, (r) => square(pick(r).error!, bias));
+  const n = records.length;
   return {
     coverage: meanOver(records, (r) => pick(r).covered),
     length: meanOver(records, (r) => pick(r).length),
     cv: meanOver(records, (r) => pick(r).cv),
+    bias,
+    spread: variance === null ? null : {
+      count: variance.count.map((v) => Math.sqrt(v * n / (n - 1))),
+      mean: variance.mean.map((v) => Math.sqrt(v * n / (n - 1))),
+    },
   };
 }
 

@@ -19,7 +19,12 @@ import {
   paperTable,
   ratioTables,
 } from "./survey_tables.ts";
-import { surveyBoundsFigure, weightSmoothingFigure } from "./survey_figures.ts";
+import {
+  logWeightSpread,
+  surveyBoundsFigure,
+  synthesizedWeightsFigure,
+  weightSmoothingFigure,
+} from "./survey_figures.ts";
 import { SURVEY_PROSE } from "./survey_template.ts";
 import { surveyVerdicts } from "./survey_verdicts.ts";
 
@@ -48,6 +53,19 @@ function targetNotReached(result: SurveyResult): string {
     )
   );
   return missed.length === 0 ? "" : SURVEY_PROSE.targetNotReached(missed.join("; "));
+}
+
+/** The standard deviation of log w in Figures 8–9's panels, in words. */
+function weightSpread(first: SurveyRecord): string {
+  const figures = first.figures;
+  if (figures?.synthesized === undefined) return "not recorded in these results";
+  const sd = (pairs: readonly (readonly [number, number])[]) => fmt(logWeightSpread(pairs), 2);
+  return `sample ${sd(figures.pairs.sample)}; ` +
+    SURVEY_SYNTHESIZERS.map((method) =>
+      `${LABELS[method]} synthesised ${sd(figures.synthesized![method])}, smoothed ${
+        sd(figures.pairs[method])
+      }`
+    ).join("; ");
 }
 
 /**
@@ -90,6 +108,7 @@ export function surveyDocument(result: SurveyResult): StudyDocument {
     table4: paperTable(result, "count"),
     table5: paperTable(result, "mean"),
   };
+  values.weightSpread = weightSpread(records[0]);
   summary.arms.forEach((arm, a) => {
     values[`a${a}.target`] = `${arm.target}`;
     const ratios = ratioTables(settings.ms, arm);
@@ -101,6 +120,8 @@ export function surveyDocument(result: SurveyResult): StudyDocument {
   const figures = {
     bounds: surveyBoundsFigure(records[0], settings.lipschitz[0]),
     smoothing: weightSmoothingFigure(records[0]),
+    fbsWeights: synthesizedWeightsFigure(records[0], "fbs"),
+    fbpWeights: synthesizedWeightsFigure(records[0], "fbp"),
   };
   return { verdicts: surveyVerdicts(result), values, tables, figures };
 }

@@ -23,6 +23,8 @@ export interface CoverageEntry {
   readonly length: CellValues;
   /** SE/estimate. */
   readonly cv: CellValues;
+  /** Estimate − population value (absent from results written before issue 25's re-run). */
+  readonly error?: CellValues;
 }
 
 /** The population values of every cell: N_c and the mean salary (cellLayout order). */
@@ -99,5 +101,6 @@ export function coverageOf(table: SurveyTable | CombinedTable, truth: CellValues
     cv: of((kind, c) =>
       (kind === "count" ? table.countSE[c] : table.meanSE[c]) / Math.abs(table[kind][c])
     ),
+    error: of((kind, c) => table[kind][c] - truth[kind][c]),
   };
 }

@@ -48,14 +48,14 @@ export interface SurveyRecord {
   /** One per Δ* of the settings, in order. */
   readonly arms: readonly ArmRecord[];
   /**
-   * Replicate 0 only, at the first Δ*: the data of the survey paper's Figures 3–4 (absent
+   * Replicate 0 only, at the first Δ*: the data of the survey paper's Figures 3–4, 8–9 (absent
    * elsewhere, and from results written before issue 25).
    */
   readonly figures?: SurveyFigureData;
   readonly fitStats: FitStats;
 }
 
-/** The survey paper's Figures 3–4 on one sample (replicate 0, the first Δ*). */
+/** The survey paper's Figures 3–4 and 8–9 on one sample (replicate 0, the first Δ*). */
 export interface SurveyFigureData {
   /** Δ_{α,(y_i,X_i,w_i)} at p = 0, 0.01, …, 1 of the unweighted and the released fit. */
   readonly bounds: Readonly<
@@ -63,4 +63,10 @@ export interface SurveyFigureData {
   >;
   /** (salary, weight) of every fourth record: the sample's, and FBS's and FBP's first dataset. */
   readonly pairs: Readonly<Record<"sample" | "fbs" | "fbp", (readonly [number, number])[]>>;
+  /**
+   * Figures 8–9: (salary, weight) of the same records of FBS's and FBP's first dataset with
+   * synthesised weights (each drawn from the model's law of the weight given the synthetic
+   * salary, `synthesizeWeights`) instead of smoothed ones (absent from results written before).
+   */
+  readonly synthesized?: Readonly<Record<"fbs" | "fbp", (readonly [number, number])[]>>;
 }

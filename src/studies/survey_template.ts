@@ -73,6 +73,18 @@ export const SURVEY_TEMPLATE: string = [
   "",
   "{{figure:smoothing}}",
   "",
+  "## Figures 8–9: synthesised against smoothed weights (replicate 0, Δ* = {{a0.target}})",
+  "",
+  "The paper's supplement (Appendix E) sets beside the sample one synthetic dataset whose " +
+  "weights are synthesised, each drawn from the model's law of the weight given the synthetic " +
+  "salary (FBS: the bivariate normal's conditional; FBP: log π* with every term of eq. 5's " +
+  "mean), and the same dataset with the smoothed weights the tables use. The weights' spread, " +
+  "the standard deviation of log w: {{weightSpread}}.",
+  "",
+  "{{figure:fbsWeights}}",
+  "",
+  "{{figure:fbpWeights}}",
+  "",
   "## Figures 5–7: RMSE ratios over the 27 cells",
   "",
   "RMSE = √(bias² + SE²) per cell against the population value; ratio = method / confidential " +

@@ -6,8 +6,9 @@
  * @module
  */
 import { fmt, medianRange } from "./markdown.ts";
+import { normalCdf } from "../stats/student_t.ts";
 import type { StudyResult } from "./study_types.ts";
-import type { ArmSummary, SurveySummary } from "./survey_aggregate.ts";
+import type { ArmSummary, CoverageCells, SurveySummary } from "./survey_aggregate.ts";
 import { PAPER_TABLES_4_5, paperTableRows } from "./survey_paper.ts";
 import type { SurveyRecord } from "./survey_record.ts";
 import {
@@ -18,6 +19,7 @@ import {
   SURVEY_SYNTHESIZERS,
   type SurveySettings,
 } from "./survey_settings.ts";
+import { logWeightSpread } from "./survey_figures.ts";
 import { coverageByReplicate, LABELS, lengthRatio } from "./survey_tables.ts";
 import { SURVEY_PROSE } from "./survey_template.ts";
 import {
@@ -68,6 +70,7 @@ function coverageReason(
   kind: Quantity,
   method: "fbs" | "fbp",
   difference: number,
+  replicates: number,
 ): string {
   const column = method === "fbs" ? 1 : 3;
   const paper = PAPER_TABLES_4_5[kind];
@@ -86,7 +89,45 @@ function coverageReason(
   }: field totals ${fmt(mean(ours, true), 2)} (paper ${fmt(mean(theirs, true), 2)}), ` +
     `field × gender ${fmt(mean(ours, false), 2)} (paper ${fmt(mean(theirs, false), 2)}); ` +
     `our intervals are ${fmt(length(true), 2)}× the paper's printed lengths for totals and ` +
-    `${fmt(length(false), 2)}× for cells (see Differences)`;
+    `${fmt(length(false), 2)}× for cells${centring(cells, kind, replicates)} (see Differences)`;
+}
+
+/**
+ * How long each method's intervals are against its estimates' spread over samples: the mean
+ * over the 24 cells of (half-length / 1.96) / spread, 1 for intervals as wide as the sampling
+ * variation (empty without errors).
+ */
+function calibration(fbs: CoverageCells, fbp: CoverageCells, kind: Quantity): string {
+  if (fbs.spread === null || fbp.spread === null) return "";
+  const rows = paperTableRows();
+  const ratio = (cells: CoverageCells) =>
+    rows.reduce((s, c) => s + cells.length[kind][c] / 2 / 1.96 / cells.spread![kind][c], 0) /
+    rows.length;
+  return `; the implied SE over the estimates' spread across samples is ${fmt(ratio(fbs), 2)} ` +
+    `for FBS and ${fmt(ratio(fbp), 2)} for FBP`;
+}
+
+/**
+ * What centring does to the coverage, from the replicates (empty without errors or with one):
+ * the cells whose mean estimate lies more than 2 SE (spread/√R) from the population value, and
+ * the coverage of an interval of each cell's mean half-length h around an estimate with each
+ * cell's bias b and spread s, P(|b + sZ| ≤ h) = Φ((h − b)/s) − Φ((−h − b)/s), averaged over the
+ * 24 cells, with and without the bias.
+ */
+function centring(cells: CoverageCells, kind: Quantity, replicates: number): string {
+  if (cells.bias === null || cells.spread === null) return "";
+  const rows = paperTableRows();
+  const bias = rows.map((c) => cells.bias![kind][c]);
+  const spread = rows.map((c) => cells.spread![kind][c]);
+  const half = rows.map((c) => cells.length[kind][c] / 2);
+  const off = bias.filter((b, k) => Math.abs(b) > 2 * spread[k] / Math.sqrt(replicates)).length;
+  const covered = (b: number, k: number) =>
+    normalCdf((half[k] - b) / spread[k]) - normalCdf((-half[k] - b) / spread[k]);
+  const average = (f: (k: number) => number) => rows.reduce((s, _, k) => s + f(k), 0) / rows.length;
+  return `; centring: ${off} of ${rows.length} cells' mean estimate lies more than 2 SE from ` +
+    `the population value, and from each cell's bias, spread over samples and mean half-length ` +
+    `the coverage would be ${fmt(average((k) => covered(bias[k], k)), 3)}, ` +
+    `${fmt(average((k) => covered(0, k)), 3)} without the bias`;
 }
 
 /** The verdicts: each number the paper prints for this design, ours, and the judgement. */
@@ -134,6 +175,36 @@ export function surveyVerdicts(
         : inRange(paper, [f.min, f.max], range, `${outside} (see Differences)`),
     ));
   }
+  const figures = records[0].figures;
+  if (figures !== undefined) {
+    const sd = (pairs: readonly (readonly [number, number])[]) => logWeightSpread(pairs);
+    const [sample, fbs, fbp] = [
+      sd(figures.pairs.sample),
+      sd(figures.pairs.fbs),
+      sd(figures.pairs.fbp),
+    ];
+    const ours = `sd of log w: sample ${fmt(sample, 2)}, FBS ${fmt(fbs, 2)}, FBP ${fmt(fbp, 2)}`;
+    rows.push(verdict(
+      {
+        quantity: "Figure 4: smoothed weights vary much less than the sample's (§4.2, one sample)",
+        paper: "much less variation",
+        ours,
+      },
+      stated(
+        fbs < sample / 2 && fbp < sample / 2,
+        "less than half the sample's spread",
+        "not halved",
+      ),
+    ));
+    rows.push(verdict(
+      {
+        quantity: "Figure 4: FBP's weights slightly smoother than FBS's (§4.2)",
+        paper: "FBP < FBS",
+        ours,
+      },
+      stated(fbp < fbs, "FBP's spread is the smaller", "FBS's weights are the smoother here"),
+    ));
+  }
   for (const kind of QUANTITIES) {
     for (const [method, column] of [["fbs", 1], ["fbp", 3]] as const) {
       const ours = coverageByReplicate(
@@ -153,7 +224,7 @@ export function surveyVerdicts(
           ? Judge.within(
             paper,
             monteCarloInterval(ours.mean, ours.se, { rounding: 0.01 }),
-            () => coverageReason(main, key, kind, method, ours.mean - paper),
+            () => coverageReason(main, key, kind, method, ours.mean - paper, records.length),
           )
           : Judge.differs("not decided: one sample gives no Monte Carlo error"),
       ));
@@ -174,9 +245,9 @@ export function surveyVerdicts(
         paper,
         [ours / 1.1, ours / 0.9],
         "within 10%",
-        `FBP's intervals are relatively ${
-          ours < paper ? "shorter" : "longer"
-        } here (see Tables 4–5 below)`,
+        `FBP's intervals are relatively ${ours < paper ? "shorter" : "longer"} here${
+          calibration(main.coverage.fbs[key], main.coverage.fbp[key], kind)
+        } (see Tables 4–5 below)`,
       ),
     ));
   }

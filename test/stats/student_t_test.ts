@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { normalQuantile, studentTQuantile } from "../../src/stats/student_t.ts";
+import { normalCdf, normalQuantile, studentTQuantile } from "../../src/stats/student_t.ts";
 
 // [p, df, qt(p, df)] from R 4.2.2:
 //   ps <- c(0.975, 0.025, 0.9, 0.6, 0.5000001, 1e-10, 0.999999)
@@ -199,4 +199,17 @@ Deno.test("`studentTQuantile()` is the normal quantile at df = ∞, odd in p −
   assert.throws(() => studentTQuantile(0.5, 0), /df=0/);
   assert.throws(() => studentTQuantile(0.5, NaN), /df=NaN/);
   assert.equal(normalQuantile(0), -Infinity);
+});
+
+Deno.test("`normalCdf()` inverts `normalQuantile()` and matches R's pnorm", () => {
+  // R 4.x: pnorm(c(-3, -1, 0, 0.5, 2.5)).
+  const r = [0.0013498980316301, 0.1586552539314571, 0.5, 0.6914624612740131, 0.9937903346742238];
+  [-3, -1, 0, 0.5, 2.5].forEach((x, j) => {
+    assert.ok(Math.abs(normalCdf(x) - r[j]) < 1.2e-7 * Math.min(r[j], 1 - r[j]) + 1e-16, `${x}`);
+  });
+  for (const p of [1e-6, 0.01, 0.3, 0.5, 0.8, 0.999]) {
+    assert.ok(Math.abs(normalCdf(normalQuantile(p)) - p) < 1.2e-7 * Math.min(p, 1 - p), `${p}`);
+  }
+  assert.equal(normalCdf(-Infinity), 0);
+  assert.equal(normalCdf(Infinity), 1);
 });
