@@ -2,13 +2,15 @@
 // the bindings, the per-chain and control-block layouts, and small f32 helpers. The layout
 // constants are mirrored in src/gpu/hmc_layout.ts; change both together.
 //
-// Concatenated after special.wgsl and philox.wgsl and before hmc_models.wgsl, hmc_target.wgsl and
-// hmc_adapt.wgsl (WGSL has no include).
+// Concatenated after special.wgsl and philox.wgsl and before hmc_models.wgsl, the record sums
+// (hmc_sums_single.wgsl or hmc_sums_levels.wgsl), hmc_target.wgsl and hmc_adapt.wgsl (WGSL has no
+// include).
 
-// Largest number of regression coefficients K; θ has at most 2K + 1 entries.
+// Largest number of regression coefficients M = predictors·K (K per linear predictor); θ has at
+// most 2M + 1 entries.
 const MAX_K: u32 = 16u;
 const MAX_D: u32 = 33u;
-// Values reduced over records per chain: Σc_i, K coefficient gradients, the extra parameter's
+// Values reduced over records per chain: Σc_i, M coefficient gradients, the extra parameter's
 // gradient and the count of non-finite records.
 const MAX_NV: u32 = 19u;
 
@@ -83,7 +85,7 @@ struct Params {
   traj_rate: f32,
   ema_factor: u32,
   divergence: f32,
-  _pad: u32,
+  predictors: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -99,6 +101,11 @@ struct Params {
 @group(0) @binding(7) var<storage, read_write> draws: array<f32>;
 // Per leapfrog slot: indirect dispatch sizes of the evaluation and of the reduction.
 @group(0) @binding(8) var<storage, read_write> args: array<u32>;
+
+// The number of regression coefficients M: K per linear predictor.
+fn coefficient_count() -> u32 {
+  return params.predictors * params.k;
+}
 
 fn chain_stride() -> u32 {
   return 6u * params.d + 8u;

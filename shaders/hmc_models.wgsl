@@ -1,12 +1,18 @@
 // Per-record log-likelihood terms of the SPEC §5 regression models in f32, twins of the f64
-// loops in src/models/*.ts. For a model X:
+// loops in src/models/*.ts. For a model X with one linear predictor per record:
 //
 //   X_chain(ue) -> vec4<f32>            per-chain constants from the model's own unconstrained
 //                                       parameter ue = u[2K] (unused by the Poisson model)
 //   X_record(eta, r, kc) -> vec3<f32>   (ℓ_i, ∂ℓ_i/∂η_i, ∂ℓ_i/∂ue) at η_i = x_iᵀβ, with r the
 //                                       record's two precomputed values (src/gpu/hmc_target.ts)
 //
-// src/gpu/hmc_target.ts appends `model_chain`/`model_record` wrappers that pick one model.
+// and for a model X with one per outcome level but the reference (no extra parameter):
+//
+//   X_levels(eta, P, r) -> f32          ℓ_i at the P linear predictors in eta, which it replaces
+//                                       with ∂ℓ_i/∂η_il
+//
+// src/gpu/hmc_target.ts appends `model_chain`/`model_record` (or `model_levels`) wrappers that
+// pick one model.
 // Uses lgamma_f32, digamma_f32, log1p_f32 and stirling_rem_f32 from special.wgsl.
 
 // Poisson, r = (y, log Γ(y+1)): ℓ = y·η − e^η − log Γ(y+1), ∂ℓ/∂η = y − e^η.
@@ -159,4 +165,40 @@ fn gaussian_record(eta: f32, r: vec2<f32>, kc: vec4<f32>) -> vec3<f32> {
   let res = r.x - eta;
   let q = res * res * kc.x;
   return vec3<f32>(r.y - kc.y - 0.5 * q, res * kc.x, q - 1.0);
+}
+
+// Categorical (multinomial logit, categorical.ts), a model with P = L − 1 linear predictors per
+// record (hmc_sums_levels.wgsl): eta holds η_1..η_P at 0..P−1 (η_0 = 0 for the reference level)
+// and r = (y, 0) with y the record's level code. With m = max(0, max_l η_l), the largest at level
+// `top`, and s = Σ_{l ≠ top} e^{η_l − m} ∈ [0, P] (no exponential overflows, nothing cancels):
+// ℓ = (η_y − m) − log1p(s), ∂ℓ/∂η_l = 1[y = l] − p_l with p_l = e^{η_l − m}/(1 + s).
+// Returns ℓ and replaces eta[l − 1] with ∂ℓ/∂η_l.
+fn categorical_levels(eta: ptr<function, array<f32, MAX_K>>, predictors: u32, r: vec2<f32>) -> f32 {
+  let y = u32(r.x);
+  var m = 0.0;
+  var top = 0u;
+  var eta_y = 0.0;
+  for (var l = 1u; l <= predictors; l++) {
+    let e = (*eta)[l - 1u];
+    if (e > m) {
+      m = e;
+      top = l;
+    }
+    if (l == y) {
+      eta_y = e;
+    }
+  }
+  var s = select(exp(-m), 0.0, top == 0u);
+  for (var l = 1u; l <= predictors; l++) {
+    let e = exp((*eta)[l - 1u] - m);
+    (*eta)[l - 1u] = e;
+    if (l != top) {
+      s += e;
+    }
+  }
+  let inv = 1.0 / (1.0 + s);
+  for (var l = 1u; l <= predictors; l++) {
+    (*eta)[l - 1u] = select(0.0, 1.0, l == y) - (*eta)[l - 1u] * inv;
+  }
+  return (eta_y - m) - log1p_f32(s);
 }

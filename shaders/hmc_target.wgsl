@@ -15,7 +15,8 @@
 // in hmc_adapt.wgsl. (Keeping it out of these kernels, which hold workgroup barriers, makes them
 // many times faster on Mesa's lavapipe.)
 //
-// Needs model_chain/model_record (hmc_models.wgsl plus the wrappers of src/gpu/hmc_target.ts).
+// Needs `thread_sums` (hmc_sums_single.wgsl or hmc_sums_levels.wgsl, each calling its model
+// through the wrappers of src/gpu/hmc_target.ts).
 
 const WG_L: u32 = 32u;
 const RECORDS_PER_THREAD: u32 = 32u;
@@ -26,78 +27,53 @@ var<workgroup> red_l: array<f32, 608>; // WG_L * MAX_NV
 var<workgroup> red_r: array<f32, 608>; // WG_R * MAX_NV
 
 fn value_count() -> u32 {
-  return params.k + 3u;
+  return coefficient_count() + 3u;
+}
+
+// η = b + Σ_{j≥1} x_ij·β_{at+j} for the record at word o: the linear predictor whose K
+// coefficients start at beta[at], its intercept b = β_at passed in (a scalar in the
+// one-predictor hot path).
+fn linear_predictor(
+  o: u32,
+  intercept: f32,
+  beta: ptr<function, array<f32, MAX_K>>,
+  at: u32,
+) -> f32 {
+  var eta = intercept;
+  for (var j = 1u; j < params.k; j++) {
+    eta += recs[o + 2u + j] * (*beta)[at + j];
+  }
+  return eta;
+}
+
+// Adds a record's term c_i = α_i·ℓ_i to a thread's value, clamped to ±C under censoring; a NaN
+// term (or, uncensored, an infinite one) is counted as bad instead. Returns whether c_i was taken
+// unclamped, so that its gradient enters the sums.
+fn add_term(cv: f32, value: ptr<function, f32>, bad: ptr<function, f32>) -> bool {
+  let censored = params.censor_on != 0u;
+  if (is_nan_f32(cv) || (!censored && !is_finite_f32(cv))) {
+    *bad += 1.0;
+    return false;
+  }
+  if (censored && cv > params.censor) {
+    *value += params.censor;
+    return false;
+  }
+  if (censored && cv < -params.censor) {
+    *value -= params.censor;
+    return false;
+  }
+  *value += cv;
+  return true;
 }
 
 // Sums over one tile's records of c_i = clamp(α_i·ℓ_i, ±C) and of its gradient with respect to
-// β and ue (zero where clamped), plus a count of non-finite terms; after the tree reduction
-// red_l[v·WG_L] holds value v.
+// the M coefficients and ue (zero where clamped), plus a count of non-finite terms: each thread's
+// own records by `thread_sums` (hmc_sums_single.wgsl or hmc_sums_levels.wgsl), which leaves value
+// v of thread t at red_l[v·WG_L + t], then a tree reduction, after which red_l[v·WG_L] holds
+// value v.
 fn tile_sums(c: u32, tile: u32, lid: u32) {
-  let k = params.k;
-  let base = c * chain_stride();
-  // The intercept, the value, its gradient and the bad count in scalars; the other coefficients'
-  // gradients in a private array (dynamically indexed, so kept out of the K = 1 hot path).
-  let beta0 = chain_f[base + off_q()];
-  var beta: array<f32, MAX_K>;
-  for (var j = 1u; j < k; j++) {
-    beta[j] = chain_f[base + off_q() + j];
-  }
-  var ue = 0.0;
-  if (params.has_extra != 0u) {
-    ue = chain_f[base + off_q() + 2u * k];
-  }
-  let kc = model_chain(ue);
-  var value = 0.0;
-  var g_intercept = 0.0;
-  var g_extra = 0.0;
-  var bad = 0.0;
-  var g_beta: array<f32, MAX_K>;
-  let rs = params.record_stride;
-  let censored = params.censor_on != 0u;
-  let bound = params.censor;
-  for (var r = 0u; r < RECORDS_PER_THREAD; r++) {
-    let i = tile * TILE + r * WG_L + lid;
-    if (i >= params.n) {
-      break;
-    }
-    let o = i * rs;
-    let a = recs[o + 2u];
-    if (a == 0.0) {
-      continue;
-    }
-    var eta = beta0;
-    for (var j = 1u; j < k; j++) {
-      eta += recs[o + 2u + j] * beta[j];
-    }
-    let t = model_record(eta, vec2<f32>(recs[o], recs[o + 1u]), kc);
-    let cv = a * t.x;
-    if (is_nan_f32(cv) || (!censored && !is_finite_f32(cv))) {
-      bad += 1.0;
-    } else if (censored && cv > bound) {
-      value += bound;
-    } else if (censored && cv < -bound) {
-      value -= bound;
-    } else {
-      let g = a * t.y;
-      let ge = a * t.z;
-      if (!is_finite_f32(g) || !is_finite_f32(ge)) {
-        bad += 1.0;
-      }
-      value += cv;
-      g_intercept += g;
-      for (var j = 1u; j < k; j++) {
-        g_beta[j] += g * recs[o + 2u + j];
-      }
-      g_extra += ge;
-    }
-  }
-  red_l[lid] = value;
-  red_l[WG_L + lid] = g_intercept;
-  for (var j = 1u; j < k; j++) {
-    red_l[(1u + j) * WG_L + lid] = g_beta[j];
-  }
-  red_l[(k + 1u) * WG_L + lid] = g_extra;
-  red_l[(k + 2u) * WG_L + lid] = bad;
+  thread_sums(c, tile, lid);
   workgroupBarrier();
   let nv = value_count();
   for (var s = WG_L / 2u; s > 0u; s = s >> 1u) {
@@ -113,16 +89,16 @@ fn tile_sums(c: u32, tile: u32, lid: u32) {
 // Adds the prior and log-Jacobian (glm_prior.ts) to the record sums, stores log π and ∇log π
 // for chain c and, when running, takes the next leapfrog action.
 fn finish_eval(c: u32, sums: ptr<function, array<f32, MAX_NV>>) {
-  let k = params.k;
+  let nc = coefficient_count();
   let d = params.d;
   let base = c * chain_stride();
   let q = base + off_q();
   let g = base + off_g();
   var lp = (*sums)[0];
-  var ok = (*sums)[k + 2u] == 0.0;
-  for (var j = 0u; j < k; j++) {
+  var ok = (*sums)[nc + 2u] == 0.0;
+  for (var j = 0u; j < nc; j++) {
     let beta = chain_f[q + j];
-    let log_sigma = chain_f[q + k + j];
+    let log_sigma = chain_f[q + nc + j];
     let inv_var = exp(-2.0 * log_sigma);
     let z = beta * beta * inv_var;
     lp += -HALF_LOG_2PI_F32 - log_sigma - 0.5 * z +
@@ -130,14 +106,14 @@ fn finish_eval(c: u32, sums: ptr<function, array<f32, MAX_NV>>) {
     let g_beta = (*sums)[1u + j] - beta * inv_var;
     let g_sigma = z - 1.0 + half_t_grad(log_sigma, params.coef_nu, params.coef_inv_nu_s2);
     chain_f[g + j] = g_beta;
-    chain_f[g + k + j] = g_sigma;
+    chain_f[g + nc + j] = g_sigma;
     ok = ok && is_finite_f32(g_beta) && is_finite_f32(g_sigma);
   }
   if (params.has_extra != 0u) {
-    let ue = chain_f[q + 2u * k];
+    let ue = chain_f[q + 2u * nc];
     lp += half_t_log(ue, params.extra_nu, params.extra_inv_nu_s2, params.extra_log_norm);
-    let g_extra = (*sums)[k + 1u] + half_t_grad(ue, params.extra_nu, params.extra_inv_nu_s2);
-    chain_f[g + 2u * k] = g_extra;
+    let g_extra = (*sums)[nc + 1u] + half_t_grad(ue, params.extra_nu, params.extra_inv_nu_s2);
+    chain_f[g + 2u * nc] = g_extra;
     ok = ok && is_finite_f32(g_extra);
   }
   ok = ok && is_finite_f32(lp);

@@ -152,7 +152,8 @@ function startingPoints(
  * fixed, all chains in lockstep.
  *
  * @param gpu the device (see `acquireGpu`).
- * @param model one of the five regression models of SPEC §5 (K ≤ 16).
+ * @param model a model with GPU HMC kernels that they hold (at most 16 coefficients,
+ *   `gpuHmcRefusal` in `hmc_target.ts`).
  * @param weighting record weights α and the optional censoring bound C.
  * @param options seed, chains, warmup, draws and sampler settings.
  * @returns the unconstrained draws, chain-major, and per-chain diagnostics, as the CPU

@@ -7,9 +7,12 @@
  * @module
  */
 
-/** Largest number of regression coefficients K the kernels handle (θ has 2K + 1 entries). */
+/**
+ * Largest number of regression coefficients the kernels handle, K per linear predictor summed
+ * over a record's linear predictors (θ has twice as many entries, plus one extra parameter).
+ */
 export const MAX_K = 16;
-/** Values reduced over records per chain: Σc_i, K gradients, the extra gradient, a bad count. */
+/** Values reduced over records per chain: Σc_i, a gradient per coefficient, the extra gradient, a bad count. */
 export const MAX_NV = MAX_K + 3;
 /** Records per evaluation tile: 32 threads × 32 records (`WG_L`·`RECORDS_PER_THREAD`). */
 export const TILE = 1024;
@@ -108,6 +111,8 @@ export interface HmcParams {
   readonly trajRate: number;
   readonly emaFactor: number;
   readonly divergence: number;
+  /** Linear predictors per record (1, or L − 1 for the categorical model). */
+  readonly predictors: number;
 }
 
 /** Bytes of the packed `Params` block (32 four-byte words). */
@@ -162,5 +167,6 @@ export function packParams(p: HmcParams): ArrayBuffer {
   );
   u[29] = p.emaFactor;
   f[30] = p.divergence;
+  u[31] = p.predictors;
   return buffer;
 }

@@ -133,7 +133,7 @@ export class HmcResources {
     ];
     if (target.records.length > 0) device.queue.writeBuffer(recs, 0, target.records);
 
-    const code = hmcShaderSource(target.kernel);
+    const code = hmcShaderSource(target.kernel, target.perLevel);
     const label = `hmc-${target.kernel}`;
     for (const entry of Object.keys(ENTRY_BINDINGS) as Entry[]) {
       const pipeline = cachedPipeline(device, label, code, entry);
@@ -290,7 +290,7 @@ export interface GpuEvaluation {
  * `model.logDensity(u, grad, weighting)`.
  *
  * @param gpu the device.
- * @param model one of the five regression models.
+ * @param model a model with GPU HMC kernels (`gpuTarget`).
  * @param weighting α and censoring.
  * @param points m × D unconstrained points, point-major (1 ≤ m ≤ 65,535).
  * @returns the values and gradients.

@@ -15,10 +15,12 @@ import philox from "../../shaders/philox.wgsl" with { type: "text" };
 import common from "../../shaders/hmc_common.wgsl" with { type: "text" };
 import models from "../../shaders/hmc_models.wgsl" with { type: "text" };
 import targetKernels from "../../shaders/hmc_target.wgsl" with { type: "text" };
+import sumsSingle from "../../shaders/hmc_sums_single.wgsl" with { type: "text" };
+import sumsLevels from "../../shaders/hmc_sums_levels.wgsl" with { type: "text" };
 import adaptKernel from "../../shaders/hmc_adapt.wgsl" with { type: "text" };
 import { censorBound } from "../models/_glm.ts";
 import { COEFFICIENT_SCALE_PRIOR, type HalfStudentT } from "../models/glm_prior.ts";
-import type { GpuKernelName, Model, Weighting } from "../models/model.ts";
+import type { GpuKernelName, Model, ModelGpu, Weighting } from "../models/model.ts";
 import { GPU_HMC_MODEL_NAMES, gpuSpec } from "../models/registry.ts";
 import { type HmcParams, MAX_DISPATCH, MAX_K, MODE_EVAL, TILE } from "./hmc_layout.ts";
 
@@ -32,9 +34,15 @@ interface HalfTConstants {
 /** What the kernels need to know about a model bound to its data and a weighting. */
 export interface GpuTarget {
   readonly kernel: GpuKernelName;
-  /** Records n, coefficients K, dimension D = 2K (+1 with the extra parameter). */
+  /** Whether the record has one linear predictor per non-reference outcome level (`ModelGpu`). */
+  readonly perLevel: boolean;
+  /**
+   * Records n, covariates K, linear predictors P per record (1, or L − 1 per level), dimension
+   * D = 2PK (+1 with the extra parameter).
+   */
   readonly n: number;
   readonly k: number;
+  readonly predictors: number;
   readonly d: number;
   /** Evaluation tiles ⌈n/TILE⌉ (at least 1). */
   readonly tiles: number;
@@ -68,15 +76,62 @@ const HMC_MODELS = `${GPU_HMC_MODEL_NAMES.slice(0, -1).join(", ")} and ${
 }`;
 
 /**
+ * The linear predictors per record P = (D − extra)/(2K) of a model with GPU HMC kernels: 1, or
+ * L − 1 for the categorical model.
+ */
+function predictorCount(model: Model, gpu: ModelGpu): number {
+  return (model.dim - (gpu.extraPrior === null ? 0 : 1)) / (2 * model.design.k);
+}
+
+/**
+ * Why the HMC kernels cannot hold a model that has them, or null when they can: more than
+ * `MAX_K` regression coefficients P·K (the kernels' workgroup memory), or more records than one
+ * dispatch's tiles take.
+ *
+ * @param model a model whose registry entry has GPU HMC kernels.
+ * @returns the reason, worded as the RangeError {@linkcode gpuTarget} throws, or null.
+ * @throws TypeError for any other model.
+ */
+export function gpuHmcRefusal(model: Model): string | null {
+  const { n, k } = model.design;
+  const predictors = predictorCount(model, hmcSpec(model));
+  if (predictors * k > MAX_K) {
+    return `Cannot run the ${model.name} model on the GPU with more than ${MAX_K} regression ` +
+      `coefficients (linear predictors × covariates): coefficients=${predictors * k}, ` +
+      `predictors=${predictors}, k=${k}`;
+  }
+  if (Math.ceil(n / TILE) > MAX_DISPATCH) {
+    return `Cannot run the ${model.name} model on the GPU with more than ${
+      MAX_DISPATCH * TILE
+    } records: n=${n}`;
+  }
+  return null;
+}
+
+/** The model's GPU description when it has HMC kernels; a TypeError naming the models that do. */
+function hmcSpec(model: Model): ModelGpu {
+  const gpu = gpuSpec(model.name);
+  if (gpu === null || !gpu.hmc) {
+    throw new TypeError(
+      `Cannot run ${model.name} on the GPU as only the ${HMC_MODELS} models have GPU kernels: ` +
+        `model=${model.name}`,
+    );
+  }
+  return gpu;
+}
+
+/**
  * Packs a model's data for the kernels (the model's registry entry gives the kernel, the
  * per-record values and the extra parameter's prior). The two per-record values are (y, log Γ(y+1)) for the
  * Poisson and negative binomial models, (log y, log(1 − y)) for beta regression, (y, −½·log 2π)
- * for the normal and (log y, −½·log 2π − log y) for the lognormal model.
+ * for the normal, (log y, −½·log 2π − log y) for the lognormal and (y's level code, 0) for the
+ * categorical model.
  *
  * @param model a model whose registry entry has GPU HMC kernels.
  * @param weighting record weights α (null for all ones) and the optional censoring bound.
  * @returns the model's GPU description.
- * @throws TypeError for any other model; RangeError for K > 16 or a bad weighting.
+ * @throws TypeError for any other model; RangeError where the kernels cannot hold it
+ *   ({@linkcode gpuHmcRefusal}) or for a bad weighting.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -94,18 +149,11 @@ const HMC_MODELS = `${GPU_HMC_MODEL_NAMES.slice(0, -1).join(", ")} and ${
  */
 export function gpuTarget(model: Model, weighting: Weighting): GpuTarget {
   const { n, k, y, x } = model.design;
-  const gpu = gpuSpec(model.name);
-  if (gpu === null || !gpu.hmc) {
-    throw new TypeError(
-      `Cannot run ${model.name} on the GPU as only the ${HMC_MODELS} models have GPU kernels: ` +
-        `model=${model.name}`,
-    );
-  }
-  const { kernel, extraPrior: extra } = gpu;
+  const gpu = hmcSpec(model);
+  const refusal = gpuHmcRefusal(model);
+  if (refusal !== null) throw new RangeError(refusal);
+  const { kernel, perLevel, extraPrior: extra } = gpu;
   const [first, second] = gpu.record;
-  if (k > MAX_K) {
-    throw new RangeError(`Cannot run on the GPU with more than ${MAX_K} coefficients: k=${k}`);
-  }
   const censor = censorBound(weighting, n);
   const alpha = weighting.alpha;
   const recordStride = k + 2;
@@ -118,15 +166,12 @@ export function gpuTarget(model: Model, weighting: Weighting): GpuTarget {
     for (let j = 1; j < k; j++) records[o + 2 + j] = x[i * k + j];
   }
   const tiles = Math.max(1, Math.ceil(n / TILE));
-  if (tiles > MAX_DISPATCH) {
-    throw new RangeError(
-      `Cannot run on the GPU with more than ${MAX_DISPATCH * TILE} records: n=${n}`,
-    );
-  }
   return {
     kernel,
+    perLevel,
     n,
     k,
+    predictors: predictorCount(model, gpu),
     d: model.dim,
     tiles,
     recordStride,
@@ -140,20 +185,29 @@ export function gpuTarget(model: Model, weighting: Weighting): GpuTarget {
 
 /**
  * The WGSL of the HMC kernels for one model: special functions, Philox, the shared layout, the
- * record functions with `model_chain`/`model_record` bound to `kernel`, the evaluation and
- * leapfrog kernels and the adaptation kernel.
+ * record functions with `model_chain`/`model_record` (one linear predictor per record) or
+ * `model_levels` (one per non-reference level) bound to `kernel`, the per-thread record sums
+ * that call them, the evaluation and leapfrog kernels and the adaptation kernel.
  *
  * @param kernel which record function the kernels call.
+ * @param perLevel whether the model has one linear predictor per non-reference level.
  * @returns the shader source.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { hmcShaderSource } from "./hmc_target.ts";
  * assert.ok(hmcShaderSource("negbin").includes("return negbin_record(eta, r, kc);"));
+ * assert.ok(hmcShaderSource("categorical", true).includes("return categorical_levels("));
  * ```
  */
-export function hmcShaderSource(kernel: GpuKernelName): string {
-  const bind = `
+export function hmcShaderSource(kernel: GpuKernelName, perLevel = false): string {
+  const bind = perLevel
+    ? `
+fn model_levels(eta: ptr<function, array<f32, MAX_K>>, predictors: u32, r: vec2<f32>) -> f32 {
+  return ${kernel}_levels(eta, predictors, r);
+}
+`
+    : `
 fn model_chain(ue: f32) -> vec4<f32> {
   return ${kernel}_chain(ue);
 }
@@ -161,7 +215,8 @@ fn model_record(eta: f32, r: vec2<f32>, kc: vec4<f32>) -> vec3<f32> {
   return ${kernel}_record(eta, r, kc);
 }
 `;
-  return [special, philox, common, models, bind, targetKernels, adaptKernel].join("\n");
+  const sums = perLevel ? sumsLevels : sumsSingle;
+  return [special, philox, common, models, bind, sums, targetKernels, adaptKernel].join("\n");
 }
 
 /**
@@ -176,6 +231,7 @@ export function baseParams(target: GpuTarget, chains: number): HmcParams {
   return {
     n: target.n,
     k: target.k,
+    predictors: target.predictors,
     d: target.d,
     chains,
     tiles: target.tiles,

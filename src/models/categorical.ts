@@ -30,7 +30,7 @@ import {
   describeModel,
   type Design,
   type ExactCoordinates,
-  lipschitzKernel,
+  hmcKernels,
   type Model,
   type Weighting,
 } from "./model.ts";
@@ -325,12 +325,12 @@ export class CategoricalModel implements Model {
 }
 
 /**
- * The categorical model's registry entry: categorical outcomes; the `categorical` Lipschitz
- * kernel on the level code (no GPU HMC).
+ * The categorical model's registry entry: categorical outcomes; the `categorical` Lipschitz and
+ * GPU HMC kernels on the level code, one linear predictor per level but the reference.
  */
 export const CATEGORICAL = describeModel(
   "categorical",
   "categorical",
   (design) => new CategoricalModel(design),
-  { gpu: lipschitzKernel("categorical", [(y) => y, () => 0]) },
+  { gpu: hmcKernels("categorical", [(y) => y, () => 0], null, true) },
 );

@@ -79,9 +79,9 @@ export interface Model {
 
 /**
  * The WGSL record functions a model runs on the GPU: `shaders/lipschitz_<kernel>.wgsl` and, for
- * the models the GPU HMC sampler runs, `<kernel>_chain`/`<kernel>_record` in
- * `shaders/hmc_models.wgsl` (normal and lognormal share the Gaussian ones; `categorical` and
- * `hurdle` have the Lipschitz kernel only).
+ * the models the GPU HMC sampler runs, `<kernel>_chain`/`<kernel>_record` (`categorical_levels`
+ * for the categorical model) in `shaders/hmc_models.wgsl` (normal and lognormal share the
+ * Gaussian ones; `hurdle` has the Lipschitz kernel only).
  */
 export type GpuKernelName =
   | "poisson"
@@ -103,6 +103,11 @@ export interface ModelGpu {
   readonly record: readonly [(y: number) => number, (y: number) => number];
   /** Whether the many-chain GPU HMC sampler (`src/gpu/hmc.ts`) runs the model. */
   readonly hmc: boolean;
+  /**
+   * Whether a record has one linear predictor η_il = x_iᵀβ_l per outcome level l but the
+   * reference (θ's coefficients are L − 1 blocks of K, the categorical model) instead of one.
+   */
+  readonly perLevel: boolean;
   /** The prior of the model's extra parameter (φ or σ) on e^u, or null when it has none. */
   readonly extraPrior: HalfStudentT | null;
 }
@@ -162,14 +167,16 @@ export function describeModel<N extends string>(
  * @param kernel its record functions.
  * @param record its two per-record constants of y, in f64.
  * @param extraPrior the prior of its extra parameter, null for none.
+ * @param perLevel one linear predictor per non-reference outcome level (default one in all).
  * @returns the description.
  */
 export function hmcKernels(
   kernel: GpuKernelName,
   record: ModelGpu["record"],
   extraPrior: HalfStudentT | null,
+  perLevel = false,
 ): ModelGpu {
-  return Object.freeze({ kernel, record, hmc: true, extraPrior });
+  return Object.freeze({ kernel, record, hmc: true, perLevel, extraPrior });
 }
 
 /**
@@ -188,5 +195,5 @@ export function hmcKernels(
  * ```
  */
 export function lipschitzKernel(kernel: GpuKernelName, record: ModelGpu["record"]): ModelGpu {
-  return Object.freeze({ kernel, record, hmc: false, extraPrior: null });
+  return Object.freeze({ kernel, record, hmc: false, perLevel: false, extraPrior: null });
 }

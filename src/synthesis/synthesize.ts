@@ -14,6 +14,7 @@ import { dropMissing } from "../data/missing.ts";
 import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
+import { gpuHmcRefusal } from "../gpu/hmc_target.ts";
 import { selectLipschitz } from "../gpu/select_lipschitz.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
 import { hasGpuHmc, isSurveyModel, type Model, modelRequirements } from "../models/mod.ts";
@@ -119,7 +120,7 @@ export interface SynthesizeOptions {
 
 /**
  * The GPU for the many-chain HMC sampler, or null (with a line on stderr) when there is no
- * adapter or the model has no GPU kernel: NUTS on the CPU samples instead.
+ * adapter, the model has no GPU kernel or is too large for it: NUTS on the CPU samples instead.
  */
 async function gpuSamplerFor(
   model: Model,
@@ -130,7 +131,7 @@ async function gpuSamplerFor(
     ? "no WebGPU adapter"
     : !hasGpuHmc(model.name)
     ? `no GPU kernel for the ${model.name} model`
-    : null;
+    : gpuHmcRefusal(model);
   if (reason === null) return gpu;
   note(`ppsynth: ${reason}: sampling with NUTS on the CPU instead of GPU HMC`);
   return null;

@@ -27,17 +27,23 @@ export function meansOf(fit: Fit): Record<string, { mean: number; mcse: number }
   );
 }
 
-/** Asserts |mean − reference| ≤ 4·√(MCSE² + referenceMcse²) for every named parameter. */
+/**
+ * Asserts |mean − reference| ≤ 4·√(MCSE² + referenceMcse²) for every named parameter.
+ *
+ * @returns the largest |mean − reference| / √(MCSE² + referenceMcse²).
+ */
 export function checkMeans(
   fit: Fit,
   reference: Record<string, { mean: number; mcse: number }>,
   label: string,
-): void {
+): number {
+  let largest = 0;
   fit.paramNames.forEach((name, j) => {
     const ref = reference[name];
     if (ref === undefined) return;
     const combined = Math.hypot(mcseMean(chainsOf(fit, j)), ref.mcse);
     const difference = fit.summary[name].mean - ref.mean;
+    largest = Math.max(largest, Math.abs(difference) / combined);
     assert.ok(
       Math.abs(difference) <= 4 * combined,
       `${label} ${name}: GPU ${fit.summary[name].mean}, reference ${ref.mean}, 4·MCSE ${
@@ -45,4 +51,5 @@ export function checkMeans(
       }`,
     );
   });
+  return largest;
 }

@@ -1,8 +1,8 @@
 /**
  * Issue 27: `--sampler gpu-hmc` for the GLMs (logistic, normal, lognormal regression with two
  * covariates and weights α): the GPU's many-chain HMC agrees with the CPU's NUTS on every
- * parameter's posterior mean within 4 combined MCSE. (Categorical regression has K − 1 linear
- * predictors per record, which the single-η record kernels do not express: it stays on NUTS.)
+ * parameter's posterior mean within 4 combined MCSE. (Categorical regression's check is
+ * `hmc_categorical_test.ts`.)
  */
 import assert from "node:assert/strict";
 import { sampleGpuHmc } from "../../src/gpu/hmc.ts";

@@ -76,9 +76,10 @@ Deno.test("every registry entry builds a model of its own name and metric", () =
     "normal",
     "lognormal",
     "logistic",
+    "categorical",
   ]);
   assert.equal(hasGpuHmc("fbs"), false);
-  assert.equal(hasGpuHmc("categorical"), false);
+  assert.equal(hasGpuHmc("hurdle"), false);
   assert.equal(hasGpuHmc("gamma"), false);
   assert.equal(gpuSpec("gamma"), null);
   assert.equal(gpuSpec("normal")?.kernel, "gaussian");
