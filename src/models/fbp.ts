@@ -28,6 +28,7 @@ import { HalfStudentT } from "./glm_prior.ts";
 import { describeModel, type Design, type MetricKind, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
 import {
+  drawLogNormalWeights,
   leastSquares,
   normaliseToTotal,
   residualSd,
@@ -312,14 +313,10 @@ export class FbpModel implements SurveyModel {
     checkLength("theta", theta, this.dim);
     checkRecords("y", y, this.#n);
     checkRecords("out", out, this.#n);
-    const k = this.#k;
-    const [kappaY, sp] = [theta[k], theta[2 * k + 2]];
-    for (let i = 0; i < this.#n; i++) {
-      const logPi = kappaY * Math.log(y[i]) + linearPredictor(this.#x, k, theta, i, k + 1) +
-        sp * rng.normal();
-      out[i] = -logPi;
-    }
-    return normaliseToTotal(out, weightTotal, out);
+    const [k, x] = [this.#k, this.#x];
+    const mean = (i: number) => -theta[k] * Math.log(y[i]) - linearPredictor(x, k, theta, i, k + 1);
+    // log w* = −log π* = −(κ_y log y* + xκ_x) − σ_π z.
+    return drawLogNormalWeights(mean, -theta[2 * k + 2], rng, weightTotal, out);
   }
 }
 

@@ -33,6 +33,7 @@ import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, type MetricKind, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 import {
+  drawLogNormalWeights,
   leastSquares,
   normaliseToTotal,
   residualSd,
@@ -371,14 +372,12 @@ export class FbsModel implements SurveyModel {
     checkLength("theta", theta, this.dim);
     checkRecords("y", y, this.#n);
     checkRecords("out", out, this.#n);
-    const k = this.#k;
+    const [k, x] = [this.#k, this.#x];
     const [sy, sw, rho] = [theta[2 * k], theta[2 * k + 1], theta[2 * k + 2]];
-    const spread = sw * Math.sqrt(1 - rho * rho);
-    for (let i = 0; i < this.#n; i++) {
-      const z = (Math.log(y[i]) - linearPredictor(this.#x, k, theta, i, 0)) / sy;
-      out[i] = linearPredictor(this.#x, k, theta, i, k) + rho * sw * z + spread * rng.normal();
-    }
-    return normaliseToTotal(out, weightTotal, out);
+    const mean = (i: number) =>
+      linearPredictor(x, k, theta, i, k) +
+      rho * sw * ((Math.log(y[i]) - linearPredictor(x, k, theta, i, 0)) / sy);
+    return drawLogNormalWeights(mean, sw * Math.sqrt(1 - rho * rho), rng, weightTotal, out);
   }
 }
 

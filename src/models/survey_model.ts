@@ -49,6 +49,29 @@ export interface SurveyModel extends Model {
 }
 
 /**
+ * Synthesised weights w*_i = e^{a_i} with a_i = mean(i) + scale·z_i, z_i ~ N(0, 1) independently
+ * (a_i ~ N(mean(i), scale²)), scaled so Σ w*_i = `total` ({@linkcode normaliseToTotal}): the
+ * survey models' `synthesizeWeights`.
+ *
+ * @param mean the log weight's conditional mean for record i.
+ * @param scale its conditional standard deviation, negative where the model draws −a_i.
+ * @param rng the stream of the draws.
+ * @param total the total the weights are scaled to.
+ * @param out where w* goes (its length is n).
+ * @returns `out`.
+ */
+export function drawLogNormalWeights(
+  mean: (i: number) => number,
+  scale: number,
+  rng: Rng,
+  total: number,
+  out: Float64Array,
+): Float64Array {
+  for (let i = 0; i < out.length; i++) out[i] = mean(i) + scale * rng.normal();
+  return normaliseToTotal(out, total, out);
+}
+
+/**
  * Scales the weights e^{a_i} so they sum to `total`, exactly for any spread of the a_i:
  *
  *     w_i = total · e^{a_i − a_max} / Σ_j e^{a_j − a_max}.
