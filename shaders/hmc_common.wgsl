@@ -18,6 +18,12 @@ const MAX_NV: u32 = 19u;
 const MODE_EVAL: u32 = 0u;
 const MODE_RUN: u32 = 1u;
 
+// `params.prior_kind`: the papers' prior over θ = (β block(s), log σ block(s), extra), or the
+// `student-t` prior over the free coordinates (β block(s), extra) only, β_j ~ Student-t(ν, 0, s_j)
+// (its scale coordinates are drawn exactly on the host, src/gpu/hmc.ts).
+const PRIOR_PAPER: u32 = 0u;
+const PRIOR_STUDENT_T: u32 = 1u;
+
 // Per-chain f32 block (stride 6D + 8): position q, momentum p, gradient g, the trajectory's start
 // q0 and g0, the proposal qp, then the scalars below at offset 6D.
 const CS_LOGP: u32 = 0u;
@@ -86,6 +92,10 @@ struct Params {
   ema_factor: u32,
   divergence: f32,
   predictors: u32,
+  prior_kind: u32,
+  t_nu: f32,
+  t_intercept_spread: f32,
+  t_coef_spread: f32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -105,6 +115,13 @@ struct Params {
 // The number of regression coefficients M: K per linear predictor.
 fn coefficient_count() -> u32 {
   return params.predictors * params.k;
+}
+
+// The index of the extra parameter in θ: after the coefficients and, under the paper's prior,
+// their log scales.
+fn extra_index() -> u32 {
+  let nc = coefficient_count();
+  return select(2u * nc, nc, params.prior_kind == PRIOR_STUDENT_T);
 }
 
 fn chain_stride() -> u32 {

@@ -15,7 +15,7 @@ fn thread_sums(c: u32, tile: u32, lid: u32) {
   }
   var ue = 0.0;
   if (params.has_extra != 0u) {
-    ue = chain_f[base + off_q() + 2u * k];
+    ue = chain_f[base + off_q() + extra_index()];
   }
   let kc = model_chain(ue);
   var value = 0.0;

@@ -96,24 +96,39 @@ fn finish_eval(c: u32, sums: ptr<function, array<f32, MAX_NV>>) {
   let g = base + off_g();
   var lp = (*sums)[0];
   var ok = (*sums)[nc + 2u] == 0.0;
-  for (var j = 0u; j < nc; j++) {
-    let beta = chain_f[q + j];
-    let log_sigma = chain_f[q + nc + j];
-    let inv_var = exp(-2.0 * log_sigma);
-    let z = beta * beta * inv_var;
-    lp += -HALF_LOG_2PI_F32 - log_sigma - 0.5 * z +
-      half_t_log(log_sigma, params.coef_nu, params.coef_inv_nu_s2, params.coef_log_norm);
-    let g_beta = (*sums)[1u + j] - beta * inv_var;
-    let g_sigma = z - 1.0 + half_t_grad(log_sigma, params.coef_nu, params.coef_inv_nu_s2);
-    chain_f[g + j] = g_beta;
-    chain_f[g + nc + j] = g_sigma;
-    ok = ok && is_finite_f32(g_beta) && is_finite_f32(g_sigma);
+  if (params.prior_kind == PRIOR_STUDENT_T) {
+    // β_j ~ Student-t(ν, 0, s_j) up to its constant: −(ν+1)/2·log1p(β²/(νs²)), gradient
+    // −(ν+1)β/(νs² + β²); s_j is the intercept's scale for each block's first coefficient.
+    let nu1 = params.t_nu + 1.0;
+    for (var j = 0u; j < nc; j++) {
+      let beta = chain_f[q + j];
+      let spread = select(params.t_coef_spread, params.t_intercept_spread, j % params.k == 0u);
+      lp -= 0.5 * nu1 * log1p_f32(beta * beta / spread);
+      let g_beta = (*sums)[1u + j] - nu1 * beta / (spread + beta * beta);
+      chain_f[g + j] = g_beta;
+      ok = ok && is_finite_f32(g_beta);
+    }
+  } else {
+    for (var j = 0u; j < nc; j++) {
+      let beta = chain_f[q + j];
+      let log_sigma = chain_f[q + nc + j];
+      let inv_var = exp(-2.0 * log_sigma);
+      let z = beta * beta * inv_var;
+      lp += -HALF_LOG_2PI_F32 - log_sigma - 0.5 * z +
+        half_t_log(log_sigma, params.coef_nu, params.coef_inv_nu_s2, params.coef_log_norm);
+      let g_beta = (*sums)[1u + j] - beta * inv_var;
+      let g_sigma = z - 1.0 + half_t_grad(log_sigma, params.coef_nu, params.coef_inv_nu_s2);
+      chain_f[g + j] = g_beta;
+      chain_f[g + nc + j] = g_sigma;
+      ok = ok && is_finite_f32(g_beta) && is_finite_f32(g_sigma);
+    }
   }
   if (params.has_extra != 0u) {
-    let ue = chain_f[q + 2u * nc];
+    let xi = extra_index();
+    let ue = chain_f[q + xi];
     lp += half_t_log(ue, params.extra_nu, params.extra_inv_nu_s2, params.extra_log_norm);
     let g_extra = (*sums)[nc + 1u] + half_t_grad(ue, params.extra_nu, params.extra_inv_nu_s2);
-    chain_f[g + 2u * nc] = g_extra;
+    chain_f[g + xi] = g_extra;
     ok = ok && is_finite_f32(g_extra);
   }
   ok = ok && is_finite_f32(lp);

@@ -25,9 +25,17 @@
  * counter (iteration, chain, purpose, block). The same seed on the same device and driver gives
  * the same draws; other devices may differ in the last bits of f32 arithmetic.
  *
+ * Under the `student-t` coefficient prior the device samples the free coordinates only (the
+ * coefficients and the extra parameter, whose posterior has the marginal β_j ~ Student-t(ν, 0,
+ * s_j) as prior), and each kept draw gets the scale coordinates v, independent of everything
+ * under the target with a known law, drawn exactly on the host as the CPU sampler draws them
+ * (`src/mcmc/sample.ts`): from chain c's stream `new Rng(seed).split(c).split(0)`, one draw per
+ * kept draw in order. The starting points are the full model's, restricted to the free
+ * coordinates. The draws come back in the model's own u, as NUTS's do.
+ *
  * @module
  */
-import type { Model, Weighting } from "../models/model.ts";
+import type { ExactCoordinates, Model, Weighting } from "../models/model.ts";
 import { laplacePreconditioner, toPosition } from "../mcmc/precondition.ts";
 import type { ChainInfo, SampleResult } from "../mcmc/sample.ts";
 import { Rng } from "../random/rng.ts";
@@ -147,6 +155,29 @@ function startingPoints(
 }
 
 /**
+ * Writes each kept draw's exact coordinates into `out` (chain-major, `dim` per draw): chain c's
+ * from `new Rng(seed).split(c).split(0)`, draw after draw, as `runChain` in `sample.ts` does.
+ */
+function fillExact(
+  exact: ExactCoordinates,
+  seed: number,
+  out: Float64Array,
+  chains: number,
+  draws: number,
+  dim: number,
+): void {
+  const drawn = new Float64Array(exact.indices.length);
+  for (let c = 0; c < chains; c++) {
+    const rng = new Rng(seed).split(c).split(0);
+    for (let s = 0; s < draws; s++) {
+      const row = (c * draws + s) * dim;
+      exact.draw(rng, drawn);
+      exact.indices.forEach((index, j) => (out[row + index] = drawn[j]));
+    }
+  }
+}
+
+/**
  * Samples the (pseudo) posterior of `model` under `weighting` with many-chain HMC on the GPU:
  * `warmup` iterations of cross-chain adaptation, then `draws` iterations with ε, T and M⁻¹
  * fixed, all chains in lockstep.
@@ -189,8 +220,13 @@ export async function sampleGpuHmc(
   const chees = resolveChees(options.adaptation);
   const target = gpuTarget(model, weighting);
   const d = target.d;
+  const dim = model.dim;
   const device = gpu.device;
-  const start = startingPoints(model, weighting, seed, chains, initJitter);
+  const full = startingPoints(model, weighting, seed, chains, initJitter);
+  const start = d === dim
+    ? full
+    : Float64Array.from({ length: chains * d }, (_, q) =>
+      full[Math.floor(q / d) * dim + target.free[q % d]]);
   const keyRng = new Rng(seed).split(KEY_STREAM);
   const key0 = keyRng.nextUint32();
   const key1 = keyRng.nextUint32();
@@ -296,7 +332,7 @@ export async function sampleGpuHmc(
     // Sampling: ε, T and M⁻¹ fixed; each batch's draws read back once.
     const slots = samplingSlots(stepSize, trajectory, maxSlots);
     const rowWords = drawWords(d);
-    const out = new Float64Array(chains * draws * d);
+    const out = new Float64Array(chains * draws * dim);
     const acceptance = new Float64Array(chains);
     const divergences = new Float64Array(chains);
     let control = new Float32Array(0);
@@ -326,7 +362,7 @@ export async function sampleGpuHmc(
         for (let s = 0; s < iterations; s++) {
           for (let c = 0; c < chains; c++) {
             const row = (s * chains + c) * rowWords;
-            const dst = (c * draws + first + s) * d;
+            const dst = (c * draws + first + s) * dim;
             for (let j = 0; j < d; j++) {
               const v = rows[row + j];
               if (!Number.isFinite(v)) {
@@ -336,7 +372,7 @@ export async function sampleGpuHmc(
                   }, coordinate ${j}`,
                 );
               }
-              out[dst + j] = v;
+              out[dst + target.free[j]] = v;
             }
             acceptance[c] += rows[row + d];
             divergences[c] += rows[row + d + 1];
@@ -351,6 +387,7 @@ export async function sampleGpuHmc(
       progress(iterations);
     }
 
+    if (target.exact !== null) fillExact(target.exact, seed, out, chains, draws, dim);
     const eps = control[CF_EPS];
     const inverseMassDiag = [...control.subarray(CF_HEAD, CF_HEAD + d)];
     const capped = counters[CC_CAPPED];
@@ -366,7 +403,7 @@ export async function sampleGpuHmc(
     }));
     return {
       draws: out,
-      dim: d,
+      dim,
       chains,
       drawsPerChain: draws,
       stepSizes: chainInfo.map((info) => info.stepSize),

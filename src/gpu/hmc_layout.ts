@@ -24,6 +24,14 @@ export const MODE_EVAL = 0;
 /** `params.mode`: evaluate and take the next leapfrog action. */
 export const MODE_RUN = 1;
 
+/** `params.prior_kind`: the papers' prior, θ = (β block(s), log σ block(s), extra). */
+export const PRIOR_PAPER = 0;
+/**
+ * `params.prior_kind`: the `student-t` prior, over the free coordinates (β block(s), extra) with
+ * β_j ~ Student-t(ν, 0, s_j); the scale coordinates are drawn exactly on the host.
+ */
+export const PRIOR_STUDENT_T = 1;
+
 /** log π(q), the first scalar of a chain's f32 block (after its six D-vectors q, p, g, q0, g0, qp). */
 export const CS_LOGP = 0;
 /** u32 words per chain: step, bad flag, warmup divergences, spare. */
@@ -113,16 +121,24 @@ export interface HmcParams {
   readonly divergence: number;
   /** Linear predictors per record (1, or L − 1 for the categorical model). */
   readonly predictors: number;
+  /** The coefficient prior: `PRIOR_PAPER` or `PRIOR_STUDENT_T`. */
+  readonly priorKind: number;
+  /** The `student-t` prior's ν (0 under the paper's). */
+  readonly tNu: number;
+  /** ν·s² of an intercept's `student-t` prior (1 under the paper's). */
+  readonly tInterceptSpread: number;
+  /** ν·s² of a covariate's coefficient's `student-t` prior (1 under the paper's). */
+  readonly tCoefSpread: number;
 }
 
-/** Bytes of the packed `Params` block (32 four-byte words). */
-export const PARAMS_BYTES = 128;
+/** Bytes of the packed `Params` block (36 four-byte words). */
+export const PARAMS_BYTES = 144;
 
 /**
- * Packs `Params` in WGSL's uniform layout: 32 consecutive 4-byte words, u32 or f32 as declared.
+ * Packs `Params` in WGSL's uniform layout: 36 consecutive 4-byte words, u32 or f32 as declared.
  *
  * @param p the field values.
- * @returns the 128 bytes to upload.
+ * @returns the 144 bytes to upload.
  */
 export function packParams(p: HmcParams): ArrayBuffer {
   const buffer = new ArrayBuffer(PARAMS_BYTES);
@@ -168,5 +184,7 @@ export function packParams(p: HmcParams): ArrayBuffer {
   u[29] = p.emaFactor;
   f[30] = p.divergence;
   u[31] = p.predictors;
+  u[32] = p.priorKind;
+  f.set([p.tNu, p.tInterceptSpread, p.tCoefSpread], 33);
   return buffer;
 }

@@ -287,12 +287,15 @@ export interface GpuEvaluation {
 /**
  * Evaluates log π(u) = Σ_i clamp(α_i·ℓ_i(θ(u)), ±C) + log ξ(θ(u)) + log|dθ/du| and its gradient
  * on the GPU in f32, at each of the given unconstrained points: the twin of
- * `model.logDensity(u, grad, weighting)`.
+ * `model.logDensity(u, grad, weighting)`. Under the `student-t` coefficient prior the points are
+ * the kernels' free coordinates (`gpuTarget(…).free`: the coefficients and the extra parameter)
+ * and the prior is the marginal Σ_j log t_ν(β_j; 0, s_j) without its constants: the model's log
+ * density at any scale coordinates v, less their own log density and those constants.
  *
  * @param gpu the device.
  * @param model a model with GPU HMC kernels (`gpuTarget`).
  * @param weighting α and censoring.
- * @param points m × D unconstrained points, point-major (1 ≤ m ≤ 65,535).
+ * @param points m × D unconstrained points, point-major (1 ≤ m ≤ 65,535), D = `gpuTarget`'s d.
  * @returns the values and gradients.
  */
 export async function evaluateGpuLogDensity(

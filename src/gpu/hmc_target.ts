@@ -19,10 +19,28 @@ import sumsSingle from "../../shaders/hmc_sums_single.wgsl" with { type: "text" 
 import sumsLevels from "../../shaders/hmc_sums_levels.wgsl" with { type: "text" };
 import adaptKernel from "../../shaders/hmc_adapt.wgsl" with { type: "text" };
 import { censorBound } from "../models/_glm.ts";
-import { COEFFICIENT_SCALE_PRIOR, type HalfStudentT } from "../models/glm_prior.ts";
-import type { GpuKernelName, Model, ModelGpu, Weighting } from "../models/model.ts";
+import {
+  COEFFICIENT_SCALE_PRIOR,
+  type HalfStudentT,
+  StudentTCoefficientPrior,
+} from "../models/glm_prior.ts";
+import type {
+  ExactCoordinates,
+  GpuKernelName,
+  Model,
+  ModelGpu,
+  Weighting,
+} from "../models/model.ts";
 import { GPU_HMC_MODEL_NAMES, gpuSpec } from "../models/registry.ts";
-import { type HmcParams, MAX_DISPATCH, MAX_K, MODE_EVAL, TILE } from "./hmc_layout.ts";
+import {
+  type HmcParams,
+  MAX_DISPATCH,
+  MAX_K,
+  MODE_EVAL,
+  PRIOR_PAPER,
+  PRIOR_STUDENT_T,
+  TILE,
+} from "./hmc_layout.ts";
 
 /** Constants of a half-Student-t prior as `half_t_log`/`half_t_grad` take them. */
 interface HalfTConstants {
@@ -31,14 +49,28 @@ interface HalfTConstants {
   readonly logNorm: number;
 }
 
+/**
+ * The coefficient prior as the kernels take it: the papers' (`PRIOR_PAPER`, over θ with its log
+ * scales) or the `student-t` prior's marginal β_j ~ Student-t(ν, 0, s_j) over the free
+ * coordinates (`PRIOR_STUDENT_T`), with ν·s² of each block's intercept and of the covariates'
+ * coefficients.
+ */
+export interface GpuCoefficientPrior {
+  readonly kind: typeof PRIOR_PAPER | typeof PRIOR_STUDENT_T;
+  readonly nu: number;
+  readonly interceptSpread: number;
+  readonly coefSpread: number;
+}
+
 /** What the kernels need to know about a model bound to its data and a weighting. */
 export interface GpuTarget {
   readonly kernel: GpuKernelName;
   /** Whether the record has one linear predictor per non-reference outcome level (`ModelGpu`). */
   readonly perLevel: boolean;
   /**
-   * Records n, covariates K, linear predictors P per record (1, or L − 1 per level), dimension
-   * D = 2PK (+1 with the extra parameter).
+   * Records n, covariates K, linear predictors P per record (1, or L − 1 per level), and the
+   * dimension D the kernels sample: 2PK (+1 with the extra parameter) under the papers' prior,
+   * PK (+1) under `student-t`, whose scale coordinates are drawn exactly instead (`exact`).
    */
   readonly n: number;
   readonly k: number;
@@ -54,6 +86,14 @@ export interface GpuTarget {
   readonly hasExtra: boolean;
   readonly coefficientScale: HalfTConstants;
   readonly extra: HalfTConstants;
+  readonly prior: GpuCoefficientPrior;
+  /** Where each of the kernels' D coordinates sits in the model's u (increasing). */
+  readonly free: readonly number[];
+  /**
+   * The model's coordinates the kernels do not sample, drawn exactly on the host (the
+   * `student-t` prior's scale coordinates), or null when the kernels sample all of u.
+   */
+  readonly exact: ExactCoordinates | null;
 }
 
 /**
@@ -76,17 +116,53 @@ const HMC_MODELS = `${GPU_HMC_MODEL_NAMES.slice(0, -1).join(", ")} and ${
 }`;
 
 /**
- * The linear predictors per record P = (D − extra)/(2K) of a model with GPU HMC kernels: 1, or
- * L − 1 for the categorical model.
+ * The linear predictors per record P = (dim − extra)/(2K) of a model with GPU HMC kernels: 1, or
+ * L − 1 for the categorical model. The model's u carries a scale coordinate per coefficient
+ * under either prior; what the kernels sample is {@linkcode gpuCoefficientPrior}'s business.
  */
 function predictorCount(model: Model, gpu: ModelGpu): number {
   return (model.dim - (gpu.extraPrior === null ? 0 : 1)) / (2 * model.design.k);
 }
 
+/** The paper prior's constants: ν, the spreads and the kind as the kernels ignore them. */
+const PAPER: GpuCoefficientPrior = { kind: PRIOR_PAPER, nu: 0, interceptSpread: 1, coefSpread: 1 };
+
+/**
+ * The model's coefficient prior as the kernels take it, or a string saying why they cannot:
+ * under `student-t`, every block's intercept must share one scale and every covariate's
+ * coefficient another (as `coefficientPrior` in `glm_prior.ts` gives the GPU models), and the
+ * exact coordinates must be the scale block that follows the coefficients.
+ */
+function gpuCoefficientPrior(model: Model, coefficients: number): GpuCoefficientPrior | string {
+  const prior = model.coefficientPrior;
+  if (!(prior instanceof StudentTCoefficientPrior)) return PAPER;
+  const { k } = model.design;
+  const { nu, scales } = prior;
+  const intercept = scales[0];
+  // With K = 1 there is no covariate: its spread is never read.
+  const covariate = k > 1 ? scales[1] : intercept;
+  const uniform = scales.length === coefficients &&
+    scales.every((s, j) => s === (j % k === 0 ? intercept : covariate));
+  const indices = prior.exact.indices;
+  const scaleBlock = indices.length === coefficients &&
+    indices.every((index, j) => index === coefficients + j);
+  if (!uniform || !scaleBlock) {
+    return `Cannot run the ${model.name} model on the GPU as its student-t prior's scales ` +
+      `differ between its linear predictors: scales=[${scales.join(", ")}]`;
+  }
+  return {
+    kind: PRIOR_STUDENT_T,
+    nu,
+    interceptSpread: nu * intercept * intercept,
+    coefSpread: nu * covariate * covariate,
+  };
+}
+
 /**
  * Why the HMC kernels cannot hold a model that has them, or null when they can: more than
- * `MAX_K` regression coefficients P·K (the kernels' workgroup memory), or more records than one
- * dispatch's tiles take.
+ * `MAX_K` regression coefficients P·K (the kernels' workgroup memory), more records than one
+ * dispatch's tiles take, or a `student-t` prior with a scale per linear predictor (none of the
+ * GPU models has one).
  *
  * @param model a model whose registry entry has GPU HMC kernels.
  * @returns the reason, worded as the RangeError {@linkcode gpuTarget} throws, or null.
@@ -105,7 +181,8 @@ export function gpuHmcRefusal(model: Model): string | null {
       MAX_DISPATCH * TILE
     } records: n=${n}`;
   }
-  return null;
+  const prior = gpuCoefficientPrior(model, predictors * k);
+  return typeof prior === "string" ? prior : null;
 }
 
 /** The model's GPU description when it has HMC kernels; a TypeError naming the models that do. */
@@ -166,13 +243,18 @@ export function gpuTarget(model: Model, weighting: Weighting): GpuTarget {
     for (let j = 1; j < k; j++) records[o + 2 + j] = x[i * k + j];
   }
   const tiles = Math.max(1, Math.ceil(n / TILE));
+  const predictors = predictorCount(model, gpu);
+  const prior = gpuCoefficientPrior(model, predictors * k) as GpuCoefficientPrior;
+  const exact = prior.kind === PRIOR_STUDENT_T ? model.exactCoordinates ?? null : null;
+  const drawn = new Set(exact?.indices ?? []);
+  const free = Array.from({ length: model.dim }, (_, j) => j).filter((j) => !drawn.has(j));
   return {
     kernel,
     perLevel,
     n,
     k,
-    predictors: predictorCount(model, gpu),
-    d: model.dim,
+    predictors,
+    d: free.length,
     tiles,
     recordStride,
     records,
@@ -180,6 +262,9 @@ export function gpuTarget(model: Model, weighting: Weighting): GpuTarget {
     hasExtra: extra !== null,
     coefficientScale: halfT(COEFFICIENT_SCALE_PRIOR),
     extra: halfT(extra ?? COEFFICIENT_SCALE_PRIOR),
+    prior,
+    free,
+    exact,
   };
 }
 
@@ -232,6 +317,10 @@ export function baseParams(target: GpuTarget, chains: number): HmcParams {
     n: target.n,
     k: target.k,
     predictors: target.predictors,
+    priorKind: target.prior.kind,
+    tNu: target.prior.nu,
+    tInterceptSpread: target.prior.interceptSpread,
+    tCoefSpread: target.prior.coefSpread,
     d: target.d,
     chains,
     tiles: target.tiles,

@@ -170,6 +170,11 @@ export abstract class GlmModel implements Model {
   readonly exactCoordinates: ExactCoordinates | undefined;
   readonly #prior: CoefficientPriorTerms;
 
+  /** The coefficients' prior (`glm_prior.ts`). */
+  get coefficientPrior(): CoefficientPriorTerms {
+    return this.#prior;
+  }
+
   /**
    * @param name The model's name.
    * @param design Outcome, covariates and the coefficient prior.

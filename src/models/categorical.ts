@@ -73,6 +73,11 @@ export class CategoricalModel implements Model {
   /** The `student-t` prior's scale coordinates, drawn exactly (`glm_prior.ts`). */
   readonly exactCoordinates: ExactCoordinates | undefined;
   readonly #prior: CoefficientPriorTerms;
+
+  /** The coefficients' prior (`glm_prior.ts`). */
+  get coefficientPrior(): CoefficientPriorTerms {
+    return this.#prior;
+  }
   /** y_i as a level code, −1 for an outcome that is not one. */
   readonly #code: Int32Array;
   /** Scratch: η_il − m_i of one record, l = 0..L−1. */

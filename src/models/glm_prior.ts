@@ -212,6 +212,10 @@ export const PAPER_COEFFICIENT_PRIOR: CoefficientPriorTerms = {
  * parameter only (issue 23: on CPS1988's region conditional, 10.8 → 7.4 gradients per iteration).
  */
 export class StudentTCoefficientPrior implements CoefficientPriorTerms {
+  /** Degrees of freedom ν. */
+  readonly nu: number;
+  /** s_j of every coefficient (β_j ~ Student-t(ν, 0, s_j) marginally). */
+  readonly scales: readonly number[];
   readonly #nu: number;
   /** s_j² per coefficient. */
   readonly #scale2: Float64Array;
@@ -226,6 +230,8 @@ export class StudentTCoefficientPrior implements CoefficientPriorTerms {
    * @param nu Degrees of freedom ν.
    */
   constructor(scales: ArrayLike<number>, nu: number = STUDENT_T_COEFFICIENT.nu) {
+    this.nu = nu;
+    this.scales = Object.freeze(Array.from(scales));
     this.#nu = nu;
     this.#scale2 = Float64Array.from(scales, (s) => s * s);
     const constant = lgamma((nu + 1) / 2) - lgamma(nu / 2) - 0.5 * Math.log(nu * Math.PI);

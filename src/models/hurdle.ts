@@ -86,6 +86,11 @@ export class HurdleModel implements Model {
   /** The `student-t` prior's scale coordinates, drawn exactly (`glm_prior.ts`). */
   readonly exactCoordinates: ExactCoordinates | undefined;
   readonly #prior: CoefficientPriorTerms;
+
+  /** The coefficients' prior (`glm_prior.ts`). */
+  get coefficientPrior(): CoefficientPriorTerms {
+    return this.#prior;
+  }
   /** 1 for a positive outcome, −1 for a zero, NaN for a negative or non-finite one. */
   readonly #s: Float64Array;
   /** log y_i for a positive outcome (0 otherwise). */

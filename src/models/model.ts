@@ -11,7 +11,7 @@
 import type { Design, OutcomeKind } from "../data/design.ts";
 import type { Rng } from "../random/rng.ts";
 import type { ExactCoordinates } from "./exact_coordinates.ts";
-import type { HalfStudentT } from "./glm_prior.ts";
+import type { CoefficientPriorTerms, HalfStudentT } from "./glm_prior.ts";
 
 export type { Design, OutcomeKind } from "../data/design.ts";
 export type { ExactCoordinates } from "./exact_coordinates.ts";
@@ -59,6 +59,11 @@ export interface Model {
   readonly metric?: MetricKind;
   /** Coordinates of u the sampler draws exactly instead of by NUTS (absent: none). */
   readonly exactCoordinates?: ExactCoordinates;
+  /**
+   * The regression coefficients' prior (`glm_prior.ts`), for the GPU sampler to read its kind
+   * and scales; absent for models with their own priors (the survey models).
+   */
+  readonly coefficientPrior?: CoefficientPriorTerms;
   /** Maps unconstrained u to constrained θ (writes `out`, returns it). */
   constrain(u: Float64Array, out?: Float64Array): Float64Array;
   /** Maps constrained θ to unconstrained u (writes `out`, returns it). */

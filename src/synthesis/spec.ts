@@ -171,13 +171,6 @@ export function synthesisRules(
   if (spec.sampler === "nuts" && spec.chains !== undefined && spec.chains > 64) {
     context.addIssue({ code: "custom", path: ["chains"], message: "NUTS runs at most 64 chains" });
   }
-  if (spec.sampler === "gpu-hmc" && spec.prior !== "paper") {
-    context.addIssue({
-      code: "custom",
-      path: ["prior"],
-      message: 'the GPU sampler has the paper\'s coefficient prior only: give prior "paper"',
-    });
-  }
   if (spec.m > spec.draws) {
     context.addIssue({
       code: "custom",
