@@ -18,6 +18,7 @@ suppressPackageStartupMessages({
   library(posterior)
   library(jsonlite)
 })
+source("test/reference/_common.R")
 script_started <- proc.time()[["elapsed"]]
 
 args <- commandArgs(trailingOnly = TRUE)
@@ -36,16 +37,10 @@ if (!("y" %in% names(data))) stop(sprintf("%s has no column y", csv))
 n <- nrow(data)
 stan_data <- list(n = n, K = 1L, y = as.integer(data$y), X = matrix(1, n, 1))
 
-compile_started <- proc.time()[["elapsed"]]
-model <- stan_model("bench/nb.stan", model_name = "nb")
-compile_seconds <- proc.time()[["elapsed"]] - compile_started
-
-sampling_started <- proc.time()[["elapsed"]]
-fit <- sampling(model,
-  data = stan_data, chains = chains, warmup = warmup, iter = warmup + draws,
-  seed = seed, cores = cores, refresh = 0, pars = c("beta", "sigma_beta", "phi")
+run <- compile_and_run("bench/nb.stan", stan_data, chains, warmup, draws, seed, cores,
+  pars = c("beta", "sigma_beta", "phi")
 )
-sampling_seconds <- proc.time()[["elapsed"]] - sampling_started
+fit <- run$fit
 
 a <- as.array(fit)
 params <- get_sampler_params(fit, inc_warmup = TRUE)
@@ -55,13 +50,9 @@ rhats <- sapply(c("beta[1]", "sigma_beta[1]", "phi"), function(p) posterior::rha
 result <- list(
   tool = "rstan",
   n = n,
-  seed = seed,
-  chains = chains,
-  warmup = warmup,
-  draws = draws,
-  cores = cores,
-  compileSeconds = compile_seconds,
-  samplingSeconds = sampling_seconds,
+  seed = seed, chains = chains, warmup = warmup, draws = draws, cores = cores,
+  compileSeconds = run$compile_seconds,
+  samplingSeconds = run$sampling_seconds,
   elapsedWarmupSeconds = sum(elapsed[, "warmup"]),
   elapsedSamplingSeconds = sum(elapsed[, "sample"]),
   totalSeconds = proc.time()[["elapsed"]] - script_started,

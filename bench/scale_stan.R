@@ -50,6 +50,7 @@ cores <- argument(7, min(chains, parallel::detectCores()))
 # The Stan program, found from this script's own path so that any working directory works.
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[[1]])
 stan_file <- file.path(dirname(script), "..", "test", "reference", "nb_covariates.stan")
+source(file.path(dirname(script), "..", "test", "reference", "_common.R"))
 
 data <- read.csv(csv)
 if (!("y" %in% names(data))) stop(sprintf("%s has no column y", csv))
@@ -60,16 +61,10 @@ X <- cbind(1, as.matrix(data[, covariates, drop = FALSE]))
 K <- ncol(X)
 stan_data <- list(n = n, K = K, y = as.integer(data$y), alpha = rep(1, n), X = X)
 
-compile_started <- proc.time()[["elapsed"]]
-model <- stan_model(stan_file, model_name = "nb_covariates")
-compile_seconds <- proc.time()[["elapsed"]] - compile_started
-
-sampling_started <- proc.time()[["elapsed"]]
-fit <- sampling(model,
-  data = stan_data, chains = chains, warmup = warmup, iter = warmup + draws,
-  seed = seed, cores = cores, refresh = 0, pars = c("beta", "sigma_beta", "phi")
+run <- compile_and_run(stan_file, stan_data, chains, warmup, draws, seed, cores,
+  pars = c("beta", "sigma_beta", "phi")
 )
-sampling_wall_seconds <- proc.time()[["elapsed"]] - sampling_started
+fit <- run$fit
 
 a <- as.array(fit)
 params <- get_sampler_params(fit, inc_warmup = TRUE)
@@ -93,15 +88,11 @@ result <- list(
   model = "test/reference/nb_covariates.stan (alpha = 1)",
   n = n,
   coefficients = coefficients,
-  seed = seed,
-  chains = chains,
-  warmup = warmup,
-  draws = draws,
-  cores = cores,
-  compileSeconds = compile_seconds,
+  seed = seed, chains = chains, warmup = warmup, draws = draws, cores = cores,
+  compileSeconds = run$compile_seconds,
   chainSecondsSum = chain_seconds,
   samplingSeconds = sampling_seconds,
-  samplingWallSeconds = sampling_wall_seconds,
+  samplingWallSeconds = run$sampling_seconds,
   elapsedWarmupSeconds = sum(elapsed[, "warmup"]),
   elapsedSamplingSeconds = sum(elapsed[, "sample"]),
   totalSeconds = proc.time()[["elapsed"]] - script_started,

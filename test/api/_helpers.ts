@@ -92,6 +92,33 @@ export function auth(key: string, contentType = "application/json"): HeadersInit
   return { Authorization: `Bearer ${key}`, "Content-Type": contentType };
 }
 
+/** Runs `body`, then closes `t`, whether `body` passed or threw. */
+export async function closing(t: TestApp, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } finally {
+    await t.close();
+  }
+}
+
+/** A JSON POST to `path` with a key (and an optional Idempotency-Key). */
+export function postJson(
+  t: TestApp,
+  path: string,
+  key: string,
+  body: unknown,
+  idempotencyKey?: string,
+): Promise<Response> {
+  return Promise.resolve(t.app.request(path, {
+    method: "POST",
+    headers: {
+      ...auth(key),
+      ...(idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey }),
+    },
+    body: JSON.stringify(body),
+  }));
+}
+
 /** Polls a job until it is succeeded or failed. */
 export async function waitForJob(
   get: (path: string) => Response | Promise<Response>,

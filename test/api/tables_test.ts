@@ -6,7 +6,7 @@ import { formatTable, releaseTable } from "../../src/survey/table_methods.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
 import { FBS_QUICK, FIELD_SIZES, SAMPLE_CSV, SLICE_CSV } from "../survey/_reference.ts";
-import { assertNoLeak, auth, type TestApp, testApp } from "./_helpers.ts";
+import { assertNoLeak, auth, closing, postJson, type TestApp, testApp } from "./_helpers.ts";
 
 // The R-checked survey sample (Rscript test/reference/survey_tables.R, R 4.2.2, survey 4.1.1).
 const REFERENCE = new URL("../reference/", import.meta.url);
@@ -56,7 +56,7 @@ async function commandRows(csv: string, options: Record<string, unknown>) {
 Deno.test("`POST /v1/tables` sample reproduces R's survey package, needs diagnostics and charges nothing", async () => {
   const t = await testApp({}, false);
   const { app, keys } = t;
-  try {
+  await closing(t, async () => {
     const registered = await app.request(
       "/v1/datasets?epsilonTotal=5&name=survey&publicColumns=field,gender",
       {
@@ -67,11 +67,7 @@ Deno.test("`POST /v1/tables` sample reproduces R's survey package, needs diagnos
     );
     const { id: datasetId } = await registered.json();
     const ask = (key: string) =>
-      app.request("/v1/tables", {
-        method: "POST",
-        headers: auth(key),
-        body: JSON.stringify({ ...COLUMNS, datasetId, method: "sample" }),
-      });
+      postJson(t, "/v1/tables", key, { ...COLUMNS, datasetId, method: "sample" });
     const refused = await ask(keys.submit);
     assert.equal(refused.status, 403);
     assert.match((await refused.json()).error.message, /"diagnostics" scope/);
@@ -102,16 +98,14 @@ Deno.test("`POST /v1/tables` sample reproduces R's survey package, needs diagnos
     const doc = await (await app.request("/openapi.json", { headers: auth(keys.read) })).json();
     assert.ok(doc.paths["/v1/tables"].post.responses["202"], "openapi.json documents the job");
     assert.ok(doc.paths["/v1/tables/{id}"].get);
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once per request id, and 409s past the budget", async () => {
   const t = await testApp({}, false);
   const { app, keys } = t;
   const get = (path: string) => app.request(path, { headers: auth(keys.read) });
-  try {
+  await closing(t, async () => {
     const datasetId = await registerSlice(t, {
       epsilonTotal: 10,
       publicColumns: PUBLIC,
@@ -119,11 +113,7 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
     });
     const request = { ...COLUMNS, method: "laplace", epsilon: 4 };
     const post = (body: unknown, idempotencyKey: string, key = keys.submit) =>
-      app.request("/v1/tables", {
-        method: "POST",
-        headers: { ...auth(key), "Idempotency-Key": idempotencyKey },
-        body: JSON.stringify(body),
-      });
+      postJson(t, "/v1/tables", key, body, idempotencyKey);
     assert.equal((await post({ ...request, datasetId }, "t-1", keys.read)).status, 403);
     const seeded = await post({ ...request, datasetId, seed: 7 }, "t-0");
     assert.equal(seeded.status, 422, "no seed on a registered dataset");
@@ -214,23 +204,16 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
     assert.deepEqual((await own.json()).error.field, "bounds");
     const values = SLICE_CSV.split("\n").slice(1, 40).flatMap((line) => line.split(",").slice(2));
     assertNoLeak(t.logs, values);
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("`POST /v1/tables` fbs counts without stratum sizes are refused (422 stratum_sizes_required), never ~10% low; means-only asks are accepted", async () => {
   const t = await testApp({}, false);
   const { app, keys } = t;
-  try {
+  await closing(t, async () => {
     const datasetId = await registerSlice(t, { epsilonTotal: 100, publicColumns: PUBLIC });
     const request = { ...COLUMNS, method: "fbs", epsilon: 50, m: 1 };
-    const post = (body: unknown) =>
-      app.request("/v1/tables", {
-        method: "POST",
-        headers: auth(keys.submit),
-        body: JSON.stringify(body),
-      });
+    const post = (body: unknown) => postJson(t, "/v1/tables", keys.submit, body);
     for (
       const [label, body, field] of [
         ["registered, no sizes in the policy", { ...request, datasetId }, "strata"],
@@ -260,33 +243,27 @@ Deno.test("`POST /v1/tables` fbs counts without stratum sizes are refused (422 s
     const bad = await post({ ...request, csv: SLICE_CSV, estimates: "totals" });
     assert.equal(bad.status, 400);
     assert.equal((await bad.json()).error.field, "estimates");
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its cap charged at acceptance", async () => {
   const t = await testApp({ workers: 1 });
   const { app, keys } = t;
   const get = (path: string) => app.request(path, { headers: auth(keys.read) });
-  try {
+  await closing(t, async () => {
     const datasetId = await registerSlice(t, {
       epsilonTotal: 100,
       publicColumns: PUBLIC,
       stratumSizes: { field: FIELD_SIZES },
     });
     const request = { ...COLUMNS, ...FBS_QUICK };
-    const refused = await app.request("/v1/tables", {
-      method: "POST",
-      headers: auth(keys.submit),
-      body: JSON.stringify({ ...request, datasetId, epsilon: 101 }),
+    const refused = await postJson(t, "/v1/tables", keys.submit, {
+      ...request,
+      datasetId,
+      epsilon: 101,
     });
     assert.equal(refused.status, 409, "ε above the whole budget is refused up front");
-    const accepted = await app.request("/v1/tables", {
-      method: "POST",
-      headers: auth(keys.submit),
-      body: JSON.stringify({ ...request, datasetId }),
-    });
+    const accepted = await postJson(t, "/v1/tables", keys.submit, { ...request, datasetId });
     assert.equal(accepted.status, 202);
     const { id, location } = await accepted.json();
     assert.equal(location, `/v1/tables/${id}`);
@@ -305,10 +282,11 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
     assert.deepEqual(budget.releases.map((r: { jobId: string }) => r.jobId), [id]);
     assert.equal(budget.spent, 99, "the cap, charged at acceptance");
     // Inline and seeded (the caller's own data): the command's rows.
-    const inline = await app.request("/v1/tables", {
-      method: "POST",
-      headers: auth(keys.submit),
-      body: JSON.stringify({ ...request, seed: 3, stratumSizes: FIELD_SIZES, csv: SLICE_CSV }),
+    const inline = await postJson(t, "/v1/tables", keys.submit, {
+      ...request,
+      seed: 3,
+      stratumSizes: FIELD_SIZES,
+      csv: SLICE_CSV,
     });
     assert.equal(inline.status, 202);
     const inlineLocation = (await inline.json()).location;
@@ -330,15 +308,13 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
       }),
     });
     assert.equal((await get(`/v1/tables/${(await synthesis.json()).id}`)).status, 404);
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes from the policy", async () => {
   const t = await testApp({ workers: 1 });
-  const { app, keys } = t;
-  try {
+  const { keys } = t;
+  await closing(t, async () => {
     const fields = [...new Set(SLICE_CSV.trim().split("\n").slice(1).map((l) => l.split(",")[0]))];
     const sizes = Object.fromEntries(fields.map((field, h) => [field, 10_000 + 1000 * h]));
     const datasetId = await registerSlice(t, {
@@ -356,12 +332,7 @@ Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes
       chains: 4,
       warmup: 300,
     };
-    const post = (body: unknown) =>
-      app.request("/v1/tables", {
-        method: "POST",
-        headers: auth(keys.submit),
-        body: JSON.stringify(body),
-      });
+    const post = (body: unknown) => postJson(t, "/v1/tables", keys.submit, body);
     const own = await post({ ...request, stratumSizes: sizes });
     assert.equal(own.status, 422, "the policy sets the sizes, not the request");
     assert.equal((await own.json()).error.code, "set_by_policy");
@@ -372,21 +343,20 @@ Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes
     assert.equal(job.status, "succeeded", JSON.stringify(job.error));
     assert.equal(job.report.model, "fbp");
     assert.equal(job.table.rows.length, 27);
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("`POST /v1/tables` names the field at fault and never echoes a value", async () => {
   const t = await testApp({}, false);
-  const { app, keys } = t;
-  try {
+  const { keys } = t;
+  await closing(t, async () => {
     const datasetId = await registerSlice(t, { epsilonTotal: 10 });
     const bad = async (body: Record<string, unknown>, status: number, field?: string) => {
-      const response = await app.request("/v1/tables", {
-        method: "POST",
-        headers: auth(keys.all),
-        body: JSON.stringify({ ...COLUMNS, method: "laplace", epsilon: 1, ...body }),
+      const response = await postJson(t, "/v1/tables", keys.all, {
+        ...COLUMNS,
+        method: "laplace",
+        epsilon: 1,
+        ...body,
       });
       assert.equal(response.status, status, JSON.stringify(body));
       const { error } = await response.json();
@@ -410,9 +380,7 @@ Deno.test("`POST /v1/tables` names the field at fault and never echoes a value",
     const message = await bad({ csv: lines.join("\n") }, 400);
     assert.match(message, /row 4 \(line 5\), column "w": survey weights must be strictly positive/);
     assert.ok(!message.includes(cells[2]), "no salary in the message");
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("an older store (no job kinds) opens with its jobs as syntheses", async () => {
@@ -451,12 +419,8 @@ Deno.test("`POST /v1/tables` laplace of more than PPSYNTH_SYNC_TABLE_CELLS cells
   const { app, keys } = t;
   const get = (path: string, key = keys.read) => app.request(path, { headers: auth(key) });
   const post = (body: unknown, idempotencyKey: string) =>
-    app.request("/v1/tables", {
-      method: "POST",
-      headers: { ...auth(keys.submit), "Idempotency-Key": idempotencyKey },
-      body: JSON.stringify(body),
-    });
-  try {
+    postJson(t, "/v1/tables", keys.submit, body, idempotencyKey);
+  await closing(t, async () => {
     const datasetId = await registerSlice(t, {
       epsilonTotal: 10,
       publicColumns: PUBLIC,
@@ -491,39 +455,32 @@ Deno.test("`POST /v1/tables` laplace of more than PPSYNTH_SYNC_TABLE_CELLS cells
     const inlineJob = await finished(t, (await inline.json()).location);
     assert.equal(inlineJob.status, "succeeded", JSON.stringify(inlineJob.error));
     assert.deepEqual(inlineJob.table.rows, await commandRows(SLICE_CSV, inlineRequest));
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("table numbers are strict: JSON numbers in the API, plain decimals on the command line", async () => {
   const t = await testApp({}, false);
-  const { app, keys } = t;
-  try {
+  const { keys } = t;
+  await closing(t, async () => {
     for (const epsilon of ["0x10", "16", " 4"]) {
-      const response = await app.request("/v1/tables", {
-        method: "POST",
-        headers: auth(keys.submit),
-        body: JSON.stringify({ ...COLUMNS, method: "laplace", epsilon, csv: SLICE_CSV }),
+      const response = await postJson(t, "/v1/tables", keys.submit, {
+        ...COLUMNS,
+        method: "laplace",
+        epsilon,
+        csv: SLICE_CSV,
       });
       assert.equal(response.status, 400, epsilon);
       assert.equal((await response.json()).error.field, "epsilon");
     }
-    const bad = await app.request("/v1/tables", {
-      method: "POST",
-      headers: auth(keys.submit),
-      body: JSON.stringify({
-        ...COLUMNS,
-        method: "laplace",
-        epsilon: 1,
-        bounds: { y: [0, 1], weight: [0, 1], extra: 1 },
-        csv: SLICE_CSV,
-      }),
+    const bad = await postJson(t, "/v1/tables", keys.submit, {
+      ...COLUMNS,
+      method: "laplace",
+      epsilon: 1,
+      bounds: { y: [0, 1], weight: [0, 1], extra: 1 },
+      csv: SLICE_CSV,
     });
     assert.equal(bad.status, 400, "the bounds object is strict");
-  } finally {
-    await t.close();
-  }
+  });
   const base = ["--data=d.csv", "--y=salary", "--weight=w", "--strata=field", "--by=field,gender"];
   const args = (...extra: string[]) => [...base, "--out=t.json", "--method=laplace", ...extra];
   assert.equal(parseTabulateArgs(args("--epsilon=1e-1", "--seed=3")).epsilon, 0.1);

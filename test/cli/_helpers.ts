@@ -1,10 +1,14 @@
 /**
- * Shared pieces of the command tests: running a command of src/cli, and the keys of the public
- * report that `deno task synth` and the API write.
+ * Shared pieces of the command tests: running a command of src/cli, the refusals of
+ * `deno task synth`, its input files, and the keys of the public report that it and the API
+ * write.
  *
  * @module
  */
 import assert from "node:assert/strict";
+
+/** Enough draws for the final fit to pass its diagnostics, without which nothing is written. */
+export const PASSING_DRAWS = ["--draws=4000", "--chains=4", "--warmup=300"];
 
 /** The keys of the public report, sorted. */
 export const REPORT_FIELDS = [
@@ -63,4 +67,38 @@ export async function assertSynthRefuses(
   else assert.equal(result.code, code, result.stderr);
   assert.match(result.stderr, pattern);
   await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+}
+
+/**
+ * Registers one test per `[label, extra, pattern]` case, titled `<title>: <label>`: synth on the
+ * file `data(dir)` gives, with `flags` and {@linkcode PASSING_DRAWS} (those `extra` names
+ * replaced by its), is refused as {@linkcode assertSynthRefuses} asserts, exit `code` included.
+ */
+export function synthRefusalTests(
+  title: string,
+  cases: readonly [string, string[], RegExp][],
+  data: (dir: string) => string | Promise<string>,
+  flags: string[],
+  code?: number,
+): void {
+  for (const [label, extra, pattern] of cases) {
+    Deno.test(`${title}: ${label}`, async () => {
+      const dir = await Deno.makeTempDir();
+      const base = [`--data=${await data(dir)}`, ...flags, `--out=${dir}/out`, ...PASSING_DRAWS];
+      await assertSynthRefuses(base, extra, pattern, `${dir}/out`, code);
+      await Deno.remove(dir, { recursive: true });
+    });
+  }
+}
+
+/** Writes `<dir>/in.csv`: `header`, then `row(i)` for i = 0, …, n − 1; returns its path. */
+export async function writeInput(
+  dir: string,
+  header: string,
+  n: number,
+  row: (i: number) => string,
+): Promise<string> {
+  const rows = [header, ...Array.from({ length: n }, (_, i) => row(i))];
+  await Deno.writeTextFile(`${dir}/in.csv`, rows.join("\n") + "\n");
+  return `${dir}/in.csv`;
 }

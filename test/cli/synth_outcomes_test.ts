@@ -1,18 +1,15 @@
 import assert from "node:assert/strict";
-import { assertSynthRefuses, runCli } from "./_helpers.ts";
+import { PASSING_DRAWS, runCli, synthRefusalTests, writeInput } from "./_helpers.ts";
 
-// Enough draws for the final fit to pass its diagnostics, without which nothing is written.
-const QUICK = ["--draws=4000", "--chains=4", "--warmup=300"];
+/** The two outcomes of these tests: a count a (Poisson) and an amount b (normal), given x. */
+const OUTCOMES = ["--y=a,b", "--x=x", "--model=poisson,normal"];
 
 /** 80 records: a public x, a count a and an amount b that depends on a. */
-async function dataFile(dir: string): Promise<string> {
-  const rows = ["x,a,b"];
-  for (let i = 0; i < 80; i++) {
+function dataFile(dir: string): Promise<string> {
+  return writeInput(dir, "x,a,b", 80, (i) => {
     const a = (i * 7) % 6;
-    rows.push(`${(i % 10) / 10},${a},${(2 + 0.5 * a + ((i * 13) % 7) / 7).toFixed(3)}`);
-  }
-  await Deno.writeTextFile(`${dir}/in.csv`, rows.join("\n") + "\n");
-  return `${dir}/in.csv`;
+    return `${(i % 10) / 10},${a},${(2 + 0.5 * a + ((i * 13) % 7) / 7).toFixed(3)}`;
+  });
 }
 
 Deno.test("`deno task synth --y a,b --model poisson,normal`: one joint guarantee, both outcomes", async () => {
@@ -20,15 +17,13 @@ Deno.test("`deno task synth --y a,b --model poisson,normal`: one joint guarantee
   const data = await dataFile(dir);
   const { code, stderr } = await runCli("synth.ts", [
     `--data=${data}`,
-    "--y=a,b",
-    "--x=x",
-    "--model=poisson,normal",
+    ...OUTCOMES,
     "--mechanism=lw",
     "--epsilon=30",
     "--m=2",
     "--seed=4",
     `--out=${dir}/out`,
-    ...QUICK,
+    ...PASSING_DRAWS,
   ]);
   assert.equal(code, 0, stderr);
   const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
@@ -65,22 +60,13 @@ const BAD: [string, string[], RegExp][] = [
   ["an outcome among x", ["--x=x,b"], /--x: the outcome cannot be a covariate/],
 ];
 
-for (const [label, extra, pattern] of BAD) {
-  Deno.test(`\`deno task synth\` with several outcomes exits 2, writes nothing: ${label}`, async () => {
-    const dir = await Deno.makeTempDir();
-    const base = [
-      `--data=${await dataFile(dir)}`,
-      "--y=a,b",
-      "--x=x",
-      "--model=poisson,normal",
-      "--mechanism=lw",
-      `--out=${dir}/out`,
-      ...QUICK,
-    ];
-    await assertSynthRefuses(base, extra, pattern, `${dir}/out`, 2);
-    await Deno.remove(dir, { recursive: true });
-  });
-}
+synthRefusalTests(
+  "`deno task synth` with several outcomes exits 2, writes nothing",
+  BAD,
+  dataFile,
+  [...OUTCOMES, "--mechanism=lw"],
+  2,
+);
 
 Deno.test("a missing outcome value: exit 2 naming file, row and column; `--missing drop` reports the count", async () => {
   const dir = await Deno.makeTempDir();
@@ -91,12 +77,10 @@ Deno.test("a missing outcome value: exit 2 naming file, row and column; `--missi
   await Deno.writeTextFile(data, lines.join("\n") + "\n");
   const args = [
     `--data=${data}`,
-    "--y=a,b",
-    "--x=x",
-    "--model=poisson,normal",
+    ...OUTCOMES,
     "--mechanism=unweighted",
     "--seed=1",
-    ...QUICK,
+    ...PASSING_DRAWS,
   ];
   const refused = await runCli("synth.ts", [...args, `--out=${dir}/out`]);
   assert.equal(refused.code, 2, refused.stderr);
@@ -116,15 +100,13 @@ Deno.test("several outcomes write the owner's utility report (JSON and self-cont
   const dir = await Deno.makeTempDir();
   const { code, stderr } = await runCli("synth.ts", [
     `--data=${await dataFile(dir)}`,
-    "--y=a,b",
-    "--x=x",
-    "--model=poisson,normal",
+    ...OUTCOMES,
     "--mechanism=unweighted",
     "--m=2",
     "--seed=2",
     "--utility-model=b ~ x + a",
     `--out=${dir}/out`,
-    ...QUICK,
+    ...PASSING_DRAWS,
   ]);
   assert.equal(code, 0, stderr);
   const utility = JSON.parse(await Deno.readTextFile(`${dir}/out/utility.json`));
@@ -153,11 +135,14 @@ Deno.test("several outcomes write the owner's utility report (JSON and self-cont
 
 Deno.test("the perturbed histogram of a categorical outcome has one bin per level and releases levels", async () => {
   const dir = await Deno.makeTempDir();
-  const rows = ["x,kind"];
-  for (let i = 0; i < 90; i++) rows.push(`${i % 3},${["red", "green", "blue"][(i * 5) % 3]}`);
-  await Deno.writeTextFile(`${dir}/in.csv`, rows.join("\n") + "\n");
+  const data = await writeInput(
+    dir,
+    "x,kind",
+    90,
+    (i) => `${i % 3},${["red", "green", "blue"][(i * 5) % 3]}`,
+  );
   const { code, stderr } = await runCli("synth.ts", [
-    `--data=${dir}/in.csv`,
+    `--data=${data}`,
     "--y=kind",
     "--x=x",
     "--model=categorical",

@@ -9,21 +9,16 @@
 import assert from "node:assert/strict";
 import { releaseSettings } from "../../src/synthesis/release_summary.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
-import { assertSynthRefuses, runCli } from "./_helpers.ts";
-
-const QUICK = ["--draws=4000", "--chains=4", "--warmup=300"];
+import { PASSING_DRAWS, runCli, synthRefusalTests, writeInput } from "./_helpers.ts";
 
 /** 80 records: public x, a count a, a binary b, a weight w that tracks b and a stratum s. */
-async function surveyFile(dir: string): Promise<string> {
-  const rows = ["x,a,b,w,s"];
-  for (let i = 0; i < 80; i++) {
+function surveyFile(dir: string): Promise<string> {
+  return writeInput(dir, "x,a,b,w,s", 80, (i) => {
     const a = (i * 7) % 6;
     const b = (i * 5) % 3 === 0 ? 1 : 0;
     const w = (1000 * (1 + b) * (1 + ((i * 11) % 9) / 9)).toFixed(2);
-    rows.push(`${(i % 10) / 10},${a},${b},${w},${i % 4}`);
-  }
-  await Deno.writeTextFile(`${dir}/in.csv`, rows.join("\n") + "\n");
-  return `${dir}/in.csv`;
+    return `${(i % 10) / 10},${a},${b},${w},${i % 4}`;
+  });
 }
 
 Deno.test("`--weight` with several outcomes synthesises the weight as the record's last conditional", async () => {
@@ -40,7 +35,7 @@ Deno.test("`--weight` with several outcomes synthesises the weight as the record
     "--m=1",
     "--seed=4",
     `--out=${dir}/out`,
-    ...QUICK,
+    ...PASSING_DRAWS,
   ]);
   assert.equal(code, 0, stderr);
   const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
@@ -89,20 +84,10 @@ const BAD: [string, string[], RegExp][] = [
   ],
 ];
 
-for (const [label, extra, pattern] of BAD) {
-  Deno.test(`\`deno task synth --weight\` exits 2, writes nothing: ${label}`, async () => {
-    const dir = await Deno.makeTempDir();
-    const base = [
-      `--data=${await surveyFile(dir)}`,
-      "--y=a,b",
-      "--x=x",
-      "--model=poisson,logistic",
-      "--weight=w",
-      "--mechanism=lw",
-      `--out=${dir}/out`,
-      ...QUICK,
-    ];
-    await assertSynthRefuses(base, extra, pattern, `${dir}/out`, 2);
-    await Deno.remove(dir, { recursive: true });
-  });
-}
+synthRefusalTests(
+  "`deno task synth --weight` exits 2, writes nothing",
+  BAD,
+  surveyFile,
+  ["--y=a,b", "--x=x", "--model=poisson,logistic", "--weight=w", "--mechanism=lw"],
+  2,
+);

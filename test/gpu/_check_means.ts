@@ -5,8 +5,11 @@
  * @module
  */
 import assert from "node:assert/strict";
+import type { GpuContext } from "../../src/gpu/device.ts";
+import { sampleGpuHmc } from "../../src/gpu/hmc.ts";
 import { mcseMean } from "../../src/mcmc/diagnostics.ts";
-import type { Fit } from "../../src/mcmc/fit.ts";
+import { type Fit, fitModel, summarizeFit } from "../../src/mcmc/fit.ts";
+import type { Model, Weighting } from "../../src/models/model.ts";
 
 /** Draws of parameter j (constrained), one array per chain. */
 export function chainsOf(fit: Fit, j: number): Float64Array[] {
@@ -52,4 +55,30 @@ export function checkMeans(
     );
   });
   return largest;
+}
+
+/**
+ * Fits `model` by NUTS (4 chains × 2,000 draws, none divergent) and by `sampleGpuHmc` (64 chains
+ * × 200 draws, at most 1% divergent) and checks the GPU's means against NUTS's (`checkMeans`).
+ *
+ * @returns the largest |GPU − NUTS| / combined MCSE.
+ */
+export async function checkGpuHmcAgainstNuts(
+  gpu: GpuContext,
+  model: Model,
+  weighting: Weighting,
+  label: string,
+): Promise<number> {
+  const nuts = fitModel(model, weighting, { seed: 3, chains: 4, warmup: 500, draws: 2000 });
+  assert.equal(nuts.divergences, 0, `${label}: NUTS diverged`);
+  const result = await sampleGpuHmc(gpu, model, weighting, {
+    seed: 4,
+    chains: 64,
+    warmup: 300,
+    draws: 200,
+    batchSize: 100,
+  });
+  const fit = summarizeFit(model, result);
+  assert.ok(fit.divergences <= 0.01 * fit.S, `${label}: ${fit.divergences} divergences`);
+  return checkMeans(fit, meansOf(nuts), label);
 }

@@ -43,13 +43,16 @@ export function points(model: Model, seed: number): Float64Array {
   return Float64Array.from(out);
 }
 
-/** Σ_i |record i's contribution| to the value and to each gradient component, in f64. */
-function magnitudes(model: Model, weighting: Weighting, u: Float64Array) {
+/**
+ * Σ_i |record i's contribution| to the value and to each gradient component, in f64, plus the
+ * prior's: its value less `priorConstant` (a constant the GPU target leaves out), its gradient.
+ */
+export function magnitudes(model: Model, weighting: Weighting, u: Float64Array, priorConstant = 0) {
   const n = model.design.n;
   const d = model.dim;
   const prior = new Float64Array(d);
   const priorValue = model.logDensity(u, prior, { ...weighting, alpha: new Float64Array(n) });
-  const value = { scale: Math.abs(priorValue) };
+  const value = { scale: Math.abs(priorValue - priorConstant) };
   const grad = prior.map(Math.abs);
   const g = new Float64Array(d);
   const alpha = weighting.alpha ?? new Float64Array(n).fill(1);

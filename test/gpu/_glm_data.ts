@@ -1,9 +1,12 @@
 /**
  * Regression data for the GPU parity and sampler tests: n records with K = 3 (an intercept and
- * two covariates, η = 0.5 + 0.4·x₁ − 0.3·x₂) for any model of the GPU HMC sampler, and weights.
+ * two covariates, η = 0.5 + 0.4·x₁ − 0.3·x₂) for any model of the GPU HMC sampler, categorical
+ * regressions drawn from the model, and weights.
  *
  * @module
  */
+import { CategoricalModel } from "../../src/models/categorical.ts";
+import type { Design } from "../../src/models/model.ts";
 import { createModel, type Model, type ModelName } from "../../src/models/mod.ts";
 import { sampleNegBinomial, sampleNormal, sampleUniform } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
@@ -44,4 +47,37 @@ export function dataset(name: ModelName, n: number, seed: number): Model {
 export function weights(n: number, seed: number): Float64Array {
   const rng = new Rng(seed);
   return Float64Array.from({ length: n }, (_, i) => (i % 7 === 3 ? 0 : rng.uniform()));
+}
+
+/**
+ * A categorical regression of n records on k covariates (an intercept, then standard normals)
+ * with the outcome `levels`, its outcome drawn from the model at θ = `theta(m)` (m = (L − 1)·k
+ * coefficients, then their m scales); `prior` names the design's coefficient prior.
+ */
+export function categoricalData(
+  n: number,
+  k: number,
+  levels: string[],
+  seed: number,
+  theta: (m: number) => Float64Array,
+  prior?: Pick<Design, "coefficientPrior">,
+): CategoricalModel {
+  const rng = new Rng(seed);
+  const x = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) {
+    x[i * k] = 1;
+    for (let j = 1; j < k; j++) x[i * k + j] = sampleNormal(rng, 0, 1);
+  }
+  const design = {
+    n,
+    k,
+    y: new Float64Array(n),
+    x,
+    coefficientNames: Array.from({ length: k }, (_, j) => (j === 0 ? "intercept" : `x${j}`)),
+    outcomeLevels: levels,
+    ...prior,
+  };
+  const at = theta((levels.length - 1) * k);
+  const y = new CategoricalModel(design).simulate(at, rng, new Float64Array(n));
+  return new CategoricalModel({ ...design, y });
 }

@@ -33,6 +33,22 @@ export function announceGpu(what: string, failInCi = false): void {
 /** `Deno.test` options of a GPU test: ignored without an adapter, sanitizers off. */
 export const GPU_TEST = { ignore: gpu === null, sanitizeResources: false, sanitizeOps: false };
 
+/**
+ * The settings of a `--sampler gpu-hmc` synthesis at ε = 12 (m = 2, paper prior, 32 chains, 640
+ * draws after 200 warmup, flagged fits allowed), for a `SynthesisSpec` with y and mechanism.
+ */
+export const GPU_HMC_RUN = {
+  epsilon: 12,
+  seed: 3,
+  sampler: "gpu-hmc",
+  prior: "paper",
+  allowFlagged: true,
+  chains: 32,
+  draws: 640,
+  warmup: 200,
+  m: 2,
+} as const;
+
 /** Registers a GPU test: ignored without an adapter, except in CI, where it fails. */
 export function gpuTest(name: string, fn: (gpu: GpuContext) => Promise<void>): void {
   Deno.test({

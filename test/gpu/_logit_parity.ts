@@ -313,7 +313,7 @@ export async function assertSelectsGpu(
 }
 
 /** Asserts `confirmLipschitz()`, every record marked exact at 0, gives the whole model's answer. */
-export function assertConfirmsAsWholeModel(label: string, model: Model, draws: Float64Array): void {
+function assertConfirmsAsWholeModel(label: string, model: Model, draws: Float64Array): void {
   const n = model.design.n;
   const { result } = confirmLipschitz(model, draws, null, {
     value: new Float64Array(n),
@@ -324,6 +324,88 @@ export function assertConfirmsAsWholeModel(label: string, model: Model, draws: F
     skippedDraws: new Int32Array(0),
   }, undefined);
   assertSameAnswer(label, result, lipschitz(model, draws));
+}
+
+/**
+ * {@linkcode assertConfirmsAsWholeModel} on four problems with `levels` outcome levels (n = 400,
+ * K = 3, 30 draws), three with rows that group and one without, every coefficient times 0.07:
+ * |η| below 1 or so, where the TypeScript and SIMD loops differ most. With rows that group, the
+ * whole model runs the TypeScript loop while a few records alone would run the SIMD one (a few
+ * ulp apart): the confirmation must re-evaluate in the parent's.
+ */
+export function assertConfirmsGroupedOrNot(levels: number): void {
+  for (const grouped of [true, true, true, false]) {
+    const seed = nextSeed();
+    const { model, draws } = logitProblem(new Rng(seed), { levels, n: 400, k: 3, s: 30, grouped });
+    for (let d = 0; d < 30; d++) {
+      for (let j = 0; j < 3 * (levels - 1); j++) draws[d * model.dim + j] *= 0.07;
+    }
+    assertConfirmsAsWholeModel(`grouped=${grouped} seed ${seed}`, model, draws);
+  }
+}
+
+/**
+ * A problem with `levels` outcome levels (n = 60, K = 2, 12 draws) whose record 17 has the
+ * outcome `bad` and record 5 a covariate of 1e9 (|x| > 2²⁴: record 5 goes to the CPU), α_5 = 1.
+ */
+export function badInputsProblem(
+  seed: number,
+  levels: number,
+  bad: number,
+): { model: Model; draws: Float64Array; alpha: Float64Array } {
+  const problem = logitProblem(new Rng(seed), { levels, n: 60, k: 2, s: 12 }, (y, x) => {
+    y[17] = bad;
+    x[5 * 2 + 1] = 1e9;
+  });
+  problem.alpha[5] = 1;
+  return problem;
+}
+
+/** A problem's outcome levels, records, coefficients per level and draws. */
+export type ProblemSize = readonly [levels: number, n: number, k: number, s: number];
+
+/**
+ * {@linkcode assertParityOverShapes} for |η| from 1e-6 to 700, covariates near 1000 and near
+ * ties: `wide` sizes with wide covariates and ties, then rows that group (the CPU model runs its
+ * TypeScript loop, not the SIMD one), wide with ties at `groupedWide` and plain at `grouped`.
+ */
+export async function assertParityOverMagnitudes(
+  ctx: GpuContext,
+  sizes: { wide: readonly ProblemSize[]; groupedWide: ProblemSize; grouped: ProblemSize },
+  trials: number,
+  name: (shape: ProblemShape) => string,
+): Promise<void> {
+  const shape = ([levels, n, k, s]: ProblemSize) => ({ levels, n, k, s });
+  const shapes: ProblemShape[] = [
+    ...sizes.wide.map((size) => ({ ...shape(size), wide: true, ties: 0.25 })),
+    { ...shape(sizes.groupedWide), wide: true, ties: 0.25, grouped: true },
+    { ...shape(sizes.grouped), grouped: true },
+  ];
+  await assertParityOverShapes(ctx, shapes, trials, logitProblem, name);
+}
+
+/**
+ * {@linkcode worstBoundRatio} on one problem of each shape (seed from {@linkcode nextSeed}): the
+ * ratios, each after its shape's name, joined by commas.
+ */
+export async function worstBoundRatios<S>(
+  ctx: GpuContext,
+  shapes: readonly S[],
+  problem: (rng: Rng, shape: S) => LipschitzProblem,
+  name: (shape: S) => string,
+): Promise<string> {
+  const ratios: string[] = [];
+  for (const shape of shapes) {
+    const seed = nextSeed();
+    const worst = await worstBoundRatio(
+      ctx,
+      `${name(shape)} seed ${seed}`,
+      seed,
+      problem(new Rng(seed), shape),
+    );
+    ratios.push(`${name(shape)} ${worst}`);
+  }
+  return ratios.join(", ");
 }
 
 /** A model, its draws and the weights α of a parity check. */
@@ -362,7 +444,7 @@ export async function assertParityOverShapes<S>(
  * {@linkcode checkKernelBounds} on one problem, asserting the kernel evaluated over 300 records;
  * returns the largest |f32 − f64| / E_i to two decimals.
  */
-export async function worstBoundRatio(
+async function worstBoundRatio(
   ctx: GpuContext,
   label: string,
   seed: number,

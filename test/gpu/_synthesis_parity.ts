@@ -9,6 +9,7 @@ import type { Dataset } from "../../src/data/dataset.ts";
 import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../../src/synthesis/synthesize.ts";
+import { gpuTest } from "./_helpers.ts";
 
 /** A synthesis's result, or the error it threw. */
 export type RunOutcome = SynthesisResult | Error;
@@ -83,4 +84,28 @@ export async function assertSynthesisParity(
     (backend) => SynthesisSpec.parse({ ...spec, backend, allowFlagged: true, ...QUICK }),
   );
   assertSameSynthesis(label, cpu, onGpu, checks);
+}
+
+/**
+ * Registers one GPU test per `[mechanism, its settings]`: {@linkcode assertSynthesisParity} for
+ * the `spec.model` synthesis of y given `spec.x` (seed `spec.seed`) on `pipeline`'s data, a
+ * refusal logged as `<model>/<mechanism>`.
+ */
+export function synthesisParityTests(
+  pipeline: { seed: number; data: Dataset },
+  spec: { model: string; x: string[]; seed: number },
+  mechanisms: [string, Record<string, number>][],
+  checks: Omit<SynthesisChecks, "refused"> = {},
+): void {
+  for (const [mechanism, extra] of mechanisms) {
+    const name = `${spec.model}/${mechanism}`;
+    gpuTest(`--backend gpu gives the CPU's report, ε and data for ${name}`, async () => {
+      await assertSynthesisParity(
+        pipeline.data,
+        { y: "y", ...spec, mechanism, ...extra },
+        `seed ${pipeline.seed}`,
+        { refused: name, ...checks },
+      );
+    });
+  }
 }

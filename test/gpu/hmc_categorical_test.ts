@@ -6,20 +6,16 @@
  * more coefficients than the kernels hold is refused.
  */
 import assert from "node:assert/strict";
-import { sampleGpuHmc } from "../../src/gpu/hmc.ts";
 import { MAX_K } from "../../src/gpu/hmc_layout.ts";
 import { gpuHmcRefusal, gpuTarget } from "../../src/gpu/hmc_target.ts";
 import { parseCsv } from "../../src/data/csv.ts";
-import { fitModel, summarizeFit } from "../../src/mcmc/fit.ts";
 import { CategoricalModel } from "../../src/models/categorical.ts";
-import { sampleNormal } from "../../src/random/distributions.ts";
-import { Rng } from "../../src/random/rng.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { synthesize } from "../../src/synthesis/synthesize.ts";
-import { checkMeans, meansOf } from "./_check_means.ts";
+import { checkGpuHmcAgainstNuts } from "./_check_means.ts";
 import { checkDensity, points } from "./_density_parity.ts";
-import { weights } from "./_glm_data.ts";
-import { announceGpu, gpu, GPU_TEST } from "./_helpers.ts";
+import { categoricalData, weights } from "./_glm_data.ts";
+import { announceGpu, gpu, GPU_HMC_RUN, GPU_TEST } from "./_helpers.ts";
 
 announceGpu("the GPU HMC sampler's categorical tests", true);
 
@@ -28,29 +24,16 @@ announceGpu("the GPU HMC sampler's categorical tests", true);
  * the outcome drawn from the model at β_l = (intercept_l, ±1.2/j): intercepts 0.8, −0.8, 0.4.
  */
 function categorical(n: number, levels: number, k: number, seed: number): CategoricalModel {
-  const rng = new Rng(seed);
-  const x = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) {
-    x[i * k] = 1;
-    for (let j = 1; j < k; j++) x[i * k + j] = sampleNormal(rng, 0, 1);
-  }
-  const design = {
-    n,
-    k,
-    y: new Float64Array(n),
-    x,
-    coefficientNames: Array.from({ length: k }, (_, j) => (j === 0 ? "intercept" : `x${j}`)),
-    outcomeLevels: Array.from({ length: levels }, (_, l) => `level${l}`),
-  };
-  const m = (levels - 1) * k;
-  const theta = new Float64Array(2 * m).fill(1);
-  for (let l = 1; l < levels; l++) {
-    for (let j = 0; j < k; j++) {
-      theta[(l - 1) * k + j] = j === 0 ? [0.8, -0.8, 0.4][l - 1] : (l % 2 === 1 ? 1.2 : -1.2) / j;
+  const names = Array.from({ length: levels }, (_, l) => `level${l}`);
+  return categoricalData(n, k, names, seed, (m) => {
+    const theta = new Float64Array(2 * m).fill(1);
+    for (let l = 1; l < levels; l++) {
+      for (let j = 0; j < k; j++) {
+        theta[(l - 1) * k + j] = j === 0 ? [0.8, -0.8, 0.4][l - 1] : (l % 2 === 1 ? 1.2 : -1.2) / j;
+      }
     }
-  }
-  const y = new CategoricalModel(design).simulate(theta, rng, new Float64Array(n));
-  return new CategoricalModel({ ...design, y });
+    return theta;
+  });
 }
 
 /** Random points around the starting point and one with every coefficient tripled (wide η). */
@@ -94,19 +77,7 @@ Deno.test({
     // Unweighted: with these weights (effective n ≈ 170) NUTS meets the paper prior's funnel
     // (59 to 135 divergences in 8,000 draws), and the reference would be biased.
     const model = categorical(400, 3, 2, 31);
-    const weighting = { alpha: null };
-    const nuts = fitModel(model, weighting, { seed: 3, chains: 4, warmup: 500, draws: 2000 });
-    assert.equal(nuts.divergences, 0, "categorical: NUTS diverged");
-    const result = await sampleGpuHmc(gpu!, model, weighting, {
-      seed: 4,
-      chains: 64,
-      warmup: 300,
-      draws: 200,
-      batchSize: 100,
-    });
-    const fit = summarizeFit(model, result);
-    assert.ok(fit.divergences <= 0.01 * fit.S, `categorical: ${fit.divergences} divergences`);
-    const ratio = checkMeans(fit, meansOf(nuts), "categorical");
+    const ratio = await checkGpuHmcAgainstNuts(gpu!, model, { alpha: null }, "categorical");
     console.log(`categorical: largest |GPU − NUTS| / combined MCSE ${ratio.toFixed(2)}`);
   },
 });
@@ -129,15 +100,7 @@ Deno.test({
         x: ["z"],
         model: "categorical",
         mechanism: "lw",
-        epsilon: 12,
-        seed: 3,
-        sampler: "gpu-hmc",
-        prior: "paper",
-        allowFlagged: true,
-        chains: 32,
-        draws: 640,
-        warmup: 200,
-        m: 2,
+        ...GPU_HMC_RUN,
       }),
       { onNote: (line) => notes.push(line) },
     );

@@ -15,16 +15,15 @@ import { sampleGpuHmc } from "../../src/gpu/hmc.ts";
 import { PRIOR_STUDENT_T } from "../../src/gpu/hmc_layout.ts";
 import { evaluateGpuLogDensity } from "../../src/gpu/hmc_resources.ts";
 import { gpuTarget } from "../../src/gpu/hmc_target.ts";
-import { mcseMean } from "../../src/mcmc/diagnostics.ts";
-import { type Fit, fitModel, summarizeFit } from "../../src/mcmc/fit.ts";
-import { CategoricalModel } from "../../src/models/categorical.ts";
 import { StudentTCoefficientPrior } from "../../src/models/glm_prior.ts";
 import { createModel, type Model, type ModelName, type Weighting } from "../../src/models/mod.ts";
 import { sampleNormal } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { synthesize } from "../../src/synthesis/synthesize.ts";
-import { weights } from "./_glm_data.ts";
+import { checkGpuHmcAgainstNuts } from "./_check_means.ts";
+import { magnitudes } from "./_density_parity.ts";
+import { categoricalData, weights } from "./_glm_data.ts";
 import { announceGpu, gpu, GPU_TEST } from "./_helpers.ts";
 
 announceGpu("the GPU HMC sampler's student-t prior tests", true);
@@ -59,25 +58,11 @@ function regression(name: ModelName, n: number, k: number, seed: number): Model 
 
 /** A categorical regression with L = 3 levels and k covariates under the `student-t` prior. */
 function categorical(n: number, k: number, seed: number): Model {
-  const rng = new Rng(seed);
-  const x = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) {
-    x[i * k] = 1;
-    for (let j = 1; j < k; j++) x[i * k + j] = sampleNormal(rng, 0, 1);
-  }
-  const design = {
-    n,
-    k,
-    y: new Float64Array(n),
-    x,
-    coefficientNames: Array.from({ length: k }, (_, j) => (j === 0 ? "intercept" : `x${j}`)),
-    outcomeLevels: ["a", "b", "c"],
-    coefficientPrior: "student-t" as const,
-  };
-  const theta = new Float64Array(4 * k).fill(1);
-  for (let j = 0; j < 2 * k; j++) theta[j] = j % k === 0 ? (j === 0 ? 0.8 : -0.8) : 0.9;
-  const y = new CategoricalModel(design).simulate(theta, rng, new Float64Array(n));
-  return new CategoricalModel({ ...design, y });
+  return categoricalData(n, k, ["a", "b", "c"], seed, (m) => {
+    const theta = new Float64Array(2 * m).fill(1);
+    for (let j = 0; j < m; j++) theta[j] = j % k === 0 ? (j === 0 ? 0.8 : -0.8) : 0.9;
+    return theta;
+  }, { coefficientPrior: "student-t" });
 }
 
 /**
@@ -116,27 +101,6 @@ function leftOut(model: Model): number {
   return prior.logDensity(new Float64Array(2 * m), m, null);
 }
 
-/** Σ_i |α_i·ℓ_i| and Σ_i |∂(α_i·ℓ_i)/∂u_j| at u, plus the prior's, in f64 (the tolerances' scale). */
-function magnitudes(model: Model, weighting: Weighting, u: Float64Array) {
-  const n = model.design.n;
-  const d = model.dim;
-  const prior = new Float64Array(d);
-  const priorValue = model.logDensity(u, prior, { ...weighting, alpha: new Float64Array(n) });
-  let value = Math.abs(priorValue - leftOut(model));
-  const grad = prior.map(Math.abs);
-  const g = new Float64Array(d);
-  const alpha = weighting.alpha ?? new Float64Array(n).fill(1);
-  for (let i = 0; i < n; i++) {
-    if (alpha[i] === 0) continue;
-    const single = new Float64Array(n);
-    single[i] = alpha[i];
-    const v = model.logDensity(u, g, { ...weighting, alpha: single });
-    value += Math.abs(v - priorValue);
-    for (let j = 0; j < d; j++) grad[j] += Math.abs(g[j] - prior[j]);
-  }
-  return { value, grad };
-}
-
 /**
  * Asserts the GPU's value and gradient at free points equal the f64 model's at v = 0 less the
  * constant `leftOut`, within the f32 tolerances; returns the largest relative errors.
@@ -154,7 +118,7 @@ async function checkFreeDensity(model: Model, weighting: Weighting, label: strin
   for (let s = 0; s < z.length / d; s++) {
     const u = fullPoint(model, free, z.subarray(s * d, (s + 1) * d));
     const value = model.logDensity(u, grad, weighting) - constant;
-    const scale = magnitudes(model, weighting, u);
+    const scale = magnitudes(model, weighting, u, constant);
     assert.ok(gpuEval.finite[s], `${label} point ${s}: GPU flagged a non-finite term`);
     const dv = Math.abs(gpuEval.logDensity[s] - value);
     worstValue = Math.max(worstValue, dv / scale.value);
@@ -255,15 +219,6 @@ Deno.test({
   },
 });
 
-/** Each parameter's draws, one array per chain. */
-function chainsOf(fit: Fit, j: number): Float64Array[] {
-  return Array.from({ length: fit.chains }, (_, c) =>
-    Float64Array.from(
-      { length: fit.drawsPerChain },
-      (_, s) => fit.draws[(c * fit.drawsPerChain + s) * fit.dim + j],
-    ));
-}
-
 for (const [name, k] of [["logistic", 3], ["lognormal", 2]] as const) {
   Deno.test({
     name: `\`sampleGpuHmc()\` under student-t agrees with NUTS on a weighted ${name} regression ` +
@@ -273,32 +228,8 @@ for (const [name, k] of [["logistic", 3], ["lognormal", 2]] as const) {
       const n = 400;
       const model = regression(name, n, k, 41);
       const weighting = { alpha: weights(n, 42) };
-      const nuts = fitModel(model, weighting, { seed: 3, chains: 4, warmup: 500, draws: 2000 });
-      assert.equal(nuts.divergences, 0, `${name}: NUTS diverged`);
-      const result = await sampleGpuHmc(gpu!, model, weighting, {
-        seed: 4,
-        chains: 64,
-        warmup: 300,
-        draws: 200,
-        batchSize: 100,
-      });
-      const fit = summarizeFit(model, result);
-      assert.ok(fit.divergences <= 0.01 * fit.S, `${name}: ${fit.divergences} divergences`);
-      let largest = 0;
-      const ratios: string[] = [];
-      fit.paramNames.forEach((param, j) => {
-        const combined = Math.hypot(mcseMean(chainsOf(fit, j)), mcseMean(chainsOf(nuts, j)));
-        const difference = fit.summary[param].mean - nuts.summary[param].mean;
-        largest = Math.max(largest, Math.abs(difference) / combined);
-        ratios.push(`${param} ${(difference / combined).toFixed(2)}`);
-        assert.ok(
-          Math.abs(difference) <= 4 * combined,
-          `${name} ${param}: GPU ${fit.summary[param].mean}, NUTS ${
-            nuts.summary[param].mean
-          }, 4·MCSE ${4 * combined}`,
-        );
-      });
-      console.log(`${name}: (GPU − NUTS)/MCSE ${ratios.join(", ")}; largest ${largest.toFixed(2)}`);
+      const largest = await checkGpuHmcAgainstNuts(gpu!, model, weighting, name);
+      console.log(`${name}: largest |GPU − NUTS| / combined MCSE ${largest.toFixed(2)}`);
     },
   });
 }

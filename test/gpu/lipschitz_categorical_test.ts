@@ -5,19 +5,19 @@ import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { Rng } from "../../src/random/rng.ts";
 import {
   assertBadInputsInF64,
-  assertConfirmsAsWholeModel,
+  assertConfirmsGroupedOrNot,
   assertMatrixStreamedUnweighted,
-  assertParityOverShapes,
+  assertParityOverMagnitudes,
   assertSameAnswer,
   assertSelectsGpu,
+  badInputsProblem,
   logitProblem,
   nextSeed,
   pipelineData,
-  type ProblemShape,
-  worstBoundRatio,
+  worstBoundRatios,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
-import { assertSynthesisParity } from "./_synthesis_parity.ts";
+import { synthesisParityTests } from "./_synthesis_parity.ts";
 
 announceGpu("the categorical GPU Lipschitz tests");
 
@@ -41,41 +41,34 @@ gpuTest(
 gpuTest(
   "categorical: Δ, every Δ_i and the arg-max equal the CPU's for |η| from 1e-6 to 700, covariates near 1000 and near ties",
   async (ctx) => {
-    const shapes: ProblemShape[] = [
-      { levels: 3, n: 400, k: 3, s: 40, wide: true, ties: 0.25 },
-      { levels: 5, n: 300, k: 2, s: 40, wide: true, ties: 0.25 },
-      { levels: 4, n: 300, k: 1, s: 48, wide: true, ties: 0.25 },
-      // Rows that group: the CPU model runs its TypeScript loop, not the SIMD one.
-      { levels: 4, n: 400, k: 3, s: 40, wide: true, ties: 0.25, grouped: true },
-      { levels: 3, n: 400, k: 3, s: 40, grouped: true },
-    ];
-    await assertParityOverShapes(
+    await assertParityOverMagnitudes(
       ctx,
-      shapes,
+      {
+        wide: [[3, 400, 3, 40], [5, 300, 2, 40], [4, 300, 1, 48]],
+        groupedWide: [4, 400, 3, 40],
+        grouped: [3, 400, 3, 40],
+      },
       2,
-      logitProblem,
       (shape) => `L=${shape.levels} K=${shape.k}${shape.grouped ? " grouped" : ""}`,
     );
   },
 );
 
 gpuTest("categorical: the kernel's error bounds E_i hold over many magnitudes", async (ctx) => {
-  const ratios: string[] = [];
-  for (const [levels, grouped] of [[3, false], [6, false], [4, true]] as const) {
-    const seed = nextSeed();
-    const problem = logitProblem(new Rng(seed), {
+  const ratios = await worstBoundRatios(
+    ctx,
+    ([[3, false], [6, false], [4, true]] as const).map(([levels, grouped]) => ({
       levels,
       n: 400,
       k: 3,
       s: 40,
       wide: true,
       grouped,
-    });
-    const label = `L=${levels} grouped=${grouped} seed ${seed}`;
-    const worst = await worstBoundRatio(ctx, label, seed, problem);
-    ratios.push(`L=${levels}${grouped ? " grouped rows" : ""} ${worst}`);
-  }
-  console.log(`categorical: largest |f32 − f64| / E_i: ${ratios.join(", ")}`);
+    })),
+    logitProblem,
+    (shape) => `L=${shape.levels}${shape.grouped ? " grouped rows" : ""}`,
+  );
+  console.log(`categorical: largest |f32 − f64| / E_i: ${ratios}`);
 });
 
 gpuTest(
@@ -84,15 +77,7 @@ gpuTest(
     const backend = createGpuLipschitz(ctx);
     const seed = nextSeed();
     for (const bad of [4, 1.5, -1, NaN]) {
-      const { model, draws, alpha } = logitProblem(
-        new Rng(seed),
-        { levels: 4, n: 60, k: 2, s: 12 },
-        (y, x) => {
-          y[17] = bad;
-          x[5 * 2 + 1] = 1e9; // |x| > 2²⁴: record 5 goes to the CPU
-        },
-      );
-      alpha[5] = 1;
+      const { model, draws, alpha } = badInputsProblem(seed, 4, bad);
       const label = `y=${bad} seed ${seed}`;
       const packed = packLipschitz(model, draws, alpha);
       assert.ok(packed.cpuRecords.includes(5), label);
@@ -125,24 +110,10 @@ gpuTest("`--backend gpu` runs the categorical kernel, without a fall-back note",
 });
 
 Deno.test("`confirmLipschitz()` evaluates categorical records as the whole model does, grouped rows or not", () => {
-  for (const grouped of [true, true, true, false]) {
-    const seed = nextSeed();
-    const { model, draws } = logitProblem(new Rng(seed), {
-      levels: 3,
-      n: 400,
-      k: 3,
-      s: 30,
-      grouped,
-    });
-    // Small coefficients (|η| below 1 or so), where the TypeScript and SIMD loops differ most.
-    for (let d = 0; d < 30; d++) {
-      for (let j = 0; j < 6; j++) draws[d * model.dim + j] *= 0.07;
-    }
-    assertConfirmsAsWholeModel(`grouped=${grouped} seed ${seed}`, model, draws);
-  }
+  assertConfirmsGroupedOrNot(3);
 });
 
-const { seed: pipelineSeed, data: DATA } = pipelineData("categorical", "y,z", (rng) => {
+const PIPELINE = pipelineData("categorical", "y,z", (rng) => {
   const z = rng.normal();
   const eta = [0, 0.4 + 0.9 * z, -0.2 - 0.7 * z];
   const p = eta.map(Math.exp);
@@ -152,20 +123,9 @@ const { seed: pipelineSeed, data: DATA } = pipelineData("categorical", "y,z", (r
   return `${["red", "green", "blue"][level]},${z.toFixed(3)}`;
 });
 
-for (
-  const [mechanism, extra] of [
-    ["lw", { epsilon: 10 }],
-    ["censored", { epsilon: 4 }],
-  ] as const
-) {
-  gpuTest(
-    `--backend gpu gives the CPU's report, ε and data for categorical/${mechanism}`,
-    async () => {
-      const spec = { y: "y", x: ["z"], model: "categorical", mechanism, seed: 13, ...extra };
-      await assertSynthesisParity(DATA, spec, `seed ${pipelineSeed}`, {
-        refused: `categorical/${mechanism}`,
-        alpha: false,
-      });
-    },
-  );
-}
+synthesisParityTests(
+  PIPELINE,
+  { model: "categorical", x: ["z"], seed: 13 },
+  [["lw", { epsilon: 10 }], ["censored", { epsilon: 4 }]],
+  { alpha: false },
+);

@@ -21,10 +21,10 @@ import {
   nextSeed,
   nextUp,
   pipelineData,
-  worstBoundRatio,
+  worstBoundRatios,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
-import { assertSynthesisParity } from "./_synthesis_parity.ts";
+import { synthesisParityTests } from "./_synthesis_parity.ts";
 
 announceGpu("the hurdle GPU Lipschitz tests");
 
@@ -142,14 +142,13 @@ gpuTest(
 );
 
 gpuTest("hurdle: the kernel's error bounds E_i hold over many magnitudes", async (ctx) => {
-  const ratios: string[] = [];
-  for (const zeros of [0.3, 0]) {
-    const seed = nextSeed();
-    const problem = hurdleProblem(new Rng(seed), { n: 400, k: 3, s: 48, wide: true, zeros });
-    const worst = await worstBoundRatio(ctx, `zeros=${zeros} seed ${seed}`, seed, problem);
-    ratios.push(`zeros ${zeros}: ${worst}`);
-  }
-  console.log(`hurdle: largest |f32 − f64| / E_i: ${ratios.join(", ")}`);
+  const ratios = await worstBoundRatios(
+    ctx,
+    [0.3, 0].map((zeros) => ({ n: 400, k: 3, s: 48, wide: true, zeros })),
+    hurdleProblem,
+    (shape) => `zeros ${shape.zeros}`,
+  );
+  console.log(`hurdle: largest |f32 − f64| / E_i: ${ratios}`);
 });
 
 gpuTest(
@@ -196,7 +195,7 @@ gpuTest("`--backend gpu` runs the hurdle kernel, without a fall-back note", asyn
   await assertSelectsGpu(model, draws, alpha);
 });
 
-const { seed: pipelineSeed, data: DATA } = pipelineData("hurdle", "y,z,b", (rng) => {
+const PIPELINE = pipelineData("hurdle", "y,z,b", (rng) => {
   const z = rng.normal();
   const b = rng.uniform() < 0.5 ? 1 : 0;
   const p = 1 / (1 + Math.exp(-(0.4 + 0.9 * z - 0.6 * b)));
@@ -204,16 +203,7 @@ const { seed: pipelineSeed, data: DATA } = pipelineData("hurdle", "y,z,b", (rng)
   return `${rng.uniform() < p ? amount.toFixed(2) : 0},${z.toFixed(3)},${b}`;
 });
 
-for (
-  const [mechanism, extra] of [
-    ["lw", { epsilon: 8 }],
-    ["censored", { epsilon: 4 }],
-  ] as const
-) {
-  gpuTest(`--backend gpu gives the CPU's report, ε and data for hurdle/${mechanism}`, async () => {
-    const spec = { y: "y", x: ["z", "b"], model: "hurdle", mechanism, seed: 13, ...extra };
-    await assertSynthesisParity(DATA, spec, `seed ${pipelineSeed}`, {
-      refused: `hurdle/${mechanism}`,
-    });
-  });
-}
+synthesisParityTests(PIPELINE, { model: "hurdle", x: ["z", "b"], seed: 13 }, [
+  ["lw", { epsilon: 8 }],
+  ["censored", { epsilon: 4 }],
+]);

@@ -4,20 +4,20 @@ import { createModel } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
 import {
   assertBadInputsInF64,
-  assertConfirmsAsWholeModel,
+  assertConfirmsGroupedOrNot,
   assertMatrixStreamedUnweighted,
-  assertParityOverShapes,
+  assertParityOverMagnitudes,
   assertSameAnswer,
   assertSelectsGpu,
+  badInputsProblem,
   checkKernelBounds,
   logitProblem,
   nextSeed,
   pipelineData,
-  type ProblemShape,
-  worstBoundRatio,
+  worstBoundRatios,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
-import { assertSynthesisParity } from "./_synthesis_parity.ts";
+import { synthesisParityTests } from "./_synthesis_parity.ts";
 
 announceGpu("the logistic GPU Lipschitz tests");
 
@@ -36,34 +36,27 @@ gpuTest(
 gpuTest(
   "logistic: Δ, every Δ_i and the arg-max equal the CPU's for |η| from 1e-6 to 700, covariates near 1000 and near ties",
   async (ctx) => {
-    const shapes: ProblemShape[] = [
-      { levels: 2, n: 400, k: 3, s: 48, wide: true, ties: 0.25 },
-      { levels: 2, n: 400, k: 2, s: 48, wide: true, ties: 0.25 },
-      { levels: 2, n: 300, k: 1, s: 64, wide: true, ties: 0.25 },
-      // Rows that group: the CPU model runs its TypeScript loop, not the SIMD one.
-      { levels: 2, n: 400, k: 3, s: 48, wide: true, ties: 0.25, grouped: true },
-      { levels: 2, n: 400, k: 3, s: 48, grouped: true },
-    ];
-    await assertParityOverShapes(
+    await assertParityOverMagnitudes(
       ctx,
-      shapes,
+      {
+        wide: [[2, 400, 3, 48], [2, 400, 2, 48], [2, 300, 1, 64]],
+        groupedWide: [2, 400, 3, 48],
+        grouped: [2, 400, 3, 48],
+      },
       3,
-      logitProblem,
       (shape) => `K=${shape.k}${shape.grouped ? " grouped" : ""}`,
     );
   },
 );
 
 gpuTest("logistic: the kernel's error bounds E_i hold over many magnitudes", async (ctx) => {
-  const ratios: string[] = [];
-  for (const grouped of [false, true]) {
-    const seed = nextSeed();
-    const shape = { levels: 2, n: 400, k: 3, s: 48, wide: true, grouped };
-    const problem = logitProblem(new Rng(seed), shape);
-    const worst = await worstBoundRatio(ctx, `grouped=${grouped} seed ${seed}`, seed, problem);
-    ratios.push(`${grouped ? "grouped rows" : "raw-scale covariate"} ${worst}`);
-  }
-  console.log(`logistic: largest |f32 − f64| / E_i: ${ratios.join(", ")}`);
+  const ratios = await worstBoundRatios(
+    ctx,
+    [false, true].map((grouped) => ({ levels: 2, n: 400, k: 3, s: 48, wide: true, grouped })),
+    logitProblem,
+    (shape) => shape.grouped ? "grouped rows" : "raw-scale covariate",
+  );
+  console.log(`logistic: largest |f32 − f64| / E_i: ${ratios}`);
 });
 
 gpuTest(
@@ -110,15 +103,7 @@ gpuTest(
     const backend = createGpuLipschitz(ctx);
     const seed = nextSeed();
     for (const bad of [2, 0.5, -1, NaN]) {
-      const { model, draws, alpha } = logitProblem(
-        new Rng(seed),
-        { levels: 2, n: 60, k: 2, s: 12 },
-        (y, x) => {
-          y[17] = bad;
-          x[5 * 2 + 1] = 1e9; // |x| > 2²⁴: record 5 goes to the CPU
-        },
-      );
-      alpha[5] = 1;
+      const { model, draws, alpha } = badInputsProblem(seed, 2, bad);
       // A draw with a huge coefficient (f64 on the CPU) and one with NaN (every Δ_i infinite).
       await assertBadInputsInF64(backend, `y=${bad} seed ${seed}`, model, draws, alpha, 1, 0);
     }
@@ -130,47 +115,19 @@ gpuTest("`--backend gpu` runs the logistic kernel, without a fall-back note", as
   await assertSelectsGpu(model, draws, alpha);
 });
 
-const { seed: pipelineSeed, data: DATA } = pipelineData("logistic", "y,z,b", (rng) => {
+const PIPELINE = pipelineData("logistic", "y,z,b", (rng) => {
   const z = rng.normal();
   const b = rng.uniform() < 0.5 ? 1 : 0;
   const p = 1 / (1 + Math.exp(-(-0.3 + 1.2 * z - 0.8 * b)));
   return `${rng.uniform() < p ? "yes" : "no"},${z.toFixed(3)},${b}`;
 });
 
-for (
-  const [mechanism, extra] of [
-    ["lw", { epsilon: 8 }],
-    ["weighted-e", { epsilon: 20, g: 0.5 }],
-    ["censored", { epsilon: 4 }],
-  ] as const
-) {
-  gpuTest(
-    `--backend gpu gives the CPU's report, ε and data for logistic/${mechanism}`,
-    async () => {
-      const spec = { y: "y", x: ["z", "b"], model: "logistic", mechanism, seed: 11, ...extra };
-      await assertSynthesisParity(DATA, spec, `seed ${pipelineSeed}`, {
-        refused: `logistic/${mechanism}`,
-      });
-    },
-  );
-}
+synthesisParityTests(PIPELINE, { model: "logistic", x: ["z", "b"], seed: 11 }, [
+  ["lw", { epsilon: 8 }],
+  ["weighted-e", { epsilon: 20, g: 0.5 }],
+  ["censored", { epsilon: 4 }],
+]);
 
 Deno.test("`confirmLipschitz()` evaluates logistic records as the whole model does, grouped rows or not", () => {
-  // With rows that group, the whole model runs the TypeScript loop while a few records alone
-  // would run the SIMD one (a few ulp apart): the confirmation must re-evaluate in the parent's.
-  // Small coefficients (|η| below 1 or so), where the two loops differ most often.
-  for (const grouped of [true, true, true, false]) {
-    const seed = nextSeed();
-    const { model, draws } = logitProblem(new Rng(seed), {
-      levels: 2,
-      n: 400,
-      k: 3,
-      s: 30,
-      grouped,
-    });
-    for (let d = 0; d < 30; d++) {
-      for (let j = 0; j < 3; j++) draws[d * model.dim + j] *= 0.07;
-    }
-    assertConfirmsAsWholeModel(`grouped=${grouped} seed ${seed}`, model, draws);
-  }
+  assertConfirmsGroupedOrNot(2);
 });

@@ -4,7 +4,7 @@ import { Rng } from "../../src/random/rng.ts";
 import { sampleNegBinomial } from "../../src/random/distributions.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { synthesize } from "../../src/synthesis/synthesize.ts";
-import { announceGpu, gpuTest } from "./_helpers.ts";
+import { announceGpu, GPU_HMC_RUN, gpuTest } from "./_helpers.ts";
 import { assertSynthesisParity } from "./_synthesis_parity.ts";
 
 announceGpu("pipeline GPU tests");
@@ -38,20 +38,7 @@ gpuTest(
   async () => {
     const result = await synthesize(
       DATA,
-      SynthesisSpec.parse({
-        y: "y",
-        model: "negbin",
-        mechanism: "lw",
-        epsilon: 12,
-        seed: 3,
-        sampler: "gpu-hmc",
-        prior: "paper",
-        allowFlagged: true,
-        chains: 32,
-        draws: 640,
-        warmup: 200,
-        m: 2,
-      }),
+      SynthesisSpec.parse({ y: "y", model: "negbin", mechanism: "lw", ...GPU_HMC_RUN }),
     );
     assert.ok(result.report.epsilon <= 12);
     assert.equal(result.report.epsilon, 2 * result.report.lipschitz! * 2);

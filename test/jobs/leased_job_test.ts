@@ -1,23 +1,13 @@
 import assert from "node:assert/strict";
 import { IdleWait, type JobHandler, runLeasedJob } from "../../src/jobs/leased_job.ts";
-import type {
-  Claim,
-  JobFailure,
-  JobProgress,
-  JobQueue,
-  Lease,
-  Release,
-} from "../../src/jobs/store.ts";
+import type { Claim, JobFailure, JobProgress, JobQueue, Lease } from "../../src/jobs/store.ts";
+import { QueueStub, RELEASE } from "./_queue_stub.ts";
 
 /** A queue of one job that records what is done to it. */
-class OneJob implements JobQueue {
-  readonly calls: string[] = [];
+class OneJob extends QueueStub implements JobQueue {
   readonly progressed: JobProgress[] = [];
   held = true;
   readonly lease: Lease = { jobId: "j1", token: "t1" };
-  enqueue(): Promise<void> {
-    return Promise.resolve();
-  }
   claim(): Promise<Lease | null> {
     return Promise.resolve(this.lease);
   }
@@ -40,12 +30,7 @@ class OneJob implements JobQueue {
     this.calls.push(`fail:${failure.code}`);
     return Promise.resolve(this.held);
   }
-  recoverStale(): Promise<string[]> {
-    return Promise.resolve([]);
-  }
 }
-
-const RELEASE = { report: {}, diagnostics: null, datasets: [] } as unknown as Release;
 
 function options(lines: string[], extra: Record<string, unknown> = {}) {
   return {

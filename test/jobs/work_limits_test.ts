@@ -23,10 +23,11 @@ import {
   TIME_LIMIT_CODE,
 } from "../../src/jobs/work_limits.ts";
 import { WorkerPool } from "../../src/jobs/worker_pool.ts";
-import { fitModelParallel } from "../../src/mcmc/parallel_fit.ts";
+import { fitModelParallel, type ParallelFitOptions } from "../../src/mcmc/parallel_fit.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { confidentialCsv, QUICK } from "../api/_helpers.ts";
 import { twoRecordPoisson } from "../models/_helpers.ts";
+import { QueueStub, RELEASE } from "./_queue_stub.ts";
 
 const LIMITS = { maxIterations: 400_000 };
 
@@ -59,12 +60,10 @@ Deno.test("`checkWork()`: chains·warmup + draws within the limit, else 422 too_
 });
 
 /** A queue of jobs j1, j2, … claimed in order, recording what is done to them. */
-class Jobs implements JobQueue {
-  readonly calls: string[] = [];
+class Jobs extends QueueStub implements JobQueue {
   #next = 0;
-  constructor(readonly count: number) {}
-  enqueue(): Promise<void> {
-    return Promise.resolve();
+  constructor(readonly count: number) {
+    super();
   }
   claim(): Promise<Lease | null> {
     if (this.#next >= this.count) return Promise.resolve(null);
@@ -94,12 +93,7 @@ class Jobs implements JobQueue {
     this.calls.push(`fail:${lease.jobId}:${failure.code}`);
     return Promise.resolve(true);
   }
-  recoverStale(): Promise<string[]> {
-    return Promise.resolve([]);
-  }
 }
-
-const RELEASE = { report: {}, diagnostics: null, datasets: [] } as unknown as Release;
 
 function options(lines: string[], timeLimitMs?: number) {
   return {
@@ -225,12 +219,16 @@ Deno.test("`fitModelParallel()`: an abort terminates the chain workers and rejec
   const reason = new JobTimeLimitError(1);
   const started = performance.now();
   let progressed = 0;
-  await assert.rejects(
+  const fit = (draws: number, options: Partial<ParallelFitOptions>) =>
     fitModelParallel(twoRecordPoisson(), { alpha: null }, {
       seed: 1,
       chains: 2,
       warmup: 10,
-      draws: 50_000_000,
+      draws,
+      ...options,
+    });
+  await assert.rejects(
+    fit(50_000_000, {
       threads: 2,
       signal: controller.signal,
       onProgress: () => {
@@ -241,13 +239,7 @@ Deno.test("`fitModelParallel()`: an abort terminates the chain workers and rejec
   );
   assert.ok(performance.now() - started < 30_000);
   await assert.rejects(
-    fitModelParallel(twoRecordPoisson(), { alpha: null }, {
-      seed: 1,
-      chains: 2,
-      warmup: 10,
-      draws: 10,
-      signal: AbortSignal.abort(reason),
-    }),
+    fit(10, { signal: AbortSignal.abort(reason) }),
     (error) => error === reason,
     "an aborted signal starts no workers",
   );

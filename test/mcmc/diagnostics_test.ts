@@ -61,35 +61,22 @@ Deno.test("the recorded draws hold every reference set", () => {
   for (const chains of draws.values()) assert.equal(chains.length, 4);
 });
 
-Deno.test("`splitRhat()` matches posterior::rhat to 1e-6", () => {
-  for (const [set, chains] of draws) {
-    assertRelative(splitRhat(chains), expected.sets[set].rhat, 1e-6, `${set} rhat`);
-  }
-});
+/** Each diagnostic, its name, and the key of posterior's value for it in the expected file. */
+const POSTERIOR_DIAGNOSTICS = [
+  ["splitRhat", splitRhat, "rhat"],
+  ["essBulk", essBulk, "ess_bulk"],
+  ["essTail", essTail, "ess_tail"],
+  ["essMean", essMean, "ess_mean"],
+  ["mcseMean", mcseMean, "mcse_mean"],
+] as const;
 
-Deno.test("`essBulk()` matches posterior::ess_bulk to 1e-6", () => {
-  for (const [set, chains] of draws) {
-    assertRelative(essBulk(chains), expected.sets[set].ess_bulk, 1e-6, `${set} ess_bulk`);
-  }
-});
-
-Deno.test("`essTail()` matches posterior::ess_tail to 1e-6", () => {
-  for (const [set, chains] of draws) {
-    assertRelative(essTail(chains), expected.sets[set].ess_tail, 1e-6, `${set} ess_tail`);
-  }
-});
-
-Deno.test("`essMean()` matches posterior::ess_mean to 1e-6", () => {
-  for (const [set, chains] of draws) {
-    assertRelative(essMean(chains), expected.sets[set].ess_mean, 1e-6, `${set} ess_mean`);
-  }
-});
-
-Deno.test("`mcseMean()` matches posterior::mcse_mean to 1e-6", () => {
-  for (const [set, chains] of draws) {
-    assertRelative(mcseMean(chains), expected.sets[set].mcse_mean, 1e-6, `${set} mcse_mean`);
-  }
-});
+for (const [name, diagnostic, key] of POSTERIOR_DIAGNOSTICS) {
+  Deno.test(`\`${name}()\` matches posterior::${key} to 1e-6`, () => {
+    for (const [set, chains] of draws) {
+      assertRelative(diagnostic(chains), expected.sets[set][key], 1e-6, `${set} ${key}`);
+    }
+  });
+}
 
 Deno.test("`quantile()` matches R's type-7 quantile and median", () => {
   for (const [set, chains] of draws) {

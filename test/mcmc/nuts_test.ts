@@ -17,7 +17,7 @@ import {
   initStepSize,
 } from "../../src/mcmc/step_size.ts";
 import { warmupFinal, warmupInit, warmupParams, warmupUpdate } from "../../src/mcmc/warmup.ts";
-import { denseMetric, type MetricKind } from "../../src/mcmc/metric.ts";
+import { denseMetric, type InverseMetric, type MetricKind } from "../../src/mcmc/metric.ts";
 
 /** Per-chain arrays of f(draw) for coordinate j. */
 function chainsOf(r: SampleResult, j: number, f: (x: number) => number = (x) => x): Float64Array[] {
@@ -213,6 +213,25 @@ Deno.test("`sample()` with thin k keeps every k-th state of the same chain run k
   assert.throws(() => sample(CORRELATED, D, { ...options, thin: 0 }), /Invalid thin/);
 });
 
+/**
+ * Asserts that `steps` leapfrog steps of −1e-4 (backwards) from (x, p) under `metric` change the
+ * Hamiltonian −log π(x) + K(p) by less than `tolerance`.
+ */
+function assertEnergyKeptBackwards(
+  f: LogDensityFn,
+  x: Float64Array,
+  p: Float64Array,
+  metric: InverseMetric,
+  steps: number,
+  tolerance: number,
+) {
+  const g = new Float64Array(x.length);
+  const start = -f(x, g) + kineticEnergy(p, metric);
+  let lp = 0;
+  for (let i = 0; i < steps; i++) lp = leapfrog(x, p, g, -1e-4, metric, f);
+  assert.ok(Math.abs(-lp + kineticEnergy(p, metric) - start) < tolerance);
+}
+
 Deno.test("`leapfrog()` conserves energy and follows the exact flow for a tiny step", () => {
   // Standard normal, unit metric: the flow is q(t) = q0 cos t + p0 sin t, p(t) = p0 cos t − q0 sin t.
   const f: LogDensityFn = (u, g) => {
@@ -231,14 +250,14 @@ Deno.test("`leapfrog()` conserves energy and follows the exact flow for a tiny s
   assert.ok(Math.abs(p[0] - (-1.3 * Math.cos(1) - 0.7 * Math.sin(1))) < 1e-6);
 
   // The correlated Gaussian with a non-unit metric, integrated backwards.
-  const x = Float64Array.from(MU, (m, j) => m + SCALES[j]);
-  const gx = new Float64Array(D);
-  const invM = Float64Array.from(SCALES, (s) => s * s);
-  const px = Float64Array.from(SCALES, (s, j) => (j % 2 === 0 ? 1 : -1) / s);
-  const start = -CORRELATED(x, gx) + kineticEnergy(px, invM);
-  let lpx = 0;
-  for (let i = 0; i < 500; i++) lpx = leapfrog(x, px, gx, -1e-4, invM, CORRELATED);
-  assert.ok(Math.abs(-lpx + kineticEnergy(px, invM) - start) < 1e-6);
+  assertEnergyKeptBackwards(
+    CORRELATED,
+    Float64Array.from(MU, (m, j) => m + SCALES[j]),
+    Float64Array.from(SCALES, (s, j) => (j % 2 === 0 ? 1 : -1) / s),
+    Float64Array.from(SCALES, (s) => s * s),
+    500,
+    1e-6,
+  );
 });
 
 Deno.test("`nutsStep()` stops at maxTreeDepth and reports it", () => {
@@ -518,13 +537,14 @@ Deno.test("`leapfrog()` with a dense metric conserves energy and follows the exa
     gr[1] = -0.9 * u[0] * u[1] ** 2 - u[1];
     return -0.5 * u[0] ** 2 - 0.3 * u[0] * u[1] ** 3 - 0.5 * u[1] ** 2;
   };
-  const x = Float64Array.of(0.4, -0.6);
-  const px = Float64Array.of(1.1, 0.3);
-  const gx = new Float64Array(2);
-  const start = -f(x, gx) + kineticEnergy(px, other);
-  let lpx = 0;
-  for (let i = 0; i < 2000; i++) lpx = leapfrog(x, px, gx, -1e-4, other, f);
-  assert.ok(Math.abs(-lpx + kineticEnergy(px, other) - start) < 1e-8);
+  assertEnergyKeptBackwards(
+    f,
+    Float64Array.of(0.4, -0.6),
+    Float64Array.of(1.1, 0.3),
+    other,
+    2000,
+    1e-8,
+  );
 });
 
 Deno.test("`nutsStep()` takes exactly one of inverseMassDiag and metric, of the target's dimension", () => {

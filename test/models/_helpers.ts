@@ -5,6 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { det, inv, multiply } from "mathjs";
 import { fitModel } from "../../src/mcmc/fit.ts";
 import { Rng } from "../../src/random/rng.ts";
 import type { Design, Model, Weighting } from "../../src/models/model.ts";
@@ -213,6 +214,33 @@ export function checkSimulatedMean(
 }
 
 /**
+ * Simulates `reps` datasets from `model` at `theta` (one `Rng(seed, 13)` for all) and passes each
+ * record's simulated outcome to `record`.
+ */
+export function simulateRecords(
+  model: Model,
+  theta: Float64Array,
+  reps: number,
+  seed: number,
+  record: (i: number, y: number) => void,
+): void {
+  const n = model.design.n;
+  const out = new Float64Array(n);
+  const rng = new Rng(seed, 13);
+  for (let r = 0; r < reps; r++) {
+    model.simulate(theta, rng, out);
+    for (let i = 0; i < n; i++) record(i, out[i]);
+  }
+}
+
+/** Asserts that `count` events in `reps` trials are within 5 standard errors of probability p. */
+export function assertFrequency(count: number, reps: number, p: number, label: string): void {
+  const se = Math.sqrt(p * (1 - p) / reps);
+  const got = count / reps;
+  assert.ok(Math.abs(got - p) < 5 * se, `${label}: ${got} vs ${p}`);
+}
+
+/**
  * A record whose ℓ is not finite, given α = 0, leaves the target and gradient exactly as
  * without it.
  */
@@ -267,6 +295,83 @@ export function checkTargetIsWeightedSum(
   const prior = model.logDensity(u, null, { alpha: new Float64Array(n) });
   const got = model.logDensity(u, null, { alpha, censor }) - prior;
   assertClose(got, want, 1e-12, 1e-12 * Math.abs(prior), `${model.name} weighted sum`);
+}
+
+/**
+ * `checkTargetIsWeightedSum` at θ with α uniform on [0, 1] (seed `alphaSeed`), uncensored and
+ * censored at C = 1.5.
+ */
+export function checkTargetAt(model: Model, theta: Float64Array, alphaSeed: number) {
+  const u = model.unconstrain(theta);
+  const alpha = uniforms(model.design.n, 0, 1, alphaSeed);
+  checkTargetIsWeightedSum(model, u, alpha);
+  checkTargetIsWeightedSum(model, u, alpha, 1.5);
+}
+
+/**
+ * For K = 1 and 3, `checkGradientWeightings` at three points `jitter` draws near θ, each with its
+ * own α uniform on [0, 1]; `build(k)` gives the model and θ.
+ */
+export function checkGradientsForK<M extends Model>(
+  build: (k: number) => { model: M; theta: Float64Array },
+  jitter: (model: M, theta: Float64Array, seed: number) => Float64Array,
+) {
+  for (const k of [1, 3]) {
+    const { model, theta } = build(k);
+    for (let r = 0; r < 3; r++) {
+      const u = jitter(model, theta, 10 * k + r);
+      const alpha = uniforms(model.design.n, 0, 1, 50 + 10 * k + r);
+      checkGradientWeightings(model, u, alpha);
+    }
+  }
+}
+
+/**
+ * A survey design whose K − 1 covariates are the treatment dummies of a K-level factor (record i
+ * at level i mod K), record i's (y, w) being `draw(i mod K)`, called in record order.
+ */
+export function factorSurveyDesign(
+  n: number,
+  k: number,
+  draw: (level: number) => [number, number],
+): Design {
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  const w = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i * k] = 1;
+    const level = i % k;
+    if (level > 0) x[i * k + level] = 1;
+    [y[i], w[i]] = draw(level);
+  }
+  const names = ["intercept"];
+  for (let j = 1; j < k; j++) names.push(`level=${j + 1}`);
+  return { n, k, y, x, coefficientNames: names, weight: w };
+}
+
+/** The log density at r of the bivariate normal N(0, s), from mathjs's inverse and determinant. */
+export function bivariateNormalLogPdf(r: number[], s: number[][]): number {
+  const quad = multiply(r, multiply(inv(s), r)) as unknown as number;
+  return -Math.log(2 * Math.PI) - 0.5 * Math.log(det(s) as number) - 0.5 * quad;
+}
+
+/**
+ * Asserts that m deviations from a N(0, sd²) law, given by their sum and sum of squares, have a
+ * mean within 5·sd/√m of 0 and a mean square within 5·√(2/m)·sd² of sd².
+ */
+export function assertNormalDeviations(
+  sum: number,
+  sumSq: number,
+  m: number,
+  sd: number,
+  label: string,
+) {
+  const mean = sum / m;
+  assert.ok(Math.abs(mean) < 5 * sd / Math.sqrt(m), `${label}: mean ${mean}`);
+  // Var of the sample variance of normals ≈ 2σ⁴/m.
+  const variance = sumSq / m;
+  const se = Math.sqrt(2 / m) * sd * sd;
+  assert.ok(Math.abs(variance - sd * sd) < 5 * se, `${label}: variance ${variance}`);
 }
 
 /** A design with K = 2 whose covariate is η itself, so θ = (0, 1, …) puts record i at η_i. */

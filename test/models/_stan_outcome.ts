@@ -14,10 +14,9 @@ import {
   readCsv,
 } from "../../src/data/mod.ts";
 import { mcseMean } from "../../src/mcmc/diagnostics.ts";
-import { fitModelParallel } from "../../src/mcmc/parallel_fit.ts";
 import { createModel, type ModelName, outcomeKind } from "../../src/models/mod.ts";
 import type { Model } from "../../src/models/model.ts";
-import { parameterChains, type StanSummary } from "../mcmc/_stan_reference.ts";
+import { fitForStan, parameterChains, type StanSummary } from "../mcmc/_stan_reference.ts";
 
 /** The recorded fits: per model, its rstan summaries and sampler diagnostics. */
 export const OUTCOME_REFERENCE = JSON.parse(
@@ -68,14 +67,7 @@ export async function checkAgainstStan(
   assert.deepEqual(new Set(Object.values(names)), new Set(Object.keys(reference.fit)));
   assert.equal(reference.sampler.divergences, 0, "the reference fit has divergences");
   const alpha = numericColumn(OUTCOME_DATA, "alpha");
-  const fit = await fitModelParallel(model, { alpha }, {
-    seed: 15,
-    chains: 4,
-    warmup: 1000,
-    draws: 1500,
-    threads: 2,
-  });
-  assert.equal(fit.divergences, 0);
+  const fit = await fitForStan(model, { alpha }, 15, 1500);
   const agreements = model.paramNames.map((param, j) => {
     const stan = reference.fit[names[param]];
     const combined = Math.hypot(mcseMean(parameterChains(fit, j)), stan.mcse_mean);

@@ -3,7 +3,6 @@ import { all, create } from "mathjs";
 import { CategoricalModel } from "../../src/models/categorical.ts";
 import { LogisticModel } from "../../src/models/logistic.ts";
 import type { Design } from "../../src/models/model.ts";
-import { Rng } from "../../src/random/rng.ts";
 import * as h from "./_helpers.ts";
 import { checkAgainstStan, OUTCOME_REFERENCE } from "./_stan_outcome.ts";
 
@@ -127,21 +126,13 @@ Deno.test("`CategoricalModel.simulate()` draws each level with frequency p_il", 
   const x = model.design.x;
   const reps = 3000;
   const counts = new Float64Array(12 * 3);
-  const out = new Float64Array(12);
-  const rng = new Rng(21, 13);
-  for (let r = 0; r < reps; r++) {
-    model.simulate(theta, rng, out);
-    for (let i = 0; i < 12; i++) counts[3 * i + out[i]]++;
-  }
+  h.simulateRecords(model, theta, reps, 21, (i, y) => counts[3 * i + y]++);
   for (let i = 0; i < 12; i++) {
     const v = x[2 * i + 1];
     const w = [1, Math.exp(theta[0] + theta[1] * v), Math.exp(theta[2] + theta[3] * v)];
     const total = w[0] + w[1] + w[2];
     for (let l = 0; l < 3; l++) {
-      const p = w[l] / total;
-      const se = Math.sqrt(p * (1 - p) / reps);
-      const got = counts[3 * i + l] / reps;
-      assert.ok(Math.abs(got - p) < 5 * se, `record ${i}, level ${l}: ${got} vs ${p}`);
+      h.assertFrequency(counts[3 * i + l], reps, w[l] / total, `record ${i}, level ${l}`);
     }
   }
 });

@@ -4,7 +4,6 @@ import { HurdleModel } from "../../src/models/hurdle.ts";
 import { LogisticModel } from "../../src/models/logistic.ts";
 import { LognormalModel } from "../../src/models/lognormal.ts";
 import type { Design } from "../../src/models/model.ts";
-import { Rng } from "../../src/random/rng.ts";
 import * as h from "./_helpers.ts";
 import { checkAgainstStan, OUTCOME_REFERENCE } from "./_stan_outcome.ts";
 
@@ -119,21 +118,15 @@ Deno.test("`HurdleModel.simulate()` gives zeros with frequency 1 − p_i and log
   const reps = 4000;
   const zeros = new Float64Array(10);
   const logSum = new Float64Array(10);
-  const out = new Float64Array(10);
-  const rng = new Rng(23, 13);
-  for (let r = 0; r < reps; r++) {
-    model.simulate(theta, rng, out);
-    for (let i = 0; i < 10; i++) {
-      assert.ok(out[i] >= 0);
-      if (out[i] === 0) zeros[i]++;
-      else logSum[i] += Math.log(out[i]);
-    }
-  }
+  h.simulateRecords(model, theta, reps, 23, (i, y) => {
+    assert.ok(y >= 0);
+    if (y === 0) zeros[i]++;
+    else logSum[i] += Math.log(y);
+  });
   for (let i = 0; i < 10; i++) {
     const v = x[2 * i + 1];
     const p = 1 / (1 + Math.exp(-(theta[0] + theta[1] * v)));
-    const se = Math.sqrt(p * (1 - p) / reps);
-    assert.ok(Math.abs(zeros[i] / reps - (1 - p)) < 5 * se, `record ${i}: zeros`);
+    h.assertFrequency(zeros[i], reps, 1 - p, `record ${i}: zeros`);
     const positives = reps - zeros[i];
     const mean = theta[2] + theta[3] * v;
     const got = logSum[i] / positives;

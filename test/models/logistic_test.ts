@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { all, create } from "mathjs";
 import { LogisticModel } from "../../src/models/logistic.ts";
 import type { Design } from "../../src/models/model.ts";
-import { Rng } from "../../src/random/rng.ts";
 import * as h from "./_helpers.ts";
 import { checkAgainstStan, OUTCOME_REFERENCE } from "./_stan_outcome.ts";
 
@@ -60,19 +59,13 @@ Deno.test("`LogisticModel.simulate()` draws each record's 1 with frequency logit
   const x = model.design.x;
   const reps = 2000;
   const ones = new Float64Array(30);
-  const out = new Float64Array(30);
-  const rng = new Rng(17, 13);
-  for (let r = 0; r < reps; r++) {
-    model.simulate(theta, rng, out);
-    for (let i = 0; i < 30; i++) {
-      assert.ok(out[i] === 0 || out[i] === 1);
-      ones[i] += out[i];
-    }
-  }
+  h.simulateRecords(model, theta, reps, 17, (i, y) => {
+    assert.ok(y === 0 || y === 1);
+    ones[i] += y;
+  });
   for (let i = 0; i < 30; i++) {
     const p = 1 / (1 + Math.exp(-(theta[0] + theta[1] * x[2 * i + 1])));
-    const se = Math.sqrt(p * (1 - p) / reps);
-    assert.ok(Math.abs(ones[i] / reps - p) < 5 * se, `record ${i}: ${ones[i] / reps} vs ${p}`);
+    h.assertFrequency(ones[i], reps, p, `record ${i}`);
   }
 });
 

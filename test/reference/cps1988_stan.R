@@ -25,6 +25,7 @@ suppressPackageStartupMessages({
   library(rstan)
   library(jsonlite)
 })
+source("test/reference/_common.R")
 
 stan_seed <- 4714
 chains <- 4
@@ -44,7 +45,7 @@ X <- cbind(
 coefficients <- c("intercept", "education", "experience", "ethnicity=afam", "smsa=yes")
 K <- ncol(X)
 
-summarise <- function(x, mcse, seconds) {
+summarise_rstan <- function(x, mcse, seconds) {
   # x: iterations x chains matrix of one coefficient's post-warmup draws
   ess_bulk <- rstan::ess_bulk(x)
   list(
@@ -62,22 +63,18 @@ summarise <- function(x, mcse, seconds) {
 }
 
 file <- "test/reference/logistic_student_t.stan"
-compile_started <- proc.time()[["elapsed"]]
-model <- stan_model(file)
-compile_seconds <- proc.time()[["elapsed"]] - compile_started
-started <- proc.time()[["elapsed"]]
-fit <- sampling(model,
-  data = list(n = n, K = K, y = y, X = X), chains = chains, warmup = warmup,
-  iter = warmup + draws, seed = stan_seed, cores = cores, refresh = 0
+run <- compile_and_run(
+  file, list(n = n, K = K, y = y, X = X), chains, warmup, draws, stan_seed, cores
 )
-seconds <- proc.time()[["elapsed"]] - started
+fit <- run$fit
+seconds <- run$sampling_seconds
 a <- as.array(fit, pars = "beta") # iterations x chains x K
 mon <- monitor(a, warmup = 0, print = FALSE)
 sampler <- get_sampler_params(fit, inc_warmup = TRUE)
 post <- lapply(sampler, function(s) s[-seq_len(warmup), , drop = FALSE])
 elapsed <- get_elapsed_time(fit)
 betas <- lapply(seq_len(K), function(k) {
-  summarise(a[, , k], mon[k, "se_mean"], seconds)
+  summarise_rstan(a[, , k], mon[k, "se_mean"], seconds)
 })
 names(betas) <- sprintf("beta[%d]", seq_len(K))
 ess <- sapply(betas, function(b) b$ess_bulk)
@@ -107,24 +104,18 @@ out <- list(
   ),
   coefficients = coefficients,
   prior = "beta[k] ~ student_t(3, 0, 2.5) for every k (intercept included)",
-  sampler = list(
-    algorithm = "NUTS (diag_e), rstan::sampling defaults",
-    chains = chains, warmup = warmup, draws_per_chain = draws, thin = 1,
-    adapt_delta = 0.8, max_treedepth = 10, seed = stan_seed, cores = cores,
-    compile_seconds = compile_seconds,
+  sampler = c(nuts_settings(chains, warmup, draws, stan_seed, cores), list(
+    compile_seconds = run$compile_seconds,
     sampling_wall_seconds = seconds,
-    chain_seconds = list(warmup = unname(elapsed[, "warmup"]), sample = unname(elapsed[, "sample"])),
-    divergences = sum(sapply(post, function(s) sum(s[, "divergent__"]))),
-    treedepth_max_hits = sum(sapply(post, function(s) sum(s[, "treedepth__"] >= 10))),
-    step_sizes = sapply(post, function(s) s[1, "stepsize__"]),
-    mean_leapfrog_per_draw = mean(sapply(post, function(s) mean(s[, "n_leapfrog__"]))),
+    chain_seconds = list(warmup = unname(elapsed[, "warmup"]), sample = unname(elapsed[, "sample"]))
+  ), sampler_totals(post), list(
     mean_leapfrog_per_warmup_iteration = mean(sapply(sampler, function(s) {
       mean(s[seq_len(warmup), "n_leapfrog__"])
     })),
     gradient_evaluations = sum(sapply(sampler, function(s) sum(s[, "n_leapfrog__"]))),
     ess_bulk_per_second_min = min(ess) / seconds,
     ess_bulk_per_second_median = median(ess) / seconds
-  ),
+  )),
   summaries = paste(
     "mean, sd over all draws; ess_bulk, ess_tail, rhat: rstan 2.21.7;",
     "mcse_mean: rstan::monitor's se_mean; per second: over sampling_wall_seconds",
@@ -132,8 +123,5 @@ out <- list(
   ),
   fit = betas
 )
-writeLines(
-  toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE),
-  "test/reference/cps1988_expected.json"
-)
+write_expected(out, "test/reference/cps1988_expected.json")
 cat(sprintf("sampling %.1f s, divergences %d\n", seconds, out$sampler$divergences))

@@ -19,6 +19,7 @@ suppressPackageStartupMessages({
   library(posterior)
   library(jsonlite)
 })
+source("test/reference/_common.R")
 
 data_seed <- 20240613
 stan_seed <- 4712
@@ -45,51 +46,24 @@ data <- read.csv("test/reference/nb_covariates_n2000.csv")
 coefficients <- c("intercept", "z", "b")
 X <- cbind(1, data$z, data$b)
 
-compile_started <- proc.time()[["elapsed"]]
-model <- stan_model("test/reference/nb_covariates.stan", model_name = "nb_covariates")
-compile_seconds <- proc.time()[["elapsed"]] - compile_started
-
-summarise <- function(x) {
-  # x: iterations x chains matrix of one quantity's post-warmup draws
-  list(
-    mean = mean(x),
-    sd = sd(x),
-    mcse_mean = posterior::mcse_mean(x),
-    ess_bulk = posterior::ess_bulk(x),
-    ess_tail = posterior::ess_tail(x),
-    rhat = posterior::rhat(x),
-    q05 = unname(quantile(x, 0.05)),
-    q50 = unname(quantile(x, 0.5)),
-    q95 = unname(quantile(x, 0.95))
-  )
-}
 
 stan_data <- list(n = nrow(data), K = 3L, y = data$y, alpha = data$alpha, X = X)
-sampling_started <- proc.time()[["elapsed"]]
-fit <- sampling(model,
-  data = stan_data, chains = chains, warmup = warmup,
-  iter = warmup + draws, seed = stan_seed, cores = cores, refresh = 0,
+run <- compile_and_run("test/reference/nb_covariates.stan", stan_data,
+  chains, warmup, draws, stan_seed, cores,
   pars = c("beta", "sigma_beta", "phi")
 )
-sampling_seconds <- proc.time()[["elapsed"]] - sampling_started
+fit <- run$fit
 a <- as.array(fit) # iterations x chains x parameters
 names <- c(sprintf("beta[%d]", 1:3), sprintf("sigma_beta[%d]", 1:3), "phi")
 summaries <- setNames(lapply(names, function(p) summarise(a[, , p])), names)
 sampler <- get_sampler_params(fit, inc_warmup = FALSE)
 elapsed <- get_elapsed_time(fit)
 
-out <- list(
-  generated_by = "Rscript test/reference/nb_covariates_stan.R",
-  date = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
-  r_version = R.version.string,
-  rstan_version = as.character(packageVersion("rstan")),
-  stan_version = stan_version(),
-  posterior_version = as.character(packageVersion("posterior")),
+out <- c(provenance("test/reference/nb_covariates_stan.R"), list(
   model = "test/reference/nb_covariates.stan",
   data = list(
     file = "test/reference/nb_covariates_n2000.csv",
-    n = nrow(data),
-    seed = data_seed,
+    n = nrow(data), seed = data_seed,
     generator = paste(
       "z ~ N(0, 1), b ~ Bernoulli(0.4), phi = 5 w.p. 0.2 else 20,",
       "y ~ NB(mu = exp(4.6 + 0.3 z - 0.4 b), size = phi) via rnbinom(mu =, size =)"
@@ -99,18 +73,15 @@ out <- list(
     sum_alpha = sum(data$alpha)
   ),
   coefficients = coefficients,
-  sampler = list(
-    algorithm = "NUTS (diag_e), rstan::sampling defaults",
-    chains = chains, warmup = warmup, draws_per_chain = draws, thin = 1,
-    adapt_delta = 0.8, max_treedepth = 10, seed = stan_seed, cores = cores,
-    compile_seconds = compile_seconds,
-    sampling_wall_seconds = sampling_seconds,
-    elapsed_warmup_seconds = sum(elapsed[, "warmup"]),
-    elapsed_sampling_seconds = sum(elapsed[, "sample"]),
-    divergences = sum(sapply(sampler, function(s) sum(s[, "divergent__"]))),
-    treedepth_max_hits = sum(sapply(sampler, function(s) sum(s[, "treedepth__"] >= 10))),
-    step_sizes = sapply(sampler, function(s) s[1, "stepsize__"]),
-    mean_leapfrog_per_draw = mean(sapply(sampler, function(s) mean(s[, "n_leapfrog__"])))
+  sampler = c(
+    nuts_settings(chains, warmup, draws, stan_seed, cores),
+    list(
+      compile_seconds = run$compile_seconds,
+      sampling_wall_seconds = run$sampling_seconds,
+      elapsed_warmup_seconds = sum(elapsed[, "warmup"]),
+      elapsed_sampling_seconds = sum(elapsed[, "sample"])
+    ),
+    sampler_totals(sampler)
   ),
   parameters = paste(
     "beta[1..3] = coefficients of (intercept, z, b) on the log-mean scale;",
@@ -119,8 +90,5 @@ out <- list(
   ),
   summaries = "mean, sd over all draws; mcse_mean, ess_bulk, ess_tail, rhat: posterior package",
   fit = summaries
-)
-writeLines(
-  toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE),
-  "test/reference/nb_covariates_expected.json"
-)
+))
+write_expected(out, "test/reference/nb_covariates_expected.json")

@@ -17,6 +17,7 @@ suppressPackageStartupMessages({
   library(posterior)
   library(jsonlite)
 })
+source("test/reference/_common.R")
 
 data_seed <- 20240611
 stan_seed <- 4711
@@ -36,33 +37,15 @@ write.csv(data.frame(y = y, alpha = sprintf("%.17g", alpha)),
 # Fit from the recorded file so that the fit sees exactly what the TypeScript tests read.
 data <- read.csv("test/reference/nb_mixture_n1000.csv")
 
-compile_started <- proc.time()[["elapsed"]]
-model <- stan_model("test/reference/nb_weighted.stan", model_name = "nb_weighted")
-compile_seconds <- proc.time()[["elapsed"]] - compile_started
-
-summarise <- function(x) {
-  # x: iterations x chains matrix of one quantity's post-warmup draws
-  list(
-    mean = mean(x),
-    sd = sd(x),
-    mcse_mean = posterior::mcse_mean(x),
-    ess_bulk = posterior::ess_bulk(x),
-    ess_tail = posterior::ess_tail(x),
-    rhat = posterior::rhat(x),
-    q05 = unname(quantile(x, 0.05)),
-    q50 = unname(quantile(x, 0.5)),
-    q95 = unname(quantile(x, 0.95))
-  )
-}
+compiled <- timed(stan_model("test/reference/nb_weighted.stan", model_name = "nb_weighted"))
+model <- compiled$value
 
 fit_one <- function(weights) {
   stan_data <- list(
     n = nrow(data), K = 1L, y = data$y, weights = weights,
     X = matrix(1, nrow(data), 1)
   )
-  fit <- sampling(model,
-    data = stan_data, chains = chains, warmup = warmup,
-    iter = warmup + draws, seed = stan_seed, cores = cores, refresh = 0,
+  fit <- run_nuts(model, stan_data, chains, warmup, draws, stan_seed, cores,
     pars = c("beta", "sigma_beta", "phi")
   )
   a <- as.array(fit) # iterations x chains x parameters
@@ -72,42 +55,29 @@ fit_one <- function(weights) {
     beta = summarise(a[, , "beta[1]"]),
     sigma_beta = summarise(a[, , "sigma_beta[1]"]),
     phi = summarise(a[, , "phi"]),
-    sampler = list(
-      divergences = sum(sapply(sampler, function(s) sum(s[, "divergent__"]))),
-      treedepth_max_hits = sum(sapply(sampler, function(s) sum(s[, "treedepth__"] >= 10))),
-      step_sizes = sapply(sampler, function(s) s[1, "stepsize__"]),
-      mean_leapfrog_per_draw = mean(sapply(sampler, function(s) mean(s[, "n_leapfrog__"]))),
+    sampler = c(sampler_totals(sampler), list(
       elapsed_warmup_seconds = sum(elapsed[, "warmup"]),
       elapsed_sampling_seconds = sum(elapsed[, "sample"])
-    )
+    ))
   )
 }
 
 unweighted <- fit_one(rep(1, nrow(data)))
 weighted <- fit_one(data$alpha)
 
-out <- list(
-  generated_by = "Rscript test/reference/nb_stan.R",
-  date = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
-  r_version = R.version.string,
-  rstan_version = as.character(packageVersion("rstan")),
-  stan_version = stan_version(),
-  posterior_version = as.character(packageVersion("posterior")),
+out <- c(provenance("test/reference/nb_stan.R"), list(
   model = "test/reference/nb_weighted.stan",
   data = list(
     file = "test/reference/nb_mixture_n1000.csv",
-    n = nrow(data),
-    seed = data_seed,
+    n = nrow(data), seed = data_seed,
     mixture = "0.2 NB(mu = 100, size = 5) + 0.8 NB(mu = 100, size = 20), rnbinom(mu =, size =)",
     alpha = "min(1, max(0.1, 1.3 - y / 200))",
     mean_y = mean(data$y),
     sum_alpha = sum(data$alpha)
   ),
-  sampler = list(
-    algorithm = "NUTS (diag_e), rstan::sampling defaults",
-    chains = chains, warmup = warmup, draws_per_chain = draws, thin = 1,
-    adapt_delta = 0.8, max_treedepth = 10, seed = stan_seed, cores = cores,
-    compile_seconds = compile_seconds
+  sampler = c(
+    nuts_settings(chains, warmup, draws, stan_seed, cores),
+    list(compile_seconds = compiled$seconds)
   ),
   parameters = paste(
     "beta = intercept on the log-mean scale; sigma_beta = prior scale of beta;",
@@ -115,8 +85,5 @@ out <- list(
   ),
   summaries = "mean, sd over all draws; mcse_mean, ess_bulk, ess_tail, rhat: posterior package",
   fits = list(unweighted = unweighted, weighted = weighted)
-)
-writeLines(
-  toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE),
-  "test/reference/nb_stan_expected.json"
-)
+))
+write_expected(out, "test/reference/nb_stan_expected.json")

@@ -17,6 +17,7 @@
 #   (SDMVPSU, 2 per stratum) nested in the strata, svydesign(ids = ~psu, strata = ~stratum,
 #   weights = ~weight, nest = TRUE); the estimates are the same, the SEs are not.
 suppressPackageStartupMessages(library(survey))
+source("test/reference/survey_cells.R")
 suppressPackageStartupMessages(library(jsonlite))
 
 data <- read.csv(
@@ -28,29 +29,8 @@ data <- read.csv(
 )
 kept <- data[!is.na(data$hi_chol), ]
 kept$one <- 1
-ages <- c("0-19", "20-39", "40-59", "60+")
-genders <- c("male", "female")
-
-cells_of <- function(design) {
-  cells <- list()
-  for (a in c("all", ages)) {
-    for (g in c("all", genders)) {
-      keep <- (a == "all" | kept$agecat == a) & (g == "all" | kept$gender == g)
-      domain <- subset(design, keep)
-      total <- svytotal(~one, domain)
-      mean <- svymean(~hi_chol, domain)
-      cells[[length(cells) + 1]] <- list(
-        agecat = a,
-        gender = g,
-        count = unname(coef(total)),
-        countSE = unname(SE(total))[1],
-        mean = unname(coef(mean)),
-        meanSE = unname(SE(mean))[1]
-      )
-    }
-  }
-  cells
-}
+margins <- list(agecat = c("0-19", "20-39", "40-59", "60+"), gender = c("male", "female"))
+cells_of <- function(design) domain_cells(design, kept, margins, ~hi_chol)
 
 stratified <- svydesign(ids = ~1, strata = ~stratum, weights = ~weight, data = kept)
 clustered <- svydesign(ids = ~psu, strata = ~stratum, weights = ~weight, nest = TRUE, data = kept)

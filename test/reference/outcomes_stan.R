@@ -30,6 +30,7 @@ suppressPackageStartupMessages({
   library(posterior)
   library(jsonlite)
 })
+source("test/reference/_common.R")
 
 data_seed <- 20240615
 stan_seed <- 4713
@@ -72,43 +73,17 @@ coefficients <- c("intercept", "z", paste0("g=", g_levels[2:3]))
 K <- ncol(X)
 yc_levels <- unique(data$yc)
 
-summarise <- function(x) {
-  # x: iterations x chains matrix of one quantity's post-warmup draws
-  list(
-    mean = mean(x),
-    sd = sd(x),
-    mcse_mean = posterior::mcse_mean(x),
-    ess_bulk = posterior::ess_bulk(x),
-    ess_tail = posterior::ess_tail(x),
-    rhat = posterior::rhat(x),
-    q05 = unname(quantile(x, 0.05)),
-    q50 = unname(quantile(x, 0.5)),
-    q95 = unname(quantile(x, 0.95))
-  )
-}
-
-run <- function(file, stan_data, pars) {
-  compile_started <- proc.time()[["elapsed"]]
-  model <- stan_model(file)
-  compile_seconds <- proc.time()[["elapsed"]] - compile_started
-  started <- proc.time()[["elapsed"]]
-  fit <- sampling(model,
-    data = stan_data, chains = chains, warmup = warmup,
-    iter = warmup + draws, seed = stan_seed, cores = cores, refresh = 0
-  )
-  seconds <- proc.time()[["elapsed"]] - started
+run <- function(file, stan_data) {
+  run <- compile_and_run(file, stan_data, chains, warmup, draws, stan_seed, cores)
+  fit <- run$fit
   a <- as.array(fit) # iterations x chains x parameters
   names <- setdiff(dimnames(a)[[3]], "lp__")
   sampler <- get_sampler_params(fit, inc_warmup = FALSE)
   list(
     model = file,
-    sampler = list(
-      compile_seconds = compile_seconds,
-      sampling_wall_seconds = seconds,
-      divergences = sum(sapply(sampler, function(s) sum(s[, "divergent__"]))),
-      treedepth_max_hits = sum(sapply(sampler, function(s) sum(s[, "treedepth__"] >= 10))),
-      step_sizes = sapply(sampler, function(s) s[1, "stepsize__"]),
-      mean_leapfrog_per_draw = mean(sapply(sampler, function(s) mean(s[, "n_leapfrog__"])))
+    sampler = c(
+      list(compile_seconds = run$compile_seconds, sampling_wall_seconds = run$sampling_seconds),
+      sampler_totals(sampler)
     ),
     fit = setNames(lapply(names, function(p) summarise(a[, , p])), names)
   )
@@ -127,13 +102,7 @@ hurdle <- run(
   list(n = n, K = K, y = data$yh, alpha = data$alpha, X = X)
 )
 
-out <- list(
-  generated_by = "Rscript test/reference/outcomes_stan.R",
-  date = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
-  r_version = R.version.string,
-  rstan_version = as.character(packageVersion("rstan")),
-  stan_version = stan_version(),
-  posterior_version = as.character(packageVersion("posterior")),
+out <- c(provenance("test/reference/outcomes_stan.R"), list(
   data = list(
     file = "test/reference/outcomes_n800.csv",
     n = n,
@@ -146,11 +115,7 @@ out <- list(
   ),
   coefficients = coefficients,
   yc_levels = yc_levels,
-  sampler = list(
-    algorithm = "NUTS (diag_e), rstan::sampling defaults",
-    chains = chains, warmup = warmup, draws_per_chain = draws, thin = 1,
-    adapt_delta = 0.8, max_treedepth = 10, seed = stan_seed, cores = cores
-  ),
+  sampler = nuts_settings(chains, warmup, draws, stan_seed, cores),
   parameters = paste(
     "logistic: beta[k] (coefficients of X), sigma_beta[k];",
     "categorical: beta[k,l] coefficient k of level l+1 against level 1, sigma_beta[k,l];",
@@ -159,8 +124,5 @@ out <- list(
   ),
   summaries = "mean, sd over all draws; mcse_mean, ess_bulk, ess_tail, rhat: posterior package",
   fits = list(logistic = logistic, categorical = categorical, hurdle = hurdle)
-)
-writeLines(
-  toJSON(out, auto_unbox = TRUE, digits = NA, pretty = TRUE),
-  "test/reference/outcomes_expected.json"
-)
+))
+write_expected(out, "test/reference/outcomes_expected.json")

@@ -6,12 +6,21 @@
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
 import type { JobStore } from "../../src/jobs/store.ts";
-import { auth, confidentialCsv, type TestApp, waitForJob } from "../api/_helpers.ts";
+import {
+  auth,
+  closing,
+  confidentialCsv,
+  postJson,
+  QUICK,
+  type TestApp,
+  waitForJob,
+} from "../api/_helpers.ts";
 
 export {
   auth,
   confidentialCsv,
   confidentialValues,
+  postJson as post,
   QUICK,
   SLOW_SYNTHESIS,
   testApp,
@@ -47,6 +56,20 @@ export async function tenantKeys(t: TestApp, tenant = "default"): Promise<Tenant
       .secret,
     analyst: (await createKey(store, ["submit", "read"], `${tenant}-analyst`, tenant)).secret,
   };
+}
+
+/**
+ * Runs `body` with the default tenant's keys (`tenantKeys`), then closes `t`, whether `body`
+ * passed or threw.
+ *
+ * @param t The test app.
+ * @param body The test, given the owner's and the analyst's keys.
+ */
+export function withTenant(
+  t: TestApp,
+  body: (keys: TenantKeys) => Promise<void>,
+): Promise<void> {
+  return closing(t, async () => body(await tenantKeys(t)));
 }
 
 /**
@@ -102,24 +125,6 @@ export async function register(
   return { id: info.id, info, legacy };
 }
 
-/** A JSON POST with a key (and an optional Idempotency-Key). */
-export function post(
-  t: TestApp,
-  path: string,
-  key: string,
-  body: unknown,
-  idempotencyKey?: string,
-): Promise<Response> {
-  return Promise.resolve(t.app.request(path, {
-    method: "POST",
-    headers: {
-      ...auth(key),
-      ...(idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey }),
-    },
-    body: JSON.stringify(body),
-  }));
-}
-
 /** A GET with a key. */
 export function get(t: TestApp, path: string, key: string): Promise<Response> {
   return Promise.resolve(t.app.request(path, { headers: auth(key) }));
@@ -142,6 +147,40 @@ export async function waitFor(
     id,
     timeoutMs,
   );
+}
+
+/**
+ * Asserts that `response` accepted a job (202) and waits for it to finish (`waitFor`).
+ *
+ * @returns The finished job.
+ */
+export async function acceptedJob(
+  t: TestApp,
+  response: Response,
+  key: string,
+): Promise<Record<string, unknown>> {
+  const body = await response.json();
+  assert.equal(response.status, 202, JSON.stringify(body));
+  return await waitFor(t, body.location, key);
+}
+
+/**
+ * Submits a `QUICK` synthesis with `request`'s fields, waits for it and asserts it succeeded.
+ *
+ * @returns The finished job.
+ */
+export async function succeededSynthesis(
+  t: TestApp,
+  key: string,
+  request: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const job = await acceptedJob(
+    t,
+    await postJson(t, "/v1/syntheses", key, { ...QUICK, ...request }),
+    key,
+  );
+  assert.equal(job.status, "succeeded", JSON.stringify(job.error));
+  return job;
 }
 
 /**
@@ -246,6 +285,24 @@ export function registerConfidential(
   n: number,
 ): Promise<{ id: string; info: Record<string, unknown>; legacy: boolean }> {
   return register(t, owner, { epsilonTotal, csv: confidentialCsv(n), publicColumns: ["z"] });
+}
+
+/**
+ * Registers `SURVEY_CSV` with field and gender public, a budget of `epsilonTotal` and the rest of
+ * its policy in `policy` (bounds, levels, …); 201 expected (see `register`).
+ */
+export function registerSurvey(
+  t: TestApp,
+  owner: string,
+  epsilonTotal: number,
+  policy: Record<string, unknown> = {},
+): Promise<{ id: string; info: Record<string, unknown>; legacy: boolean }> {
+  return register(t, owner, {
+    epsilonTotal,
+    csv: SURVEY_CSV,
+    publicColumns: ["field", "gender"],
+    ...policy,
+  });
 }
 
 /** A six-bin perturbed histogram of y given z (normal model, ε = 1): add m and the dataset. */

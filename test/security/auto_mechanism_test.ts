@@ -9,8 +9,7 @@ import * as h from "./_helpers.ts";
 
 Deno.test("mechanism auto: the owner's allowed guarantees decide, the report says so", async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: dpOnly } = await h.register(t, owner, {
       epsilonTotal: 100,
       csv: h.confidentialCsv(40),
@@ -24,16 +23,11 @@ Deno.test("mechanism auto: the owner's allowed guarantees decide, the report say
         [open, AUTO_RULES.aDP, "aDP"],
       ] as const
     ) {
-      const response = await h.post(t, "/v1/syntheses", analyst, {
-        ...h.QUICK,
+      const job = await h.succeededSynthesis(t, analyst, {
         datasetId,
         mechanism: "auto",
         epsilon: 5,
       });
-      const body = await response.json();
-      assert.equal(response.status, 202, JSON.stringify(body));
-      const job = await h.waitFor(t, body.location, analyst);
-      assert.equal(job.status, "succeeded", JSON.stringify(job.error));
       const report = job.report as Record<string, unknown>;
       assert.equal(report.mechanism, mechanism);
       assert.equal(report.guarantee, guarantee);
@@ -59,7 +53,5 @@ Deno.test("mechanism auto: the owner's allowed guarantees decide, the report say
     });
     assert.ok(noEpsilon.status === 400 || noEpsilon.status === 422, `status ${noEpsilon.status}`);
     assert.match(JSON.stringify(await noEpsilon.json()), /epsilon/);
-  } finally {
-    await t.close();
-  }
+  });
 });

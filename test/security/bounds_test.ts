@@ -12,8 +12,7 @@ const UPPER = 3;
 
 Deno.test("bounds probing: registered bounds clamp, and a request's own bounds are refused", async () => {
   const t = await h.testApp();
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     // y in (2, 4): about half of the values lie above the registered upper bound 3.
     const y = h.confidentialValues(50).map(Number);
     assert.ok(y.some((v) => v > UPPER) && y.some((v) => v < UPPER));
@@ -66,7 +65,5 @@ Deno.test("bounds probing: registered bounds clamp, and a request's own bounds a
       assert.equal(values.length, y.length);
       assert.ok(values.every((v) => v >= LOWER && v <= UPPER), "synthetic y within the bounds");
     }
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -9,14 +9,9 @@ import * as h from "./_helpers.ts";
 
 Deno.test("confidential columns: x, by and strata naming a confidential column are refused", async () => {
   const t = await h.testApp({}, false);
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     // field and gender are public; salary and w are confidential.
-    const { id: datasetId } = await h.register(t, owner, {
-      epsilonTotal: 50,
-      csv: h.SURVEY_CSV,
-      publicColumns: ["field", "gender"],
-    });
+    const { id: datasetId } = await h.registerSurvey(t, owner, 50);
     const synthesis = {
       ...h.QUICK,
       y: "w",
@@ -25,53 +20,58 @@ Deno.test("confidential columns: x, by and strata naming a confidential column a
       datasetId,
       epsilon: 10,
     };
-    await h.assertRefused(
-      t,
-      await h.post(t, "/v1/syntheses", analyst, synthesis, "x-salary"),
-      { status: 422, code: "confidential_column", field: "x.0" },
-      analyst,
-      'synthesis with x: ["salary"]',
-    );
-    await h.assertRefused(
-      t,
-      await h.post(t, "/v1/syntheses", analyst, { ...synthesis, x: ["field", "salary"] }, "x-1"),
-      { status: 422, code: "confidential_column", field: "x.1" },
-      analyst,
+    /** Asserts that `body` posted to `path` is refused 422 `confidential_column` at `field`. */
+    const refused = async (
+      path: string,
+      body: Record<string, unknown>,
+      idempotencyKey: string,
+      field: string,
+      what: string,
+    ) => {
+      await h.assertRefused(
+        t,
+        await h.post(t, path, analyst, body, idempotencyKey),
+        { status: 422, code: "confidential_column", field },
+        analyst,
+        what,
+      );
+    };
+    await refused("/v1/syntheses", synthesis, "x-salary", "x.0", 'synthesis with x: ["salary"]');
+    await refused(
+      "/v1/syntheses",
+      { ...synthesis, x: ["field", "salary"] },
+      "x-1",
+      "x.1",
       'synthesis with x: ["field", "salary"]',
     );
-    await h.assertRefused(
-      t,
-      await h.post(t, "/v1/syntheses", analyst, {
-        ...synthesis,
-        y: "salary",
-        x: ["field"],
-        strata: "w",
-      }, "strata-w"),
-      { status: 422, code: "confidential_column", field: "strata" },
-      analyst,
+    await refused(
+      "/v1/syntheses",
+      { ...synthesis, y: "salary", x: ["field"], strata: "w" },
+      "strata-w",
+      "strata",
       'synthesis with strata: "w"',
     );
 
     const table = { ...h.SURVEY_COLUMNS, datasetId, method: "laplace", epsilon: 1 };
-    await h.assertRefused(
-      t,
-      await h.post(t, "/v1/tables", analyst, { ...table, by: ["salary", "gender"] }, "by-0"),
-      { status: 422, code: "confidential_column", field: "by.0" },
-      analyst,
+    await refused(
+      "/v1/tables",
+      { ...table, by: ["salary", "gender"] },
+      "by-0",
+      "by.0",
       'table with by: ["salary", "gender"]',
     );
-    await h.assertRefused(
-      t,
-      await h.post(t, "/v1/tables", analyst, { ...table, by: ["field", "w"] }, "by-1"),
-      { status: 422, code: "confidential_column", field: "by.1" },
-      analyst,
+    await refused(
+      "/v1/tables",
+      { ...table, by: ["field", "w"] },
+      "by-1",
+      "by.1",
       'table with by: ["field", "w"]',
     );
-    await h.assertRefused(
-      t,
-      await h.post(t, "/v1/tables", analyst, { ...table, strata: "salary" }, "strata"),
-      { status: 422, code: "confidential_column", field: "strata" },
-      analyst,
+    await refused(
+      "/v1/tables",
+      { ...table, strata: "salary" },
+      "strata",
+      "strata",
       'table with strata: "salary"',
     );
     const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
@@ -85,26 +85,19 @@ Deno.test("confidential columns: x, by and strata naming a confidential column a
     });
     assert.equal(upload.status, 201);
     const { id: undeclared } = await upload.json();
-    await h.assertRefused(
-      t,
-      await h.post(t, "/v1/tables", analyst, { ...table, datasetId: undeclared }, "undeclared"),
-      { status: 422, code: "confidential_column", field: "by.0" },
-      analyst,
+    await refused(
+      "/v1/tables",
+      { ...table, datasetId: undeclared },
+      "undeclared",
+      "by.0",
       "a table by columns never declared public",
     );
-    await h.assertRefused(
-      t,
-      await h.post(t, "/v1/syntheses", analyst, {
-        ...synthesis,
-        y: "salary",
-        x: ["gender"],
-        datasetId: undeclared,
-      }, "undeclared-x"),
-      { status: 422, code: "confidential_column", field: "x.0" },
-      analyst,
+    await refused(
+      "/v1/syntheses",
+      { ...synthesis, y: "salary", x: ["gender"], datasetId: undeclared },
+      "undeclared-x",
+      "x.0",
       "a synthesis with x never declared public",
     );
-  } finally {
-    await t.close();
-  }
+  });
 });

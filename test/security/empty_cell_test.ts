@@ -9,18 +9,14 @@ import * as h from "./_helpers.ts";
 
 Deno.test("empty-cell probing: every declared cell is released and no mean marks an empty one", async () => {
   const t = await h.testApp({}, false);
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const rows = h.surveyRows();
     const fields = [...new Set(rows.map((r) => r.field))].sort();
     const occupied = new Set(rows.map((r) => `${r.field}/${r.gender}`));
     // The sample has no female unit in field2, and nobody of the declared level "x".
     assert.ok(!occupied.has("field2/female"));
     const genders = ["female", "male", "x"];
-    const { id: datasetId } = await h.register(t, owner, {
-      epsilonTotal: 10,
-      csv: h.SURVEY_CSV,
-      publicColumns: ["field", "gender"],
+    const { id: datasetId } = await h.registerSurvey(t, owner, 10, {
       bounds: h.SURVEY_BOUNDS,
       levels: { gender: genders },
     });
@@ -52,7 +48,5 @@ Deno.test("empty-cell probing: every declared cell is released and no mean marks
       }
     }
     assert.equal(released.length, (fields.length + 1) * (genders.length + 1));
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -21,8 +21,7 @@ function assertSilent(message: string, values: readonly string[], what: string):
 
 Deno.test("error channel: a job failing on registered data answers one fixed data_rejected message", async () => {
   const t = await h.testApp();
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const y = h.confidentialValues(30).map((v) => Math.round(Number(v) * 3));
     // Two datasets that break the Poisson model's rule at different rows, in different ways.
     const negative = y.map((v, i) => ({ y: i === 3 ? -7 : v, z: i % 3 }));
@@ -45,9 +44,7 @@ Deno.test("error channel: a job failing on registered data answers one fixed dat
         warmup: 50,
         datasetId,
       }, `${label}-registered`);
-      const body = await submitted.json();
-      assert.equal(submitted.status, 202, JSON.stringify(body));
-      const job = await h.waitFor(t, body.location, analyst);
+      const job = await h.acceptedJob(t, submitted, analyst);
       assert.equal(job.status, "failed");
       const error = job.error as { code: string; message: string };
       assert.equal(error.code, "data_rejected", `${label}: ${JSON.stringify(error)}`);
@@ -55,15 +52,12 @@ Deno.test("error channel: a job failing on registered data answers one fixed dat
       messages.push(error.message);
     }
     assert.equal(messages[0], messages[1], "the message depends on the data");
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("error channel: a laplace table failing on registered data answers 422 data_rejected, charged", async () => {
   const t = await h.testApp({}, false);
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const rows = h.surveyRows();
     // A: one unit alone in its stratum (field8 cut to one unit): the variance rule fails on a row.
     let kept = 0;
@@ -104,7 +98,5 @@ Deno.test("error channel: a laplace table failing on registered data answers 422
       assert.match(failure.message, reasons[label]);
     }
     assert.equal(messages[0], messages[1], "the message depends on the data");
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -9,8 +9,7 @@ import * as h from "./_helpers.ts";
 
 Deno.test("failed-job channel: epsilon is required, and a failing job is charged at acceptance", async () => {
   const t = await h.testApp();
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId } = await h.registerConfidential(t, owner, 1, 40);
     const budget = async () =>
       (await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json()) as {
@@ -70,7 +69,5 @@ Deno.test("failed-job channel: epsilon is required, and a failing job is charged
     }, "unreachable");
     assert.equal((await retry.json()).id, body.id);
     assert.equal((await budget()).spent, epsilon);
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -16,8 +16,7 @@ function runDetails(job: Record<string, unknown>): Record<string, unknown> {
 
 Deno.test("failure-detail channel: failed jobs on registered data look alike to an analyst", async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     // y is confidential and misses one value (row 3); z is public.
     const csv = h.confidentialCsv(40).replace(/\n([^,\n]+),0\.2\n/, "\nNA,0.2\n");
     const { id: broken } = await h.register(t, owner, {
@@ -33,9 +32,7 @@ Deno.test("failure-detail channel: failed jobs on registered data look alike to 
         datasetId,
         ...extra,
       });
-      const body = await accepted.json();
-      assert.equal(accepted.status, 202, JSON.stringify(body));
-      const job = await h.waitFor(t, body.location, analyst);
+      const job = await h.acceptedJob(t, accepted, analyst);
       assert.equal(job.status, "failed", JSON.stringify(job));
       return job;
     };
@@ -54,7 +51,5 @@ Deno.test("failure-detail channel: failed jobs on registered data look alike to 
     const owned = await (await h.get(t, `/v1/syntheses/${unreachable.id}`, owner)).json();
     assert.equal(typeof owned.updatedAt, "string");
     assert.equal(typeof owned.attempts, "number");
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -15,8 +15,7 @@ const SHORT = { ...h.QUICK, draws: 40, chains: 2, warmup: 50 };
 
 Deno.test("flagged fits: nothing is released from a final fit that fails its diagnostics", async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId } = await h.registerConfidential(t, owner, 100, 40);
     const accepted = await h.post(t, "/v1/syntheses", analyst, {
       ...SHORT,
@@ -58,7 +57,5 @@ Deno.test("flagged fits: nothing is released from a final fit that fails its dia
     const allowedJob = await h.waitFor(t, (await allowed.json()).location, analyst);
     assert.equal(allowedJob.status, "succeeded", JSON.stringify(allowedJob.error));
     assert.equal((allowedJob.report as Record<string, unknown>).fitFlagged, true);
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -8,8 +8,7 @@ import * as h from "./_helpers.ts";
 
 Deno.test("guarantee policy: a DP-only dataset refuses aDP mechanisms", async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId, info } = await h.register(t, owner, {
       epsilonTotal: 100,
       csv: h.confidentialCsv(40),
@@ -27,16 +26,11 @@ Deno.test("guarantee policy: a DP-only dataset refuses aDP mechanisms", async ()
       assert.match(error.message, /release policy/);
     }
     assert.equal((info.policy as Record<string, unknown>).guarantee, "DP");
-    const censored = await h.post(t, "/v1/syntheses", analyst, {
-      ...h.QUICK,
+    const job = await h.succeededSynthesis(t, analyst, {
       datasetId,
       mechanism: "censored",
       epsilon: 5,
     });
-    const body = await censored.json();
-    assert.equal(censored.status, 202, JSON.stringify(body));
-    const job = await h.waitFor(t, body.location, analyst);
-    assert.equal(job.status, "succeeded", JSON.stringify(job.error));
     assert.equal((job.report as Record<string, unknown>).guarantee, "DP");
 
     // The default policy allows both.
@@ -51,7 +45,5 @@ Deno.test("guarantee policy: a DP-only dataset refuses aDP mechanisms", async ()
     });
     assert.equal(lw.status, 202);
     await h.waitFor(t, (await lw.json()).location, analyst);
-  } finally {
-    await t.close();
-  }
+  });
 });

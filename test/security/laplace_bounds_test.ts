@@ -55,8 +55,7 @@ function noiseScale(tables: Record<string, number>[][], key: string): number {
 
 Deno.test("laplace noise scale: 16 tables show the declared bounds' scale and grid, not the largest weight or a lone salary", async () => {
   const t = await h.testApp({}, false);
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId } = await h.register(t, owner, {
       epsilonTotal: 10,
       records: records(),
@@ -103,15 +102,12 @@ Deno.test("laplace noise scale: 16 tables show the declared bounds' scale and gr
       laplaceQueryGrid(Y_BOUNDS[1] - Y_BOUNDS[0], perCell).exponent,
       "the means' grid step shows a sensitivity other than the declared bound's",
     );
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 Deno.test("laplace without declared bounds: refused 422 bounds_required on a registered dataset, nothing charged", async () => {
   const t = await h.testApp({}, false);
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const request = { ...h.SURVEY_COLUMNS, method: "laplace", epsilon: 1 };
     for (
       const [bounds, field] of [
@@ -120,12 +116,7 @@ Deno.test("laplace without declared bounds: refused 422 bounds_required on a reg
         [{ salary: Y_BOUNDS }, "weight"],
       ] as const
     ) {
-      const { id: datasetId } = await h.register(t, owner, {
-        epsilonTotal: 10,
-        csv: h.SURVEY_CSV,
-        publicColumns: ["field", "gender"],
-        bounds,
-      });
+      const { id: datasetId } = await h.registerSurvey(t, owner, 10, { bounds });
       const error = await h.assertRefused(
         t,
         await h.post(t, "/v1/tables", analyst, { ...request, datasetId }),
@@ -137,7 +128,5 @@ Deno.test("laplace without declared bounds: refused 422 bounds_required on a reg
       const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
       assert.equal(budget.spent, 0, "a refused table is not charged");
     }
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -9,8 +9,7 @@ import * as h from "./_helpers.ts";
 
 Deno.test("near-zero epsilon: refused below the policy's minimum, syntheses and tables alike", async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId, info } = await h.registerConfidential(t, owner, 10, 40);
     for (const epsilon of [1e-9, 1e-300, 0.0099]) {
       await h.assertRefused(
@@ -22,10 +21,7 @@ Deno.test("near-zero epsilon: refused below the policy's minimum, syntheses and 
       );
     }
     assert.equal((info.policy as Record<string, unknown>).minEpsilon, 0.01, "the default minimum");
-    const { id: survey } = await h.register(t, owner, {
-      epsilonTotal: 10,
-      csv: h.SURVEY_CSV,
-      publicColumns: ["field", "gender"],
+    const { id: survey } = await h.registerSurvey(t, owner, 10, {
       bounds: { salary: [0, 300_000], w: [0, 1000] },
     });
     await h.assertRefused(
@@ -67,7 +63,5 @@ Deno.test("near-zero epsilon: refused below the policy's minimum, syntheses and 
       const budget = await (await h.get(t, `/v1/datasets/${id}/budget`, analyst)).json();
       assert.equal(budget.spent, 0, "refused requests are not charged");
     }
-  } finally {
-    await t.close();
-  }
+  });
 });

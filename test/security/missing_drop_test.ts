@@ -22,8 +22,7 @@ function csv(): { text: string; missing: number[] } {
 
 Deno.test("missing-drop channel: a confidential column's missing values never select rows", async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { text } = csv();
     const { id: datasetId } = await h.register(t, owner, {
       epsilonTotal: 2000,
@@ -60,7 +59,5 @@ Deno.test("missing-drop channel: a confidential column's missing values never se
     );
     const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
     assert.equal(budget.spent, 0, "refused requests are not charged");
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -10,8 +10,7 @@ import * as h from "./_helpers.ts";
 
 Deno.test("one neighbour relation: syntheses, histograms and tables all state add-remove", async () => {
   const t = await h.testApp();
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId, info } = await h.register(t, owner, {
       epsilonTotal: 1000,
       csv: h.confidentialCsv(40),
@@ -23,12 +22,7 @@ Deno.test("one neighbour relation: syntheses, histograms and tables all state ad
       "add-remove",
       "the registered policy states its neighbour relation",
     );
-    const { id: surveyId } = await h.register(t, owner, {
-      epsilonTotal: 10,
-      csv: h.SURVEY_CSV,
-      publicColumns: ["field", "gender"],
-      bounds: h.SURVEY_BOUNDS,
-    });
+    const { id: surveyId } = await h.registerSurvey(t, owner, 10, { bounds: h.SURVEY_BOUNDS });
 
     const table = await h.post(t, "/v1/tables", analyst, {
       ...h.SURVEY_COLUMNS,
@@ -78,7 +72,5 @@ Deno.test("one neighbour relation: syntheses, histograms and tables all state ad
     }
     const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
     assert.equal(budget.releases.length, 2);
-  } finally {
-    await t.close();
-  }
+  });
 });

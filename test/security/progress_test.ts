@@ -10,8 +10,7 @@ import * as h from "./_helpers.ts";
 
 Deno.test("progress channel: an analyst sees no progress of a running job on registered data", async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     // Counts under the negative binomial: the fits are seconds long in the chain workers, so the
     // owner sees the progress however fast the machine (a normal model's was under a second).
     const { id: datasetId } = await h.registerCounts(t, owner, 1e9, 5000);
@@ -41,7 +40,5 @@ Deno.test("progress channel: an analyst sees no progress of a running job on reg
     assert.equal(done.progress, null, "nor after it has finished");
     const owned = await (await h.get(t, `/v1/syntheses/${id}`, owner)).json();
     assert.deepEqual(owned.progress, { stage: "done", fraction: 1 });
-  } finally {
-    await t.close();
-  }
+  });
 });

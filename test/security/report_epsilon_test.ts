@@ -9,8 +9,7 @@ import * as h from "./_helpers.ts";
 
 Deno.test("report channel: an analyst sees the charged cap, not Δ or the achieved 2Δm", async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId } = await h.registerConfidential(t, owner, 1000, 40);
     const cap = 500;
     const accepted = await h.post(t, "/v1/syntheses", analyst, {
@@ -30,7 +29,5 @@ Deno.test("report channel: an analyst sees the charged cap, not Δ or the achiev
     const achieved = diagnostics.achieved as Record<string, number>;
     assert.ok(achieved.lipschitz > 0, "the owner sees the exact Δ");
     assert.ok(achieved.epsilon <= cap && achieved.epsilon === 2 * achieved.lipschitz * 2);
-  } finally {
-    await t.close();
-  }
+  });
 });

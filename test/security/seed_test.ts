@@ -12,14 +12,8 @@ const cellOf = (row: Row) => `${row.field}/${row.gender}`;
 
 Deno.test("seed differencing: a seed on registered data is refused and unseeded noise does not cancel", async () => {
   const t = await h.testApp({}, false);
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
-    const { id: datasetId } = await h.register(t, owner, {
-      epsilonTotal: 20,
-      csv: h.SURVEY_CSV,
-      publicColumns: ["field", "gender"],
-      bounds: h.SURVEY_BOUNDS,
-    });
+  await h.withTenant(t, async ({ owner, analyst }) => {
+    const { id: datasetId } = await h.registerSurvey(t, owner, 20, { bounds: h.SURVEY_BOUNDS });
     const table = { ...h.SURVEY_COLUMNS, datasetId, method: "laplace" };
 
     // The attack: the same seed at ε = 1 and ε = 2.
@@ -117,7 +111,5 @@ Deno.test("seed differencing: a seed on registered data is refused and unseeded 
       seed: 3,
     });
     assert.equal(inline.status, 202, JSON.stringify(await inline.clone().json()));
-  } finally {
-    await t.close();
-  }
+  });
 });

@@ -100,8 +100,7 @@ Deno.test("strict numbers: every command's numeric flag refuses hex, binary and 
 
 Deno.test('strict numbers: ?epsilonTotal=0x10, datasets/0x1 and a JSON "0x10" are refused', async () => {
   const t = await h.testApp({ workers: 1 });
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const upload = (query: string) =>
       t.app.request(`/v1/datasets?${query}&publicColumns=z`, {
         method: "POST",
@@ -156,7 +155,5 @@ Deno.test('strict numbers: ?epsilonTotal=0x10, datasets/0x1 and a JSON "0x10" ar
       assert.equal(response.status, 400, `datasets/${k} served ${body.slice(0, 80)}`);
       assert.equal(JSON.parse(body).error.field, "k");
     }
-  } finally {
-    await t.close();
-  }
+  });
 });

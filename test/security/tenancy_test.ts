@@ -14,12 +14,7 @@ Deno.test("cross-tenant: tenant b gets 404 on everything of tenant a and cannot 
     const b = await h.keyOf(t, ["submit", "read", "diagnostics", "admin"], "b");
 
     const { id: datasetId } = await h.registerConfidential(t, a.owner, 1000, 40);
-    const { id: surveyId } = await h.register(t, a.owner, {
-      epsilonTotal: 100,
-      csv: h.SURVEY_CSV,
-      publicColumns: ["field", "gender"],
-      bounds: h.SURVEY_BOUNDS,
-    });
+    const { id: surveyId } = await h.registerSurvey(t, a.owner, 100, { bounds: h.SURVEY_BOUNDS });
     const submitted = await h.post(t, "/v1/syntheses", a.analyst, {
       ...h.QUICK,
       m: 1,

@@ -15,8 +15,7 @@ const HOURS = { draws: 1_000_000, chains: 64 };
 Deno.test("unbounded work: 10⁶ draws in 64 chains is refused (422 too_much_work), uncharged", async () => {
   // No worker pool: on code without the limit the accepted job stays queued instead of running.
   const t = await h.testApp({}, false);
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId } = await h.registerConfidential(t, owner, 10, 40);
     const spent = async () =>
       (await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json()).spent;
@@ -49,11 +48,7 @@ Deno.test("unbounded work: 10⁶ draws in 64 chains is refused (422 too_much_wor
     );
 
     // The same through a survey table that synthesises (fbs).
-    const { id: survey } = await h.register(t, owner, {
-      epsilonTotal: 10,
-      csv: h.SURVEY_CSV,
-      publicColumns: ["field", "gender"],
-    });
+    const { id: survey } = await h.registerSurvey(t, owner, 10);
     await refusedWith(
       await h.post(t, "/v1/tables", analyst, {
         ...h.SURVEY_COLUMNS,
@@ -77,9 +72,7 @@ Deno.test("unbounded work: 10⁶ draws in 64 chains is refused (422 too_much_wor
       csv: h.confidentialCsv(40),
     });
     assert.equal(ordinary.status, 202, JSON.stringify(await ordinary.json()));
-  } finally {
-    await t.close();
-  }
+  });
 });
 
 /** The time limit of the second test's app, in milliseconds. */
@@ -89,8 +82,7 @@ Deno.test("unbounded work: a registered-dataset job past the time limit is stopp
   // One worker: the next job runs only once the long one has let go of it.
   const settings: Record<string, number> = { workers: 1, jobTimeLimitMs: LIMIT_MS };
   const t = await h.testApp(settings);
-  try {
-    const { owner, analyst } = await h.tenantKeys(t);
+  await h.withTenant(t, async ({ owner, analyst }) => {
     const { id: datasetId } = await h.registerCounts(t, owner, 1e9, 4000);
     // Within the iteration cap (2·300 + 100,000), but a minute or more in the chain workers (the
     // negative binomial visits every record per gradient), so the limit stops a running fit. The
@@ -139,7 +131,5 @@ Deno.test("unbounded work: a registered-dataset job past the time limit is stopp
       [longBody.id, "time_limit"],
       [nextBody.id, "released"],
     ]);
-  } finally {
-    await t.close();
-  }
+  });
 });
