@@ -128,11 +128,7 @@ export const SURVEY_TEMPLATE: string = [
   'using only the κ_y y_i component of the mean in Equation (5)" (§2.2) and says FBP "is, ' +
   'perhaps, not designed to use the smoothed weights" (§3.3). Without x_iκ_x the weights ' +
   "ignore how selection differs by field, so a field's count is off where its κ_x differs " +
-  "from the average: the paper's own Field 7 covers 0.51. Our FBP count intervals are about " +
-  "as long as FBS's (the same Taylor variance and combining rules); the paper's are 1.38× " +
-  "FBS's and it does not say what widens them. So FBP's count coverage differs for two " +
-  "reasons the paper gives or leaves open, while FBS, whose intervals match the paper's " +
-  "printed lengths, comes within 0.05 of its 0.947.",
+  "from the average: the paper's own Field 7 covers 0.51. {{countCauses}}",
   "- **Weights**: π*_i = n_h·π_i/Σ_h π (the paper's footnote-5 approximation), not the exact " +
   "inclusion probabilities of R's `sampling::inclusionprobabilities`.",
   "- **Calibration**: LW_final with an automatic search of the shift g (c = 1) and Algorithm 3 " +

@@ -6,7 +6,6 @@
  * @module
  */
 import { fmt, medianRange } from "./markdown.ts";
-import { normalCdf } from "../stats/student_t.ts";
 import type { StudyResult } from "./study_types.ts";
 import type { ArmSummary, CoverageCells, SurveySummary } from "./survey_aggregate.ts";
 import { PAPER_TABLES_4_5, paperTableRows } from "./survey_paper.ts";
@@ -19,6 +18,7 @@ import {
   SURVEY_SYNTHESIZERS,
   type SurveySettings,
 } from "./survey_settings.ts";
+import { centringOf, intervalScale } from "./survey_centring.ts";
 import { logWeightSpread } from "./survey_figures.ts";
 import { coverageByReplicate, LABELS, lengthRatio } from "./survey_tables.ts";
 import { SURVEY_PROSE } from "./survey_template.ts";
@@ -92,42 +92,21 @@ function coverageReason(
     `${fmt(length(false), 2)}× for cells${centring(cells, kind, replicates)} (see Differences)`;
 }
 
-/**
- * How long each method's intervals are against its estimates' spread over samples: the mean
- * over the 24 cells of (half-length / 1.96) / spread, 1 for intervals as wide as the sampling
- * variation (empty without errors).
- */
+/** Each method's implied SE over its spread, as a clause ("" without errors). */
 function calibration(fbs: CoverageCells, fbp: CoverageCells, kind: Quantity): string {
-  if (fbs.spread === null || fbp.spread === null) return "";
-  const rows = paperTableRows();
-  const ratio = (cells: CoverageCells) =>
-    rows.reduce((s, c) => s + cells.length[kind][c] / 2 / 1.96 / cells.spread![kind][c], 0) /
-    rows.length;
-  return `; the implied SE over the estimates' spread across samples is ${fmt(ratio(fbs), 2)} ` +
-    `for FBS and ${fmt(ratio(fbp), 2)} for FBP`;
+  const [a, b] = [intervalScale(fbs, kind), intervalScale(fbp, kind)];
+  if (a === null || b === null) return "";
+  return `; the implied SE over the estimates' spread across samples is ${fmt(a, 2)} for FBS ` +
+    `and ${fmt(b, 2)} for FBP`;
 }
 
-/**
- * What centring does to the coverage, from the replicates (empty without errors or with one):
- * the cells whose mean estimate lies more than 2 SE (spread/√R) from the population value, and
- * the coverage of an interval of each cell's mean half-length h around an estimate with each
- * cell's bias b and spread s, P(|b + sZ| ≤ h) = Φ((h − b)/s) − Φ((−h − b)/s), averaged over the
- * 24 cells, with and without the bias.
- */
+/** What centring does to the coverage, as a clause ("" without errors). */
 function centring(cells: CoverageCells, kind: Quantity, replicates: number): string {
-  if (cells.bias === null || cells.spread === null) return "";
-  const rows = paperTableRows();
-  const bias = rows.map((c) => cells.bias![kind][c]);
-  const spread = rows.map((c) => cells.spread![kind][c]);
-  const half = rows.map((c) => cells.length[kind][c] / 2);
-  const off = bias.filter((b, k) => Math.abs(b) > 2 * spread[k] / Math.sqrt(replicates)).length;
-  const covered = (b: number, k: number) =>
-    normalCdf((half[k] - b) / spread[k]) - normalCdf((-half[k] - b) / spread[k]);
-  const average = (f: (k: number) => number) => rows.reduce((s, _, k) => s + f(k), 0) / rows.length;
-  return `; centring: ${off} of ${rows.length} cells' mean estimate lies more than 2 SE from ` +
+  const c = centringOf(cells, kind, replicates);
+  if (c === null) return "";
+  return `; centring: ${c.off} of ${c.cells} cells' mean estimate lies more than 2 SE from ` +
     `the population value, and from each cell's bias, spread over samples and mean half-length ` +
-    `the coverage would be ${fmt(average((k) => covered(bias[k], k)), 3)}, ` +
-    `${fmt(average((k) => covered(0, k)), 3)} without the bias`;
+    `the coverage would be ${fmt(c.withBias, 3)}, ${fmt(c.withoutBias, 3)} without the bias`;
 }
 
 /** The verdicts: each number the paper prints for this design, ours, and the judgement. */
@@ -193,7 +172,9 @@ export function surveyVerdicts(
       stated(
         fbs < sample / 2 && fbp < sample / 2,
         "less than half the sample's spread",
-        "not halved",
+        `the spread falls by ${Math.round(100 * (1 - fbs / sample))} % (FBS) and ${
+          Math.round(100 * (1 - fbp / sample))
+        } % (FBP), not by half`,
       ),
     ));
     rows.push(verdict(

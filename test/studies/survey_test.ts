@@ -1,4 +1,5 @@
 import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
+import { centringOf, intervalScale } from "../../src/studies/survey_centring.ts";
 import assert from "node:assert/strict";
 import {
   cellRmse,
@@ -193,4 +194,25 @@ Deno.test("the transcribed Tables 4–5 reproduce the paper's CI-length ratio fo
   const ratio = (rows: readonly (readonly number[])[]) =>
     rows.reduce((s, row) => s + row[4] / row[2], 0) / rows.length;
   assert.equal(ratio(PAPER_TABLES_4_5.count).toFixed(2), "1.38");
+});
+
+Deno.test("`centringOf()` and `intervalScale()`: an unbiased interval of ±1.96 spreads covers 0.95, one centred 1.96 spreads off covers half", () => {
+  const cells = (value: number) => ({
+    count: new Array(27).fill(value),
+    mean: new Array(27).fill(value),
+  });
+  const base = { coverage: cells(0.9), length: cells(2 * 1.959963984540054 * 3), cv: cells(0.1) };
+  const unbiased = { ...base, bias: cells(0), spread: cells(3) };
+  assert.ok(Math.abs(intervalScale(unbiased, "count")! - 1) < 1e-12);
+  const c0 = centringOf(unbiased, "count", 100)!;
+  assert.equal(c0.off, 0);
+  assert.equal(c0.cells, 24);
+  assert.ok(Math.abs(c0.withBias - 0.95) < 1e-6 && Math.abs(c0.withoutBias - 0.95) < 1e-6);
+  const shifted = centringOf({ ...unbiased, bias: cells(1.959963984540054 * 3) }, "count", 100)!;
+  assert.equal(shifted.off, 24);
+  assert.ok(Math.abs(shifted.withBias - (0.5 - 0.0000443)) < 1e-5, `${shifted.withBias}`);
+  assert.ok(Math.abs(shifted.withoutBias - 0.95) < 1e-6);
+  // Results without errors measure nothing.
+  assert.equal(centringOf({ ...base, bias: null, spread: null }, "count", 100), null);
+  assert.equal(intervalScale({ ...base, bias: null, spread: null }, "count"), null);
 });
