@@ -81,8 +81,10 @@ function countCauses(result: SurveyResult): string {
     `estimates lie more than 2 SE from the population value; the coverage predicted from each ` +
     `cell's bias, spread and mean half-length is ${fmt(fbp.withBias, 3)}, and ` +
     `${fmt(fbp.withoutBias, 3)} without the biases. So FBP's count misses are centring (the ` +
-    `κ_y-only weights), not short intervals; intervals 1.38× FBS's, as the paper's, would be ` +
-    `wider than FBP's own sampling variation, and the paper does not say what widens them. ` +
+    `κ_y-only weights), not short intervals. Intervals 1.38× FBS's, as the paper's, would be ` +
+    `wider than FBP's own sampling variation calls for, which is how the paper reads its own: ` +
+    `"FBP overcovers and produces overly long intervals" (Appendix F); it does not say what ` +
+    `widens them. ` +
     `FBS's are ${fmt(fbsScale, 2)}× its spread, with ${fbs.off} of ${fbs.cells} cells more ` +
     `than 2 SE off and a predicted coverage of ${fmt(fbs.withBias, 3)} (${
       fmt(fbs.withoutBias, 3)
