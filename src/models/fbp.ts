@@ -28,13 +28,13 @@ import { HalfStudentT } from "./glm_prior.ts";
 import { describeModel, type Design, type MetricKind, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
 import {
-  drawLogNormalWeights,
   leastSquares,
   normaliseToTotal,
   residualSd,
   type SurveyDraw,
   surveyLogs,
   type SurveyModel,
+  type WeightLaw,
 } from "./survey_model.ts";
 
 /** The prior standard deviation 10 of β, κ_y and κ_x (Appendix D: N(0, 100 I)). */
@@ -300,23 +300,15 @@ export class FbpModel implements SurveyModel {
   }
 
   /**
-   * log π*_i ~ N(κ_y log y*_i + x_iᵀκ_x, σ_π²) (eq. 5, every component of the mean), and
-   * w*_i ∝ 1/π*_i scaled to `weightTotal`.
+   * log π*_i ~ N(κ_y log y*_i + x_iᵀκ_x, σ_π²) (eq. 5, every component of the mean), so
+   * log w*_i = −log π*_i = −(κ_y log y*_i + x_iᵀκ_x) − σ_π z_i.
    */
-  synthesizeWeights(
-    theta: Float64Array,
-    y: Float64Array,
-    rng: Rng,
-    weightTotal: number,
-    out: Float64Array,
-  ): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("y", y, this.#n);
-    checkRecords("out", out, this.#n);
+  weightLaw(theta: Float64Array, y: Float64Array): WeightLaw {
     const [k, x] = [this.#k, this.#x];
-    const mean = (i: number) => -theta[k] * Math.log(y[i]) - linearPredictor(x, k, theta, i, k + 1);
-    // log w* = −log π* = −(κ_y log y* + xκ_x) − σ_π z.
-    return drawLogNormalWeights(mean, -theta[2 * k + 2], rng, weightTotal, out);
+    return {
+      mean: (i) => -theta[k] * Math.log(y[i]) - linearPredictor(x, k, theta, i, k + 1),
+      scale: -theta[2 * k + 2],
+    };
   }
 }
 

@@ -33,13 +33,13 @@ import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, type MetricKind, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 import {
-  drawLogNormalWeights,
   leastSquares,
   normaliseToTotal,
   residualSd,
   type SurveyDraw,
   surveyLogs,
   type SurveyModel,
+  type WeightLaw,
 } from "./survey_model.ts";
 
 /** −log 2π, the bivariate normal's constant. */
@@ -359,25 +359,18 @@ export class FbsModel implements SurveyModel {
   }
 
   /**
-   * w̃*_i ~ N(x_iβ_w + ρσ_w(log y*_i − x_iβ_y)/σ_y, σ_w²(1 − ρ²)), the bivariate normal's
-   * conditional law of the log weight, then w* = e^{w̃*} scaled to `weightTotal`.
+   * w̃*_i | ỹ*_i ~ N(x_iβ_w + ρσ_w(log y*_i − x_iβ_y)/σ_y, σ_w²(1 − ρ²)), the bivariate normal's
+   * conditional law of the log weight.
    */
-  synthesizeWeights(
-    theta: Float64Array,
-    y: Float64Array,
-    rng: Rng,
-    weightTotal: number,
-    out: Float64Array,
-  ): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("y", y, this.#n);
-    checkRecords("out", out, this.#n);
+  weightLaw(theta: Float64Array, y: Float64Array): WeightLaw {
     const [k, x] = [this.#k, this.#x];
     const [sy, sw, rho] = [theta[2 * k], theta[2 * k + 1], theta[2 * k + 2]];
-    const mean = (i: number) =>
-      linearPredictor(x, k, theta, i, k) +
-      rho * sw * ((Math.log(y[i]) - linearPredictor(x, k, theta, i, 0)) / sy);
-    return drawLogNormalWeights(mean, sw * Math.sqrt(1 - rho * rho), rng, weightTotal, out);
+    return {
+      mean: (i) =>
+        linearPredictor(x, k, theta, i, k) +
+        rho * sw * ((Math.log(y[i]) - linearPredictor(x, k, theta, i, 0)) / sy),
+      scale: sw * Math.sqrt(1 - rho * rho),
+    };
   }
 }
 

@@ -29,45 +29,53 @@ export interface SurveyModel extends Model {
    */
   simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw, weightTotal?: number): SurveyDraw;
   /**
-   * Synthesised (not smoothed) weights for synthetic outcomes y*: each w*_i drawn from the
-   * model's conditional law of the weight given y*_i and x_i at constrained θ, scaled so
-   * Σ w*_i = `weightTotal` (the survey paper's Figures 8–9 compare them with the smoothed ones).
+   * The model's conditional law of the log weight given a synthetic outcome y*_i and x_i at
+   * constrained θ (the survey paper's synthesised weights, Figures 8–9, beside the smoothed
+   * ones): log w*_i = mean(i) + scale·z_i, z_i ~ N(0, 1) ({@linkcode synthesizeWeights}).
    *
    * @param theta constrained θ.
    * @param y the synthetic outcomes y*_i (length n, positive).
-   * @param rng the stream of the draws.
-   * @param weightTotal the total the weights are scaled to.
-   * @param out where w* goes (length n).
    */
-  synthesizeWeights(
-    theta: Float64Array,
-    y: Float64Array,
-    rng: Rng,
-    weightTotal: number,
-    out: Float64Array,
-  ): Float64Array;
+  weightLaw(theta: Float64Array, y: Float64Array): WeightLaw;
+}
+
+/** A conditional law of the log weights: a mean per record and one scale. */
+export interface WeightLaw {
+  readonly mean: (i: number) => number;
+  /** The standard deviation, negative where the model draws −(log w − mean) (FBP's π = 1/w). */
+  readonly scale: number;
 }
 
 /**
- * Synthesised weights w*_i = e^{a_i} with a_i = mean(i) + scale·z_i, z_i ~ N(0, 1) independently
- * (a_i ~ N(mean(i), scale²)), scaled so Σ w*_i = `total` ({@linkcode normaliseToTotal}): the
- * survey models' `synthesizeWeights`.
+ * Synthesised weights for synthetic outcomes y*: w*_i = e^{a_i}, a_i = mean(i) + scale·z_i with
+ * z_i ~ N(0, 1) independently from the model's {@linkcode SurveyModel.weightLaw}, scaled so
+ * Σ w*_i = `total` ({@linkcode normaliseToTotal}).
  *
- * @param mean the log weight's conditional mean for record i.
- * @param scale its conditional standard deviation, negative where the model draws −a_i.
+ * @param model the survey model.
+ * @param theta constrained θ.
+ * @param y the synthetic outcomes y*_i (length n, positive).
  * @param rng the stream of the draws.
  * @param total the total the weights are scaled to.
- * @param out where w* goes (its length is n).
+ * @param out where w* goes (length n).
  * @returns `out`.
  */
-export function drawLogNormalWeights(
-  mean: (i: number) => number,
-  scale: number,
+export function synthesizeWeights(
+  model: SurveyModel,
+  theta: Float64Array,
+  y: Float64Array,
   rng: Rng,
   total: number,
   out: Float64Array,
 ): Float64Array {
-  for (let i = 0; i < out.length; i++) out[i] = mean(i) + scale * rng.normal();
+  const n = model.design.n;
+  if (theta.length !== model.dim) {
+    throw new RangeError(`Invalid theta: must have length ${model.dim}: length=${theta.length}`);
+  }
+  if (y.length !== n || out.length !== n) {
+    throw new RangeError(`Invalid y or out: must have length n=${n}: ${y.length}, ${out.length}`);
+  }
+  const { mean, scale } = model.weightLaw(theta, y);
+  for (let i = 0; i < n; i++) out[i] = mean(i) + scale * rng.normal();
   return normaliseToTotal(out, total, out);
 }
 

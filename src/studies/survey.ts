@@ -42,6 +42,7 @@ import { buildDesign } from "../data/design.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { MechanismContext, MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel, isSurveyModel, outcomeKind } from "../models/mod.ts";
+import { synthesizeWeights } from "../models/survey_model.ts";
 import { Rng } from "../random/rng.ts";
 import { correlation } from "../stats/correlation.ts";
 import { quantile } from "../stats/quantile.ts";
@@ -191,7 +192,8 @@ export async function surveyReplicate(
           // Figures 8–9: the same outcomes with synthesised weights, from a stream of their own
           // (the tables' draws are unchanged).
           const theta = outcome.fit!.draws.subarray(s * model.dim, (s + 1) * model.dim);
-          const synthesized = model.synthesizeWeights(
+          const synthesized = synthesizeWeights(
+            model,
             theta,
             draw.y,
             rng.split(FIGURE_STREAM + j),

@@ -3,7 +3,7 @@ import { FbpModel } from "../../src/models/fbp.ts";
 import { normaliseToTotal } from "../../src/models/survey_model.ts";
 import { createModel, outcomeKind } from "../../src/models/mod.ts";
 import type { Design } from "../../src/models/model.ts";
-import { isSurveyModel } from "../../src/models/survey_model.ts";
+import { isSurveyModel, synthesizeWeights } from "../../src/models/survey_model.ts";
 import { Rng } from "../../src/random/rng.ts";
 import * as mh from "./_helpers.ts";
 
@@ -260,13 +260,13 @@ Deno.test("`FbpModel.logLik()` does not depend on the weights' units: w·c with 
   for (let i = 0; i < 20; i++) mh.assertClose(ls[i], l[i], 1e-12, 1e-12, `ℓ[${i}]`);
 });
 
-Deno.test("`FbpModel.synthesizeWeights()`: log π* ~ N(κ_y ỹ* + xκ_x, σ_π²), w* ∝ 1/π* summing to the total", () => {
+Deno.test("`synthesizeWeights()` with `FbpModel.weightLaw()`: log π* ~ N(κ_y ỹ* + xκ_x, σ_π²), w* ∝ 1/π* summing to the total", () => {
   const k = 3;
   const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
   const n = 6000;
   const model = new FbpModel(fbpDesign(n, k, theta, 5));
   const y = model.simulate(theta, new Rng(6, 1), new Float64Array(n));
-  const w = model.synthesizeWeights(theta, y, new Rng(7, 1), 4e6, new Float64Array(n));
+  const w = synthesizeWeights(model, theta, y, new Rng(7, 1), 4e6, new Float64Array(n));
   const [kappaY, sp] = [theta[k], theta[2 * k + 2]];
   const r = new Float64Array(n);
   const ly = new Float64Array(n);

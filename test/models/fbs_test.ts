@@ -11,7 +11,7 @@ import {
 import { createModel, outcomeKind } from "../../src/models/mod.ts";
 import type { Design } from "../../src/models/model.ts";
 import { NormalModel } from "../../src/models/normal.ts";
-import { isSurveyModel } from "../../src/models/survey_model.ts";
+import { isSurveyModel, synthesizeWeights } from "../../src/models/survey_model.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
 import { ppsSample, sampleDataset } from "../../src/survey/pps_sample.ts";
@@ -312,13 +312,13 @@ Deno.test("`fitModel()` uses the model's dense metric unless the options name an
   assert.notDeepEqual(first(run("dense")), first(run("diag")));
 });
 
-Deno.test("`FbsModel.synthesizeWeights()`: log w* ~ N(xβ_w + ρσ_w(ỹ* − xβ_y)/σ_y, σ_w²(1 − ρ²)) up to one constant, Σ w* = total", () => {
+Deno.test("`synthesizeWeights()` with `FbsModel.weightLaw()`: log w* ~ N(xβ_w + ρσ_w(ỹ* − xβ_y)/σ_y, σ_w²(1 − ρ²)) up to one constant, Σ w* = total", () => {
   const k = 3;
   const theta = thetaFor(k, 3, 2, 0.6, 0.8, -0.6);
   const n = 6000;
   const model = new FbsModel(fbsDesign(n, k, theta, 5));
   const y = model.simulate(theta, new Rng(6, 1), new Float64Array(n));
-  const w = model.synthesizeWeights(theta, y, new Rng(7, 1), 5e5, new Float64Array(n));
+  const w = synthesizeWeights(model, theta, y, new Rng(7, 1), 5e5, new Float64Array(n));
   const [sy, sw, rho] = theta.subarray(2 * k);
   const z = new Float64Array(n);
   const r = new Float64Array(n);
