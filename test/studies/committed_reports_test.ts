@@ -14,28 +14,38 @@ import { inInterval, pairedDifference } from "../../src/studies/verdict.ts";
 
 const DIR = new URL("../../docs/studies/", import.meta.url).pathname;
 
+/**
+ * The committed runs: every study's under docs/studies/, and study 2's with every fit on the GPU's
+ * HMC (issue 27) under docs/studies/gpu-hmc/.
+ */
+const COMMITTED: readonly (readonly [string, keyof typeof STUDIES])[] = [
+  ...Object.keys(STUDIES).map((name) => ["", name] as const),
+  ["gpu-hmc/", "reweight"],
+];
+
 /** The committed report of a study and the report rendered again from its committed JSON. */
 async function reports(
   name: keyof typeof STUDIES,
+  sub = "",
 ): Promise<{ committed: string; rendered: string }> {
-  const committed = await Deno.readTextFile(`${DIR}${name}.md`);
-  const result = JSON.parse(await Deno.readTextFile(`${DIR}${name}.json`));
+  const committed = await Deno.readTextFile(`${DIR}${sub}${name}.md`);
+  const result = JSON.parse(await Deno.readTextFile(`${DIR}${sub}${name}.json`));
   const footer = committed.slice(committed.lastIndexOf("---\nWall time")).trimEnd();
   const study = STUDIES[name].study as Study<unknown, unknown, unknown>;
   const rendered = studyMarkdown(study, result, footer);
   return { committed, rendered };
 }
 
-for (const name of Object.keys(STUDIES) as (keyof typeof STUDIES)[]) {
-  Deno.test(`docs/studies/${name}.md is what its committed JSON renders to`, async () => {
-    const { committed, rendered } = await reports(name);
+for (const [sub, name] of COMMITTED) {
+  Deno.test(`docs/studies/${sub}${name}.md is what its committed JSON renders to`, async () => {
+    const { committed, rendered } = await reports(name, sub);
     assert.equal(rendered, committed);
   });
 
-  Deno.test(`docs/studies/${name}.json: every verdict is decided again from its records`, async () => {
+  Deno.test(`docs/studies/${sub}${name}.json: every verdict is decided again from its records`, async () => {
     const study = STUDIES[name].study as Study<unknown, unknown, unknown>;
     const result: StudyResult<unknown, unknown, unknown> = JSON.parse(
-      await Deno.readTextFile(`${DIR}${name}.json`),
+      await Deno.readTextFile(`${DIR}${sub}${name}.json`),
     );
     assert.ok(result.document !== undefined, "the JSON holds the report's document");
     assert.deepEqual(withDocument(study, result).document, result.document);
