@@ -3,6 +3,7 @@
  *
  *     deno task study contraction|reweight|five|survey|real_file [--replicates R] [--seed N]
  *       [--out DIR] [--workers W] [--queue redis://…] [--render] [--sampler nuts|gpu-hmc]
+ *       [--backend cpu|gpu]
  *
  * Writes DIR/<name>.json (settings, per-replicate records, their aggregate and the report's
  * document with its verdicts: a pure function of the name, R and the seed) and DIR/<name>.md (the
@@ -15,7 +16,8 @@
  * records and writes both files again (the old footer's wall time is kept), after a change to how
  * a study reports or decides its verdicts. `--sampler gpu-hmc` runs every fit as the GPU's
  * many-chain HMC (64 chains, the same warmup, at least as many draws; issue 27's batch
- * simulation on the GPU), recorded in the settings.
+ * simulation on the GPU), and `--backend gpu` every Lipschitz bound on the GPU's kernels (the
+ * CPU's Δ bit for bit), each recorded in the settings.
  *
  * @module
  */
@@ -43,6 +45,8 @@ export interface StudyArgs {
   readonly render: boolean;
   /** "gpu-hmc": every fit on the GPU (`SamplerSettings.sampler`); "nuts": the CPU (default). */
   readonly sampler: "nuts" | "gpu-hmc";
+  /** "gpu": every Lipschitz bound on the GPU (`SamplerSettings.backend`); "cpu" (default). */
+  readonly backend: "cpu" | "gpu";
 }
 
 function integerFlag(flag: string, value: string | undefined, fallback: number, min: number) {
@@ -57,6 +61,11 @@ function integerFlag(flag: string, value: string | undefined, fallback: number, 
 function samplerFlag(value: string | undefined): "nuts" | "gpu-hmc" {
   if (value === undefined || value === "nuts" || value === "gpu-hmc") return value ?? "nuts";
   throw new UsageError(`--sampler: must be nuts or gpu-hmc: got ${value}`);
+}
+
+function backendFlag(value: string | undefined): "cpu" | "gpu" {
+  if (value === undefined || value === "cpu" || value === "gpu") return value ?? "cpu";
+  throw new UsageError(`--backend: must be cpu or gpu: got ${value}`);
 }
 
 /**
@@ -78,6 +87,7 @@ export function parseStudyArgs(args: string[]): StudyArgs {
       queue: { type: "string" },
       render: { type: "boolean" },
       sampler: { type: "string" },
+      backend: { type: "string" },
     },
   });
   const names = Object.keys(STUDIES);
@@ -95,6 +105,7 @@ export function parseStudyArgs(args: string[]): StudyArgs {
     queue: values.queue ?? null,
     render: values.render ?? false,
     sampler: samplerFlag(values.sampler),
+    backend: backendFlag(values.backend),
   };
 }
 
@@ -119,20 +130,31 @@ async function render(args: StudyArgs): Promise<void> {
   console.log(`study: ${args.name}: wrote ${args.out}/${args.name}.md from ${json}`);
 }
 
-/** A study's settings with every fit on the GPU (`--sampler gpu-hmc`). */
-function withGpuSampler(name: string, settings: unknown): unknown {
+/**
+ * A study's settings with every fit (`--sampler gpu-hmc`) or every Lipschitz bound
+ * (`--backend gpu`) on the GPU, as the arguments ask.
+ */
+function withGpu(args: StudyArgs, settings: unknown): unknown {
+  if (args.sampler === "nuts" && args.backend === "cpu") return settings;
   const sampler = (settings as { sampler?: SamplerSettings }).sampler;
   if (sampler === undefined) {
-    throw new UsageError(`--sampler: study ${name} has no sampler setting`);
+    throw new UsageError(`--sampler, --backend: study ${args.name} has no sampler setting`);
   }
-  return { ...(settings as object), sampler: { ...sampler, sampler: "gpu-hmc" } };
+  return {
+    ...(settings as object),
+    sampler: {
+      ...sampler,
+      ...(args.sampler === "gpu-hmc" ? { sampler: "gpu-hmc" } : {}),
+      ...(args.backend === "gpu" ? { backend: "gpu" } : {}),
+    },
+  };
 }
 
 async function main(): Promise<void> {
   const args = parseStudyArgs(Deno.args);
   if (args.render) return await render(args);
   const { study, settings: defaults } = STUDIES[args.name];
-  const settings = args.sampler === "nuts" ? defaults : withGpuSampler(args.name, defaults);
+  const settings = withGpu(args, defaults);
   const started = performance.now();
   const minutes = () => ((performance.now() - started) / 60000).toFixed(1);
   const encoder = new TextEncoder();

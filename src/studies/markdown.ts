@@ -52,7 +52,12 @@ export function samplerParagraph(
     ? `GPU many-chain HMC, ${GPU_STUDY_CHAINS} chains × (${sampler.warmup} warmup + ` +
       `${gpuDrawsPerChain(sampler)} draws)`
     : `${sampler.chains} chains × (${sampler.warmup} warmup + ${sampler.draws} draws)`;
-  return `- **Sampler**: ${how}${perFit ? " per fit" : ""}.${note ? ` ${SAMPLER_NOTE}` : ""} ` +
+  const where = sampler.backend === "gpu"
+    ? " Lipschitz bounds on the GPU's kernels (confirmed in f64: the CPU's bit for bit)."
+    : "";
+  return `- **Sampler**: ${how}${perFit ? " per fit" : ""}.${where}${
+    note ? ` ${SAMPLER_NOTE}` : ""
+  } ` +
     `Of ${fits.fits} distinct fits, ${fits.flagged} (${fmt(100 * fits.flaggedShare, 1)}%) are ` +
     `flagged ${flagged}, ${fits.flaggedLikelihood} ` +
     `(${fmt(100 * fits.flaggedLikelihoodShare, 1)}%) ${likelihood} ` +

@@ -22,6 +22,7 @@ import type { MechanismContext } from "../mechanisms/mechanism.ts";
 import type { Model, Weighting } from "../models/model.ts";
 import { Rng } from "../random/rng.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
+import { createGpuLipschitz } from "../gpu/lipschitz_gpu.ts";
 import { fitter } from "../synthesis/release.ts";
 import {
   inThisThread,
@@ -49,6 +50,11 @@ export interface SamplerSettings {
    * chains with the same warmup and at least S draws in all; absent: NUTS on the CPU.
    */
   readonly sampler?: "gpu-hmc";
+  /**
+   * "gpu": every Lipschitz bound on the GPU's kernels (`createGpuLipschitz`, its f32 maximum
+   * confirmed in f64, so Δ and every Δ_i equal the CPU's bit for bit); absent: on the CPU.
+   */
+  readonly backend?: "gpu";
 }
 
 /** The chains of a study's GPU HMC fit (its cross-chain adaptation wants many). */
@@ -127,15 +133,21 @@ export interface ReplicateFits {
   stats(): FitStats;
 }
 
-/** The WebGPU device a study's `gpu-hmc` fits run on; an Error when there is none. */
+/** This thread's WebGPU device for studies, acquired on first use. */
+let gpuDevice: Promise<GpuContext> | null = null;
+
+/**
+ * The WebGPU device a study's `gpu-hmc` fits or GPU Lipschitz bounds run on (one per thread); an
+ * Error when there is none.
+ */
 async function studyGpu(): Promise<GpuContext> {
-  const gpu = await acquireGpu();
-  if (gpu === null) {
-    throw new Error(
-      "Cannot run a study's fits with sampler gpu-hmc as no WebGPU adapter was found",
-    );
-  }
-  return gpu;
+  gpuDevice ??= acquireGpu().then((gpu) => {
+    if (gpu === null) {
+      throw new Error("Cannot run a study on the GPU as no WebGPU adapter was found");
+    }
+    return gpu;
+  });
+  return await gpuDevice;
 }
 
 /**
@@ -165,8 +177,16 @@ export function replicateFits(
     { alpha: Float64Array | null; bound: LipschitzResult }[]
   >();
   const { sampler } = options;
+  let gpuLipschitz: LipschitzBackend | null = null;
+  const backend = async () =>
+    sampler.backend === "gpu"
+      ? (gpuLipschitz ??= createGpuLipschitz(await studyGpu()))
+      : cpuLipschitz;
   const lipschitz: LipschitzBackend = {
-    name: cpuLipschitz.name,
+    /** The backend the bounds ran on ("gpu" once a GPU bound was computed). */
+    get name() {
+      return gpuLipschitz?.name ?? cpuLipschitz.name;
+    },
     async compute(model, draws, lipschitzOptions) {
       const alpha = lipschitzOptions?.alpha ?? null;
       const known = bounds.get(draws) ?? [];
@@ -174,7 +194,7 @@ export function replicateFits(
         ? undefined
         : known.find((b) => sameWeights(b.alpha, alpha));
       if (hit !== undefined) return hit.bound;
-      const bound = await cpuLipschitz.compute(model, draws, lipschitzOptions);
+      const bound = await (await backend()).compute(model, draws, lipschitzOptions);
       known.push({ alpha: alpha === null ? null : alpha.slice(), bound });
       bounds.set(draws, known);
       return bound;

@@ -131,6 +131,9 @@ Deno.test("`deno task study` arguments: a study name, defaults, and errors namin
   assert.equal(parseStudyArgs(["real_file"]).replicates, 1);
   assert.equal(parseStudyArgs(["five"]).sampler, "nuts");
   assert.equal(parseStudyArgs(["five", "--sampler=gpu-hmc"]).sampler, "gpu-hmc");
+  assert.equal(parseStudyArgs(["five"]).backend, "cpu");
+  assert.equal(parseStudyArgs(["five", "--backend=gpu"]).backend, "gpu");
+  assert.throws(() => parseStudyArgs(["five", "--backend=tpu"]), /--backend: must be cpu or gpu/);
   assert.throws(
     () => parseStudyArgs(["five", "--sampler=hmc"]),
     /--sampler: must be nuts or gpu-hmc/,
