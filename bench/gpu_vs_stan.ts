@@ -13,11 +13,10 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { buildDesign, readCsv } from "../src/data/mod.ts";
 import { acquireGpu } from "../src/gpu/device.ts";
 import { sampleGpuHmc } from "../src/gpu/hmc.ts";
 import { summarizeFit } from "../src/mcmc/fit.ts";
-import { createModel } from "../src/models/mod.ts";
+import { CPS1988_DESIGN, CPS1988_MODEL, CPS1988_REFERENCE } from "../test/models/_cps1988.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -28,22 +27,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
   },
 });
-const ROOT = new URL("../", import.meta.url).pathname;
-const reference = JSON.parse(
-  await Deno.readTextFile(`${ROOT}test/reference/cps1988_expected.json`),
-) as {
-  coefficients: string[];
-  sampler: { divergences: number; sampling_wall_seconds: number; ess_bulk_per_second_min: number };
-  fit: Record<string, { mean: number; sd: number; ess_bulk: number }>;
-};
-const data = await readCsv(`${ROOT}examples/cps1988.csv`);
-const design = buildDesign(data, {
-  y: "parttime",
-  x: ["education", "experience", "ethnicity", "smsa"],
-  levels: ["no", "yes"],
-  covariateLevels: { ethnicity: ["cauc", "afam"], smsa: ["no", "yes"] },
-}, "binary");
-const model = createModel("logistic", { ...design, coefficientPrior: "student-t" });
+const [reference, design, model] = [CPS1988_REFERENCE, CPS1988_DESIGN, CPS1988_MODEL];
 const gpu = await acquireGpu();
 if (gpu === null) throw new Error("No WebGPU adapter");
 const [chains, warmup, draws, seed] = [values.chains, values.warmup, values.draws, values.seed]

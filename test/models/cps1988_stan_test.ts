@@ -10,38 +10,13 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { buildDesign, readCsv } from "../../src/data/mod.ts";
 import { fitForStan } from "../mcmc/_stan_reference.ts";
-import { createModel } from "../../src/models/mod.ts";
+import { CPS1988_DESIGN, CPS1988_MODEL, CPS1988_REFERENCE } from "./_cps1988.ts";
 import { lgamma } from "../../src/stats/special.ts";
 
-/** One coefficient of the rstan summary. */
-interface StanCoefficient {
-  readonly mean: number;
-  readonly sd: number;
-  readonly ess_bulk: number;
-}
-
-const REFERENCE = JSON.parse(
-  await Deno.readTextFile(new URL("../reference/cps1988_expected.json", import.meta.url)),
-) as {
-  coefficients: string[];
-  data: { n: number; outcome_levels: string[] };
-  sampler: { divergences: number };
-  fit: Record<string, StanCoefficient>;
-};
-
-const DATA = await readCsv(new URL("../../examples/cps1988.csv", import.meta.url).pathname);
-
-/** The design of the reference fit, its text covariates' levels declared as the R script codes them. */
-const DESIGN = buildDesign(DATA, {
-  y: "parttime",
-  x: ["education", "experience", "ethnicity", "smsa"],
-  levels: ["no", "yes"],
-  covariateLevels: { ethnicity: ["cauc", "afam"], smsa: ["no", "yes"] },
-}, "binary");
-
-const MODEL = createModel("logistic", { ...DESIGN, coefficientPrior: "student-t" });
+const REFERENCE = CPS1988_REFERENCE;
+const DESIGN = CPS1988_DESIGN;
+const MODEL = CPS1988_MODEL;
 
 /** log t_3(β; 0, 2.5), the Stan program's prior of every coefficient. */
 function logStudentT(beta: number): number {
