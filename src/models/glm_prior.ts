@@ -216,7 +216,6 @@ export class StudentTCoefficientPrior implements CoefficientPriorTerms {
   readonly nu: number;
   /** s_j of every coefficient (β_j ~ Student-t(ν, 0, s_j) marginally). */
   readonly scales: readonly number[];
-  readonly #nu: number;
   /** s_j² per coefficient. */
   readonly #scale2: Float64Array;
   /** log t_ν(0; 0, s_j)'s constant per coefficient. */
@@ -232,7 +231,6 @@ export class StudentTCoefficientPrior implements CoefficientPriorTerms {
   constructor(scales: ArrayLike<number>, nu: number = STUDENT_T_COEFFICIENT.nu) {
     this.nu = nu;
     this.scales = Object.freeze(Array.from(scales));
-    this.#nu = nu;
     this.#scale2 = Float64Array.from(scales, (s) => s * s);
     const constant = lgamma((nu + 1) / 2) - lgamma(nu / 2) - 0.5 * Math.log(nu * Math.PI);
     this.#logNorm = Float64Array.from(scales, (s) => constant - Math.log(s));
@@ -248,7 +246,7 @@ export class StudentTCoefficientPrior implements CoefficientPriorTerms {
   }
 
   logDensity(u: Float64Array, m: number, grad: Float64Array | null): number {
-    const nu = this.#nu;
+    const nu = this.nu;
     let total = 0;
     for (let j = 0; j < m; j++) {
       const beta = u[j];
@@ -264,11 +262,11 @@ export class StudentTCoefficientPrior implements CoefficientPriorTerms {
   }
 
   scale(j: number, beta: number, v: number): number {
-    return Math.exp(v) * Math.sqrt((this.#nu * this.#scale2[j] + beta * beta) / (this.#nu + 1));
+    return Math.exp(v) * Math.sqrt((this.nu * this.#scale2[j] + beta * beta) / (this.nu + 1));
   }
 
   unscale(j: number, beta: number, sigma: number): number {
-    const g2 = (this.#nu * this.#scale2[j] + beta * beta) / (this.#nu + 1);
+    const g2 = (this.nu * this.#scale2[j] + beta * beta) / (this.nu + 1);
     return Math.log(sigma) - 0.5 * Math.log(g2);
   }
 }
