@@ -9,7 +9,8 @@ import { det, inv, multiply } from "mathjs";
 import { fitModel } from "../../src/mcmc/fit.ts";
 import { Rng } from "../../src/random/rng.ts";
 import type { Design, Model, Weighting } from "../../src/models/model.ts";
-import { createModel } from "../../src/models/mod.ts";
+import { createModel, type ModelName, outcomeKind } from "../../src/models/mod.ts";
+import { isSurveyModel, type SurveyDraw, type SurveyModel } from "../../src/models/survey_model.ts";
 
 /** A design with an intercept and k − 1 standard normal covariates (seeded). */
 export function makeDesign(y: Float64Array, k: number, seed: number): Design {
@@ -179,6 +180,42 @@ export function checkRoundTrip(model: Model, theta: Float64Array, extraName: str
 }
 
 /**
+ * {@linkcode checkRoundTrip} of a model whose last parameter is the dispersion φ (named "phi"),
+ * and u_φ = log(1/φ).
+ */
+export function checkPhiRoundTrip(model: Model, theta: Float64Array) {
+  checkRoundTrip(model, theta, "phi");
+  const last = model.dim - 1;
+  assertClose(model.unconstrain(theta)[last], -Math.log(theta[last]), 1e-15, 0, "u_phi");
+}
+
+/**
+ * A model of two linear predictors on a design of K = 2 (4 coefficients, then their 4 prior
+ * scales, then any others): its parameter names are `names` (the dimension their count), its
+ * metric is diagonal, constrain ∘ unconstrain is the identity at θ with u = log θ from the
+ * scales on, θ with parameter `bad` at 0 is refused with `refusal`, and a u of 4 values with a
+ * RangeError.
+ */
+export function checkTwoPartRoundTrip(
+  model: Model,
+  names: readonly string[],
+  theta: Float64Array,
+  bad: number,
+  refusal: RegExp,
+) {
+  assert.equal(model.dim, names.length);
+  assert.deepEqual(model.paramNames, names);
+  assert.equal(model.metric, "diag");
+  const u = model.unconstrain(theta);
+  assertAllClose(model.constrain(u), theta, 1e-14, "round trip");
+  assertAllClose(u.subarray(4), Array.from(theta.subarray(4), Math.log), 1e-15, "log scales");
+  const refused = Float64Array.from(theta);
+  refused[bad] = 0;
+  assert.throws(() => model.unconstrain(refused), refusal);
+  assert.throws(() => model.constrain(new Float64Array(4)), RangeError);
+}
+
+/**
  * Mean of `reps` simulated datasets' record means against the model mean, within 5 standard
  * errors computed from the model variance.
  */
@@ -326,6 +363,11 @@ export function checkGradientsForK<M extends Model>(
   }
 }
 
+/** The coefficient names of a 3-level {@linkcode factorSurveyDesign}, each after `prefix`. */
+export function threeLevelNames(prefix: string): string[] {
+  return ["intercept", "level=2", "level=3"].map((c) => prefix + c);
+}
+
 /**
  * A survey design whose K − 1 covariates are the treatment dummies of a K-level factor (record i
  * at level i mod K), record i's (y, w) being `draw(i mod K)`, called in record order.
@@ -425,6 +467,101 @@ export function checkSurveyZeroWeightRecord(
     assertClose(v1, v2, 1e-14, 0, "value");
     assertAllClose(g1, g2, 1e-13, "gradient");
   }
+}
+
+/**
+ * The survey model `name` (class `Survey`) refuses a design without weights, is built by
+ * `createModel()` from `design`, is a survey model, and its outcome is positive.
+ */
+export function checkSurveyModelBuilt(
+  name: ModelName,
+  Survey: new (design: Design) => Model,
+  design: Design,
+) {
+  const { weight: _, ...noWeight } = design;
+  assert.throws(() => new Survey(noWeight), /weight/);
+  const model = createModel(name, design);
+  assert.ok(model instanceof Survey);
+  assert.ok(isSurveyModel(model));
+  assert.equal(outcomeKind(name), "positive");
+}
+
+/**
+ * constrain ∘ unconstrain is the identity at θ; θ with each `[j, value]` of `refused` in place
+ * is refused with a RangeError, as is a u of 3 values. Returns u = unconstrain(θ).
+ */
+export function checkRangeChecks(
+  model: Model,
+  theta: Float64Array,
+  refused: readonly (readonly [number, number])[],
+): Float64Array {
+  const u = model.unconstrain(theta);
+  assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
+  for (const [j, value] of refused) {
+    const bad = Float64Array.from(theta);
+    bad[j] = value;
+    assert.throws(() => model.unconstrain(bad), RangeError);
+  }
+  assert.throws(() => model.constrain(new Float64Array(3)), RangeError);
+  return u;
+}
+
+/**
+ * {@linkcode checkSurveyZeroWeightRecord} of the model built on `base` with record `bad`'s
+ * `field` (y or weight) set to 0, which makes its ℓ not finite.
+ */
+export function checkSurveyZeroRecord(
+  build: (design: Design) => Model,
+  base: Design,
+  theta: Float64Array,
+  field: "y" | "weight",
+  bad = 5,
+) {
+  const values = Float64Array.from(base[field]!);
+  values[bad] = 0;
+  checkSurveyZeroWeightRecord(build({ ...base, [field]: values }), build, base, theta, bad);
+}
+
+/**
+ * Draws 400 surveys of `model` at θ (n records, record i at level i mod k of the design's
+ * factor) from one stream (`new Rng(6, 1)`), each with `simulateSurvey(θ, rng, out, total)`,
+ * calls `check(out)` after each and asserts log ỹ*_i − `mean(level)` is N(0, σ_y²) at every
+ * level (`label(level)` naming it); then that `simulate()` draws the outcomes of
+ * `simulateSurvey()` from the same stream.
+ */
+export function checkSurveyOutcomes(
+  model: SurveyModel,
+  theta: Float64Array,
+  k: number,
+  sigmaY: number,
+  mean: (level: number) => number,
+  options: {
+    readonly total?: number;
+    readonly check: (out: SurveyDraw) => void;
+    readonly label: (level: number) => string;
+  },
+) {
+  const n = model.design.n;
+  const out = { y: new Float64Array(n), w: new Float64Array(n) };
+  const rng = new Rng(6, 1);
+  const sum = new Float64Array(k);
+  const sumSq = new Float64Array(k);
+  const count = new Float64Array(k);
+  for (let r = 0; r < 400; r++) {
+    model.simulateSurvey(theta, rng, out, options.total);
+    options.check(out);
+    for (let i = 0; i < n; i++) {
+      const d = Math.log(out.y[i]) - mean(i % k);
+      sum[i % k] += d;
+      sumSq[i % k] += d * d;
+      count[i % k]++;
+    }
+  }
+  for (let level = 0; level < k; level++) {
+    assertNormalDeviations(sum[level], sumSq[level], count[level], sigmaY, options.label(level));
+  }
+  const a = model.simulateSurvey(theta, new Rng(8), out).y.slice();
+  assert.deepEqual(model.simulate(theta, new Rng(8), new Float64Array(n)), a);
 }
 
 /**

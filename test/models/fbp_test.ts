@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { FbpModel } from "../../src/models/fbp.ts";
 import { normaliseToTotal } from "../../src/models/survey_model.ts";
-import { createModel, outcomeKind } from "../../src/models/mod.ts";
+import { createModel } from "../../src/models/mod.ts";
 import type { Design } from "../../src/models/model.ts";
-import { isSurveyModel, synthesizeWeights } from "../../src/models/survey_model.ts";
+import { synthesizeWeights } from "../../src/models/survey_model.ts";
 import { Rng } from "../../src/random/rng.ts";
 import * as mh from "./_helpers.ts";
 
@@ -123,87 +123,48 @@ Deno.test("`FbpModel` constrain/unconstrain round trip, names and range checks",
   const model = new FbpModel(fbpDesign(6, 3, theta, 2));
   assert.equal(model.dim, 9);
   assert.deepEqual(model.paramNames, [
-    "beta_intercept",
-    "beta_level=2",
-    "beta_level=3",
+    ...mh.threeLevelNames("beta_"),
     "kappa_y",
-    "kappa_x_intercept",
-    "kappa_x_level=2",
-    "kappa_x_level=3",
+    ...mh.threeLevelNames("kappa_x_"),
     "sigma_y",
     "sigma_pi",
   ]);
-  const u = model.unconstrain(theta);
-  mh.assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
+  const u = mh.checkRangeChecks(model, theta, [[7, 0], [8, 0]]);
   mh.assertClose(u[8], Math.log(0.6), 1e-15, 0, "u_sigma_pi");
-  for (const j of [7, 8]) {
-    const bad = Float64Array.from(theta);
-    bad[j] = 0;
-    assert.throws(() => model.unconstrain(bad), RangeError);
-  }
-  assert.throws(() => model.constrain(new Float64Array(3)), RangeError);
 });
 
 Deno.test("`FbpModel` needs survey weights, is a survey model and is built by `createModel()`", () => {
   const design = fbpDesign(5, 2, thetaFor(2, 1, 0, 0, 1, 1), 3);
+  mh.checkSurveyModelBuilt("fbp", FbpModel, design);
   const { weight: _, ...noWeight } = design;
-  assert.throws(() => new FbpModel(noWeight), /weight/);
   assert.throws(() => createModel("fbp", noWeight), /weight/);
-  const model = createModel("fbp", design);
-  assert.ok(model instanceof FbpModel);
-  assert.ok(isSurveyModel(model));
-  assert.equal(outcomeKind("fbp"), "positive");
 });
 
 Deno.test("`FbpModel` ignores an α = 0 record whose ℓ is not finite", () => {
   const theta = thetaFor(2, 3, -0.5, 1, 0.5, 0.6);
-  const base = fbpDesign(20, 2, theta, 4);
-  const weight = Float64Array.from(base.weight!);
-  weight[5] = 0;
-  mh.checkSurveyZeroWeightRecord(
-    new FbpModel({ ...base, weight }),
-    (d) => new FbpModel(d),
-    base,
-    theta,
-    5,
-  );
+  mh.checkSurveyZeroRecord((d) => new FbpModel(d), fbpDesign(20, 2, theta, 4), theta, "weight");
 });
 
 Deno.test("`FbpModel.simulateSurvey()`: ỹ* ~ N(xβ, σ_y²) and w* ∝ e^{−κ_y ỹ*} summing to the total", () => {
   const k = 3;
   const theta = thetaFor(k, 3, -0.5, 1, 0.5, 0.6);
-  const n = 30;
-  const model = new FbpModel(fbpDesign(n, k, theta, 5));
-  const out = { y: new Float64Array(n), w: new Float64Array(n) };
-  const rng = new Rng(6, 1);
-  const reps = 400;
-  const sum = new Float64Array(k);
-  const sumSq = new Float64Array(k);
-  const sy = theta[2 * k + 1];
+  const model = new FbpModel(fbpDesign(30, k, theta, 5));
   const kappaY = theta[k];
-  for (let r = 0; r < reps; r++) {
-    model.simulateSurvey(theta, rng, out, 4e6);
-    let total = 0;
-    const offset = Math.log(out.w[0]) + kappaY * Math.log(out.y[0]);
-    for (let i = 0; i < n; i++) {
-      const h = i % k;
-      const ly = Math.log(out.y[i]);
-      const d = ly - means(theta, k, h)[0];
-      sum[h] += d;
-      sumSq[h] += d * d;
-      total += out.w[i];
-      // log w* + κ_y ỹ* is one constant over the sample (no per-stratum scaling).
-      mh.assertClose(Math.log(out.w[i]) + kappaY * ly, offset, 0, 1e-12, "log w* + κ_y ỹ*");
-    }
-    mh.assertClose(total, 4e6, 1e-14, 0, "Σ w*_i = total");
-  }
-  const m = reps * n / k;
-  for (let h = 0; h < k; h++) {
-    mh.assertNormalDeviations(sum[h], sumSq[h], m, sy, `stratum ${h}: ỹ* − xβ`);
-  }
-  // simulate() draws the same outcomes from the same stream.
-  const a = model.simulateSurvey(theta, new Rng(8), out).y.slice();
-  assert.deepEqual(model.simulate(theta, new Rng(8), new Float64Array(n)), a);
+  mh.checkSurveyOutcomes(model, theta, k, theta[2 * k + 1], (h) => means(theta, k, h)[0], {
+    total: 4e6,
+    check: (out) => {
+      let total = 0;
+      const offset = Math.log(out.w[0]) + kappaY * Math.log(out.y[0]);
+      for (let i = 0; i < out.y.length; i++) {
+        total += out.w[i];
+        // log w* + κ_y ỹ* is one constant over the sample (no per-stratum scaling).
+        const logged = Math.log(out.w[i]) + kappaY * Math.log(out.y[i]);
+        mh.assertClose(logged, offset, 0, 1e-12, "log w* + κ_y ỹ*");
+      }
+      mh.assertClose(total, 4e6, 1e-14, 0, "Σ w*_i = total");
+    },
+    label: (h) => `stratum ${h}: ỹ* − xβ`,
+  });
 });
 
 Deno.test("`FbpModel.simulateSurvey()` without a total sums to the sample's Σ w; bad totals throw", () => {

@@ -8,7 +8,6 @@ import {
   lkj2LogDensity,
   logOneMinusTanhSquared,
 } from "../../src/models/fbs.ts";
-import { createModel, outcomeKind } from "../../src/models/mod.ts";
 import type { Design } from "../../src/models/model.ts";
 import { NormalModel } from "../../src/models/normal.ts";
 import { isSurveyModel, synthesizeWeights } from "../../src/models/survey_model.ts";
@@ -150,55 +149,30 @@ Deno.test("`FbsModel` constrain/unconstrain round trip, names and range checks",
   const model = new FbsModel(fbsDesign(6, 3, theta, 2));
   assert.equal(model.dim, 9);
   assert.deepEqual(model.paramNames, [
-    "beta_y_intercept",
-    "beta_y_level=2",
-    "beta_y_level=3",
-    "beta_w_intercept",
-    "beta_w_level=2",
-    "beta_w_level=3",
+    ...mh.threeLevelNames("beta_y_"),
+    ...mh.threeLevelNames("beta_w_"),
     "sigma_y",
     "sigma_w",
     "rho",
   ]);
-  const u = model.unconstrain(theta);
-  mh.assertAllClose(model.constrain(u), theta, 1e-14, "θ round trip");
+  const u = mh.checkRangeChecks(model, theta, [[6, 0], [7, -1], [8, 1], [8, -1.5]]);
   mh.assertAllClose(u.subarray(0, 6), theta.subarray(0, 6), 0, "u_beta = beta");
   mh.assertClose(u[6], Math.log(0.6), 1e-15, 0, "u_sigma_y");
   mh.assertClose(u[7], Math.log(0.8), 1e-15, 0, "u_sigma_w");
   mh.assertClose(u[8], Math.atanh(-0.95), 1e-15, 0, "u_rho");
-  for (const [j, value] of [[6, 0], [7, -1], [8, 1], [8, -1.5]]) {
-    const bad = Float64Array.from(theta);
-    bad[j] = value;
-    assert.throws(() => model.unconstrain(bad), RangeError);
-  }
-  assert.throws(() => model.constrain(new Float64Array(3)), RangeError);
 });
 
 Deno.test("`FbsModel` needs survey weights, is a survey model and is built by `createModel()`", () => {
   const design = fbsDesign(5, 2, thetaFor(2, 1, 1, 1, 1, 0), 3);
-  const { weight: _, ...noWeight } = design;
-  assert.throws(() => new FbsModel(noWeight), /weight/);
+  mh.checkSurveyModelBuilt("fbs", FbsModel, design);
   assert.throws(() => new FbsModel({ ...design, weight: new Float64Array(4) }), /weight/);
   assert.throws(() => new FbsModel({ ...design, x: design.x.map(() => 0.5) }), /intercept/);
-  const model = createModel("fbs", design);
-  assert.ok(model instanceof FbsModel);
-  assert.ok(isSurveyModel(model));
   assert.ok(!isSurveyModel(new NormalModel(design)));
-  assert.equal(outcomeKind("fbs"), "positive");
 });
 
 Deno.test("`FbsModel` ignores an α = 0 record whose ℓ is not finite", () => {
   const theta = thetaFor(2, 3, 2, 0.6, 0.8, 0.3);
-  const base = fbsDesign(20, 2, theta, 4);
-  const y = Float64Array.from(base.y);
-  y[5] = 0;
-  mh.checkSurveyZeroWeightRecord(
-    new FbsModel({ ...base, y }),
-    (d) => new FbsModel(d),
-    base,
-    theta,
-    5,
-  );
+  mh.checkSurveyZeroRecord((d) => new FbsModel(d), fbsDesign(20, 2, theta, 4), theta, "y");
 });
 
 Deno.test("`FbsModel.simulateSurvey()`: ỹ* ~ N(xβ_y, σ_y²) and log w* = xβ_w + ρσ_w(ỹ* − xβ_y)/σ_y", () => {
@@ -207,37 +181,25 @@ Deno.test("`FbsModel.simulateSurvey()`: ỹ* ~ N(xβ_y, σ_y²) and log w* = xβ
   const n = 30;
   const model = new FbsModel(fbsDesign(n, k, theta, 5));
   const out = { y: new Float64Array(n), w: new Float64Array(n) };
-  const rng = new Rng(6, 1);
-  const reps = 400;
-  const sum = new Float64Array(k);
-  const sumSq = new Float64Array(k);
-  const count = new Float64Array(k);
   const [sy, sw, rho] = theta.subarray(2 * k);
-  for (let r = 0; r < reps; r++) {
-    model.simulateSurvey(theta, rng, out);
-    for (let i = 0; i < n; i++) {
-      const level = i % k;
-      const my = theta[0] + (level > 0 ? theta[level] : 0);
-      const mw = theta[k] + (level > 0 ? theta[k + level] : 0);
-      const d = Math.log(out.y[i]) - my;
-      mh.assertClose(Math.log(out.w[i]), mw + rho * sw * d / sy, 1e-13, 1e-13, "smoothed log w*");
-      sum[level] += d;
-      sumSq[level] += d * d;
-      count[level]++;
-    }
-  }
-  for (let level = 0; level < k; level++) {
-    mh.assertNormalDeviations(
-      sum[level],
-      sumSq[level],
-      count[level],
-      sy,
-      `level ${level}: ỹ* − xβ_y`,
-    );
-  }
-  // simulate() draws the same outcomes from the same stream.
-  const a = model.simulateSurvey(theta, new Rng(8), out).y.slice();
-  assert.deepEqual(model.simulate(theta, new Rng(8), new Float64Array(n)), a);
+  const my = (level: number) => theta[0] + (level > 0 ? theta[level] : 0);
+  mh.checkSurveyOutcomes(model, theta, k, sy, my, {
+    check: (draw) => {
+      for (let i = 0; i < n; i++) {
+        const level = i % k;
+        const mw = theta[k] + (level > 0 ? theta[k + level] : 0);
+        const d = Math.log(draw.y[i]) - my(level);
+        mh.assertClose(
+          Math.log(draw.w[i]),
+          mw + rho * sw * d / sy,
+          1e-13,
+          1e-13,
+          "smoothed log w*",
+        );
+      }
+    },
+    label: (level) => `level ${level}: ỹ* − xβ_y`,
+  });
   // With a total, the same weights are scaled by one constant so Σ w* is that total.
   const unscaled = model.simulateSurvey(theta, new Rng(9), out).w.slice();
   const scaled = model.simulateSurvey(theta, new Rng(9), out, 1234.5).w;

@@ -114,8 +114,7 @@ Deno.test("`NegBinModel.logLik()` tends to the Poisson log-likelihood as φ → 
 Deno.test("`NegBinModel` constrain/unconstrain round trip: u = log(1/φ)", () => {
   const model = build(h.makeDesign(new Float64Array([1, 2, 3]), 2, 1));
   const theta = new Float64Array([0.5, -0.2, 0.7, 1.3, 4]);
-  h.checkRoundTrip(model, theta, "phi");
-  h.assertClose(model.unconstrain(theta)[4], -Math.log(4), 1e-15, 0, "u_phi");
+  h.checkPhiRoundTrip(model, theta);
 });
 
 Deno.test("`NegBinModel.simulate()` averages to the model mean e^η", () => {
