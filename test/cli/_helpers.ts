@@ -47,6 +47,23 @@ export async function runCli(
 }
 
 /**
+ * Runs `src/cli/<script>` with `args` as {@linkcode runCli} does and asserts it exits 0 (its
+ * standard error the message).
+ *
+ * @returns Its standard error.
+ */
+export async function runCliOk(script: string, args: string[]): Promise<string> {
+  const { code, stderr } = await runCli(script, args);
+  assert.equal(code, 0, stderr);
+  return stderr;
+}
+
+/** The JSON file at `path`, parsed. */
+export async function readJson(path: string): Promise<ReturnType<typeof JSON.parse>> {
+  return JSON.parse(await Deno.readTextFile(path));
+}
+
+/**
  * Runs `src/cli/synth.ts` with `base`'s flags, each one that `extra` names replaced by extra's,
  * and asserts it exits with `code` (without one: non-zero), names the problem by `pattern` and
  * does not create `out`.

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { PASSING_DRAWS, runCli, synthRefusalTests, writeInput } from "./_helpers.ts";
+import {
+  PASSING_DRAWS,
+  readJson,
+  runCli,
+  runCliOk,
+  synthRefusalTests,
+  writeInput,
+} from "./_helpers.ts";
 
 /** The two outcomes of these tests: a count a (Poisson) and an amount b (normal), given x. */
 const OUTCOMES = ["--y=a,b", "--x=x", "--model=poisson,normal"];
@@ -12,27 +19,25 @@ function dataFile(dir: string): Promise<string> {
   });
 }
 
+/**
+ * Runs synth on {@linkcode dataFile} in `dir` with {@linkcode OUTCOMES}, `flags` and
+ * {@linkcode PASSING_DRAWS}, writing `<dir>/out`, and asserts it exits 0.
+ */
+async function synthOutcomes(dir: string, flags: string[]): Promise<void> {
+  const data = `--data=${await dataFile(dir)}`;
+  await runCliOk("synth.ts", [data, ...OUTCOMES, ...flags, `--out=${dir}/out`, ...PASSING_DRAWS]);
+}
+
 Deno.test("`deno task synth --y a,b --model poisson,normal`: one joint guarantee, both outcomes", async () => {
   const dir = await Deno.makeTempDir();
-  const data = await dataFile(dir);
-  const { code, stderr } = await runCli("synth.ts", [
-    `--data=${data}`,
-    ...OUTCOMES,
-    "--mechanism=lw",
-    "--epsilon=30",
-    "--m=2",
-    "--seed=4",
-    `--out=${dir}/out`,
-    ...PASSING_DRAWS,
-  ]);
-  assert.equal(code, 0, stderr);
-  const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+  await synthOutcomes(dir, ["--mechanism=lw", "--epsilon=30", "--m=2", "--seed=4"]);
+  const report = await readJson(`${dir}/out/report.json`);
   assert.equal(report.model, "joint");
   assert.deepEqual(report.outcomes, [{ y: "a", model: "poisson" }, { y: "b", model: "normal" }]);
   assert.deepEqual(report.columns, ["x", "a", "b"]);
   assert.ok(report.epsilon <= 30);
   assert.equal(report.epsilon, 2 * report.lipschitz * 2);
-  const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
+  const diagnostics = await readJson(`${dir}/out/diagnostics.json`);
   // Δ is the joint record's: the largest per-record bound, over both outcomes' log densities.
   assert.equal(Math.max(...diagnostics.recordLipschitz), report.lipschitz);
   assert.ok(diagnostics.fit.summary["a:intercept"] && diagnostics.fit.summary["b:a"]);
@@ -98,18 +103,13 @@ Deno.test("a missing outcome value: exit 2 naming file, row and column; `--missi
 
 Deno.test("several outcomes write the owner's utility report (JSON and self-contained HTML) and risk", async () => {
   const dir = await Deno.makeTempDir();
-  const { code, stderr } = await runCli("synth.ts", [
-    `--data=${await dataFile(dir)}`,
-    ...OUTCOMES,
+  await synthOutcomes(dir, [
     "--mechanism=unweighted",
     "--m=2",
     "--seed=2",
     "--utility-model=b ~ x + a",
-    `--out=${dir}/out`,
-    ...PASSING_DRAWS,
   ]);
-  assert.equal(code, 0, stderr);
-  const utility = JSON.parse(await Deno.readTextFile(`${dir}/out/utility.json`));
+  const utility = await readJson(`${dir}/out/utility.json`);
   assert.equal(utility.m, 2);
   assert.deepEqual(utility.synthesized.map((v: { name: string }) => v.name), ["a", "b"]);
   assert.ok(utility.propensity.mean.pMSE >= 0);
@@ -117,7 +117,7 @@ Deno.test("several outcomes write the owner's utility report (JSON and self-cont
   const html = await Deno.readTextFile(`${dir}/out/report.html`);
   assert.match(html, /<svg/);
   // The first section is the release, with report.json's ε and the fit's health.
-  const manifest = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+  const manifest = await readJson(`${dir}/out/report.json`);
   assert.equal(/<section id="([^"]+)"/.exec(html)?.[1], "release");
   assert.match(html, /data-field="Mechanism"><th>Mechanism<\/th><td><strong>unweighted/);
   assert.match(html, /data-field="Synthetic datasets m"><th>[^<]*<\/th><td>2</);
@@ -125,7 +125,7 @@ Deno.test("several outcomes write the owner's utility report (JSON and self-cont
   assert.match(html, /data-field="Divergent transitions">/);
   assert.match(html, /data-field="Target ε"><th>[^<]*<\/th><td>none \(not calibrated/);
   assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href="http/);
-  const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
+  const diagnostics = await readJson(`${dir}/out/diagnostics.json`);
   assert.equal(diagnostics.riskReport.m, 2);
   // The public manifest carries none of it.
   const report = await Deno.readTextFile(`${dir}/out/report.json`);
@@ -141,17 +141,14 @@ Deno.test("the perturbed histogram of a categorical outcome has one bin per leve
     90,
     (i) => `${i % 3},${["red", "green", "blue"][(i * 5) % 3]}`,
   );
-  const { code, stderr } = await runCli("synth.ts", [
+  const histogram = ["--y=kind", "--x=x", "--model=categorical", "--mechanism=histogram"];
+  await runCliOk("synth.ts", [
     `--data=${data}`,
-    "--y=kind",
-    "--x=x",
-    "--model=categorical",
-    "--mechanism=histogram",
+    ...histogram,
     "--epsilon=50",
     "--seed=3",
     `--out=${dir}/out`,
   ]);
-  assert.equal(code, 0, stderr);
   const values = (await Deno.readTextFile(`${dir}/out/synthetic-1.csv`)).trim().split("\n")
     .slice(1).map((line) => line.split(",")[1]);
   assert.equal(values.length, 90);

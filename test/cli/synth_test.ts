@@ -86,18 +86,10 @@ Deno.test("a final fit that fails its diagnostics: exit 3 naming them, nothing w
     `${dir}/in.csv`,
     "y,z\n" + Array.from({ length: 60 }, (_, i) => `${(i * 0.37) % 5},${i / 10}`).join("\n"),
   );
-  const args = [
-    `--data=${dir}/in.csv`,
-    "--y=y",
-    "--x=z",
-    "--model=normal",
-    "--mechanism=unweighted",
-    "--seed=2",
-    "--draws=40",
-    "--chains=2",
-    "--warmup=50",
-    "--report",
-  ];
+  // Too few draws for the final fit to pass its diagnostics.
+  const fewDraws = ["--draws=40", "--chains=2", "--warmup=50"];
+  const flags = ["--model=normal", "--mechanism=unweighted", "--seed=2", ...fewDraws, "--report"];
+  const args = [`--data=${dir}/in.csv`, "--y=y", "--x=z", ...flags];
   const refused = await runCli("synth.ts", [...args, `--out=${dir}/refused`]);
   assert.equal(refused.code, 3, refused.stderr);
   assert.match(refused.stderr, /final fit failed its diagnostics \(.*(R̂|bulk ESS).*\)/);

@@ -9,7 +9,10 @@
 import assert from "node:assert/strict";
 import { releaseSettings } from "../../src/synthesis/release_summary.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
-import { PASSING_DRAWS, runCli, synthRefusalTests, writeInput } from "./_helpers.ts";
+import { PASSING_DRAWS, readJson, runCliOk, synthRefusalTests, writeInput } from "./_helpers.ts";
+
+/** Two outcomes of ordinary models with the survey weight w, at LW. */
+const WEIGHTED = ["--y=a,b", "--x=x", "--model=poisson,logistic", "--weight=w", "--mechanism=lw"];
 
 /** 80 records: public x, a count a, a binary b, a weight w that tracks b and a stratum s. */
 function surveyFile(dir: string): Promise<string> {
@@ -24,21 +27,9 @@ function surveyFile(dir: string): Promise<string> {
 Deno.test("`--weight` with several outcomes synthesises the weight as the record's last conditional", async () => {
   const dir = await Deno.makeTempDir();
   const data = await surveyFile(dir);
-  const { code, stderr } = await runCli("synth.ts", [
-    `--data=${data}`,
-    "--y=a,b",
-    "--x=x",
-    "--model=poisson,logistic",
-    "--weight=w",
-    "--mechanism=lw",
-    "--epsilon=40",
-    "--m=1",
-    "--seed=4",
-    `--out=${dir}/out`,
-    ...PASSING_DRAWS,
-  ]);
-  assert.equal(code, 0, stderr);
-  const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+  const flags = [...WEIGHTED, "--epsilon=40", "--m=1", "--seed=4", ...PASSING_DRAWS];
+  await runCliOk("synth.ts", [`--data=${data}`, ...flags, `--out=${dir}/out`]);
+  const report = await readJson(`${dir}/out/report.json`);
   assert.deepEqual(report.outcomes, [
     { y: "a", model: "poisson" },
     { y: "b", model: "logistic" },
@@ -46,7 +37,7 @@ Deno.test("`--weight` with several outcomes synthesises the weight as the record
   ]);
   assert.deepEqual(report.columns, ["x", "a", "b", "w"]);
   assert.equal(report.epsilon, 2 * report.lipschitz * 1);
-  const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
+  const diagnostics = await readJson(`${dir}/out/diagnostics.json`);
   // Δ is the joint record's, the weight's conditional included: log w given x, a and b.
   assert.equal(Math.max(...diagnostics.recordLipschitz), report.lipschitz);
   assert.ok(diagnostics.fit.summary["w:b"], "the weight's conditional has b as a covariate");
@@ -88,6 +79,6 @@ synthRefusalTests(
   "`deno task synth --weight` exits 2, writes nothing",
   BAD,
   surveyFile,
-  ["--y=a,b", "--x=x", "--model=poisson,logistic", "--weight=w", "--mechanism=lw"],
+  WEIGHTED,
   2,
 );
