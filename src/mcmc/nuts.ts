@@ -212,6 +212,23 @@ function copyPoint(to: Point, from: Point): void {
   to.lp = from.lp;
 }
 
+/**
+ * The trajectory's buffers as one extension sees them: the end it grows from, the new subtree's
+ * and the old trajectory's momenta next to the join (inner) and at the far end (outer).
+ */
+interface Side {
+  readonly forwards: boolean;
+  readonly end: Point;
+  readonly pOuter: Float64Array;
+  readonly pSharpOuter: Float64Array;
+  readonly pNewInner: Float64Array;
+  readonly pSharpNewInner: Float64Array;
+  readonly pOldInner: Float64Array;
+  readonly pSharpOldInner: Float64Array;
+  readonly rhoNew: Float64Array;
+  readonly rhoOld: Float64Array;
+}
+
 /** Scratch space of one transition, reused across transitions of the same dimension and depth. */
 interface Workspace {
   readonly dim: number;
@@ -236,6 +253,9 @@ interface Workspace {
   readonly rhoFwd: Float64Array;
   readonly rhoBck: Float64Array;
   readonly rhoExtended: Float64Array;
+  // The same buffers seen from each direction the trajectory can be extended in.
+  readonly forward: Side;
+  readonly backward: Side;
   // Per-depth scratch of `buildTree` (slot d is used only by the call at depth d).
   readonly pInitEnd: Float64Array[];
   readonly pSharpInitEnd: Float64Array[];
@@ -256,27 +276,56 @@ interface Workspace {
 function newWorkspace(dim: number, maxDepth: number): Workspace {
   const vec = () => new Float64Array(dim);
   const perDepth = () => Array.from({ length: maxDepth }, vec);
+  const zFwd = newPoint(dim);
+  const zBck = newPoint(dim);
+  const [pFwdFwd, pSharpFwdFwd, pFwdBck, pSharpFwdBck] = [vec(), vec(), vec(), vec()];
+  const [pBckFwd, pSharpBckFwd, pBckBck, pSharpBckBck] = [vec(), vec(), vec(), vec()];
+  const [rhoFwd, rhoBck] = [vec(), vec()];
   return {
     dim,
     maxDepth,
     busy: false,
     z: newPoint(dim),
-    zFwd: newPoint(dim),
-    zBck: newPoint(dim),
+    zFwd,
+    zBck,
     zSample: newPoint(dim),
     zPropose: newPoint(dim),
-    pFwdFwd: vec(),
-    pSharpFwdFwd: vec(),
-    pFwdBck: vec(),
-    pSharpFwdBck: vec(),
-    pBckFwd: vec(),
-    pSharpBckFwd: vec(),
-    pBckBck: vec(),
-    pSharpBckBck: vec(),
+    pFwdFwd,
+    pSharpFwdFwd,
+    pFwdBck,
+    pSharpFwdBck,
+    pBckFwd,
+    pSharpBckFwd,
+    pBckBck,
+    pSharpBckBck,
     rho: vec(),
-    rhoFwd: vec(),
-    rhoBck: vec(),
+    rhoFwd,
+    rhoBck,
     rhoExtended: vec(),
+    forward: {
+      forwards: true,
+      end: zFwd,
+      pOuter: pFwdFwd,
+      pSharpOuter: pSharpFwdFwd,
+      pNewInner: pFwdBck,
+      pSharpNewInner: pSharpFwdBck,
+      pOldInner: pBckFwd,
+      pSharpOldInner: pSharpBckFwd,
+      rhoNew: rhoFwd,
+      rhoOld: rhoBck,
+    },
+    backward: {
+      forwards: false,
+      end: zBck,
+      pOuter: pBckBck,
+      pSharpOuter: pSharpBckBck,
+      pNewInner: pBckFwd,
+      pSharpNewInner: pSharpBckFwd,
+      pOldInner: pFwdBck,
+      pSharpOldInner: pSharpFwdBck,
+      rhoNew: rhoBck,
+      rhoOld: rhoFwd,
+    },
     pInitEnd: perDepth(),
     pSharpInitEnd: perDepth(),
     rhoInit: perDepth(),
@@ -557,52 +606,28 @@ function transition(
   while (depth < maxDepth) {
     ws.rhoFwd.fill(0);
     ws.rhoBck.fill(0);
-    let valid: boolean;
-    if (rng.uniform() > 0.5) {
-      // Extend forwards.
-      copyPoint(z, ws.zFwd);
-      ws.rhoBck.set(ws.rho);
-      ws.pBckFwd.set(ws.pFwdFwd);
-      ws.pSharpBckFwd.set(ws.pSharpFwdFwd);
-      valid = buildTree(
-        ws,
-        rng,
-        depth,
-        ws.zPropose,
-        ws.pSharpFwdBck,
-        ws.pSharpFwdFwd,
-        ws.rhoFwd,
-        ws.pFwdBck,
-        ws.pFwdFwd,
-        h0,
-        stepSize,
-        metric,
-        logDensity,
-      );
-      copyPoint(ws.zFwd, z);
-    } else {
-      // Extend backwards.
-      copyPoint(z, ws.zBck);
-      ws.rhoFwd.set(ws.rho);
-      ws.pFwdBck.set(ws.pBckBck);
-      ws.pSharpFwdBck.set(ws.pSharpBckBck);
-      valid = buildTree(
-        ws,
-        rng,
-        depth,
-        ws.zPropose,
-        ws.pSharpBckFwd,
-        ws.pSharpBckBck,
-        ws.rhoBck,
-        ws.pBckFwd,
-        ws.pBckBck,
-        h0,
-        -stepSize,
-        metric,
-        logDensity,
-      );
-      copyPoint(ws.zBck, z);
-    }
+    // Extend forwards or backwards: the old trajectory becomes the other side's subtree.
+    const side = rng.uniform() > 0.5 ? ws.forward : ws.backward;
+    copyPoint(z, side.end);
+    side.rhoOld.set(ws.rho);
+    side.pOldInner.set(side.pOuter);
+    side.pSharpOldInner.set(side.pSharpOuter);
+    const valid = buildTree(
+      ws,
+      rng,
+      depth,
+      ws.zPropose,
+      side.pSharpNewInner,
+      side.pSharpOuter,
+      side.rhoNew,
+      side.pNewInner,
+      side.pOuter,
+      h0,
+      side.forwards ? stepSize : -stepSize,
+      metric,
+      logDensity,
+    );
+    copyPoint(side.end, z);
     if (!valid) break;
     depth++;
 
