@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { pairedLength } from "./weights.ts";
 
 /**
  * Re-weighted weights (eq. 3.1): α^w_i = clamp(k·α_i·Δ_{α,x}/Δ_{α,x_i}, 0, 1), with the bounds
@@ -46,12 +47,7 @@ export function reweight(
   overall: number,
   k: number,
 ): Float64Array {
-  const n = alpha.length;
-  if (recordBounds.length !== n) {
-    throw new RangeError(
-      `Invalid recordBounds: has ${recordBounds.length} entries, expected ${n} (one per alpha)`,
-    );
-  }
+  const n = pairedLength(alpha, recordBounds);
   if (!(overall >= 0) || !Number.isFinite(overall)) {
     throw new RangeError(`Invalid overall: must be finite and non-negative: overall=${overall}`);
   }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { pairedLength } from "./weights.ts";
 
 /**
  * Truncated weights: α*_i = 0 where Δ_{α,x_i} > ε/2 (strictly; a record exactly at ε/2 keeps its
@@ -30,12 +31,7 @@ export function truncateWeights(
   recordBounds: Float64Array,
   epsilonPerDataset: number,
 ): Float64Array {
-  const n = alpha.length;
-  if (recordBounds.length !== n) {
-    throw new RangeError(
-      `Invalid recordBounds: has ${recordBounds.length} entries, expected ${n} (one per alpha)`,
-    );
-  }
+  const n = pairedLength(alpha, recordBounds);
   if (!(epsilonPerDataset > 0) || !Number.isFinite(epsilonPerDataset)) {
     throw new RangeError(
       `Invalid epsilonPerDataset: must be positive and finite: epsilonPerDataset=${epsilonPerDataset}`,

@@ -9,6 +9,26 @@
  * @module
  */
 
+/**
+ * The number of records n of a weighted fit's weights α and its per-record bounds Δ_{α,x_i}, once
+ * the two are checked to be one per record: the first check of every step that recomputes the
+ * weights from the bounds (re-weighting, truncation).
+ *
+ * @param alpha The weights α.
+ * @param recordBounds Δ_{α,x_i}, one per weight.
+ * @returns n = alpha.length.
+ * @throws RangeError where recordBounds is not as long as alpha.
+ */
+export function pairedLength(alpha: Float64Array, recordBounds: Float64Array): number {
+  const n = alpha.length;
+  if (recordBounds.length !== n) {
+    throw new RangeError(
+      `Invalid recordBounds: has ${recordBounds.length} entries, expected ${n} (one per alpha)`,
+    );
+  }
+  return n;
+}
+
 /** The scale c and shift g of α_i = clamp(c·(1 − risk_i) + g, 0, 1) (Algorithms 1 and 2, step 4). */
 export interface WeightShape {
   /** Scale c ≥ 0 (finite): how strongly risk lowers the weight. */
