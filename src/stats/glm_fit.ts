@@ -259,23 +259,32 @@ function backTransform(
     for (let b = 0; b < p; b++) s += m[a * p + b] * gamma[b];
     beta[a] = s;
   }
-  const mc = new Float64Array(p * p);
-  for (let a = 0; a < p; a++) {
-    for (let b = 0; b < p; b++) {
-      let s = 0;
-      for (let c = 0; c < p; c++) s += m[a * p + c] * covariance[c * p + b];
-      mc[a * p + b] = s;
-    }
-  }
+  // M·Σ·Mᵀ: Mᵀ is M read with its strides swapped.
+  const mc = matrixProduct(p, m, covariance, p, 1);
+  return { beta, covariance: matrixProduct(p, mc, m, 1, p) };
+}
+
+/**
+ * The product A·B of p×p row-major matrices, B read through strides: B's entry (c, b) is
+ * `right[c·rowStride + b·colStride]`, so (p, 1) multiplies by B and (1, p) by Bᵀ. Each entry sums
+ * its p terms in order.
+ */
+function matrixProduct(
+  p: number,
+  left: Float64Array,
+  right: Float64Array,
+  rowStride: number,
+  colStride: number,
+): Float64Array {
   const out = new Float64Array(p * p);
   for (let a = 0; a < p; a++) {
     for (let b = 0; b < p; b++) {
       let s = 0;
-      for (let c = 0; c < p; c++) s += mc[a * p + c] * m[b * p + c];
+      for (let c = 0; c < p; c++) s += left[a * p + c] * right[c * rowStride + b * colStride];
       out[a * p + b] = s;
     }
   }
-  return { beta, covariance: out };
+  return out;
 }
 
 /**
