@@ -240,22 +240,19 @@ export function fiveAggregate(
         }
         return pick(record);
       }).filter((entry) => entry !== null);
-    const mechanisms = {} as Record<FiveMechanism, FiveCell | null>;
-    for (const mechanism of FIVE_MECHANISMS) {
-      mechanisms[mechanism] = cellOf(
-        entriesOf((r) => r.epsilons[e].mechanisms[mechanism]),
-        epsilon,
-        truth,
-      );
-    }
-    const retuned = {} as Record<FiveTunable, FiveCell | null>;
-    for (const mechanism of FIVE_TUNABLE) {
-      retuned[mechanism] = cellOf(
-        entriesOf((r) => r.epsilons[e].retuned[mechanism]),
-        epsilon,
-        truth,
-      );
-    }
+    // One cell per mechanism named, from the entries `pick` reads off each record at this ε.
+    const cells = <M extends FiveMechanism>(
+      names: readonly M[],
+      pick: (at: FiveRecord["epsilons"][number], mechanism: M) => FiveEntry | null,
+    ) => {
+      const out = {} as Record<M, FiveCell | null>;
+      for (const mechanism of names) {
+        out[mechanism] = cellOf(entriesOf((r) => pick(r.epsilons[e], mechanism)), epsilon, truth);
+      }
+      return out;
+    };
+    const mechanisms = cells(FIVE_MECHANISMS, (at, mechanism) => at.mechanisms[mechanism]);
+    const retuned = cells(FIVE_TUNABLE, (at, mechanism) => at.retuned[mechanism]);
     const rank = (key: "ecdfMax" | "ecdfMeanSquared") =>
       FIVE_MECHANISMS.filter((m) => mechanisms[m] !== null)
         .sort((p, q) => mechanisms[p]![key].mean - mechanisms[q]![key].mean);
