@@ -131,34 +131,36 @@ export function surveyTable(input: TableInput): SurveyTable {
     }
   }
   const mean = total.map((t, r) => t / count[r]);
+  // Every unit in each of its rows: the cell j = (row, stratum) and its z for the count and the
+  // mean, in unit order.
+  const eachZ = (visit: (j: number, zCount: number, zMean: number) => void) => {
+    for (let i = 0; i < n; i++) {
+      for (let k = 4 * i; k < 4 * i + 4; k++) {
+        const r = rows[k];
+        visit(r * H + strata[i], weight[i], weight[i] * (y[i] - mean[r]) / count[r]);
+      }
+    }
+  };
   // Per (row, stratum): units in both, and the sums of the count's and the mean's z.
   const inCell = new Float64Array(R * H);
   const sumCount = new Float64Array(R * H);
   const sumMean = new Float64Array(R * H);
-  for (let i = 0; i < n; i++) {
-    for (let k = 4 * i; k < 4 * i + 4; k++) {
-      const r = rows[k];
-      const j = r * H + strata[i];
-      inCell[j]++;
-      sumCount[j] += weight[i];
-      sumMean[j] += weight[i] * (y[i] - mean[r]) / count[r];
-    }
-  }
+  eachZ((j, zCount, zMean) => {
+    inCell[j]++;
+    sumCount[j] += zCount;
+    sumMean[j] += zMean;
+  });
   // z̄ per (row, stratum), then Σ over the units in the cell of (z − z̄)².
   const barCount = sumCount.map((s, j) => s / strataSizes[j % H]);
   const barMean = sumMean.map((s, j) => s / strataSizes[j % H]);
   const ssCount = new Float64Array(R * H);
   const ssMean = new Float64Array(R * H);
-  for (let i = 0; i < n; i++) {
-    for (let k = 4 * i; k < 4 * i + 4; k++) {
-      const r = rows[k];
-      const j = r * H + strata[i];
-      const dc = weight[i] - barCount[j];
-      const dm = weight[i] * (y[i] - mean[r]) / count[r] - barMean[j];
-      ssCount[j] += dc * dc;
-      ssMean[j] += dm * dm;
-    }
-  }
+  eachZ((j, zCount, zMean) => {
+    const dc = zCount - barCount[j];
+    const dm = zMean - barMean[j];
+    ssCount[j] += dc * dc;
+    ssMean[j] += dm * dm;
+  });
   const countSE = new Float64Array(R);
   const meanSE = new Float64Array(R);
   for (let r = 0; r < R; r++) {
