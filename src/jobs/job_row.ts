@@ -8,6 +8,7 @@
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import type { ReleasePolicy } from "./release_policy.ts";
 import type {
+  Claim,
   JobFailure,
   JobInput,
   JobKind,
@@ -127,4 +128,29 @@ export function tooManyAttempts(attempts: unknown): JobFailure {
     code: "too_many_attempts",
     message: `the job was interrupted ${attempts} times and is not retried again`,
   };
+}
+
+/**
+ * A claim's new lease: a fresh token, and the values of the lease columns both stores' claim
+ * statements set, in their order: owner, token, expiry (ms since the epoch), time of the update.
+ *
+ * @param workerId The claiming worker.
+ * @param leaseMs How long the lease holds.
+ * @param time The store's current time.
+ */
+export function freshLease(
+  workerId: string,
+  leaseMs: number,
+  time: () => string,
+): { token: string; values: [string, string, number, string] } {
+  const token = crypto.randomUUID();
+  return { token, values: [workerId, token, Date.now() + leaseMs, time()] };
+}
+
+/**
+ * The claim on job `jobId` under `token` from the row its claim statement returned (its
+ * `attempts`), or null where the statement took no row.
+ */
+export function claimOf(taken: StoreRow | undefined, jobId: string, token: string): Claim | null {
+  return taken === undefined ? null : { lease: { jobId, token }, attempts: Number(taken.attempts) };
 }

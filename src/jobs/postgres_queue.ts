@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { succeededJobValues, tooManyAttempts } from "./job_row.ts";
+import { claimOf, freshLease, succeededJobValues, tooManyAttempts } from "./job_row.ts";
 import { PostgresJobs } from "./postgres_jobs.ts";
 import { now, row, rows, run, type Sql } from "./postgres_schema.ts";
 import type { Claim, CompleteOutcome, JobFailure, JobProgress, Lease, Release } from "./store.ts";
@@ -29,35 +29,28 @@ export class PostgresQueue extends PostgresJobs {
   }
 
   async claim(workerId: string, leaseMs: number): Promise<Lease | null> {
-    const token = crypto.randomUUID();
+    const { token, values } = freshLease(workerId, leaseMs, now);
     const taken = await row(
       this.db.sql,
       `UPDATE jobs SET ${TAKE}
        WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND enqueued
                    ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING id`,
-      workerId,
-      token,
-      Date.now() + leaseMs,
-      now(),
+      ...values,
     );
     return taken === undefined ? null : { jobId: String(taken.id), token };
   }
 
   async claimById(jobId: string, workerId: string, leaseMs: number): Promise<Claim | null> {
-    const token = crypto.randomUUID();
+    const { token, values } = freshLease(workerId, leaseMs, now);
     const taken = await row(
       this.db.sql,
       `UPDATE jobs SET ${TAKE} WHERE id = $5 AND status IN ('queued', 'running')
        RETURNING attempts`,
-      workerId,
-      token,
-      Date.now() + leaseMs,
-      now(),
+      ...values,
       jobId,
     );
-    if (taken === undefined) return null;
-    return { lease: { jobId, token }, attempts: Number(taken.attempts) };
+    return claimOf(taken, jobId, token);
   }
 
   /** Whether the lease is the job's current one; locks the job's row until the transaction ends. */

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { succeededJobValues, tooManyAttempts } from "./job_row.ts";
+import { claimOf, freshLease, succeededJobValues, tooManyAttempts } from "./job_row.ts";
 import { SqliteJobs } from "./sqlite_jobs.ts";
 import { now, settle } from "./sqlite_schema.ts";
 import type { Claim, CompleteOutcome, JobFailure, JobProgress, Lease, Release } from "./store.ts";
@@ -42,19 +42,15 @@ export class SqliteQueue extends SqliteJobs {
    * its status is one of `from` (a constant SQL list); null otherwise. One statement.
    */
   #take(id: string, workerId: string, leaseMs: number, from: string): Claim | null {
-    const token = crypto.randomUUID();
+    const { token, values } = freshLease(workerId, leaseMs, now);
     const row = this.db.get(
       `UPDATE jobs SET status = 'running', lease_owner = ?, lease_token = ?, lease_expires = ?,
        attempts = attempts + 1, updated_at = ?
        WHERE id = ? AND status IN (${from}) RETURNING attempts`,
-      workerId,
-      token,
-      Date.now() + leaseMs,
-      now(),
+      ...values,
       id,
     );
-    if (row === undefined) return null;
-    return { lease: { jobId: id, token }, attempts: Number(row.attempts) };
+    return claimOf(row, id, token);
   }
 
   #holds(lease: Lease): boolean {
