@@ -154,6 +154,21 @@ function covariates(rng: Rng, x: Float64Array, i: number): void {
   x[i * 3 + 2] = rng.uniform() < 0.5 ? 1 : 0;
 }
 
+/**
+ * S draws around a regression's coefficients β (m = β.length of them, first in θ): each β_j plus
+ * N(0, 0.05²), and each of the m coefficient scales that follow 1.
+ */
+function drawsAround(rng: Rng, draws: number, dim: number, beta: readonly number[]) {
+  const m = beta.length;
+  const theta = new Float64Array(draws * dim);
+  for (let s = 0; s < draws; s++) {
+    const at = s * dim;
+    for (let j = 0; j < m; j++) theta[at + j] = beta[j] + 0.05 * rng.normal();
+    for (let j = m; j < 2 * m; j++) theta[at + j] = 1;
+  }
+  return theta;
+}
+
 /** The logistic model with n records from logit⁻¹(−0.3 + 1.2z − 0.8b), and S draws around it. */
 function logisticProblem(n: number, draws: number, seed: number) {
   const rng = new Rng(seed);
@@ -174,13 +189,7 @@ function logisticProblem(n: number, draws: number, seed: number) {
     coefficientNames: ["intercept", "z", "b"],
     outcomeLevels: ["0", "1"],
   });
-  const theta = new Float64Array(draws * model.dim);
-  for (let s = 0; s < draws; s++) {
-    const at = s * model.dim;
-    for (let j = 0; j < k; j++) theta[at + j] = beta[j] + 0.05 * rng.normal();
-    for (let j = k; j < 2 * k; j++) theta[at + j] = 1;
-  }
-  return { model, theta };
+  return { model, theta: drawsAround(rng, draws, model.dim, beta) };
 }
 
 /**
@@ -215,14 +224,7 @@ function categoricalProblem(n: number, draws: number, seed: number) {
     coefficientNames: ["intercept", "z", "b"],
     outcomeLevels: ["a", "b", "c", "d"],
   });
-  const m = (levels - 1) * k;
-  const theta = new Float64Array(draws * model.dim);
-  for (let s = 0; s < draws; s++) {
-    const at = s * model.dim;
-    for (let j = 0; j < m; j++) theta[at + j] = beta[j] + 0.05 * rng.normal();
-    for (let j = m; j < 2 * m; j++) theta[at + j] = 1;
-  }
-  return { model, theta };
+  return { model, theta: drawsAround(rng, draws, model.dim, beta) };
 }
 
 /**
