@@ -20,60 +20,36 @@ Deno.test("confidential columns: x, by and strata naming a confidential column a
       datasetId,
       epsilon: 10,
     };
-    /** Asserts that `body` posted to `path` is refused 422 `confidential_column` at `field`. */
-    const refused = async (
-      path: string,
-      body: Record<string, unknown>,
-      idempotencyKey: string,
-      field: string,
-      what: string,
-    ) => {
-      await h.assertRefused(
-        t,
-        await h.post(t, path, analyst, body, idempotencyKey),
-        { status: 422, code: "confidential_column", field },
-        analyst,
-        what,
-      );
+    /** A refused body, its idempotency key, the field named and what it is (after `what`). */
+    type Case = [Record<string, unknown>, string, string, string];
+    /** Asserts that each case's body posted to `path` is refused 422 `confidential_column`. */
+    const refused = async (path: string, what: string, cases: Case[]) => {
+      for (const [body, idempotencyKey, field, detail] of cases) {
+        await h.assertRefused(
+          t,
+          await h.post(t, path, analyst, body, idempotencyKey),
+          { status: 422, code: "confidential_column", field },
+          analyst,
+          what + detail,
+        );
+      }
     };
-    await refused("/v1/syntheses", synthesis, "x-salary", "x.0", 'synthesis with x: ["salary"]');
-    await refused(
-      "/v1/syntheses",
-      { ...synthesis, x: ["field", "salary"] },
-      "x-1",
-      "x.1",
-      'synthesis with x: ["field", "salary"]',
-    );
-    await refused(
-      "/v1/syntheses",
-      { ...synthesis, y: "salary", x: ["field"], strata: "w" },
-      "strata-w",
-      "strata",
-      'synthesis with strata: "w"',
-    );
-
+    await refused("/v1/syntheses", "synthesis with ", [
+      [synthesis, "x-salary", "x.0", 'x: ["salary"]'],
+      [{ ...synthesis, x: ["field", "salary"] }, "x-1", "x.1", 'x: ["field", "salary"]'],
+      [
+        { ...synthesis, y: "salary", x: ["field"], strata: "w" },
+        "strata-w",
+        "strata",
+        'strata: "w"',
+      ],
+    ]);
     const table = { ...h.SURVEY_COLUMNS, datasetId, method: "laplace", epsilon: 1 };
-    await refused(
-      "/v1/tables",
-      { ...table, by: ["salary", "gender"] },
-      "by-0",
-      "by.0",
-      'table with by: ["salary", "gender"]',
-    );
-    await refused(
-      "/v1/tables",
-      { ...table, by: ["field", "w"] },
-      "by-1",
-      "by.1",
-      'table with by: ["field", "w"]',
-    );
-    await refused(
-      "/v1/tables",
-      { ...table, strata: "salary" },
-      "strata",
-      "strata",
-      'table with strata: "salary"',
-    );
+    await refused("/v1/tables", "table with ", [
+      [{ ...table, by: ["salary", "gender"] }, "by-0", "by.0", 'by: ["salary", "gender"]'],
+      [{ ...table, by: ["field", "w"] }, "by-1", "by.1", 'by: ["field", "w"]'],
+      [{ ...table, strata: "salary" }, "strata", "strata", 'strata: "salary"'],
+    ]);
     const budget = await (await h.get(t, `/v1/datasets/${datasetId}/budget`, analyst)).json();
     assert.equal(budget.spent, 0, "a refused request is not charged");
 
@@ -85,19 +61,21 @@ Deno.test("confidential columns: x, by and strata naming a confidential column a
     });
     assert.equal(upload.status, 201);
     const { id: undeclared } = await upload.json();
-    await refused(
-      "/v1/tables",
-      { ...table, datasetId: undeclared },
-      "undeclared",
-      "by.0",
-      "a table by columns never declared public",
-    );
-    await refused(
-      "/v1/syntheses",
-      { ...synthesis, y: "salary", x: ["gender"], datasetId: undeclared },
-      "undeclared-x",
-      "x.0",
-      "a synthesis with x never declared public",
-    );
+    await refused("/v1/tables", "a table ", [
+      [
+        { ...table, datasetId: undeclared },
+        "undeclared",
+        "by.0",
+        "by columns never declared public",
+      ],
+    ]);
+    await refused("/v1/syntheses", "a synthesis ", [
+      [
+        { ...synthesis, y: "salary", x: ["gender"], datasetId: undeclared },
+        "undeclared-x",
+        "x.0",
+        "with x never declared public",
+      ],
+    ]);
   });
 });

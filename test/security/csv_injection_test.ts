@@ -72,30 +72,26 @@ Deno.test("csv injection: an owner's formula levels reach no analyst's synthetic
       bounds: { w: [-1, 1] },
     });
 
+    const both = { datasetId, x: ["z", "g"], m: 2 };
+    // Enough draws that the fit passes its diagnostics (R̂ ≤ 1.01, bulk ESS ≥ 400).
+    const passing = { draws: 8000, chains: 4, warmup: 500 };
     // The outcome's declared levels (a categorical synthesis releases values from them).
     const categorical = await release(t, keys, {
-      datasetId,
+      ...both,
       y: "y",
-      x: ["z", "g"],
       model: "categorical",
       mechanism: "unweighted",
       epsilon: 500,
-      m: 2,
-      // Enough draws that the fit passes its diagnostics (R̂ ≤ 1.01, bulk ESS ≥ 400).
-      draws: 8000,
-      chains: 4,
-      warmup: 500,
+      ...passing,
     });
     // A public covariate's values (copied into every release; a histogram needs no fit).
     const histogram = await release(t, keys, {
-      datasetId,
+      ...both,
       y: "w",
-      x: ["z", "g"],
       model: "normal",
       mechanism: "histogram",
       bins: 6,
       epsilon: 1,
-      m: 2,
     });
 
     // Nothing is lost: the escaped levels are the declared ones behind a quote, and numbers
