@@ -231,19 +231,24 @@ export function datasets(context: ApiContext) {
     .openapi(
       { ...describe, middleware: [requireScope(store, "read")] as const },
       async (c) => {
-        const found = await store.dataset(c.req.valid("param").id, c.var.apiKey.tenant);
-        if (found === null) throw new ApiError(404, "not_found", "no such dataset");
+        const found = await existing(store.dataset(c.req.valid("param").id, c.var.apiKey.tenant));
         return c.json(datasetJson(found), 200);
       },
     )
     .openapi(
       { ...budget, middleware: [requireScope(store, "read")] as const },
       async (c) => {
-        const found = await store.budget(c.req.valid("param").id, c.var.apiKey.tenant);
-        if (found === null) throw new ApiError(404, "not_found", "no such dataset");
+        const found = await existing(store.budget(c.req.valid("param").id, c.var.apiKey.tenant));
         return c.json({ ...found, releases: [...found.releases] }, 200);
       },
     );
+}
+
+/** What the store found of the tenant's dataset by the route's id; a 404 where there is none. */
+async function existing<T>(found: Promise<T | null>): Promise<T> {
+  const value = await found;
+  if (value === null) throw new ApiError(404, "not_found", "no such dataset");
+  return value;
 }
 
 /** `deno serve functions/datasets.ts`: this function alone (and /healthz). */

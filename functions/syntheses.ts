@@ -51,7 +51,7 @@ import { health } from "./health.ts";
 import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
 import { checkWork } from "../src/jobs/work_limits.ts";
 import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
-import type { JobView } from "../src/jobs/store.ts";
+import type { JobStore, JobView, OwnerDiagnostics } from "../src/jobs/store.ts";
 import { outcomesOf, SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
 import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
 import { reportHtml } from "../src/synthesis/report_html.ts";
@@ -267,10 +267,12 @@ export function syntheses(context: ApiContext) {
       { ...diagnostics, middleware: [requireScope(store, "diagnostics")] as const },
       async (c) => {
         const { id } = c.req.valid("param");
-        const { tenant } = c.var.apiKey;
-        const job = synthesisJob(await store.job(id, tenant));
-        requireFinished(job);
-        const found = await store.jobDiagnostics(id, tenant);
+        const { job, found } = await withDiagnostics(
+          store,
+          id,
+          c.var.apiKey.tenant,
+          requireFinished,
+        );
         if (found === null) requireSucceeded(job);
         return c.json({ ...found } as Record<string, unknown>, 200);
       },
@@ -279,10 +281,13 @@ export function syntheses(context: ApiContext) {
       { ...utilityPage, middleware: [requireScope(store, "diagnostics")] as const },
       async (c) => {
         const { id } = c.req.valid("param");
-        const { tenant } = c.var.apiKey;
-        const job = synthesisJob(await store.job(id, tenant));
-        requireSucceeded(job);
-        const found = (await store.jobDiagnostics(id, tenant)) as {
+        const { job, found: diagnostics } = await withDiagnostics(
+          store,
+          id,
+          c.var.apiKey.tenant,
+          requireSucceeded,
+        );
+        const found = diagnostics as {
           utilityReport?: UtilityReport;
           riskReport?: RiskReport;
           releaseSettings?: ReleaseSetting[];
@@ -318,6 +323,21 @@ function synthesisJob<J extends { kind: string }>(job: J | null): J {
     throw new ApiError(404, "not_found", "no such synthesis job");
   }
   return job;
+}
+
+/**
+ * The tenant's synthesis job (404 if none), once `require` accepts its status (409 if not), and
+ * the owner's diagnostics stored for it (null where none are kept).
+ */
+async function withDiagnostics(
+  store: JobStore,
+  id: string,
+  tenant: string,
+  require: (job: JobView) => void,
+): Promise<{ job: JobView; found: OwnerDiagnostics | null }> {
+  const job = synthesisJob(await store.job(id, tenant));
+  require(job);
+  return { job, found: await store.jobDiagnostics(id, tenant) };
 }
 
 /** `deno serve functions/syntheses.ts`: this function alone, with the worker pool. */

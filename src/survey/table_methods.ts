@@ -261,6 +261,55 @@ function meansOnly(table: SurveyTable): SurveyTable {
   return out;
 }
 
+/**
+ * A laplace table: with declared bounds, DP from the sensitivities they give (the values clamped
+ * to them first, no replicates); without, the local-DP baseline over
+ * {@linkcode LAPLACE_REPLICATES} replicates. A request's seed seeds the noise; without one it is
+ * secure.
+ */
+function laplaceRelease(
+  data: Dataset,
+  request: TableRequest,
+  columns: TableColumns,
+  epsilon: number,
+  bounds: LaplaceBounds | undefined,
+): TableRelease {
+  const { seed, policy } = releaseSeed(request.seed);
+  const bounded = bounds === undefined ? undefined : clampColumns(data, [
+    [request.y, bounds.y],
+    [request.weight, bounds.weight],
+  ]);
+  const rng = new Rng(seed);
+  const table = laplaceTable(tableInput(bounded?.data ?? data, columns), {
+    epsilon,
+    bounds,
+    replicates: bounds === undefined ? LAPLACE_REPLICATES : undefined,
+    rng,
+    release: request.seed !== undefined ? seededRelease(rng.split(1)) : secureRelease,
+  });
+  const shared = {
+    epsilon: table.epsilon,
+    guarantee: bounds === undefined ? "local DP" : "DP",
+    neighbours: NEIGHBOURS,
+    seedPolicy: policy,
+    epsilonPoint: table.epsilonPoint,
+  };
+  if (bounds === undefined) {
+    const privacy: TablePrivacy = {
+      ...shared,
+      epsilonReplicate: table.epsilonReplicate,
+      replicates: LAPLACE_REPLICATES,
+    };
+    return { table, privacy, report: null };
+  }
+  const privacy: TablePrivacy = {
+    ...shared,
+    replicates: 0,
+    bounds: { y: [bounds.y[0], bounds.y[1]], weight: [bounds.weight[0], bounds.weight[1]] },
+  };
+  return { table, privacy, report: null, clamped: bounded!.clamped };
+}
+
 /** {@linkcode releaseTable} before the estimates are selected. */
 async function computeTable(
   data: Dataset,
@@ -274,53 +323,10 @@ async function computeTable(
   }
   const epsilon = requireEpsilon(request);
   const bounds = options.bounds ?? request.bounds;
-  if (method === "laplace" && bounds !== undefined) {
-    const { seed, policy } = releaseSeed(request.seed);
-    const { data: clampedData, clamped } = clampColumns(data, [
-      [request.y, bounds.y],
-      [request.weight, bounds.weight],
-    ]);
-    const rng = new Rng(seed);
-    const table = laplaceTable(tableInput(clampedData, columns), {
-      epsilon,
-      bounds,
-      rng,
-      release: request.seed !== undefined ? seededRelease(rng.split(1)) : secureRelease,
-    });
-    const privacy: TablePrivacy = {
-      epsilon: table.epsilon,
-      guarantee: "DP",
-      neighbours: NEIGHBOURS,
-      seedPolicy: policy,
-      epsilonPoint: table.epsilonPoint,
-      replicates: 0,
-      bounds: { y: [bounds.y[0], bounds.y[1]], weight: [bounds.weight[0], bounds.weight[1]] },
-    };
-    return { table, privacy, report: null, clamped };
-  }
-  if (bounds !== undefined) {
+  if (bounds !== undefined && method !== "laplace") {
     throw new RangeError(`Invalid bounds: only the laplace method takes bounds: method=${method}`);
   }
-  if (method === "laplace") {
-    const { seed, policy } = releaseSeed(request.seed);
-    const rng = new Rng(seed);
-    const table = laplaceTable(tableInput(data, columns), {
-      epsilon,
-      replicates: LAPLACE_REPLICATES,
-      rng,
-      release: request.seed !== undefined ? seededRelease(rng.split(1)) : secureRelease,
-    });
-    const privacy: TablePrivacy = {
-      epsilon: table.epsilon,
-      guarantee: "local DP",
-      neighbours: NEIGHBOURS,
-      seedPolicy: policy,
-      epsilonPoint: table.epsilonPoint,
-      epsilonReplicate: table.epsilonReplicate,
-      replicates: LAPLACE_REPLICATES,
-    };
-    return { table, privacy, report: null };
-  }
+  if (method === "laplace") return laplaceRelease(data, request, columns, epsilon, bounds);
   if (countsNeedStratumSizes(request)) {
     throw new RangeError(
       "Invalid stratumSizes: fbs counts and totals need the public population size of every " +
