@@ -32,6 +32,20 @@ async function registerSlice(t: TestApp, body: Record<string, unknown>): Promise
   return (await response.json()).id;
 }
 
+/** {@linkcode registerSlice} with the design columns public, a budget of `epsilonTotal` and `policy`. */
+function registerPublic(
+  t: TestApp,
+  epsilonTotal: number,
+  policy: Record<string, unknown> = {},
+): Promise<string> {
+  return registerSlice(t, { epsilonTotal, publicColumns: PUBLIC, ...policy });
+}
+
+/** GET `path` from t's app with `key` (the read key unless another is given). */
+function getter(t: TestApp): (path: string, key?: string) => Promise<Response> {
+  return async (path, key = t.keys.read) => await t.app.request(path, { headers: auth(key) });
+}
+
 /** Polls a table job until it has finished. */
 async function finished(t: TestApp, location: string) {
   for (;;) {
@@ -104,13 +118,9 @@ Deno.test("`POST /v1/tables` sample reproduces R's survey package, needs diagnos
 Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once per request id, and 409s past the budget", async () => {
   const t = await testApp({}, false);
   const { app, keys } = t;
-  const get = (path: string) => app.request(path, { headers: auth(keys.read) });
+  const get = getter(t);
   await closing(t, async () => {
-    const datasetId = await registerSlice(t, {
-      epsilonTotal: 10,
-      publicColumns: PUBLIC,
-      bounds: BOUNDS,
-    });
+    const datasetId = await registerPublic(t, 10, { bounds: BOUNDS });
     const request = { ...COLUMNS, method: "laplace", epsilon: 4 };
     const post = (body: unknown, idempotencyKey: string, key = keys.submit) =>
       postJson(t, "/v1/tables", key, body, idempotencyKey);
@@ -211,7 +221,7 @@ Deno.test("`POST /v1/tables` fbs counts without stratum sizes are refused (422 s
   const t = await testApp({}, false);
   const { app, keys } = t;
   await closing(t, async () => {
-    const datasetId = await registerSlice(t, { epsilonTotal: 100, publicColumns: PUBLIC });
+    const datasetId = await registerPublic(t, 100);
     const request = { ...COLUMNS, method: "fbs", epsilon: 50, m: 1 };
     const post = (body: unknown) => postJson(t, "/v1/tables", keys.submit, body);
     for (
@@ -249,13 +259,9 @@ Deno.test("`POST /v1/tables` fbs counts without stratum sizes are refused (422 s
 Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its cap charged at acceptance", async () => {
   const t = await testApp({ workers: 1 });
   const { app, keys } = t;
-  const get = (path: string) => app.request(path, { headers: auth(keys.read) });
+  const get = getter(t);
   await closing(t, async () => {
-    const datasetId = await registerSlice(t, {
-      epsilonTotal: 100,
-      publicColumns: PUBLIC,
-      stratumSizes: { field: FIELD_SIZES },
-    });
+    const datasetId = await registerPublic(t, 100, { stratumSizes: { field: FIELD_SIZES } });
     const request = { ...COLUMNS, ...FBS_QUICK };
     const refused = await postJson(t, "/v1/tables", keys.submit, {
       ...request,
@@ -317,11 +323,7 @@ Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes
   await closing(t, async () => {
     const fields = [...new Set(SLICE_CSV.trim().split("\n").slice(1).map((l) => l.split(",")[0]))];
     const sizes = Object.fromEntries(fields.map((field, h) => [field, 10_000 + 1000 * h]));
-    const datasetId = await registerSlice(t, {
-      epsilonTotal: 100,
-      publicColumns: PUBLIC,
-      stratumSizes: { field: sizes },
-    });
+    const datasetId = await registerPublic(t, 100, { stratumSizes: { field: sizes } });
     const request = {
       ...COLUMNS,
       datasetId,
@@ -416,16 +418,12 @@ Deno.test("an older store (no job kinds) opens with its jobs as syntheses", asyn
 
 Deno.test("`POST /v1/tables` laplace of more than PPSYNTH_SYNC_TABLE_CELLS cells runs as a table job: charged at acceptance, once per request id", async () => {
   const t = await testApp({ workers: 1, syncTableCells: 20 });
-  const { app, keys } = t;
-  const get = (path: string, key = keys.read) => app.request(path, { headers: auth(key) });
+  const { keys } = t;
+  const get = getter(t);
   const post = (body: unknown, idempotencyKey: string) =>
     postJson(t, "/v1/tables", keys.submit, body, idempotencyKey);
   await closing(t, async () => {
-    const datasetId = await registerSlice(t, {
-      epsilonTotal: 10,
-      publicColumns: PUBLIC,
-      bounds: { ...BOUNDS, w: [0, 100] },
-    });
+    const datasetId = await registerPublic(t, 10, { bounds: { ...BOUNDS, w: [0, 100] } });
     const request = { ...COLUMNS, datasetId, method: "laplace", epsilon: 4 };
     const accepted = await post(request, "j-1");
     assert.equal(accepted.status, 202, "27 cells > 20: a job");
