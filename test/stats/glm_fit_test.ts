@@ -50,6 +50,28 @@ function numeric(name: string): Float64Array {
   return Float64Array.from(confidential(name) as number[]);
 }
 
+/**
+ * R's model.matrix(~ numeric + factors) of the confidential rows: the intercept, the `numeric`
+ * columns, then each factor's treatment dummies.
+ */
+function referenceDesign(numericNames: string[], factors: string[]) {
+  const numerics = numericNames.map(numeric);
+  const dummyColumns = factors.map(dummies);
+  return columnDesign(
+    ["(Intercept)", ...numericNames, ...dummyColumns.flatMap((f) => f.names)],
+    [
+      new Float64Array(numerics[0].length).fill(1),
+      ...numerics,
+      ...dummyColumns.flatMap((f) => f.columns),
+    ],
+  );
+}
+
+/** Asserts that every relative error of R's fit is below 1e-9. */
+function assertWithin1e9(errors: Record<string, number>): void {
+  for (const [what, error] of Object.entries(errors)) assert.ok(error < 1e-9, `${what}: ${error}`);
+}
+
 /** max |a − b| / max(1, |b|) over the entries. */
 function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
   assert.equal(a.length, b.length);
@@ -61,14 +83,7 @@ function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 Deno.test("`fitOls()` agrees with R's lm(A ~ x1 + region + B) to 1e-9", () => {
-  const x1 = numeric("x1");
-  const n = x1.length;
-  const region = dummies("region");
-  const b = dummies("B");
-  const design = columnDesign(
-    ["(Intercept)", "x1", ...region.names, ...b.names],
-    [new Float64Array(n).fill(1), x1, ...region.columns, ...b.columns],
-  );
+  const design = referenceDesign(["x1"], ["region", "B"]);
   const fit = fitOls(design, numeric("A"));
   assert.deepEqual(fit.names, expected.ols.names);
   const errors = {
@@ -79,20 +94,13 @@ Deno.test("`fitOls()` agrees with R's lm(A ~ x1 + region + B) to 1e-9", () => {
     deviance: relativeError([fit.deviance], [expected.ols.deviance]),
   };
   console.log("lm agreement (max relative error):", errors);
-  for (const [what, error] of Object.entries(errors)) assert.ok(error < 1e-9, `${what}: ${error}`);
-  assert.equal(fit.dfResidual, n - 6);
+  assertWithin1e9(errors);
+  assert.equal(fit.dfResidual, design.rows - 6);
 });
 
 Deno.test("`fitLogistic()` agrees with R's glm(D ~ x1 + A + B, binomial) to 1e-9 (summary()'s SEs to 1e-6)", () => {
-  const x1 = numeric("x1");
-  const n = x1.length;
-  const b = dummies("B");
-  const d = dummies("D");
-  const design = columnDesign(
-    ["(Intercept)", "x1", "A", ...b.names],
-    [new Float64Array(n).fill(1), x1, numeric("A"), ...b.columns],
-  );
-  const fit = fitLogistic(design, d.columns[0]);
+  const design = referenceDesign(["x1", "A"], ["B"]);
+  const fit = fitLogistic(design, dummies("D").columns[0]);
   assert.deepEqual(fit.names, expected.logistic.names);
   assert.equal(fit.separated, false);
   const errors = {
@@ -107,7 +115,7 @@ Deno.test("`fitLogistic()` agrees with R's glm(D ~ x1 + A + B, binomial) to 1e-9
   // summary.glm's standard errors are one IRLS step behind the estimate (about 1e-7).
   const summarySE = relativeError(fit.standardErrors, expected.logistic.standardErrors);
   console.log("glm agreement (max relative error):", errors, { summarySE }, fit.iterations);
-  for (const [what, error] of Object.entries(errors)) assert.ok(error < 1e-9, `${what}: ${error}`);
+  assertWithin1e9(errors);
   assert.ok(summarySE < 1e-6, `summary() standard errors: ${summarySE}`);
 });
 
