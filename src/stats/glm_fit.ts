@@ -157,7 +157,16 @@ interface Basis {
   readonly degenerate: Uint8Array;
 }
 
-function checkDesign(x: DesignMatrix, target: ArrayLike<number>): void {
+/**
+ * Checks a fit's data: a design with rows and columns, and an outcome of one value per row that
+ * `valid` accepts (the first it refuses is reported by its row and as `not ${what}`).
+ */
+function checkData(
+  x: DesignMatrix,
+  target: ArrayLike<number>,
+  valid: (value: number) => boolean,
+  what: string,
+): void {
   if (x.rows === 0) throw new GlmFitError("data", "Cannot fit a regression to no rows");
   if (x.names.length === 0) {
     throw new GlmFitError("data", "Cannot fit a regression with no columns");
@@ -167,6 +176,11 @@ function checkDesign(x: DesignMatrix, target: ArrayLike<number>): void {
       "data",
       `Cannot fit: the outcome has ${target.length} values, the design ${x.rows} rows`,
     );
+  }
+  for (let i = 0; i < target.length; i++) {
+    if (!valid(target[i])) {
+      throw new GlmFitError("data", `Cannot fit: the outcome is not ${what} in row ${i + 1}`);
+    }
   }
 }
 
@@ -429,12 +443,7 @@ export function fitOls(
   y: ArrayLike<number>,
   options: GlmFitOptions = {},
 ): GlmFit {
-  checkDesign(x, y);
-  for (let i = 0; i < y.length; i++) {
-    if (!Number.isFinite(y[i])) {
-      throw new GlmFitError("data", `Cannot fit: the outcome is not finite in row ${i + 1}`);
-    }
-  }
+  checkData(x, y, Number.isFinite, "finite");
   const basis = basisOf(x);
   const { gram, rhs } = accumulate(x, basis, null, y);
   const { kept, l } = factor(gram, basis.k, basis.degenerate);
@@ -526,12 +535,7 @@ export function fitLogistic(
   y: ArrayLike<number>,
   options: LogisticFitOptions = {},
 ): GlmFit {
-  checkDesign(x, y);
-  for (let i = 0; i < y.length; i++) {
-    if (y[i] !== 0 && y[i] !== 1) {
-      throw new GlmFitError("data", `Cannot fit: the outcome is not 0 or 1 in row ${i + 1}`);
-    }
-  }
+  checkData(x, y, (v) => v === 0 || v === 1, "0 or 1");
   const maxIterations = options.maxIterations ?? 50;
   const basis = basisOf(x);
   const n = x.rows;
