@@ -7,7 +7,7 @@ import {
   swAlphaForEpsilon,
   swAlphaForLipschitz,
 } from "../../src/mechanisms/weights.ts";
-import { Rng } from "../../src/random/rng.ts";
+import { randomTrials } from "../random/_stats.ts";
 
 function assertClose(actual: ArrayLike<number>, expected: number[], tolerance = 1e-14): void {
   assert.equal(actual.length, expected.length);
@@ -72,9 +72,7 @@ Deno.test("`isolationRisk()` uses r_i = radius·|y_i| by default", () => {
 });
 
 Deno.test("`isolationRisk()` equals the O(n²) count on random inputs with ties", () => {
-  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-  const rng = new Rng(seed);
-  for (let trial = 0; trial < 20; trial++) {
+  randomTrials(20, (rng, trial, label) => {
     const n = 1 + Math.floor(rng.uniform() * 150);
     const y = new Float64Array(n);
     for (let i = 0; i < n; i++) {
@@ -88,9 +86,9 @@ Deno.test("`isolationRisk()` equals the O(n²) count on random inputs with ties"
       const r = relative ? radius * Math.abs(y[i]) : radius;
       let outside = 0;
       for (let j = 0; j < n; j++) if (Math.abs(y[j] - y[i]) > r) outside++;
-      assert.equal(risk[i], outside / n, `seed ${seed}, trial ${trial}, record ${i}`);
+      assert.equal(risk[i], outside / n, `${label}, record ${i}`);
     }
-  }
+  });
 });
 
 Deno.test("`countInBalls()` counts values of another sample and rejects unsorted input", () => {

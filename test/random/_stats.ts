@@ -1,10 +1,12 @@
 /**
- * Test helpers: goodness-of-fit statistics and the special functions their p-values need.
- * Checked against closed forms and mathjs in test/random/distributions_test.ts.
+ * Test helpers: goodness-of-fit statistics and the special functions their p-values need
+ * (checked against closed forms and mathjs in test/random/distributions_test.ts), and random
+ * trials whose seed every failure names.
  *
  * @module
  */
 import { lgamma } from "mathjs";
+import { Rng } from "../../src/random/rng.ts";
 
 const EPS = 1e-15;
 const TINY = 1e-300;
@@ -202,4 +204,17 @@ export function momentsWithin(
     detail: `mean=${m} (expected ${mean}, z=${zMean.toFixed(2)}), variance=${s2} ` +
       `(expected ${variance}, z=${zVar.toFixed(2)})`,
   };
+}
+
+/**
+ * Runs `trials` trials of `body` on one stream whose seed is drawn at random, each given the label
+ * `seed <seed>, trial <trial>` for its failure messages (the seed reproduces a failure).
+ */
+export function randomTrials(
+  trials: number,
+  body: (rng: Rng, trial: number, label: string) => void,
+): void {
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  const rng = new Rng(seed);
+  for (let trial = 0; trial < trials; trial++) body(rng, trial, `seed ${seed}, trial ${trial}`);
 }

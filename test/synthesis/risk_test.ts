@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { identificationRisk } from "../../src/synthesis/risk.ts";
-import { Rng } from "../../src/random/rng.ts";
+import { randomTrials } from "../random/_stats.ts";
 
 /** The definition, record by record: O(n²). */
 function naiveRisk(y: Float64Array, ystar: Float64Array, radius: number, relative: boolean) {
@@ -37,9 +37,7 @@ Deno.test("`identificationRisk()` matches a hand count with ties at the radius",
 });
 
 Deno.test("`identificationRisk()` equals the O(n²) count on random inputs", () => {
-  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-  const rng = new Rng(seed);
-  for (let trial = 0; trial < 20; trial++) {
+  randomTrials(20, (rng, trial, message) => {
     const n = 1 + Math.floor(rng.uniform() * 120);
     const y = new Float64Array(n);
     const ystar = new Float64Array(n);
@@ -53,13 +51,12 @@ Deno.test("`identificationRisk()` equals the O(n²) count on random inputs", () 
     const radius = [0, 0.05, 0.25, 0.5, 1, 2][Math.floor(rng.uniform() * 6)];
     const expected = naiveRisk(y, ystar, radius, relative);
     const actual = identificationRisk(y, ystar, { radius, relative });
-    const message = `seed ${seed}, trial ${trial}`;
     assert.ok(
       Math.abs(actual.expectedMatchRisk - expected.expectedMatchRisk) <= 1e-12 * n,
       message,
     );
     assert.equal(actual.trueMatchRate, expected.trueMatchRate, message);
-  }
+  });
 });
 
 Deno.test("`identificationRisk()` rejects bad arguments naming them", () => {
