@@ -209,15 +209,34 @@ fn ev_log_sigmoid(t: EV) -> EV {
   return ev_neg(l);
 }
 
-// The Gaussian record term c − log σ − ½·((z − η)/σ)² (normal.ts, lognormal.ts), with z and c
-// the record's constants and 1/σ, log σ the draw's; out_of_range() where |η| > 2⁴⁰, η's bound
-// exceeds 1e20u, |(z − η)/σ| > 2³⁰ or its bound exceeds 2⁴⁰u (see lipschitz_gaussian.wgsl).
-fn ev_gaussian(eta: EV, z: EV, c: EV, inv_sigma: EV, log_sigma: EV) -> EV {
+// The residual z − η; out_of_range() where |η| > 2⁴⁰ or η's bound exceeds 1e20u.
+fn ev_residual(z: EV, eta: EV) -> EV {
   if (abs(eta.v) > 1099511627776.0 || eta.e > 1e20) {
     return out_of_range();
   }
-  let t = ev_mul(ev_sub(z, eta), inv_sigma);
+  return ev_sub(z, eta);
+}
+
+// A residual standardised, r·(1/σ); out_of_range() where r is, or where |r/σ| > 2³⁰ or its
+// bound exceeds 2⁴⁰u. Then its square, and the products the survey kernels take with |ρ| ≤ 1 or
+// 1/(1 − ρ²) ≤ 2²⁰, stay far inside f32's range, bounds included.
+fn ev_standardise(r: EV, inv_sigma: EV) -> EV {
+  if (r.e < 0.0) {
+    return out_of_range();
+  }
+  let t = ev_mul(r, inv_sigma);
   if (abs(t.v) > 1073741824.0 || t.e > 1099511627776.0) {
+    return out_of_range();
+  }
+  return t;
+}
+
+// The Gaussian record term c − log σ − ½·((z − η)/σ)² (normal.ts, lognormal.ts), with z and c
+// the record's constants and 1/σ, log σ the draw's; out_of_range() where ev_residual or
+// ev_standardise says so (see lipschitz_gaussian.wgsl).
+fn ev_gaussian(eta: EV, z: EV, c: EV, inv_sigma: EV, log_sigma: EV) -> EV {
+  let t = ev_standardise(ev_residual(z, eta), inv_sigma);
+  if (t.e < 0.0) {
     return out_of_range();
   }
   return ev_sub(ev_sub(c, log_sigma), ev_mul(ev_exact(0.5), ev_mul(t, t)));

@@ -237,8 +237,9 @@ export function gpuTarget(model: Model, weighting: Weighting): GpuTarget {
   const records = new Float32Array(n * recordStride);
   for (let i = 0; i < n; i++) {
     const o = i * recordStride;
-    records[o] = first(y[i]);
-    records[o + 1] = second(y[i]);
+    const w = model.design.weight?.[i] ?? NaN;
+    records[o] = first(y[i], w);
+    records[o + 1] = second(y[i], w);
     records[o + 2] = alpha === null ? 1 : alpha[i];
     for (let j = 1; j < k; j++) records[o + 2 + j] = x[i * k + j];
   }

@@ -115,7 +115,8 @@ function subModels(model: Model): SubModels {
 
 /**
  * The exact f64 maxima over all draws for `records` (first draw on ties, as the CPU loop),
- * evaluating each distinct (y, x row, α) once; writes the records' matrix columns when given.
+ * evaluating each distinct (y, x row, α) once (with the survey weight w where the design has one:
+ * FBS's and FBP's ℓ_i depend on it); writes the records' matrix columns when given.
  */
 function exactMaxima(
   model: Model,
@@ -138,7 +139,10 @@ function exactMaxima(
   const members: number[][] = [];
   for (const i of records) {
     let key = `${alpha === null ? 1 : alpha[i]}`;
-    for (const { k, y, x } of designs) key += `|${y[i]}|${x.subarray(i * k, (i + 1) * k).join()}`;
+    for (const { k, y, x, weight } of designs) {
+      key += `|${y[i]}|${x.subarray(i * k, (i + 1) * k).join()}`;
+      if (weight !== undefined) key += `|w${weight[i]}`;
+    }
     let j = index.get(key);
     if (j === undefined) {
       j = reps.length;

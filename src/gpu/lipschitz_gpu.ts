@@ -22,6 +22,8 @@
 import common from "../../shaders/lipschitz_common.wgsl" with { type: "text" };
 import beta from "../../shaders/lipschitz_beta.wgsl" with { type: "text" };
 import categorical from "../../shaders/lipschitz_categorical.wgsl" with { type: "text" };
+import fbp from "../../shaders/lipschitz_fbp.wgsl" with { type: "text" };
+import fbs from "../../shaders/lipschitz_fbs.wgsl" with { type: "text" };
 import gaussian from "../../shaders/lipschitz_gaussian.wgsl" with { type: "text" };
 import hurdle from "../../shaders/lipschitz_hurdle.wgsl" with { type: "text" };
 import logistic from "../../shaders/lipschitz_logistic.wgsl" with { type: "text" };
@@ -54,6 +56,8 @@ const SOURCES: Readonly<Record<GpuKernelName, string>> = {
   logistic,
   categorical,
   hurdle,
+  fbs,
+  fbp,
 };
 
 /** Threads per workgroup of both entry points (@workgroup_size in lipschitz_common.wgsl). */
@@ -72,6 +76,11 @@ export type TilingLimits = Pick<
 export interface GpuLipschitzOptions {
   /** Limits below the device's, e.g. to exercise tiling in tests. */
   readonly limits?: Partial<TilingLimits>;
+  /**
+   * A kernel's model file (its `record_loglik`) in place of shaders/lipschitz_<kernel>.wgsl:
+   * tests run a deliberately broken kernel to show that the parity checks would catch one.
+   */
+  readonly sources?: Partial<Record<GpuKernelName, string>>;
 }
 
 /** How the records × draws are cut into dispatches. */
@@ -98,9 +107,9 @@ export const LOOP_BUDGET = 60_000;
 /**
  * An upper bound on the loop iterations (every loop's, exit tests included) that `evaluate`
  * runs per draw for a packed kernel: the draw loop, the linear predictor (k), the log Γ shift
- * loop (at most 8 per call: one call for negbin, two for beta), for the hurdle kernel two linear
- * predictors, and for the categorical kernel two passes over the L levels with a linear
- * predictor each.
+ * loop (at most 8 per call: one call for negbin, two for beta), for the hurdle, FBS and FBP
+ * kernels two linear predictors, and for the categorical kernel two passes over the L levels
+ * with a linear predictor each.
  *
  * @param packed the kernel, k and the draw stride.
  * @returns iterations per draw.
@@ -127,6 +136,8 @@ export function loopIterationsPerDraw(
     case "beta":
       return 2 + k + 16;
     case "hurdle":
+    case "fbs":
+    case "fbp":
       return 3 + 2 * k;
     default:
       return 2 + k;
@@ -227,6 +238,7 @@ export interface KernelMaxima {
  * @param signed with `matrix`, store the signed f32 ℓ_i(θ_s) rather than |α_i·ℓ_i(θ_s)| (0 where
  *   α_i = 0 or the record is flagged); with every packed α_i equal to 1, E_i then bounds each
  *   entry's error too.
+ * @param source the kernel's model file in place of its shader ({@linkcode GpuLipschitzOptions}).
  * @returns the kernel's maxima.
  */
 export async function runLipschitzKernel(
@@ -235,6 +247,7 @@ export async function runLipschitzKernel(
   matrix: boolean,
   limits: TilingLimits,
   signed = false,
+  source?: string,
 ): Promise<KernelMaxima> {
   const { device } = gpu;
   const { n, k, recStride, drawStride, kernel } = packed;
@@ -257,8 +270,11 @@ export async function runLipschitzKernel(
   );
   const nT = plan.recordsPerTile;
   const sT = plan.drawsPerTile;
-  const label = `lipschitz_${kernel}`;
-  const code = `${special}\n${common}\n${SOURCES[kernel]}`;
+  // Pipelines are cached by label: a replaced model file gets a label of its own.
+  const label = source === undefined
+    ? `lipschitz_${kernel}`
+    : `lipschitz_${kernel}.replaced.${sourceHash(source)}`;
+  const code = `${special}\n${common}\n${source ?? SOURCES[kernel]}`;
   const pool = bufferPool(device);
   return await pool.exclusive(() =>
     withErrorScopes(device, label, async () => {
@@ -405,6 +421,13 @@ export async function runLipschitzKernel(
   );
 }
 
+/** A 32-bit FNV-1a hash of a shader's text, in hex (a replaced kernel's pipeline label). */
+function sourceHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
 /** The device's limits, lowered where `override` asks (never raised). */
 function tilingLimits(gpu: GpuContext, override: Partial<TilingLimits> = {}): TilingLimits {
   const pick = (name: keyof TilingLimits) => {
@@ -441,6 +464,7 @@ export function createGpuLipschitz(
   options: GpuLipschitzOptions = {},
 ): GpuLipschitzBackend {
   const limits = tilingLimits(gpu, options.limits);
+  const sources = options.sources ?? {};
   let lastStats: ConfirmationStats | null = null;
   let lost: GPUDeviceLostInfo | null = null;
   gpu.device.lost.then((info) => lost = info);
@@ -480,7 +504,10 @@ export function createGpuLipschitz(
           draws,
           opts,
           (packed) =>
-            wrapped(packed.kernel, () => runLipschitzKernel(gpu, packed, true, limits, true)),
+            wrapped(
+              packed.kernel,
+              () => runLipschitzKernel(gpu, packed, true, limits, true, sources[packed.kernel]),
+            ),
         );
         lastStats = stats;
         return result;
@@ -497,7 +524,15 @@ export function createGpuLipschitz(
       if (kernelDraws > 0) {
         maxima = await wrapped(
           packed.kernel,
-          () => runLipschitzKernel(gpu, packed, opts.matrix === true, limits),
+          () =>
+            runLipschitzKernel(
+              gpu,
+              packed,
+              opts.matrix === true,
+              limits,
+              false,
+              sources[packed.kernel],
+            ),
         );
       }
       const exact = new Uint8Array(n);

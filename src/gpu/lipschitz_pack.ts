@@ -3,10 +3,11 @@
  * kernel intermediate finite.
  *
  * Per record, `k + 2` floats: x_1 … x_{k−1} (the intercept's 1 is implied), α, and two model
- * constants computed here in f64 and rounded once (log Γ(y+1), log y, s = 2y − 1, …). Per draw,
- * β_0 … β_{k−1} (the categorical model's (L − 1)·K coefficients, level by level, the hurdle
- * model's γ then β) and the model's
- * per-draw constants (log φ, log Γ(φ), 1/σ, …), also computed in f64.
+ * constants computed here in f64 and rounded once (log Γ(y+1), log y, s = 2y − 1, the survey
+ * models' log w or log π = −log w, …). Per draw, β_0 … β_{k−1} (the categorical model's
+ * (L − 1)·K coefficients, level by level, the hurdle model's γ then β, FBS's β_y then β_w, FBP's
+ * β, κ_y, κ_x) and the model's per-draw constants (log φ, log Γ(φ), 1/σ, …), also computed in
+ * f64.
  *
  * WGSL may treat Inf and NaN as indeterminate, so the kernels must never meet one. A record
  * (with α_i ≠ 0) or a draw whose values fall outside the ranges below is left to the CPU, which
@@ -18,7 +19,7 @@
  */
 import type { GpuKernelName, Model, ModelGpu } from "../models/model.ts";
 import { gpuSpec } from "../models/registry.ts";
-import { lgamma } from "../stats/special.ts";
+import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 
 /** The factor on a kernel's first-order bound (units of 2⁻²⁴) giving E_i. */
 export const BOUND_FACTOR = 2 * 2 ** -24;
@@ -35,6 +36,8 @@ const DRAW_CONSTANTS: Readonly<Record<GpuKernelName, number>> = {
   logistic: 0,
   categorical: 0,
   hurdle: 2,
+  fbs: 5,
+  fbp: 3,
 };
 
 /** Allowed range of the model's extra parameter (φ or σ) per kernel; see the shaders. */
@@ -46,14 +49,16 @@ const EXTRA_RANGE: Readonly<Record<GpuKernelName, readonly [number, number]>> = 
   logistic: [0, 0],
   categorical: [0, 0],
   hurdle: [2 ** -20, 2 ** 20],
+  fbs: [2 ** -20, 2 ** 20],
+  fbp: [2 ** -20, 2 ** 20],
 };
 
 /**
- * Whether a record's outcome y (and z, its first per-record constant) is inside the kernel's
+ * Whether a record's outcome y (and z and c, its per-record constants) is inside the kernel's
  * range, given the outcome's number of levels L (2 where it has none); see the shaders.
  */
 const RECORD_RANGE: Readonly<
-  Record<GpuKernelName, (y: number, z: number, levels: number) => boolean>
+  Record<GpuKernelName, (y: number, z: number, levels: number, c: number) => boolean>
 > = {
   poisson: (y) => y >= 0 && y <= 2 ** 30,
   negbin: (y) => y >= 0 && y <= 2 ** 30,
@@ -62,6 +67,8 @@ const RECORD_RANGE: Readonly<
   logistic: (y) => y === 0 || y === 1,
   categorical: (y, _, levels) => Number.isInteger(y) && y >= 0 && y < levels,
   hurdle: (y, z) => y === 0 || (y > 0 && within(z, 2 ** 40)),
+  fbs: (_, z, __, c) => within(z, 2 ** 40) && within(c, 2 ** 40),
+  fbp: (_, z, __, c) => within(z, 2 ** 40) && within(c, 2 ** 40),
 };
 
 /** Packed kernel inputs for one model, S draws and weights α. */
@@ -114,19 +121,67 @@ function within(v: number, max: number): boolean {
 
 /**
  * Writes record i's two model constants into out[at], out[at + 1], or returns false when the
- * outcome is outside the kernel's range (then the CPU evaluates the record).
+ * outcome (or survey weight w) is outside the kernel's range (then the CPU evaluates the record).
  */
 function recordConstants(
   gpu: ModelGpu,
   levels: number,
   y: number,
+  w: number,
   out: Float32Array,
   at: number,
 ): boolean {
-  const z = gpu.record[0](y);
-  if (!RECORD_RANGE[gpu.kernel](y, z, levels)) return false;
+  const z = gpu.record[0](y, w);
+  const c = gpu.record[1](y, w);
+  if (!RECORD_RANGE[gpu.kernel](y, z, levels, c)) return false;
   out[at] = z;
-  out[at + 1] = gpu.record[1](y);
+  out[at + 1] = c;
+  return true;
+}
+
+/** −log 2π, the survey models' bivariate normal constant (fbs.ts, fbp.ts). */
+const LOG_2PI_NEG = -2 * HALF_LOG_2PI;
+
+/** The smallest 1 − ρ² the FBS kernel takes (so 1/(1 − ρ²) ≤ 2²⁰); see lipschitz_fbs.wgsl. */
+const FBS_MIN_ONE_MINUS_RHO2 = 2 ** -20;
+
+/**
+ * Writes a survey model's per-draw constants from its constrained θ (`theta`, the draw's row)
+ * into out[at…], or returns false when a scale or ρ is outside the kernel's range:
+ *
+ * - FBS, θ = (β_y, β_w, σ_y, σ_w, ρ): 1/σ_y, 1/σ_w, ρ, 1/(1 − ρ²) and fbs.ts's
+ *   −log 2π − log σ_y − log σ_w − ½·log(1 − ρ²), with 1 − ρ² = (1 − ρ)(1 + ρ) ≥ 2⁻²⁰;
+ * - FBP, θ = (β, κ_y, κ_x, σ_y, σ_π): 1/σ_y, 1/σ_π and fbp.ts's
+ *   −log 2π − log σ_y − log σ_π − ½σ_π² − ½κ_y²σ_y².
+ *
+ * Both scales lie in the range [2⁻²⁰, 2²⁰] of the Gaussian kernel.
+ */
+function surveyDrawConstants(
+  kernel: "fbs" | "fbp",
+  theta: Float64Array,
+  k: number,
+  out: Float32Array,
+  at: number,
+): boolean {
+  const [lo, hi] = EXTRA_RANGE[kernel];
+  const scales = kernel === "fbs" ? 2 * k : 2 * k + 1;
+  const sy = theta[scales];
+  const s2 = theta[scales + 1];
+  if (!(sy >= lo && sy <= hi && s2 >= lo && s2 <= hi)) return false;
+  out[at] = 1 / sy;
+  out[at + 1] = 1 / s2;
+  if (kernel === "fbp") {
+    const kappaY = theta[k];
+    out[at + 2] = LOG_2PI_NEG - Math.log(sy) - Math.log(s2) - 0.5 * s2 * s2 -
+      0.5 * kappaY * kappaY * sy * sy;
+    return true;
+  }
+  const rho = theta[scales + 2];
+  const s = (1 - rho) * (1 + rho);
+  if (!(s >= FBS_MIN_ONE_MINUS_RHO2 && s <= 1)) return false;
+  out[at + 2] = rho;
+  out[at + 3] = 1 / s;
+  out[at + 4] = LOG_2PI_NEG - Math.log(sy) - Math.log(s2) - 0.5 * Math.log(s);
   return true;
 }
 
@@ -176,13 +231,18 @@ export function packLipschitz(
   const { n, k, y, x } = model.design;
   const dim = model.dim;
   // The categorical model's θ leads with (L − 1)·K coefficients, level by level; the hurdle
-  // model's with γ then β (K each), and σ follows their 2K prior scales.
+  // model's with γ then β (K each), and σ follows their 2K prior scales. FBS's leads with β_y
+  // and β_w, FBP's with β, κ_y and κ_x, and their scales follow at once (no prior scales).
   const levels = model.design.outcomeLevels?.length ?? 2;
+  const survey = kernel === "fbs" || kernel === "fbp";
   const coefficients = kernel === "categorical"
     ? (levels - 1) * k
-    : kernel === "hurdle"
+    : kernel === "hurdle" || kernel === "fbs"
     ? 2 * k
+    : kernel === "fbp"
+    ? 2 * k + 1
     : k;
+  const weight = model.design.weight;
   const recStride = k + 2;
   const records = new Float32Array(n * recStride);
   const cpuRecords: number[] = [];
@@ -190,7 +250,8 @@ export function packLipschitz(
     const at = i * recStride;
     const a = alpha === null ? 1 : alpha[i];
     if (a === 0) continue;
-    let ok = a > 0 && a <= 1 && recordConstants(gpu, levels, y[i], records, at + k);
+    const w = weight?.[i] ?? NaN;
+    let ok = a > 0 && a <= 1 && recordConstants(gpu, levels, y[i], w, records, at + k);
     for (let j = 1; ok && j < k; j++) {
       const v = x[i * k + j];
       ok = within(v, COEFFICIENT_MAX);
@@ -211,8 +272,14 @@ export function packLipschitz(
   for (let s = 0; s < total; s++) {
     const at = drawIndex.length * drawStride;
     const theta = s * dim;
-    const extra = dim > 2 * coefficients ? draws[theta + 2 * coefficients] : NaN;
-    let ok = drawConstants(kernel, extra, packed, at + coefficients);
+    let ok: boolean;
+    if (survey) {
+      const row = draws.subarray(theta, theta + dim);
+      ok = surveyDrawConstants(kernel, row, k, packed, at + coefficients);
+    } else {
+      const extra = dim > 2 * coefficients ? draws[theta + 2 * coefficients] : NaN;
+      ok = drawConstants(kernel, extra, packed, at + coefficients);
+    }
     for (let j = 0; ok && j < coefficients; j++) {
       const v = draws[theta + j];
       ok = within(v, COEFFICIENT_MAX);

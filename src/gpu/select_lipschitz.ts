@@ -12,11 +12,10 @@
  *   sums the conditionals' values on the CPU and was slower than the CPU loop on lavapipe; `gpu`
  *   runs it.
  *
- * Without an adapter, for models without a kernel (FBS, FBP, several outcomes one of which has
- * none; several outcomes whose conditionals all have one run `lipschitz_joint.ts`), and on any
- * device error, the CPU computes the bound and a line on stderr says so. The answers are the same
- * either way: the GPU backend confirms its maximum in f64. `name` tells which backend computed
- * the last bound.
+ * Without an adapter, for a model without a kernel (every registry model has one; several outcomes
+ * run `lipschitz_joint.ts`, which needs every conditional's), and on any device error, the CPU
+ * computes the bound and a line on stderr says so. The answers are the same either way: the GPU
+ * backend confirms its maximum in f64. `name` tells which backend computed the last bound.
  *
  * @module
  */

@@ -25,7 +25,13 @@
 import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
 import { HalfStudentT } from "./glm_prior.ts";
-import { describeModel, type Design, type MetricKind, type Weighting } from "./model.ts";
+import {
+  describeModel,
+  type Design,
+  lipschitzKernel,
+  type MetricKind,
+  type Weighting,
+} from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
 import {
   leastSquares,
@@ -312,7 +318,11 @@ export class FbpModel implements SurveyModel {
   }
 }
 
-/** The FBP model's registry entry: positive outcomes with survey weights, CPU only. */
+/**
+ * The FBP model's registry entry: positive outcomes with survey weights; the GPU Lipschitz kernel
+ * (shaders/lipschitz_fbp.wgsl, record constants log y and log π = −log w), no GPU HMC.
+ */
 export const FBP = describeModel("fbp", "positive", (design) => new FbpModel(design), {
   metric: "dense",
+  gpu: lipschitzKernel("fbp", [(y) => Math.log(y), (_, w) => -Math.log(w)]),
 });

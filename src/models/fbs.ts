@@ -30,7 +30,13 @@
 import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
-import { describeModel, type Design, type MetricKind, type Weighting } from "./model.ts";
+import {
+  describeModel,
+  type Design,
+  lipschitzKernel,
+  type MetricKind,
+  type Weighting,
+} from "./model.ts";
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 import {
   leastSquares,
@@ -374,7 +380,11 @@ export class FbsModel implements SurveyModel {
   }
 }
 
-/** The FBS model's registry entry: positive outcomes with survey weights, CPU only. */
+/**
+ * The FBS model's registry entry: positive outcomes with survey weights; the GPU Lipschitz kernel
+ * (shaders/lipschitz_fbs.wgsl, record constants log y and log w), no GPU HMC.
+ */
 export const FBS = describeModel("fbs", "positive", (design) => new FbsModel(design), {
   metric: "dense",
+  gpu: lipschitzKernel("fbs", [(y) => Math.log(y), (_, w) => Math.log(w)]),
 });

@@ -86,7 +86,7 @@ export interface Model {
  * The WGSL record functions a model runs on the GPU: `shaders/lipschitz_<kernel>.wgsl` and, for
  * the models the GPU HMC sampler runs, `<kernel>_chain`/`<kernel>_record` (`categorical_levels`
  * for the categorical model) in `shaders/hmc_models.wgsl` (normal and lognormal share the
- * Gaussian ones; `hurdle` has the Lipschitz kernel only).
+ * Gaussian ones; `hurdle`, `fbs` and `fbp` have the Lipschitz kernel only).
  */
 export type GpuKernelName =
   | "poisson"
@@ -95,17 +95,25 @@ export type GpuKernelName =
   | "gaussian"
   | "logistic"
   | "categorical"
-  | "hurdle";
+  | "hurdle"
+  | "fbs"
+  | "fbp";
+
+/**
+ * One per-record constant the kernels read, from the record's outcome y and its survey weight w
+ * (NaN where the design has none; only the survey models FBS and FBP read it).
+ */
+export type RecordConstant = (y: number, w: number) => number;
 
 /** How the GPU kernels evaluate a model: plain data, read by `src/gpu`. */
 export interface ModelGpu {
   /** The record functions. */
   readonly kernel: GpuKernelName;
   /**
-   * The two per-record constants of an outcome y that the kernels read (log Γ(y+1), log y, …),
-   * computed in f64 and rounded once to f32 when packed.
+   * The two per-record constants of an outcome y (and survey weight w) that the kernels read
+   * (log Γ(y+1), log y, log w, …), computed in f64 and rounded once to f32 when packed.
    */
-  readonly record: readonly [(y: number) => number, (y: number) => number];
+  readonly record: readonly [RecordConstant, RecordConstant];
   /** Whether the many-chain GPU HMC sampler (`src/gpu/hmc.ts`) runs the model. */
   readonly hmc: boolean;
   /**
@@ -189,14 +197,14 @@ export function hmcKernels(
  * not): no extra parameter.
  *
  * @param kernel its record functions.
- * @param record its two per-record constants of y, in f64.
+ * @param record its two per-record constants of y (and w), in f64.
  * @returns the description.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { lipschitzKernel } from "./model.ts";
  * const gpu = lipschitzKernel("logistic", [(y) => 2 * y - 1, () => 0]);
- * assert.deepEqual([gpu.kernel, gpu.hmc, gpu.record[0](0)], ["logistic", false, -1]);
+ * assert.deepEqual([gpu.kernel, gpu.hmc, gpu.record[0](0, NaN)], ["logistic", false, -1]);
  * ```
  */
 export function lipschitzKernel(kernel: GpuKernelName, record: ModelGpu["record"]): ModelGpu {

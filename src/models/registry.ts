@@ -177,7 +177,8 @@ export function createModel(name: ModelName, design: Design): Model {
 }
 
 /**
- * The GPU kernels of the model `name`, or null when it has none (an unknown name included).
+ * The GPU kernels of the model `name`, or null when it has none (an unknown name). Every model of
+ * {@linkcode MODELS} has a Lipschitz kernel; {@linkcode hasGpuHmc} says which also run GPU HMC.
  *
  * @param name a model's name (`model.name`).
  * @returns its GPU description.
@@ -186,7 +187,9 @@ export function createModel(name: ModelName, design: Design): Model {
  * import assert from "node:assert/strict";
  * import { gpuSpec } from "./registry.ts";
  * assert.equal(gpuSpec("lognormal")?.kernel, "gaussian");
- * assert.equal(gpuSpec("fbp"), null);
+ * assert.equal(gpuSpec("fbp")?.kernel, "fbp");
+ * assert.equal(gpuSpec("fbp")?.hmc, false);
+ * assert.equal(gpuSpec("gamma"), null);
  * ```
  */
 export function gpuSpec(name: string): ModelGpu | null {
