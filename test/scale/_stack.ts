@@ -7,14 +7,8 @@
  * @module
  */
 import { type PostgresServer, startPostgres } from "../_postgres.ts";
-import {
-  type RedisServer,
-  startRedis,
-  startWorker,
-  stopWorker,
-  until,
-  type WorkerProcess,
-} from "./_redis.ts";
+import type { RedisServer, WorkerProcess } from "./_redis.ts";
+import { startRedis, startWorker, stopWorker, until } from "./_redis.ts";
 
 /** PostgreSQL, Redis and the workers. */
 export interface Stack {
