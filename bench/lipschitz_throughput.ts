@@ -1,7 +1,8 @@
 /**
  * Lipschitz matrix throughput (issues 4 and 27): draw × record evaluations of |α_i·ℓ_i(θ_s)| per
- * second for the negative binomial, logistic, categorical (L = 4 levels) and hurdle lognormal
- * models (K = 3: intercept, a normal and a binary covariate), and for the joint-record pass of a
+ * second for the negative binomial, logistic, categorical (L = 4 levels), hurdle lognormal and
+ * survey FBS and FBP models (K = 3: intercept, a normal and a binary covariate), and for the
+ * joint-record pass of a
  * three-outcome joint model (logistic + categorical + normal, src/gpu/lipschitz_joint.ts), at
  * S = 4000 draws and n ∈ {10³, 10⁴, 10⁵}, on the
  * CPU (the f64 TypeScript loop `lipschitz()`, in this thread and split over every core by
@@ -15,7 +16,8 @@
  * S×n values, which are read back and summed per record in f64 on the CPU, so no one kernel's
  * time or roofline describes it.
  *
- *     deno run -A bench/lipschitz_throughput.ts [--models negbin,logistic,categorical,hurdle,joint]
+ *     deno run -A bench/lipschitz_throughput.ts
+ *       [--models negbin,logistic,categorical,hurdle,fbs,fbp,joint]
  *       [--sizes 1000,10000,100000] [--draws 4000] [--seed 1]
  *
  * `--models` defaults to `negbin` (the figures of docs/performance.md's first table).
@@ -36,6 +38,8 @@ import { lipschitz } from "../src/mechanisms/lipschitz.ts";
 import { parallelLipschitz } from "../src/mechanisms/parallel_lipschitz.ts";
 import { parseCsv } from "../src/data/csv.ts";
 import { CategoricalModel } from "../src/models/categorical.ts";
+import { FbpModel } from "../src/models/fbp.ts";
+import { FbsModel } from "../src/models/fbs.ts";
 import { HurdleModel } from "../src/models/hurdle.ts";
 import { isJointModel, type JointModel } from "../src/models/joint.ts";
 import { LogisticModel } from "../src/models/logistic.ts";
@@ -105,6 +109,23 @@ const COSTS: Readonly<Record<KernelModel, KernelCost>> = {
     division: 2,
     note: "y > 0: log-sigmoid (one exp) + Gaussian term",
   },
+  // Two linear predictors (4 + 11 each), two residuals with their range tests (3 + 5 each), two
+  // standardisations with theirs (4 + 9 each), the range checks (2), d = z₁ − ρz₂ (2 + 14),
+  // d²/(1 − ρ²) + z₂² (4 + 32), c − ½q (2 + 14). No exp, log or division.
+  fbs: {
+    arithmetic: { value: 32, bound: 110, loop: LOOP_OPS },
+    transcendental: 0,
+    division: 0,
+    note: "two residuals, a 2×2 quadratic form",
+  },
+  // As FBS's residuals, plus log π − κ_y·log y (2 + 14), ½(z₁² + z₂²) (4 + 32), r_π + κ_y·r_y
+  // (2 + 14) and the two final sums (2 + 10). No exp, log or division.
+  fbp: {
+    arithmetic: { value: 34, bound: 120, loop: LOOP_OPS },
+    transcendental: 0,
+    division: 0,
+    note: "two residuals, two squares, a linear term",
+  },
 };
 /** An exp or log in llvmpipe's LLVM code: about 25 vector instructions. */
 const TRANSCENDENTAL_FLOPS = 25;
@@ -116,10 +137,18 @@ function flopsPerEval(cost: KernelCost): number {
 }
 
 /** The models with one kernel each (kernel-only timing and a roofline). */
-type KernelModel = "negbin" | "logistic" | "categorical" | "hurdle";
+type KernelModel = "negbin" | "logistic" | "categorical" | "hurdle" | "fbs" | "fbp";
 /** The models this benchmark runs: the kernels', and the joint pass over several outcomes. */
 type BenchModel = KernelModel | "joint";
-const MODELS: readonly BenchModel[] = ["negbin", "logistic", "categorical", "hurdle", "joint"];
+const MODELS: readonly BenchModel[] = [
+  "negbin",
+  "logistic",
+  "categorical",
+  "hurdle",
+  "fbs",
+  "fbp",
+  "joint",
+];
 
 /** The NB model with n records, and S draws around the generating parameters. */
 function nbProblem(n: number, draws: number, seed: number) {
@@ -260,6 +289,80 @@ function hurdleProblem(n: number, draws: number, seed: number) {
   return { model, theta };
 }
 
+/** N(c_j, 0.05²) around each of `centre`'s values, into `theta` from `at`. */
+function around(rng: Rng, theta: Float64Array, at: number, centre: readonly number[]): void {
+  for (let j = 0; j < centre.length; j++) theta[at + j] = centre[j] + 0.05 * rng.normal();
+}
+
+/**
+ * The FBS model with n records: (log y, log w) bivariate normal with means 8 + 0.6z − 0.4b and
+ * 4 − 0.3z + 0.2b, σ_y = 0.7, σ_w = 0.5, ρ = −0.4; S draws around the generating parameters θ =
+ * (β_y, β_w, σ_y, σ_w, ρ) (coefficients ±0.05, scales within about 10 %, atanh ρ ± 0.05).
+ */
+function fbsProblem(n: number, draws: number, seed: number) {
+  const rng = new Rng(seed);
+  const k = 3;
+  const [betaY, betaW] = [[8, 0.6, -0.4], [4, -0.3, 0.2]];
+  const [sy, sw, rho] = [0.7, 0.5, -0.4];
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  const weight = new Float64Array(n);
+  const dot = (c: number[], i: number) => c[0] + c[1] * x[i * k + 1] + c[2] * x[i * k + 2];
+  for (let i = 0; i < n; i++) {
+    covariates(rng, x, i);
+    const [e1, e2] = [rng.normal(), rng.normal()];
+    y[i] = Math.exp(dot(betaY, i) + sy * e1);
+    weight[i] = Math.exp(dot(betaW, i) + sw * (rho * e1 + Math.sqrt(1 - rho * rho) * e2));
+  }
+  const coefficientNames = ["intercept", "z", "b"];
+  const model = new FbsModel({ n, k, y, x, weight, coefficientNames });
+  const theta = new Float64Array(draws * model.dim);
+  for (let s = 0; s < draws; s++) {
+    const at = s * model.dim;
+    around(rng, theta, at, betaY);
+    around(rng, theta, at + k, betaW);
+    theta[at + 2 * k] = sy * Math.exp(0.1 * rng.normal());
+    theta[at + 2 * k + 1] = sw * Math.exp(0.1 * rng.normal());
+    theta[at + 2 * k + 2] = Math.tanh(Math.atanh(rho) + 0.05 * rng.normal());
+  }
+  return { model, theta };
+}
+
+/**
+ * The FBP model with n records: log y ~ N(8 + 0.6z − 0.4b, 0.7²) and log π ~ N(0.3·log y − 7 +
+ * 0.1z − 0.2b, 0.4²), w = 1/π; S draws around the generating parameters θ = (β, κ_y, κ_x, σ_y,
+ * σ_π) (coefficients ±0.05, κ_y ± 0.01, scales within about 10 %).
+ */
+function fbpProblem(n: number, draws: number, seed: number) {
+  const rng = new Rng(seed);
+  const k = 3;
+  const beta = [8, 0.6, -0.4];
+  const kappaX = [-7, 0.1, -0.2];
+  const [kappaY, sy, sp] = [0.3, 0.7, 0.4];
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  const weight = new Float64Array(n);
+  const dot = (c: number[], i: number) => c[0] + c[1] * x[i * k + 1] + c[2] * x[i * k + 2];
+  for (let i = 0; i < n; i++) {
+    covariates(rng, x, i);
+    const ly = dot(beta, i) + sy * rng.normal();
+    y[i] = Math.exp(ly);
+    weight[i] = Math.exp(-(kappaY * ly + dot(kappaX, i) + sp * rng.normal()));
+  }
+  const coefficientNames = ["intercept", "z", "b"];
+  const model = new FbpModel({ n, k, y, x, weight, coefficientNames });
+  const theta = new Float64Array(draws * model.dim);
+  for (let s = 0; s < draws; s++) {
+    const at = s * model.dim;
+    around(rng, theta, at, beta);
+    theta[at + k] = kappaY + 0.01 * rng.normal();
+    around(rng, theta, at + k + 1, kappaX);
+    theta[at + 2 * k + 1] = sy * Math.exp(0.1 * rng.normal());
+    theta[at + 2 * k + 2] = sp * Math.exp(0.1 * rng.normal());
+  }
+  return { model, theta };
+}
+
 /**
  * The joint model of test/gpu/lipschitz_joint_test.ts: a binary b (logistic), a 3-level c
  * (categorical) and a normal a, in that order, given a normal z and a 3-level g (K = 4, 5 and 7
@@ -319,6 +422,10 @@ function problem(name: BenchModel, n: number, draws: number, seed: number) {
       return categoricalProblem(n, draws, seed);
     case "hurdle":
       return hurdleProblem(n, draws, seed);
+    case "fbs":
+      return fbsProblem(n, draws, seed);
+    case "fbp":
+      return fbpProblem(n, draws, seed);
     case "joint":
       return jointProblem(n, draws, seed);
   }
@@ -330,6 +437,8 @@ const DESCRIPTION: Readonly<Record<BenchModel, string>> = {
   logistic: "logistic model, K = 3",
   categorical: "categorical model, L = 4, K = 3 (9 coefficients)",
   hurdle: "hurdle lognormal model, K = 3 per part, about 30 % zeros",
+  fbs: "FBS survey model, (log y, log w) bivariate normal, K = 3 per outcome",
+  fbp: "FBP survey model, (log y, log π), K = 3 for β and for κ_x",
   joint:
     "joint model: logistic + categorical (L = 3) + normal given z and g (K = 4, 5, 7); end-to-end only",
 };
