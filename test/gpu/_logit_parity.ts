@@ -22,6 +22,7 @@ import type { LipschitzResult } from "../../src/mechanisms/lipschitz.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
 import { createModel, type Model } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
+import { gpuTest } from "./_helpers.ts";
 
 /** The state of {@linkcode nextSeed}'s sequence. */
 let seedState = 20261125;
@@ -382,6 +383,38 @@ export async function assertParityOverMagnitudes(
     { ...shape(sizes.grouped), grouped: true },
   ];
   await assertParityOverShapes(ctx, shapes, trials, logitProblem, name);
+}
+
+/**
+ * Registers the GPU test "`model`: Δ, every Δ_i and the arg-max equal the CPU's for |η| from 1e-6
+ * to 700, covariates near 1000 and near ties": {@linkcode assertParityOverMagnitudes}.
+ */
+export function magnitudeParityTest(
+  model: string,
+  sizes: { wide: readonly ProblemSize[]; groupedWide: ProblemSize; grouped: ProblemSize },
+  trials: number,
+  name: (shape: ProblemShape) => string,
+): void {
+  gpuTest(
+    `${model}: Δ, every Δ_i and the arg-max equal the CPU's for |η| from 1e-6 to 700, covariates near 1000 and near ties`,
+    async (ctx) => await assertParityOverMagnitudes(ctx, sizes, trials, name),
+  );
+}
+
+/**
+ * Registers the GPU test "`model`: the kernel's error bounds E_i hold over many magnitudes":
+ * {@linkcode worstBoundRatios} over `shapes`, the ratios logged.
+ */
+export function boundRatiosTest<S>(
+  model: string,
+  shapes: readonly S[],
+  problem: (rng: Rng, shape: S) => LipschitzProblem,
+  name: (shape: S) => string,
+): void {
+  gpuTest(`${model}: the kernel's error bounds E_i hold over many magnitudes`, async (ctx) => {
+    const ratios = await worstBoundRatios(ctx, shapes, problem, name);
+    console.log(`${model}: largest |f32 − f64| / E_i: ${ratios}`);
+  });
 }
 
 /**

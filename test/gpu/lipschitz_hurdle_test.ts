@@ -17,11 +17,11 @@ import {
   assertParityOverShapes,
   assertSameAnswer,
   assertSelectsGpu,
+  boundRatiosTest,
   logUniform,
   nextSeed,
   nextUp,
   pipelineData,
-  worstBoundRatios,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
 import { synthesisParityTests } from "./_synthesis_parity.ts";
@@ -141,15 +141,12 @@ gpuTest(
   },
 );
 
-gpuTest("hurdle: the kernel's error bounds E_i hold over many magnitudes", async (ctx) => {
-  const ratios = await worstBoundRatios(
-    ctx,
-    [0.3, 0].map((zeros) => ({ n: 400, k: 3, s: 48, wide: true, zeros })),
-    hurdleProblem,
-    (shape) => `zeros ${shape.zeros}`,
-  );
-  console.log(`hurdle: largest |f32 − f64| / E_i: ${ratios}`);
-});
+boundRatiosTest(
+  "hurdle",
+  [0.3, 0].map((zeros) => ({ n: 400, k: 3, s: 48, wide: true, zeros })),
+  hurdleProblem,
+  (shape) => `zeros ${shape.zeros}`,
+);
 
 gpuTest(
   "hurdle: negative or non-finite outcomes, covariate outliers and bad draws are computed in f64",

@@ -6,15 +6,15 @@ import {
   assertBadInputsInF64,
   assertConfirmsGroupedOrNot,
   assertMatrixStreamedUnweighted,
-  assertParityOverMagnitudes,
   assertSameAnswer,
   assertSelectsGpu,
   badInputsProblem,
+  boundRatiosTest,
   checkKernelBounds,
   logitProblem,
+  magnitudeParityTest,
   nextSeed,
   pipelineData,
-  worstBoundRatios,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
 import { synthesisParityTests } from "./_synthesis_parity.ts";
@@ -33,31 +33,21 @@ gpuTest(
   },
 );
 
-gpuTest(
-  "logistic: Δ, every Δ_i and the arg-max equal the CPU's for |η| from 1e-6 to 700, covariates near 1000 and near ties",
-  async (ctx) => {
-    await assertParityOverMagnitudes(
-      ctx,
-      {
-        wide: [[2, 400, 3, 48], [2, 400, 2, 48], [2, 300, 1, 64]],
-        groupedWide: [2, 400, 3, 48],
-        grouped: [2, 400, 3, 48],
-      },
-      3,
-      (shape) => `K=${shape.k}${shape.grouped ? " grouped" : ""}`,
-    );
-  },
-);
+/** L, n, K and S of the problems of the magnitude parity test. */
+const MAGNITUDES = {
+  wide: [[2, 400, 3, 48], [2, 400, 2, 48], [2, 300, 1, 64]],
+  groupedWide: [2, 400, 3, 48],
+  grouped: [2, 400, 3, 48],
+} as const;
 
-gpuTest("logistic: the kernel's error bounds E_i hold over many magnitudes", async (ctx) => {
-  const ratios = await worstBoundRatios(
-    ctx,
-    [false, true].map((grouped) => ({ levels: 2, n: 400, k: 3, s: 48, wide: true, grouped })),
-    logitProblem,
-    (shape) => shape.grouped ? "grouped rows" : "raw-scale covariate",
-  );
-  console.log(`logistic: largest |f32 − f64| / E_i: ${ratios}`);
-});
+magnitudeParityTest("logistic", MAGNITUDES, 3, (s) => `K=${s.k}${s.grouped ? " grouped" : ""}`);
+
+boundRatiosTest(
+  "logistic",
+  [false, true].map((grouped) => ({ levels: 2, n: 400, k: 3, s: 48, wide: true, grouped })),
+  logitProblem,
+  (shape) => shape.grouped ? "grouped rows" : "raw-scale covariate",
+);
 
 gpuTest(
   "logistic: η at each branch of the kernel (±1e-6 … ±700, both sides of 87)",
