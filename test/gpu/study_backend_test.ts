@@ -30,34 +30,37 @@ async function bothWays<S extends { sampler: SamplerSettings }>(
   return { cpu: cpu.records, gpu: gpu.records };
 }
 
-Deno.test({
-  name: "study 2 with its Lipschitz bounds on the GPU gives the CPU run's records exactly",
-  ...GPU_TEST,
-  fn: async () => {
-    const { cpu, gpu } = await bothWays(reweight, {
-      ...REWEIGHT_SETTINGS,
-      n: 300,
-      datasets: 5,
-      bootstrap: 20,
-      sampler: SAMPLER,
-    });
-    assert.deepEqual(gpu, cpu);
-  },
+/** Registers "study `number` … gives the CPU run's records exactly": {@linkcode bothWays}. */
+function sameRecordsTest<S extends { sampler: SamplerSettings }>(
+  number: number,
+  study: Study<S, unknown, unknown>,
+  settings: S,
+): void {
+  Deno.test({
+    name:
+      `study ${number} with its Lipschitz bounds on the GPU gives the CPU run's records exactly`,
+    ...GPU_TEST,
+    fn: async () => {
+      const { cpu, gpu } = await bothWays(study, settings);
+      assert.deepEqual(gpu, cpu);
+    },
+  });
+}
+
+sameRecordsTest(2, reweight, {
+  ...REWEIGHT_SETTINGS,
+  n: 300,
+  datasets: 5,
+  bootstrap: 20,
+  sampler: SAMPLER,
 });
 
-Deno.test({
-  name: "study 3 with its Lipschitz bounds on the GPU gives the CPU run's records exactly",
-  ...GPU_TEST,
-  fn: async () => {
-    const { cpu, gpu } = await bothWays(five, {
-      ...FIVE_SETTINGS,
-      n: 150,
-      epsilons: [5, 3],
-      downscaling: null,
-      sampler: SAMPLER,
-    });
-    assert.deepEqual(gpu, cpu);
-  },
+sameRecordsTest(3, five, {
+  ...FIVE_SETTINGS,
+  n: 150,
+  epsilons: [5, 3],
+  downscaling: null,
+  sampler: SAMPLER,
 });
 
 Deno.test({
