@@ -12,7 +12,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { evaluateGpuLogDensity } from "../../src/gpu/hmc_resources.ts";
+import { evaluateGpuLogDensity, type GpuEvaluation } from "../../src/gpu/hmc_resources.ts";
 import type { Model, Weighting } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { gpu } from "./_helpers.ts";
@@ -89,30 +89,59 @@ export async function checkDensity(
   const d = model.dim;
   const gpuEval = await evaluateGpuLogDensity(gpu!, model, weighting, points);
   const grad = new Float64Array(d);
+  const all = Array.from({ length: d }, (_, j) => j);
   let worstValue = 0;
   let worstGradient = 0;
   for (let s = 0; s < points.length / d; s++) {
     const us = points.subarray(s * d, (s + 1) * d);
     const value = model.logDensity(us, grad, weighting);
     const scale = magnitudes(model, weighting, us);
-    assert.ok(gpuEval.finite[s], `${label} point ${s}: GPU flagged a non-finite term`);
-    const dv = Math.abs(gpuEval.logDensity[s] - value);
-    worstValue = Math.max(worstValue, dv / scale.value);
-    assert.ok(
-      dv <= VALUE_TOL * scale.value,
-      `${label} point ${s}: log density GPU ${
-        gpuEval.logDensity[s]
-      }, CPU ${value}, scale ${scale.value}`,
-    );
-    for (let j = 0; j < d; j++) {
-      const dg = Math.abs(gpuEval.gradient[s * d + j] - grad[j]);
-      worstGradient = Math.max(worstGradient, dg / scale.grad[j]);
-      assert.ok(
-        dg <= GRAD_TOL * scale.grad[j],
-        `${label} point ${s} ${model.paramNames[j]}: GPU ${gpuEval.gradient[s * d + j]}, ` +
-          `CPU ${grad[j]}, scale ${scale.grad[j]}`,
-      );
-    }
+    const cpu = { value, grad, scale };
+    const worst = assertPointParity(gpuEval, s, cpu, model, all, label, "log density ");
+    worstValue = Math.max(worstValue, worst.value);
+    worstGradient = Math.max(worstGradient, worst.gradient);
   }
   return { value: worstValue, gradient: worstGradient };
+}
+
+/**
+ * Asserts that point `s` of `gpuEval` is finite and equals the f64 value and gradient `cpu`
+ * within the tolerances of the module documentation, relative to `cpu.scale`: GPU gradient entry
+ * q against component `coordinates[q]` of `cpu.grad`. `what` goes before "GPU" in the value's
+ * message.
+ *
+ * @returns the point's relative errors of the value and, largest, of a gradient component.
+ */
+export function assertPointParity(
+  gpuEval: GpuEvaluation,
+  s: number,
+  cpu: {
+    readonly value: number;
+    readonly grad: Float64Array;
+    readonly scale: { readonly value: number; readonly grad: Float64Array };
+  },
+  model: Model,
+  coordinates: readonly number[],
+  label: string,
+  what = "",
+): ParityErrors {
+  const { value, grad, scale } = cpu;
+  const d = coordinates.length;
+  assert.ok(gpuEval.finite[s], `${label} point ${s}: GPU flagged a non-finite term`);
+  const dv = Math.abs(gpuEval.logDensity[s] - value);
+  assert.ok(
+    dv <= VALUE_TOL * scale.value,
+    `${label} point ${s}: ${what}GPU ${gpuEval.logDensity[s]}, CPU ${value}, scale ${scale.value}`,
+  );
+  let worstGradient = 0;
+  coordinates.forEach((j, q) => {
+    const dg = Math.abs(gpuEval.gradient[s * d + q] - grad[j]);
+    worstGradient = Math.max(worstGradient, dg / scale.grad[j]);
+    assert.ok(
+      dg <= GRAD_TOL * scale.grad[j],
+      `${label} point ${s} ${model.paramNames[j]}: GPU ${gpuEval.gradient[s * d + q]}, ` +
+        `CPU ${grad[j]}, scale ${scale.grad[j]}`,
+    );
+  });
+  return { value: dv / scale.value, gradient: worstGradient };
 }

@@ -22,15 +22,11 @@ import { Rng } from "../../src/random/rng.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { synthesize } from "../../src/synthesis/synthesize.ts";
 import { checkGpuHmcAgainstNuts } from "./_check_means.ts";
-import { magnitudes } from "./_density_parity.ts";
+import { assertPointParity, magnitudes } from "./_density_parity.ts";
 import { categoricalData, weights } from "./_glm_data.ts";
 import { announceGpu, gpu, GPU_TEST } from "./_helpers.ts";
 
 announceGpu("the GPU HMC sampler's student-t prior tests", true);
-
-/** f32 tolerances relative to Σ_i |term| (as `_density_parity.ts` explains). */
-const VALUE_TOL = 1e-5;
-const GRAD_TOL = 1e-4;
 
 /**
  * A regression of n records on k covariates (intercept, then standard normals) under the
@@ -119,22 +115,9 @@ async function checkFreeDensity(model: Model, weighting: Weighting, label: strin
     const u = fullPoint(model, free, z.subarray(s * d, (s + 1) * d));
     const value = model.logDensity(u, grad, weighting) - constant;
     const scale = magnitudes(model, weighting, u, constant);
-    assert.ok(gpuEval.finite[s], `${label} point ${s}: GPU flagged a non-finite term`);
-    const dv = Math.abs(gpuEval.logDensity[s] - value);
-    worstValue = Math.max(worstValue, dv / scale.value);
-    assert.ok(
-      dv <= VALUE_TOL * scale.value,
-      `${label} point ${s}: GPU ${gpuEval.logDensity[s]}, CPU ${value}, scale ${scale.value}`,
-    );
-    free.forEach((j, q) => {
-      const dg = Math.abs(gpuEval.gradient[s * d + q] - grad[j]);
-      worstGradient = Math.max(worstGradient, dg / scale.grad[j]);
-      assert.ok(
-        dg <= GRAD_TOL * scale.grad[j],
-        `${label} point ${s} ${model.paramNames[j]}: GPU ${gpuEval.gradient[s * d + q]}, ` +
-          `CPU ${grad[j]}, scale ${scale.grad[j]}`,
-      );
-    });
+    const worst = assertPointParity(gpuEval, s, { value, grad, scale }, model, free, label);
+    worstValue = Math.max(worstValue, worst.value);
+    worstGradient = Math.max(worstGradient, worst.gradient);
   }
   console.log(
     `${label}: largest relative error value ${worstValue.toExponential(2)}, gradient ${
