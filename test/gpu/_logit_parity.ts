@@ -43,7 +43,7 @@ export function logUniform(rng: Rng, lo: number, hi: number): number {
 }
 
 /** ±1 with equal probability. */
-function sign(rng: Rng): number {
+export function sign(rng: Rng): number {
   return rng.uniform() < 0.5 ? -1 : 1;
 }
 
@@ -52,6 +52,19 @@ export function nextUp(v: number): number {
   const bits = new BigInt64Array(Float64Array.of(v).buffer);
   bits[0] += 1n;
   return new Float64Array(bits.buffer)[0];
+}
+
+/** The next f64 away from 0 after v, or the tiny 1e-300 for 0: a coefficient an ulp away. */
+export function ulpAway(v: number): number {
+  return v === 0 ? 1e-300 : Math.sign(v) * nextUp(Math.abs(v));
+}
+
+/** Weights α of n records from `rng`: 0 with probability 0.1, 1 with 0.1, else uniform. */
+export function randomAlpha(rng: Rng, n: number): Float64Array {
+  return Float64Array.from({ length: n }, () => {
+    const u = rng.uniform();
+    return u < 0.1 ? 0 : u < 0.2 ? 1 : rng.uniform();
+  });
 }
 
 /** How a problem's data and draws are drawn. */
@@ -139,16 +152,10 @@ export function logitProblem(
     if (wide && d > 0 && rng.uniform() < ties) {
       // A repeated draw (an exact tie) or one a coefficient ulp away.
       theta.set(draws.subarray((d - 1) * model.dim, d * model.dim));
-      if (rng.uniform() < 0.5) {
-        theta[0] = theta[0] === 0 ? 1e-300 : Math.sign(theta[0]) * nextUp(Math.abs(theta[0]));
-      }
+      if (rng.uniform() < 0.5) theta[0] = ulpAway(theta[0]);
     }
   }
-  const alpha = Float64Array.from({ length: n }, () => {
-    const u = rng.uniform();
-    return u < 0.1 ? 0 : u < 0.2 ? 1 : rng.uniform();
-  });
-  return { model, draws, alpha };
+  return { model, draws, alpha: randomAlpha(rng, n) };
 }
 
 /** Asserts the GPU result is the CPU's: Δ, arg-max and every Δ_i exact; the matrix within E_i. */

@@ -22,6 +22,9 @@ import {
   nextSeed,
   nextUp,
   pipelineData,
+  randomAlpha,
+  sign,
+  ulpAway,
 } from "./_logit_parity.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
 import { synthesisParityTests } from "./_synthesis_parity.ts";
@@ -40,10 +43,6 @@ interface HurdleShape {
   readonly ties?: number;
   /** The share of zero outcomes (default 0.3). */
   readonly zeros?: number;
-}
-
-function sign(rng: Rng): number {
-  return rng.uniform() < 0.5 ? -1 : 1;
 }
 
 /** A hurdle model, S constrained draws θ = (γ, β, σ_γ, σ_β, σ) and α with zeros and ones. */
@@ -90,15 +89,11 @@ function hurdleProblem(
       theta.set(draws.subarray((d - 1) * dim, d * dim));
       if (rng.uniform() < 0.5) {
         const j = rng.uniform() < 0.5 ? 0 : k;
-        theta[j] = theta[j] === 0 ? 1e-300 : Math.sign(theta[j]) * nextUp(Math.abs(theta[j]));
+        theta[j] = ulpAway(theta[j]);
       }
     }
   }
-  const alpha = Float64Array.from({ length: n }, () => {
-    const u = rng.uniform();
-    return u < 0.1 ? 0 : u < 0.2 ? 1 : rng.uniform();
-  });
-  return { model, draws, alpha };
+  return { model, draws, alpha: randomAlpha(rng, n) };
 }
 
 gpuTest("`createGpuLipschitz()` gives the CPU's Δ for hurdle with K = 1 and K = 3", async (ctx) => {
