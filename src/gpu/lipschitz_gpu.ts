@@ -30,7 +30,7 @@ import logistic from "../../shaders/lipschitz_logistic.wgsl" with { type: "text"
 import negbin from "../../shaders/lipschitz_negbin.wgsl" with { type: "text" };
 import poisson from "../../shaders/lipschitz_poisson.wgsl" with { type: "text" };
 import special from "../../shaders/special.wgsl" with { type: "text" };
-import { lipschitz, type LipschitzResult } from "../mechanisms/lipschitz.ts";
+import { checkLipschitzInput, lipschitz, type LipschitzResult } from "../mechanisms/lipschitz.ts";
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
 import { isJointModel } from "../models/joint.ts";
 import type { GpuKernelName, Model } from "../models/model.ts";
@@ -476,13 +476,7 @@ export function createGpuLipschitz(
     async compute(model: Model, draws: Float64Array, opts = {}): Promise<LipschitzResult> {
       const { n } = model.design;
       const dim = model.dim;
-      if (draws.length === 0 || draws.length % dim !== 0) {
-        throw new RangeError(`draws has ${draws.length} values, not a positive multiple of ${dim}`);
-      }
-      const alpha = opts.alpha ?? null;
-      if (alpha !== null && alpha.length !== n) {
-        throw new RangeError(`alpha has ${alpha.length} entries, expected ${n}`);
-      }
+      const alpha = checkLipschitzInput(model, draws, opts);
       if (n === 0) return lipschitz(model, draws, opts);
       // Device failures as GpuError, with the device-lost reason when there is one.
       const wrapped = async <T>(kernel: string, work: () => Promise<T>): Promise<T> => {

@@ -13,7 +13,7 @@
  * @module
  */
 import { censorBound } from "./_glm.ts";
-import { copyColumns, recordStride, reserve } from "./wasm_memory.ts";
+import { copyColumns, instantiate, recordStride, reserve } from "./wasm_memory.ts";
 import type { Design, Weighting } from "./model.ts";
 import { LOGIT_SIMD_WASM } from "./logit_simd_wasm.ts";
 
@@ -104,10 +104,8 @@ export class LogitSimd {
     this.#m = (levels - 1) * k;
     this.#logistic = levels === 2;
     compiled ??= new WebAssembly.Module(BYTES);
-    const memory = new WebAssembly.Memory({ initial: 1 });
-    this.#wasm = new WebAssembly.Instance(compiled, { env: { memory } })
-      .exports as unknown as Exports;
-    const block = this.#wasm.BLOCK.value as number;
+    const { exports, memory, block } = instantiate<Exports>(compiled);
+    this.#wasm = exports;
     const stride = recordStride(n);
     const [coef, grad, buf, yAt, alpha, out, xAt] = reserve(memory, [
       8 * this.#m,

@@ -13,7 +13,7 @@
  * @module
  */
 import { censorBound } from "./_glm.ts";
-import { copyColumns, recordStride, reserve } from "./wasm_memory.ts";
+import { copyColumns, instantiate, recordStride, reserve } from "./wasm_memory.ts";
 import type { Design, Weighting } from "./model.ts";
 import { NEGBIN_SIMD_WASM } from "./negbin_simd_wasm.ts";
 
@@ -120,10 +120,8 @@ export class NegBinSimd {
     this.#k = k;
     this.#distinct = distinct;
     compiled ??= new WebAssembly.Module(BYTES);
-    const memory = new WebAssembly.Memory({ initial: 1 });
-    this.#wasm = new WebAssembly.Instance(compiled, { env: { memory } })
-      .exports as unknown as Exports;
-    const block = this.#wasm.BLOCK.value as number;
+    const { exports, memory, block } = instantiate<Exports>(compiled);
+    this.#wasm = exports;
     const stride = recordStride(n);
     const [coef, grad, s0, s1, s2, s3, cst, psi, yAt, alpha, out, idsAt, xAt] = reserve(memory, [
       8 * k,

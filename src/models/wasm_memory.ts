@@ -68,3 +68,18 @@ export function copyColumns(
     for (let i = 0; i < n; i++) f64[col + i] = x[i * k + j];
   }
 }
+
+/**
+ * A fresh instance of one of the record-loop modules on a memory of its own (one page; `reserve`
+ * grows it), with the records per pass its `BLOCK` global declares.
+ *
+ * @param module The compiled module (its import is `env.memory`).
+ * @returns Its exports, its memory and its block size.
+ */
+export function instantiate<E extends { readonly BLOCK: WebAssembly.Global }>(
+  module: WebAssembly.Module,
+): { readonly exports: E; readonly memory: WebAssembly.Memory; readonly block: number } {
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as E;
+  return { exports, memory, block: exports.BLOCK.value as number };
+}
