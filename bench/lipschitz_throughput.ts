@@ -1,8 +1,9 @@
 /**
  * Lipschitz matrix throughput (issues 4 and 27): draw × record evaluations of |α_i·ℓ_i(θ_s)| per
- * second for the negative binomial, logistic, categorical (L = 4 levels), hurdle lognormal and
- * survey FBS and FBP models (K = 3: intercept, a normal and a binary covariate), and for the
- * joint-record pass of a
+ * second for the negative binomial, Poisson, logistic, categorical (L = 4 levels), beta, normal,
+ * lognormal (the last two share the `gaussian` kernel), hurdle lognormal and survey FBS and FBP
+ * models (K = 3: intercept, a normal and a binary covariate; data generated from the model, draws
+ * around the generating parameters), and for the joint-record pass of a
  * three-outcome joint model (logistic + categorical + normal, src/gpu/lipschitz_joint.ts), at
  * S = 4000 draws and n ∈ {10³, 10⁴, 10⁵}, on the
  * CPU (the f64 TypeScript loop `lipschitz()`, in this thread and split over every core by
@@ -17,7 +18,7 @@
  * time or roofline describes it.
  *
  *     deno run -A bench/lipschitz_throughput.ts
- *       [--models negbin,logistic,categorical,hurdle,fbs,fbp,joint]
+ *       [--models negbin,poisson,logistic,categorical,beta,normal,lognormal,hurdle,fbs,fbp,joint]
  *       [--sizes 1000,10000,100000] [--draws 4000] [--seed 1]
  *
  * `--models` defaults to `negbin` (the figures of docs/performance.md's first table).
@@ -44,7 +45,12 @@ import { HurdleModel } from "../src/models/hurdle.ts";
 import { isJointModel, type JointModel } from "../src/models/joint.ts";
 import { LogisticModel } from "../src/models/logistic.ts";
 import { NegBinModel } from "../src/models/negbin.ts";
-import { sampleNegBinomial } from "../src/random/distributions.ts";
+import { BetaModel } from "../src/models/beta.ts";
+import type { Design, Model } from "../src/models/model.ts";
+import { LognormalModel } from "../src/models/lognormal.ts";
+import { NormalModel } from "../src/models/normal.ts";
+import { PoissonModel } from "../src/models/poisson.ts";
+import { sampleBeta, sampleNegBinomial, samplePoisson } from "../src/random/distributions.ts";
 import { Rng } from "../src/random/rng.ts";
 import { SynthesisSpec } from "../src/synthesis/spec.ts";
 import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
@@ -66,6 +72,19 @@ interface KernelCost {
 const LOOP_OPS = 18;
 
 /**
+ * The Gaussian kernel's cost (lipschitz_gaussian.wgsl, the normal and lognormal models: z = y or
+ * log y): ev_gaussian as in the hurdle's positive amount, x·β (4 + 11), the range tests (4), z − η
+ * (1 + 5), ·1/σ (1 + 9), t² (1 + 9), ·½ (1 + 9), c − log σ and the difference (2 + 10). No exp,
+ * log or division.
+ */
+const GAUSSIAN_COST: KernelCost = {
+  arithmetic: { value: 14, bound: 53, loop: LOOP_OPS },
+  transcendental: 0,
+  division: 0,
+  note: "one residual, squared",
+};
+
+/**
  * Operations per evaluation, counted in shaders/lipschitz_<kernel>.wgsl and
  * lipschitz_common.wgsl on the path this data takes, K = 3 (linear predictor 4 for the value, 7
  * for its bound; about 5 per bounded sum and 9 per bounded product).
@@ -78,6 +97,14 @@ const COSTS: Readonly<Record<KernelModel, KernelCost>> = {
     transcendental: 2,
     division: 8,
     note: "φ ≥ 8, d ≤ 0",
+  },
+  // x·β (4 + 11), the range tests (3), y·η (1 + 9), e^η (one exp; 5 for its bound) and the two
+  // differences (2 + 10). No division.
+  poisson: {
+    arithmetic: { value: 10, bound: 35, loop: LOOP_OPS },
+    transcendental: 1,
+    division: 0,
+    note: "one exp",
   },
   // Value: η (4), t = ±η and the branch tests (6), the log1p series (22), the difference (2).
   // Bound: η (11), exp (5), log1p (7), the difference (5). One exp; the series' z = x/(2 + x)
@@ -99,6 +126,20 @@ const COSTS: Readonly<Record<KernelModel, KernelCost>> = {
     division: 1,
     note: "L = 4: 3 exp and one log",
   },
+  // The Stirling form (both shares P, Q ≥ 8; 99.5 % of this data's records·draws): x·β (4 + 11),
+  // the range tests (3), l_P, l_Q chosen by η's sign (3), ±|η| (2), e = e^{−|η|} (one exp; 5),
+  // 1 + e (1 + 5), 1/(1 + e) (a division each; 6), P and Q (3 + 27), log1p(e) by its series
+  // (22 + 7, a division each), (P − 1)(l_P + L) (3 + 19), the Q ≥ 8 test (1), −½ log 2π + ½ log φ
+  // (2 + 14), (Q − 1)(l_Q + |η| + L) (4 + 24), L + ½|η| (2 + 14), δ(φ) − δ(P) − δ(Q) (Stirling's
+  // remainder 5 + 3 twice, a division each, and 2 + 10), the four final sums (4 + 20).
+  beta: {
+    arithmetic: { value: 66, bound: 168, loop: LOOP_OPS },
+    transcendental: 1,
+    division: 8,
+    note: "P, Q ≥ 8: one exp, log1p series, two Stirling remainders",
+  },
+  normal: GAUSSIAN_COST,
+  lognormal: GAUSSIAN_COST,
   // A positive amount (70 % of the records): the logistic kernel's log-sigmoid of x·γ (34 + 28,
   // one exp), the range and zero-mark tests (2), x·β (4 + 11), ev_gaussian's range tests (4), z − η
   // (1 + 5), ·1/σ (1 + 9), t² (1 + 9), ·½ (1 + 9), c − log σ and the difference (2 + 10), and the
@@ -137,44 +178,32 @@ function flopsPerEval(cost: KernelCost): number {
 }
 
 /** The models with one kernel each (kernel-only timing and a roofline). */
-type KernelModel = "negbin" | "logistic" | "categorical" | "hurdle" | "fbs" | "fbp";
+type KernelModel =
+  | "negbin"
+  | "poisson"
+  | "logistic"
+  | "categorical"
+  | "beta"
+  | "normal"
+  | "lognormal"
+  | "hurdle"
+  | "fbs"
+  | "fbp";
 /** The models this benchmark runs: the kernels', and the joint pass over several outcomes. */
 type BenchModel = KernelModel | "joint";
 const MODELS: readonly BenchModel[] = [
   "negbin",
+  "poisson",
   "logistic",
   "categorical",
+  "beta",
+  "normal",
+  "lognormal",
   "hurdle",
   "fbs",
   "fbp",
   "joint",
 ];
-
-/** The NB model with n records, and S draws around the generating parameters. */
-function nbProblem(n: number, draws: number, seed: number) {
-  const rng = new Rng(seed);
-  const k = 3;
-  const x = new Float64Array(n * k);
-  const y = new Float64Array(n);
-  const beta = [2, 0.5, -0.3];
-  const phi = 11;
-  for (let i = 0; i < n; i++) {
-    x[i * k] = 1;
-    x[i * k + 1] = rng.normal();
-    x[i * k + 2] = rng.uniform() < 0.5 ? 1 : 0;
-    const eta = beta[0] + beta[1] * x[i * k + 1] + beta[2] * x[i * k + 2];
-    y[i] = sampleNegBinomial(rng, Math.exp(eta), phi);
-  }
-  const model = new NegBinModel({ n, k, y, x, coefficientNames: ["intercept", "z", "b"] });
-  const theta = new Float64Array(draws * model.dim);
-  for (let s = 0; s < draws; s++) {
-    const at = s * model.dim;
-    for (let j = 0; j < k; j++) theta[at + j] = beta[j] + 0.05 * rng.normal();
-    for (let j = k; j < 2 * k; j++) theta[at + j] = 1;
-    theta[at + 2 * k] = phi * Math.exp(0.1 * rng.normal());
-  }
-  return { model, theta };
-}
 
 /** The covariates of record i: intercept, a standard normal, a fair binary. */
 function covariates(rng: Rng, x: Float64Array, i: number): void {
@@ -185,40 +214,108 @@ function covariates(rng: Rng, x: Float64Array, i: number): void {
 
 /**
  * S draws around a regression's coefficients β (m = β.length of them, first in θ): each β_j plus
- * N(0, 0.05²), and each of the m coefficient scales that follow 1.
+ * N(0, 0.05²), each of the m coefficient scales that follow 1, and the parameter after them, where
+ * `extra` gives it (φ or σ), extra·e^{N(0, 0.1²)}.
  */
-function drawsAround(rng: Rng, draws: number, dim: number, beta: readonly number[]) {
+function drawsAround(
+  rng: Rng,
+  draws: number,
+  dim: number,
+  beta: readonly number[],
+  extra?: number,
+) {
   const m = beta.length;
   const theta = new Float64Array(draws * dim);
   for (let s = 0; s < draws; s++) {
     const at = s * dim;
     for (let j = 0; j < m; j++) theta[at + j] = beta[j] + 0.05 * rng.normal();
     for (let j = m; j < 2 * m; j++) theta[at + j] = 1;
+    if (extra !== undefined) theta[at + 2 * m] = extra * Math.exp(0.1 * rng.normal());
   }
   return theta;
 }
 
-/** The logistic model with n records from logit⁻¹(−0.3 + 1.2z − 0.8b), and S draws around it. */
-function logisticProblem(n: number, draws: number, seed: number) {
+/**
+ * A one-outcome regression of the benchmark, K = 3: its coefficients β of (1, z, b), its parameter
+ * after the coefficient scales (φ or σ) where it has one, how an outcome is drawn given the linear
+ * predictor η and that parameter, and the model of a design.
+ */
+interface GlmProblem {
+  readonly beta: readonly number[];
+  readonly extra?: number;
+  readonly outcome: (rng: Rng, eta: number, extra: number) => number;
+  readonly create: (design: Design) => Model;
+}
+
+/** The models whose problems are a {@link GlmProblem}. */
+type GlmModelName = "negbin" | "poisson" | "logistic" | "beta" | "normal" | "lognormal";
+
+/**
+ * The one-outcome regressions: NB(e^η, φ = 11) with η = 2 + 0.5z − 0.3b; Poisson(e^η) with η =
+ * 1.5 + 0.4z − 0.3b; Bernoulli(logit⁻¹(−0.3 + 1.2z − 0.8b)); Beta(μφ, (1 − μ)φ), μ =
+ * logit⁻¹(0.4 + 0.5z − 0.4b), φ = 50 (both shares ≥ 8, the kernel's Stirling form, on nearly every
+ * record·draw); N(10 + 2z − b, 1.5²); log y ~ N(8 + 0.6z − 0.4b, 0.7²).
+ */
+const GLMS: Readonly<Record<GlmModelName, GlmProblem>> = {
+  negbin: {
+    beta: [2, 0.5, -0.3],
+    extra: 11,
+    outcome: (rng, eta, phi) => sampleNegBinomial(rng, Math.exp(eta), phi),
+    create: (design) => new NegBinModel(design),
+  },
+  poisson: {
+    beta: [1.5, 0.4, -0.3],
+    outcome: (rng, eta) => samplePoisson(rng, Math.exp(eta)),
+    create: (design) => new PoissonModel(design),
+  },
+  logistic: {
+    beta: [-0.3, 1.2, -0.8],
+    outcome: (rng, eta) => rng.uniform() < 1 / (1 + Math.exp(-eta)) ? 1 : 0,
+    create: (design) => new LogisticModel({ ...design, outcomeLevels: ["0", "1"] }),
+  },
+  beta: {
+    beta: [0.4, 0.5, -0.4],
+    extra: 50,
+    outcome: (rng, eta, phi) =>
+      sampleBeta(rng, phi / (1 + Math.exp(-eta)), phi / (1 + Math.exp(eta))),
+    create: (design) => new BetaModel(design),
+  },
+  normal: {
+    beta: [10, 2, -1],
+    extra: 1.5,
+    outcome: (rng, eta, sigma) => eta + sigma * rng.normal(),
+    create: (design) => new NormalModel(design),
+  },
+  lognormal: {
+    beta: [8, 0.6, -0.4],
+    extra: 0.7,
+    outcome: (rng, eta, sigma) => Math.exp(eta + sigma * rng.normal()),
+    create: (design) => new LognormalModel(design),
+  },
+};
+
+/** Whether a model's problem is one of {@link GLMS}. */
+function isGlm(name: BenchModel): name is GlmModelName {
+  return Object.hasOwn(GLMS, name);
+}
+
+/**
+ * A one-outcome regression with n records, covariates (1, z, b) and outcomes drawn from the
+ * generating parameters, and S draws around them.
+ */
+function glmProblem(glm: GlmProblem, n: number, draws: number, seed: number) {
   const rng = new Rng(seed);
   const k = 3;
-  const beta = [-0.3, 1.2, -0.8];
+  const { beta, extra } = glm;
   const x = new Float64Array(n * k);
   const y = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     covariates(rng, x, i);
     const eta = beta[0] + beta[1] * x[i * k + 1] + beta[2] * x[i * k + 2];
-    y[i] = rng.uniform() < 1 / (1 + Math.exp(-eta)) ? 1 : 0;
+    y[i] = glm.outcome(rng, eta, extra ?? NaN);
   }
-  const model = new LogisticModel({
-    n,
-    k,
-    y,
-    x,
-    coefficientNames: ["intercept", "z", "b"],
-    outcomeLevels: ["0", "1"],
-  });
-  return { model, theta: drawsAround(rng, draws, model.dim, beta) };
+  const model = glm.create({ n, k, y, x, coefficientNames: ["intercept", "z", "b"] });
+  return { model, theta: drawsAround(rng, draws, model.dim, beta, extra) };
 }
 
 /**
@@ -413,11 +510,8 @@ function jointProblem(n: number, draws: number, seed: number) {
 
 /** The benchmark problem of a model. */
 function problem(name: BenchModel, n: number, draws: number, seed: number) {
+  if (isGlm(name)) return glmProblem(GLMS[name], n, draws, seed);
   switch (name) {
-    case "negbin":
-      return nbProblem(n, draws, seed);
-    case "logistic":
-      return logisticProblem(n, draws, seed);
     case "categorical":
       return categoricalProblem(n, draws, seed);
     case "hurdle":
@@ -434,8 +528,12 @@ function problem(name: BenchModel, n: number, draws: number, seed: number) {
 /** The problems' descriptions in the tables' headings. */
 const DESCRIPTION: Readonly<Record<BenchModel, string>> = {
   negbin: "NB model, K = 3",
+  poisson: "Poisson model, K = 3",
   logistic: "logistic model, K = 3",
   categorical: "categorical model, L = 4, K = 3 (9 coefficients)",
+  beta: "beta model, K = 3, φ = 50",
+  normal: "normal model (gaussian kernel), K = 3",
+  lognormal: "lognormal model (gaussian kernel), K = 3",
   hurdle: "hurdle lognormal model, K = 3 per part, about 30 % zeros",
   fbs: "FBS survey model, (log y, log w) bivariate normal, K = 3 per outcome",
   fbp: "FBP survey model, (log y, log π), K = 3 for β and for κ_x",
