@@ -17,9 +17,9 @@
 // keeps φ in [2⁻²⁰, 2⁴⁰], so Q ≥ e⁻⁶⁰·2⁻²⁰ stays a normal f32.
 
 fn record_loglik(r: u32, s: u32) -> EV {
-  let eta = linear_predictor(r, s);
-  if (abs(eta.v) > 60.0 || eta.e > 16384.0) {
-    return out_of_range();
+  let eta = log_link_predictor(r, s);
+  if (eta.e < 0.0) {
+    return eta;
   }
   let phi = ev_input(draw_const(s, 0u));
   var l_big = ev_input(record_const(r, 1u));

@@ -209,6 +209,16 @@ fn ev_log_sigmoid(t: EV) -> EV {
   return ev_neg(l);
 }
 
+// A log-link model's linear predictor η (Poisson, negative binomial, beta); out_of_range() where
+// |η| > 60 (e⁶⁰ ≈ 1.1e26: no term or error bound overflows f32) or η's bound exceeds 2¹⁴u.
+fn log_link_predictor(r: u32, s: u32) -> EV {
+  let eta = linear_predictor(r, s);
+  if (abs(eta.v) > 60.0 || eta.e > 16384.0) {
+    return out_of_range();
+  }
+  return eta;
+}
+
 // The residual z − η; out_of_range() where |η| > 2⁴⁰ or η's bound exceeds 1e20u.
 fn ev_residual(z: EV, eta: EV) -> EV {
   if (abs(eta.v) > 1099511627776.0 || eta.e > 1e20) {

@@ -15,9 +15,9 @@
 // nothing overflows.
 
 fn record_loglik(r: u32, s: u32) -> EV {
-  let eta = linear_predictor(r, s);
-  if (abs(eta.v) > 60.0 || eta.e > 16384.0) {
-    return out_of_range();
+  let eta = log_link_predictor(r, s);
+  if (eta.e < 0.0) {
+    return eta;
   }
   let y = ev_input(record_const(r, 0u));
   let lgy1 = ev_input(record_const(r, 1u));
