@@ -321,7 +321,11 @@ export async function assertSelectsGpu(
 }
 
 /** Asserts `confirmLipschitz()`, every record marked exact at 0, gives the whole model's answer. */
-function assertConfirmsAsWholeModel(label: string, model: Model, draws: Float64Array): void {
+export function assertConfirmsAsWholeModel(
+  label: string,
+  model: Model,
+  draws: Float64Array,
+): void {
   const n = model.design.n;
   const { result } = confirmLipschitz(model, draws, null, {
     value: new Float64Array(n),

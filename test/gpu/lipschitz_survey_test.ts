@@ -13,7 +13,6 @@ import fbpSource from "../../shaders/lipschitz_fbp.wgsl" with { type: "text" };
 import fbsSource from "../../shaders/lipschitz_fbs.wgsl" with { type: "text" };
 import { parseCsv } from "../../src/data/csv.ts";
 import type { GpuContext } from "../../src/gpu/device.ts";
-import { confirmLipschitz } from "../../src/gpu/lipschitz_confirm.ts";
 import { createGpuLipschitz, type GpuLipschitzOptions } from "../../src/gpu/lipschitz_gpu.ts";
 import { packLipschitz } from "../../src/gpu/lipschitz_pack.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
@@ -21,6 +20,7 @@ import { createModel, gpuSpec, hasGpuHmc, MODELS } from "../../src/models/mod.ts
 import { Rng } from "../../src/random/rng.ts";
 import { announceGpu, gpuTest } from "./_helpers.ts";
 import {
+  assertConfirmsAsWholeModel,
   assertMatrixStreamedUnweighted,
   assertParityOverShapes,
   assertSameAnswer,
@@ -171,16 +171,7 @@ Deno.test("`confirmLipschitz()` keeps apart survey records that differ only in t
       x.copyWithin(i * 2, (i - 1) * 2, i * 2);
     }
     const twins = createModel(model, { ...design, y, x });
-    const n = design.n;
-    const { result } = confirmLipschitz(twins, draws, null, {
-      value: new Float64Array(n),
-      draw: new Int32Array(n),
-      runnerUp: new Float64Array(n).fill(-1),
-      bound: new Float64Array(n),
-      exact: new Uint8Array(n).fill(1),
-      skippedDraws: new Int32Array(0),
-    }, undefined);
-    assertSameAnswer(`${model} seed ${seed}`, result, lipschitz(twins, draws));
+    assertConfirmsAsWholeModel(`${model} seed ${seed}`, twins, draws);
   }
 });
 
