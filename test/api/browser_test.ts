@@ -6,14 +6,12 @@ import { createKeyCommand, serveCommand, serveEnv, testApp } from "./_helpers.ts
 
 const DEMO = new URL("../../examples/skewed_counts.csv", import.meta.url);
 const SCREENSHOTS = new URL("../../out/browser/", import.meta.url).pathname;
+/** What Chromium runs without (`--disable-…`): no GPU, no QUIC and nothing it fetches by itself. */
+const CHROMIUM_DISABLED = ["gpu", "quic", "background-networking", "component-update", "sync"];
 const CHROMIUM_ARGS = [
   "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
   "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
+  ...CHROMIUM_DISABLED.map((what) => `--disable-${what}`),
 ];
 
 announceChromium("browser test");
@@ -48,6 +46,9 @@ Deno.test("the web report and /docs load with no key and take every file from th
     await t.close();
   }
 });
+
+/** Form fields by selector, with the values to set, in the order they are set. */
+type Fields = Readonly<Record<string, string>>;
 
 /** The demo data's first 200 records with survey columns (weight, region, sex) added. */
 function surveyDemo(demo: string): string {
@@ -103,6 +104,16 @@ Deno.test({
         });
       const count = (page: Awaited<ReturnType<typeof open>>, selector: string) =>
         page.locator(selector).count();
+      /** Fills each input with its value, in order. */
+      const fill = async (page: Awaited<ReturnType<typeof open>>, values: Fields) => {
+        for (const [selector, value] of Object.entries(values)) await page.fill(selector, value);
+      };
+      /** Selects each `<select>`'s option by value, in order. */
+      const select = async (page: Awaited<ReturnType<typeof open>>, values: Fields) => {
+        for (const [selector, value] of Object.entries(values)) {
+          await page.selectOption(selector, value);
+        }
+      };
 
       // The data owner: register the data with region and sex public and public bounds of y,
       // synthesize with LW_final at ε = 8, tabulate.
@@ -126,30 +137,21 @@ Deno.test({
         "only public columns are offered as by",
       );
       // The API's answer to a policy it refuses is shown, code, message and field.
-      await page.fill("#bound-lower", "1000");
-      await page.fill("#bound-upper", "0");
+      await fill(page, { "#bound-lower": "1000", "#bound-upper": "0" });
       await page.click("#run");
       await page.locator("#error:not(:empty)").waitFor();
       assert.match((await page.textContent("#error"))!, /^invalid_policy: .*\(bounds\.y\)$/);
-      await page.fill("#bound-lower", "0");
-      await page.fill("#bound-upper", "1000");
-      await page.selectOption("#model", "negbin");
-      await page.selectOption("#mechanism", "lw-final");
-      await page.fill("#epsilon", "8");
-      await page.fill("#m", "2");
+      await fill(page, { "#bound-lower": "0", "#bound-upper": "1000" });
+      await select(page, { "#model": "negbin", "#mechanism": "lw-final" });
+      await fill(page, { "#epsilon": "8", "#m": "2" });
       await page.click("summary");
-      await page.fill("#draws", "4000");
-      await page.fill("#chains", "4");
-      await page.fill("#warmup", "300");
+      await fill(page, { "#draws": "4000", "#chains": "4", "#warmup": "300" });
       // No seed on a registered dataset: the server draws it.
       assert.equal(await page.isDisabled("#seed"), true);
       await page.check("#tabulate");
       await page.selectOption("#weight", "w");
-      await page.fill("#weight-bound-lower", "0");
-      await page.fill("#weight-bound-upper", "10");
-      await page.selectOption("#strata", "region");
-      await page.selectOption("#by-1", "region");
-      await page.selectOption("#by-2", "sex");
+      await fill(page, { "#weight-bound-lower": "0", "#weight-bound-upper": "10" });
+      await select(page, { "#strata": "region", "#by-1": "region", "#by-2": "sex" });
       await page.selectOption("#table-method", "laplace");
       await page.fill("#table-epsilon", "2");
       await page.click("#run");
