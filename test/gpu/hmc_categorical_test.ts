@@ -8,10 +8,8 @@
 import assert from "node:assert/strict";
 import { MAX_K } from "../../src/gpu/hmc_layout.ts";
 import { gpuHmcRefusal, gpuTarget } from "../../src/gpu/hmc_target.ts";
-import { parseCsv } from "../../src/data/csv.ts";
 import { CategoricalModel } from "../../src/models/categorical.ts";
-import { SynthesisSpec } from "../../src/synthesis/spec.ts";
-import { synthesize } from "../../src/synthesis/synthesize.ts";
+import { synthesizeYOnZ } from "../_synthesis.ts";
 import { checkGpuHmcAgainstNuts } from "./_check_means.ts";
 import { checkDensity, points } from "./_density_parity.ts";
 import { categoricalData, weights } from "./_glm_data.ts";
@@ -93,15 +91,10 @@ Deno.test({
       (_, i) => `${levels[model.design.y[i]]},${model.design.x[2 * i + 1].toFixed(3)}`,
     );
     const notes: string[] = [];
-    const result = await synthesize(
-      parseCsv("y,z\n" + rows.join("\n") + "\n", "categorical.csv"),
-      SynthesisSpec.parse({
-        y: "y",
-        x: ["z"],
-        model: "categorical",
-        mechanism: "lw",
-        ...GPU_HMC_RUN,
-      }),
+    const result = await synthesizeYOnZ(
+      rows,
+      "categorical.csv",
+      { model: "categorical", mechanism: "lw", ...GPU_HMC_RUN },
       { onNote: (line) => notes.push(line) },
     );
     assert.deepEqual(notes.filter((line) => line.includes("GPU HMC")), []);

@@ -9,9 +9,7 @@ import {
 } from "../../src/mcmc/precondition.ts";
 import type { LogDensityFn } from "../../src/mcmc/nuts.ts";
 import { sample } from "../../src/mcmc/sample.ts";
-import { parseCsv } from "../../src/data/csv.ts";
-import { SynthesisSpec } from "../../src/synthesis/spec.ts";
-import { synthesize } from "../../src/synthesis/synthesize.ts";
+import { synthesizeYOnZ } from "../_synthesis.ts";
 import { sampleNegBinomial } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
 
@@ -115,24 +113,19 @@ Deno.test("a censored likelihood's kink does not leave a chain without a finite 
     { length: 300 },
     () => `${sampleNegBinomial(rng, 80, 10)},${rng.normal().toFixed(3)}`,
   );
-  const result = await synthesize(
-    parseCsv("y,z\n" + rows.join("\n") + "\n", "random.csv"),
-    SynthesisSpec.parse({
-      y: "y",
-      x: ["z"],
-      model: "negbin",
-      mechanism: "censored",
-      epsilon: 4,
-      m: 2,
-      seed: 7,
-      backend: "cpu",
-      draws: 400,
-      chains: 2,
-      warmup: 150,
-      // What is tested is that the censored fit starts; its short chains are not a release.
-      allowFlagged: true,
-    }),
-  );
+  const result = await synthesizeYOnZ(rows, "random.csv", {
+    model: "negbin",
+    mechanism: "censored",
+    epsilon: 4,
+    m: 2,
+    seed: 7,
+    backend: "cpu",
+    draws: 400,
+    chains: 2,
+    warmup: 150,
+    // What is tested is that the censored fit starts; its short chains are not a release.
+    allowFlagged: true,
+  });
   assert.equal(result.report.guarantee, "DP");
   assert.ok(result.report.epsilon <= 4);
 });
