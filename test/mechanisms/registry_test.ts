@@ -9,7 +9,7 @@ import { readCsv } from "../../src/data/csv.ts";
 import { buildDesign } from "../../src/data/design.ts";
 import { fitModel } from "../../src/mcmc/fit.ts";
 import { lipschitzTarget } from "../../src/mechanisms/calibrate.ts";
-import { defineMechanism, PSEUDO_POSTERIOR_MAP } from "../../src/mechanisms/kinds/kind.ts";
+import { defineMechanism } from "../../src/mechanisms/kinds/kind.ts";
 import { released } from "../../src/mechanisms/kinds/steps.ts";
 import { cpuLipschitz } from "../../src/mechanisms/lipschitz_backend.ts";
 import { MECHANISM_NAMES } from "../../src/mechanisms/mechanism.ts";
@@ -19,12 +19,15 @@ import { runMechanism } from "../../src/mechanisms/run_mechanism.ts";
 import { swAlphaForLipschitz } from "../../src/mechanisms/weights.ts";
 import { createModel } from "../../src/models/mod.ts";
 
-/** The toy: SW at half the scalar weight that would hit the target (so about half the ε). */
+/**
+ * The toy: SW at half the scalar weight that would hit the target (so about half the ε). SW's
+ * privacy map (the pseudo posterior's) and what SW accepts, but ε required.
+ */
 const HALF_SW = defineMechanism({
+  ...MECHANISMS.sw,
   name: "half-sw",
   summary: "scalar-weighted at half SW's α (a test's mechanism)",
-  accepts: { outcomes: "several", numericOutcome: false, bounds: false, epsilon: "required" },
-  privacy: PSEUDO_POSTERIOR_MAP,
+  accepts: { ...MECHANISMS.sw.accepts, epsilon: "required" },
   run: async (run) => {
     const unweighted = await run.unweighted();
     const target = lipschitzTarget(run.needEpsilon("half-sw"), run.m);
