@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import { columnDesign, fitLogistic, fitOls, GlmFitError } from "../../src/stats/glm_fit.ts";
-import { parseCsv } from "../../src/data/csv.ts";
 import type { Column } from "../../src/data/dataset.ts";
-
-const DATA = new URL("../reference/utility_reference_data.csv", import.meta.url);
-const EXPECTED = new URL("../reference/utility_reference_expected.json", import.meta.url);
+import { readUtilityReference, UTILITY_EXPECTED } from "../synthesis/_utility_reference.ts";
 
 interface RFit {
   names: string[];
@@ -16,12 +13,12 @@ interface RFit {
   informationStandardErrors?: number[];
 }
 
-const expected = JSON.parse(await Deno.readTextFile(EXPECTED)) as {
+const expected = JSON.parse(await Deno.readTextFile(UTILITY_EXPECTED)) as {
   levels: Record<string, string[]>;
   ols: RFit;
   logistic: RFit;
 };
-const all = parseCsv(await Deno.readTextFile(DATA), "utility_reference_data.csv");
+const all = await readUtilityReference();
 
 /** The confidential rows (dataset = 0) of a column, as numbers or level strings. */
 function confidential(name: string): (number | string)[] {

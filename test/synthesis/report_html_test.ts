@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { announceChromium, CHROMIUM, IGNORE_BROWSER, playwright } from "../_browser.ts";
-import { parseCsv } from "../../src/data/csv.ts";
 import type { OutputColumn } from "../../src/data/csv.ts";
 import { escapeHtml, reportHtml } from "../../src/synthesis/report_html.ts";
 import {
@@ -12,8 +11,8 @@ import type { ReleaseReport } from "../../src/synthesis/report.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { riskReport } from "../../src/synthesis/risk_report.ts";
 import { type ReportVariable, utilityReport } from "../../src/synthesis/utility_report.ts";
+import { readUtilityReference } from "./_utility_reference.ts";
 
-const DATA = new URL("../reference/utility_reference_data.csv", import.meta.url);
 const SCREENSHOTS = new URL("../../out/browser/", import.meta.url).pathname;
 
 announceChromium("report browser test");
@@ -64,7 +63,7 @@ const RELEASE: ReleaseSummary = { report: REPORT, settings: releaseSettings(SPEC
 
 /** The reference data (confidential and m = 2 synthetic), B renamed and one level made hostile. */
 async function reports() {
-  const all = parseCsv(await Deno.readTextFile(DATA), "utility_reference_data.csv");
+  const all = await readUtilityReference();
   const dataset = all.columns.get("dataset") as { values: Float64Array };
   const datasets: Map<string, OutputColumn>[] = [0, 1, 2].map(() => new Map());
   for (const name of all.names.filter((name) => name !== "dataset")) {

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { parseCsv } from "../../src/data/csv.ts";
 import type { OutputColumn } from "../../src/data/csv.ts";
 import { quantile } from "../../src/stats/quantile.ts";
 import { utilityOf } from "../../src/synthesis/utility.ts";
@@ -8,9 +7,7 @@ import {
   type UtilityReport,
   utilityReport,
 } from "../../src/synthesis/utility_report.ts";
-
-const DATA = new URL("../reference/utility_reference_data.csv", import.meta.url);
-const EXPECTED = new URL("../reference/utility_reference_expected.json", import.meta.url);
+import { readUtilityReference, UTILITY_EXPECTED } from "./_utility_reference.ts";
 
 interface RCoefficient {
   name: string;
@@ -27,7 +24,7 @@ interface RCoefficient {
   overlap: number;
   standardizedDifference: number;
 }
-const expected = JSON.parse(await Deno.readTextFile(EXPECTED)) as {
+const expected = JSON.parse(await Deno.readTextFile(UTILITY_EXPECTED)) as {
   levels: { region: string[]; B: string[]; D: string[] };
   pmse: { pMSE: number; k: number; N: number; c: number; expected: number; ratio: number }[];
   models: { formula: string; family: string; coefficients: RCoefficient[] }[];
@@ -35,7 +32,7 @@ const expected = JSON.parse(await Deno.readTextFile(EXPECTED)) as {
 
 /** The reference CSV split by its `dataset` column: 0 confidential, 1..m synthetic. */
 async function referenceDatasets(): Promise<Map<string, OutputColumn>[]> {
-  const all = parseCsv(await Deno.readTextFile(DATA), "utility_reference_data.csv");
+  const all = await readUtilityReference();
   const dataset = all.columns.get("dataset")!;
   assert.equal(dataset.kind, "numeric");
   const out: Map<string, OutputColumn>[] = [];
