@@ -38,7 +38,7 @@ import { samplePoisson } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
 import { quantile } from "../stats/quantile.ts";
 import { type SampleSummary, sampleSummary } from "../stats/sample_summary.ts";
-import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
+import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import { contractionDocument } from "./contraction_document.ts";
 import type {
   ContractionCell,
@@ -154,12 +154,13 @@ export async function contractionReplicate(
         for (let s = 0; s < fit.S; s++) mu += Math.exp(fit.draws[s * fit.dim]);
         const estimands = n === settings.estimandsN
           ? sortedSummary(
-            simulateDataset(
+            syntheticDatasets(
               model,
               outcome,
-              datasetDrawIndices(fit.S, 1)[0],
-              rng.split(SYNTHESIS_STREAM + 8 * (256 * i + j) + CONTRACTION_RULES.indexOf(rule)),
-            ).y,
+              1,
+              () =>
+                rng.split(SYNTHESIS_STREAM + 8 * (256 * i + j) + CONTRACTION_RULES.indexOf(rule)),
+            ).datasets[0].y,
           )
           : undefined;
         rules[rule] = {

@@ -45,7 +45,7 @@ import type { MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
 import { sampleBeta, sampleLaplace } from "../random/distributions.ts";
 import { betaMedian } from "../stats/incomplete_beta.ts";
-import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
+import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import { utilityOf } from "../synthesis/utility.ts";
 import { fiveDocument } from "./five_document.ts";
 import type { FiveCell, FiveEntry, FiveRecord, FiveSummary } from "./five_result.ts";
@@ -129,8 +129,8 @@ export async function fiveReplicate(
       if (!(error instanceof CalibrationError)) throw error;
       return null;
     }
-    const [draw] = outcome.fit === null ? [0] : datasetDrawIndices(outcome.fit.S, 1);
-    const synthetic = simulateDataset(model, outcome, draw, rng.split(stream)).y;
+    const [{ y: synthetic }] =
+      syntheticDatasets(model, outcome, 1, () => rng.split(stream)).datasets;
     const utility = utilityOf(y, synthetic);
     return {
       lipschitz: outcome.bound === null ? null : outcome.lipschitz,

@@ -38,7 +38,7 @@
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
-import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
+import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import { bootstrapIntervals, type SummaryIntervals } from "../stats/bootstrap.ts";
 import type { SampleSummary } from "../stats/sample_summary.ts";
 import { utilityOf } from "../synthesis/utility.ts";
@@ -190,11 +190,9 @@ export async function reweightReplicate(
       recordLevel[name as FigureMechanism] = recordLevelOf(outcome);
     }
     if (name === "lw") lwLipschitz = outcome.lipschitz;
-    const fit = outcome.fit!;
     const streams = rng.split(SYNTHESIS_STREAM + j);
-    const synthetic = datasetDrawIndices(fit.S, settings.datasets).map((draw, d) =>
-      simulateDataset(model, outcome, draw, streams.split(d)).y
-    );
+    const synthetic = syntheticDatasets(model, outcome, settings.datasets, (d) => streams.split(d))
+      .datasets.map((draw) => draw.y);
     const ci = bootstrapIntervals(
       synthetic[0],
       rng.split(BOOTSTRAP_STREAM + 1 + j),

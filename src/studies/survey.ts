@@ -52,7 +52,7 @@ import { simulatePopulation } from "../survey/population.ts";
 import { ppsSample, sampleDataset } from "../survey/pps_sample.ts";
 import { syntheticSampleTable } from "../survey/synthetic_tables.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
-import { datasetDrawIndices, runMechanismUnderCap, simulateDataset } from "../synthesis/release.ts";
+import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import * as runner from "./study_runner.ts";
 import type { Study } from "./study_types.ts";
 import { surveyAggregate, type SurveySummary } from "./survey_aggregate.ts";
@@ -183,11 +183,17 @@ export async function surveyReplicate(
         finalFit: outcome.finalFit!,
         refits: outcome.refits.length,
       };
-      const draws = datasetDrawIndices(outcome.fit!.S, mMax);
       const stream = runner.SYNTHESIS_STREAM + (a * SURVEY_SYNTHESIZERS.length + j) * mMax;
-      const perDataset = draws.map((s, l) => {
-        const draw = simulateDataset(model, outcome, s, rng.split(stream + l), weightTotal);
+      const { drawIndices, datasets } = syntheticDatasets(
+        model,
+        outcome,
+        mMax,
+        (l) => rng.split(stream + l),
+        weightTotal,
+      );
+      const perDataset = datasets.map((draw, l) => {
         if (r === 0 && a === 0 && l === 0) {
+          const s = drawIndices[l];
           figures.pairs[method] = everyFourth(draw.y, draw.w!);
           // Figures 8–9: the same outcomes with synthesised weights, from a stream of their own
           // (the tables' draws are unchanged).

@@ -277,6 +277,40 @@ export function datasetDrawIndices(S: number, m: number): number[] {
   return Array.from({ length: m }, (_, j) => Math.floor(((j + 1) * S) / (m + 1)));
 }
 
+/** The m synthetic datasets of a mechanism's outcome and the posterior draws behind them. */
+export interface SyntheticDatasets {
+  /** 0-based posterior draw of each dataset (empty for the histogram, which has no fit). */
+  readonly drawIndices: number[];
+  readonly datasets: SyntheticDraw[];
+}
+
+/**
+ * The m synthetic datasets of a mechanism's outcome (SPEC §7), as the release and every study
+ * draw them: dataset j from the posterior draw {@linkcode datasetDrawIndices}(S, m)[j] (from the
+ * noisy histogram when there is no fit) on the stream `streamOf(j)`.
+ *
+ * @param model The model.
+ * @param outcome The mechanism's outcome.
+ * @param m The number of datasets.
+ * @param streamOf Dataset j's stream.
+ * @param weightTotal The total a survey model scales its weights to (public in a release).
+ * @returns The datasets, in order, with their draws.
+ */
+export function syntheticDatasets(
+  model: Model,
+  outcome: MechanismOutcome,
+  m: number,
+  streamOf: (j: number) => Rng,
+  weightTotal?: number,
+): SyntheticDatasets {
+  const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(outcome.fit.S, m);
+  const datasets = Array.from(
+    { length: m },
+    (_, j) => simulateDataset(model, outcome, drawIndices[j] ?? 0, streamOf(j), weightTotal),
+  );
+  return { drawIndices, datasets };
+}
+
 /** One synthetic dataset: the outcomes and, for a survey model, the smoothed weights. */
 export interface SyntheticDraw {
   readonly y: Float64Array;

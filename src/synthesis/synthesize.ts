@@ -23,7 +23,7 @@ import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
 import { jointFitter } from "./joint_fit.ts";
-import { datasetDrawIndices, fitter, runMechanismUnderCap, simulateDataset } from "./release.ts";
+import { fitter, runMechanismUnderCap, syntheticDatasets } from "./release.ts";
 import type { ReleaseReport } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
 import { outcomesOf, resolveMechanism, type SynthesisSpec } from "./spec.ts";
@@ -241,8 +241,6 @@ export async function synthesize(
   // diagnostics, unless research asked for one (the report then says so).
   const flagged = outcome.fit?.flagged ?? false;
   if (flagged && !spec.allowFlagged) throw new FitFlaggedError(outcome.fit!);
-  const S = outcome.fit?.S ?? spec.m;
-  const drawIndices = outcome.fit === null ? [] : datasetDrawIndices(S, spec.m);
   const original = datasetColumns(data);
   const weightTotal = publicWeightTotal(data, spec);
   if (spec.model === "fbs" && weightTotal === undefined) {
@@ -263,9 +261,14 @@ export async function synthesize(
     risk: [] as OutcomeRisk[],
   }));
   const conditionals = isJointModel(model) ? model.components.map((c) => c.model) : [model];
-  for (let j = 0; j < spec.m; j++) {
-    const rng = new Rng(seed).split(SYNTHESIS_STREAM + j);
-    const draw = simulateDataset(model, outcome, drawIndices[j], rng, weightTotal);
+  const { drawIndices, datasets: draws } = syntheticDatasets(
+    model,
+    outcome,
+    spec.m,
+    (j) => new Rng(seed).split(SYNTHESIS_STREAM + j),
+    weightTotal,
+  );
+  for (const draw of draws) {
     const synthetic = new Map(
       outcomes.map(({ y }, k) => [y, draw.outcomes?.[k] ?? draw.y] as const),
     );
