@@ -72,17 +72,26 @@ interface KernelCost {
 const LOOP_OPS = 18;
 
 /**
+ * A kernel's cost from its counts: arithmetic for ℓ's value and its error bound (the draw loop's
+ * LOOP_OPS added), exp/log, divisions, and where the counts come from.
+ */
+function kernelCost(
+  value: number,
+  bound: number,
+  transcendental: number,
+  division: number,
+  note: string,
+): KernelCost {
+  return { arithmetic: { value, bound, loop: LOOP_OPS }, transcendental, division, note };
+}
+
+/**
  * The Gaussian kernel's cost (lipschitz_gaussian.wgsl, the normal and lognormal models: z = y or
  * log y): ev_gaussian as in the hurdle's positive amount, x·β (4 + 11), the range tests (4), z − η
  * (1 + 5), ·1/σ (1 + 9), t² (1 + 9), ·½ (1 + 9), c − log σ and the difference (2 + 10). No exp,
  * log or division.
  */
-const GAUSSIAN_COST: KernelCost = {
-  arithmetic: { value: 14, bound: 53, loop: LOOP_OPS },
-  transcendental: 0,
-  division: 0,
-  note: "one residual, squared",
-};
+const GAUSSIAN_COST: KernelCost = kernelCost(14, 53, 0, 0, "one residual, squared");
 
 /**
  * Operations per evaluation, counted in shaders/lipschitz_<kernel>.wgsl and
@@ -92,81 +101,41 @@ const GAUSSIAN_COST: KernelCost = {
 const COSTS: Readonly<Record<KernelModel, KernelCost>> = {
   // φ ≥ 8, d ≤ 0: log1p series 22 twice, Stirling remainder 5, …; exp (in log1p_exp) and log (of
   // φ + y); y/φ, one per log1p series (2), Stirling's 1/x, four more in the bound.
-  negbin: {
-    arithmetic: { value: 77, bound: 140, loop: LOOP_OPS },
-    transcendental: 2,
-    division: 8,
-    note: "φ ≥ 8, d ≤ 0",
-  },
+  negbin: kernelCost(77, 140, 2, 8, "φ ≥ 8, d ≤ 0"),
   // x·β (4 + 11), the range tests (3), y·η (1 + 9), e^η (one exp; 5 for its bound) and the two
   // differences (2 + 10). No division.
-  poisson: {
-    arithmetic: { value: 10, bound: 35, loop: LOOP_OPS },
-    transcendental: 1,
-    division: 0,
-    note: "one exp",
-  },
+  poisson: kernelCost(10, 35, 1, 0, "one exp"),
   // Value: η (4), t = ±η and the branch tests (6), the log1p series (22), the difference (2).
   // Bound: η (11), exp (5), log1p (7), the difference (5). One exp; the series' z = x/(2 + x)
   // and the bound's δ/(1 + x).
-  logistic: {
-    arithmetic: { value: 34, bound: 28, loop: LOOP_OPS },
-    transcendental: 1,
-    division: 2,
-    note: "one exp, the log1p series",
-  },
+  logistic: kernelCost(34, 28, 1, 2, "one exp, the log1p series"),
   // L = 4, K = 3. Pass 1: 3 linear predictors (4 + 11 each) and the running max and y's η (3 +
   // 1 each). Pass 2: the 2 non-reference levels other than the top recomputed (4 + 11 each), 3
   // differences from the max (1 + 5), range tests (2 each), 3 exponentials (1 + 5) summed
   // (1 + 5); log1p of the sum by its direct branch (a log; 3 + 9 for its bound) and the final
   // two differences (2 + 10).
-  categorical: {
-    arithmetic: { value: 46, bound: 121, loop: LOOP_OPS },
-    transcendental: 4,
-    division: 1,
-    note: "L = 4: 3 exp and one log",
-  },
+  categorical: kernelCost(46, 121, 4, 1, "L = 4: 3 exp and one log"),
   // The Stirling form (both shares P, Q ≥ 8; 99.5 % of this data's records·draws): x·β (4 + 11),
   // the range tests (3), l_P, l_Q chosen by η's sign (3), ±|η| (2), e = e^{−|η|} (one exp; 5),
   // 1 + e (1 + 5), 1/(1 + e) (a division each; 6), P and Q (3 + 27), log1p(e) by its series
   // (22 + 7, a division each), (P − 1)(l_P + L) (3 + 19), the Q ≥ 8 test (1), −½ log 2π + ½ log φ
   // (2 + 14), (Q − 1)(l_Q + |η| + L) (4 + 24), L + ½|η| (2 + 14), δ(φ) − δ(P) − δ(Q) (Stirling's
   // remainder 5 + 3 twice, a division each, and 2 + 10), the four final sums (4 + 20).
-  beta: {
-    arithmetic: { value: 66, bound: 168, loop: LOOP_OPS },
-    transcendental: 1,
-    division: 8,
-    note: "P, Q ≥ 8: one exp, log1p series, two Stirling remainders",
-  },
+  beta: kernelCost(66, 168, 1, 8, "P, Q ≥ 8: one exp, log1p series, two Stirling remainders"),
   normal: GAUSSIAN_COST,
   lognormal: GAUSSIAN_COST,
   // A positive amount (70 % of the records): the logistic kernel's log-sigmoid of x·γ (34 + 28,
   // one exp), the range and zero-mark tests (2), x·β (4 + 11), ev_gaussian's range tests (4), z − η
   // (1 + 5), ·1/σ (1 + 9), t² (1 + 9), ·½ (1 + 9), c − log σ and the difference (2 + 10), and the
   // sum with the log-sigmoid (1 + 5). A zero is the log-sigmoid alone.
-  hurdle: {
-    arithmetic: { value: 51, bound: 86, loop: LOOP_OPS },
-    transcendental: 1,
-    division: 2,
-    note: "y > 0: log-sigmoid (one exp) + Gaussian term",
-  },
+  hurdle: kernelCost(51, 86, 1, 2, "y > 0: log-sigmoid (one exp) + Gaussian term"),
   // Two linear predictors (4 + 11 each), two residuals with their range tests (3 + 5 each), two
   // standardisations with theirs (4 + 9 each), the range checks (2), d = z₁ − ρz₂ (2 + 14),
   // d²/(1 − ρ²) + z₂² (4 + 32), c − ½q (2 + 14). No exp, log or division.
-  fbs: {
-    arithmetic: { value: 32, bound: 110, loop: LOOP_OPS },
-    transcendental: 0,
-    division: 0,
-    note: "two residuals, a 2×2 quadratic form",
-  },
+  fbs: kernelCost(32, 110, 0, 0, "two residuals, a 2×2 quadratic form"),
   // As FBS's residuals, plus log π − κ_y·log y (2 + 14), ½(z₁² + z₂²) (4 + 32), r_π + κ_y·r_y
   // (2 + 14) and the two final sums (2 + 10). No exp, log or division.
-  fbp: {
-    arithmetic: { value: 34, bound: 120, loop: LOOP_OPS },
-    transcendental: 0,
-    division: 0,
-    note: "two residuals, two squares, a linear term",
-  },
+  fbp: kernelCost(34, 120, 0, 0, "two residuals, two squares, a linear term"),
 };
 /** An exp or log in llvmpipe's LLVM code: about 25 vector instructions. */
 const TRANSCENDENTAL_FLOPS = 25;
@@ -392,37 +361,61 @@ function around(rng: Rng, theta: Float64Array, at: number, centre: readonly numb
 }
 
 /**
+ * A survey model's problem: n records of the covariates `covariates` draws, each record's (y, w)
+ * from `record` (given the record's x·c for a coefficient vector c), and S draws from `draw`.
+ */
+function surveyProblem(
+  n: number,
+  draws: number,
+  seed: number,
+  record: (rng: Rng, dot: (c: readonly number[]) => number) => readonly [number, number],
+  create: (design: Design) => Model,
+  draw: (rng: Rng, theta: Float64Array, at: number) => void,
+) {
+  const rng = new Rng(seed);
+  const k = 3;
+  const x = new Float64Array(n * k);
+  const y = new Float64Array(n);
+  const weight = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    covariates(rng, x, i);
+    [y[i], weight[i]] = record(rng, (c) => c[0] + c[1] * x[i * k + 1] + c[2] * x[i * k + 2]);
+  }
+  const model = create({ n, k, y, x, weight, coefficientNames: ["intercept", "z", "b"] });
+  const theta = new Float64Array(draws * model.dim);
+  for (let s = 0; s < draws; s++) draw(rng, theta, s * model.dim);
+  return { model, theta };
+}
+
+/**
  * The FBS model with n records: (log y, log w) bivariate normal with means 8 + 0.6z − 0.4b and
  * 4 − 0.3z + 0.2b, σ_y = 0.7, σ_w = 0.5, ρ = −0.4; S draws around the generating parameters θ =
  * (β_y, β_w, σ_y, σ_w, ρ) (coefficients ±0.05, scales within about 10 %, atanh ρ ± 0.05).
  */
 function fbsProblem(n: number, draws: number, seed: number) {
-  const rng = new Rng(seed);
   const k = 3;
   const [betaY, betaW] = [[8, 0.6, -0.4], [4, -0.3, 0.2]];
   const [sy, sw, rho] = [0.7, 0.5, -0.4];
-  const x = new Float64Array(n * k);
-  const y = new Float64Array(n);
-  const weight = new Float64Array(n);
-  const dot = (c: number[], i: number) => c[0] + c[1] * x[i * k + 1] + c[2] * x[i * k + 2];
-  for (let i = 0; i < n; i++) {
-    covariates(rng, x, i);
-    const [e1, e2] = [rng.normal(), rng.normal()];
-    y[i] = Math.exp(dot(betaY, i) + sy * e1);
-    weight[i] = Math.exp(dot(betaW, i) + sw * (rho * e1 + Math.sqrt(1 - rho * rho) * e2));
-  }
-  const coefficientNames = ["intercept", "z", "b"];
-  const model = new FbsModel({ n, k, y, x, weight, coefficientNames });
-  const theta = new Float64Array(draws * model.dim);
-  for (let s = 0; s < draws; s++) {
-    const at = s * model.dim;
-    around(rng, theta, at, betaY);
-    around(rng, theta, at + k, betaW);
-    theta[at + 2 * k] = sy * Math.exp(0.1 * rng.normal());
-    theta[at + 2 * k + 1] = sw * Math.exp(0.1 * rng.normal());
-    theta[at + 2 * k + 2] = Math.tanh(Math.atanh(rho) + 0.05 * rng.normal());
-  }
-  return { model, theta };
+  return surveyProblem(
+    n,
+    draws,
+    seed,
+    (rng, dot) => {
+      const [e1, e2] = [rng.normal(), rng.normal()];
+      return [
+        Math.exp(dot(betaY) + sy * e1),
+        Math.exp(dot(betaW) + sw * (rho * e1 + Math.sqrt(1 - rho * rho) * e2)),
+      ];
+    },
+    (design) => new FbsModel(design),
+    (rng, theta, at) => {
+      around(rng, theta, at, betaY);
+      around(rng, theta, at + k, betaW);
+      theta[at + 2 * k] = sy * Math.exp(0.1 * rng.normal());
+      theta[at + 2 * k + 1] = sw * Math.exp(0.1 * rng.normal());
+      theta[at + 2 * k + 2] = Math.tanh(Math.atanh(rho) + 0.05 * rng.normal());
+    },
+  );
 }
 
 /**
@@ -431,33 +424,27 @@ function fbsProblem(n: number, draws: number, seed: number) {
  * σ_π) (coefficients ±0.05, κ_y ± 0.01, scales within about 10 %).
  */
 function fbpProblem(n: number, draws: number, seed: number) {
-  const rng = new Rng(seed);
   const k = 3;
   const beta = [8, 0.6, -0.4];
   const kappaX = [-7, 0.1, -0.2];
   const [kappaY, sy, sp] = [0.3, 0.7, 0.4];
-  const x = new Float64Array(n * k);
-  const y = new Float64Array(n);
-  const weight = new Float64Array(n);
-  const dot = (c: number[], i: number) => c[0] + c[1] * x[i * k + 1] + c[2] * x[i * k + 2];
-  for (let i = 0; i < n; i++) {
-    covariates(rng, x, i);
-    const ly = dot(beta, i) + sy * rng.normal();
-    y[i] = Math.exp(ly);
-    weight[i] = Math.exp(-(kappaY * ly + dot(kappaX, i) + sp * rng.normal()));
-  }
-  const coefficientNames = ["intercept", "z", "b"];
-  const model = new FbpModel({ n, k, y, x, weight, coefficientNames });
-  const theta = new Float64Array(draws * model.dim);
-  for (let s = 0; s < draws; s++) {
-    const at = s * model.dim;
-    around(rng, theta, at, beta);
-    theta[at + k] = kappaY + 0.01 * rng.normal();
-    around(rng, theta, at + k + 1, kappaX);
-    theta[at + 2 * k + 1] = sy * Math.exp(0.1 * rng.normal());
-    theta[at + 2 * k + 2] = sp * Math.exp(0.1 * rng.normal());
-  }
-  return { model, theta };
+  return surveyProblem(
+    n,
+    draws,
+    seed,
+    (rng, dot) => {
+      const ly = dot(beta) + sy * rng.normal();
+      return [Math.exp(ly), Math.exp(-(kappaY * ly + dot(kappaX) + sp * rng.normal()))];
+    },
+    (design) => new FbpModel(design),
+    (rng, theta, at) => {
+      around(rng, theta, at, beta);
+      theta[at + k] = kappaY + 0.01 * rng.normal();
+      around(rng, theta, at + k + 1, kappaX);
+      theta[at + 2 * k + 1] = sy * Math.exp(0.1 * rng.normal());
+      theta[at + 2 * k + 2] = sp * Math.exp(0.1 * rng.normal());
+    },
+  );
 }
 
 /**
