@@ -95,7 +95,7 @@ const Policy = z.object({
   }),
   sizePublic: z.literal(true),
   neighbours: z.literal("add-remove"),
-}).openapi("ReleasePolicy", {
+}).openapi("DatasetPolicy", {
   description: "What the data owner declared public at registration; every other column is " +
     "confidential. Fixed for the dataset's life.",
 });

@@ -55,13 +55,13 @@ import {
 import { standalone } from "../src/service/standalone.ts";
 import {
   checkTable,
+  type DatasetPolicy,
   policyData,
-  type ReleasePolicy,
   requireColumns,
 } from "../src/jobs/release_policy.ts";
 import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
 import type { JobView, Submission } from "../src/jobs/store.ts";
-import { policyTableBounds, releaseTableNow, tabulate } from "../src/jobs/table_job.ts";
+import { answerTableNow, policyTableBounds, tabulate } from "../src/jobs/table_job.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_request.ts";
 import { checkWork } from "../src/jobs/work_limits.ts";
 import {
@@ -202,7 +202,7 @@ export function tables(context: ApiContext) {
           );
         }
         let spec = request;
-        let policy: ReleasePolicy | null = null;
+        let policy: DatasetPolicy | null = null;
         let inline: Dataset | null = null;
         let inlineCsv: string | null = null;
         let levelCounts: [number, number];
@@ -288,7 +288,7 @@ export function tables(context: ApiContext) {
         if (policy !== null && bounds === undefined) {
           throw new TypeError("a laplace table on a registered dataset needs declared bounds");
         }
-        const job = await releaseTableNow(
+        const job = await answerTableNow(
           store,
           submission,
           () => tabulate(read.data, spec, { levels, bounds }),

@@ -6,7 +6,7 @@
  */
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import { parseDecimal } from "../data/decimal.ts";
-import { ReleaseReportSchema } from "../synthesis/report.ts";
+import { ReleaseManifestSchema } from "../synthesis/report.ts";
 
 /** `{error: {code, message, field?}}`. */
 export const ErrorSchema = z.object({
@@ -103,7 +103,7 @@ export function sourcedRules<T>(
 }
 
 /** The public release manifest (`report.json`): the synthesis's own schema, documented. */
-export const ReportSchema = ReleaseReportSchema.openapi("Report");
+export const ReportSchema = ReleaseManifestSchema.openapi("Report");
 
 /** The OpenAPI security requirement of every keyed route: the `bearer` API-key scheme. */
 export const BEARER_SECURITY = [{ bearer: [] }];

@@ -34,7 +34,7 @@ import { writeFilesAtomically } from "../data/write_files.ts";
 import {
   countsNeedStratumSizes,
   formatTable,
-  releaseTable,
+  runTableMethod,
   TableBounds,
   TableSettings,
   VALUE_COLUMNS,
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
   checkOptions(options);
   const data = await readCsv(options.data);
   const shown = progress(options.method);
-  const { table, privacy, report, clamped } = await releaseTable(data, options, {
+  const { table, privacy, report, clamped } = await runTableMethod(data, options, {
     onProgress: shown.update,
   }).finally(() => shown.end());
   if (options.method === "laplace") {

@@ -19,9 +19,9 @@
 import { DATA_REJECTED, IdempotencyConflictError } from "./domain_errors.ts";
 import { balance, BudgetExceededError, checkCharge, fits } from "./ledger.ts";
 import type {
+  AnsweredTable,
   Budget,
   CompleteOutcome,
-  ImmediateRelease,
   JobFailure,
   JobKind,
   JobProgress,
@@ -339,7 +339,7 @@ export function* submitRule(tx: ChargingTransaction, submission: Submission): Ru
 }
 
 /**
- * The rule of `JobStore.releaseNow`: as {@linkcode submitRule}, but the job is stored finished
+ * The rule of `JobStore.recordAnswered`: as {@linkcode submitRule}, but the job is stored finished
  * (succeeded with its result, or failed), and its charge is `release.epsilon`, refused with a
  * RangeError when it is not finite and non-negative even on inline data.
  *
@@ -348,10 +348,10 @@ export function* submitRule(tx: ChargingTransaction, submission: Submission): Ru
  * @param release The answer and its ε.
  * @returns The rule, to run with {@linkcode runSync} or {@linkcode runAsync}.
  */
-export function* releaseNowRule(
+export function* recordAnsweredRule(
   tx: ChargingTransaction,
   submission: Submission,
-  release: ImmediateRelease,
+  release: AnsweredTable,
 ): Rule<Submitted> {
   const previous = yield* previousJob(tx, submission);
   if (previous !== null) return previous;

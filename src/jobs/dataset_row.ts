@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ReleasePolicy } from "./release_policy.ts";
+import type { DatasetPolicy } from "./release_policy.ts";
 import type { DatasetInfo, NewDataset } from "./store.ts";
 
 /** The columns of a new dataset's row, in the order of {@linkcode datasetRow}. */
@@ -54,7 +54,7 @@ export function datasetInfoOf(
   row: Readonly<Record<string, unknown>>,
   timeOf: (value: unknown) => string,
   columnsOf: (column: unknown) => string[],
-  policyOf: (column: unknown) => ReleasePolicy,
+  policyOf: (column: unknown) => DatasetPolicy,
 ): DatasetInfo {
   return {
     id: String(row.id),

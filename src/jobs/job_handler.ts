@@ -14,7 +14,7 @@ import { publicRelease } from "./public_release.ts";
 import { policyData } from "./release_policy.ts";
 import { runSynthesisJob } from "./synthesis_job.ts";
 import { policyTableBounds, runTableJob } from "./table_job.ts";
-import type { JobStore, Release } from "./store.ts";
+import type { JobOutput, JobStore } from "./store.ts";
 import type { JobHandler } from "./worker_pool.ts";
 
 /**
@@ -50,7 +50,7 @@ export function jobHandler(store: JobStore): JobHandler {
       });
       return { ...table, diagnostics: { ...table.diagnostics, clamped } };
     }
-    const release: Release = input.kind === "table"
+    const release: JobOutput = input.kind === "table"
       ? await runTableJob(data, { ...input.spec, seed: undefined }, onProgress, {
         levels: policy.levels,
         signal,

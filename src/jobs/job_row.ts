@@ -6,16 +6,16 @@
  * @module
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
-import type { ReleasePolicy } from "./release_policy.ts";
+import type { DatasetPolicy } from "./release_policy.ts";
 import type {
   Claim,
   JobFailure,
   JobInput,
   JobKind,
+  JobOutput,
   JobStatus,
   JobView,
   OwnerDiagnostics,
-  Release,
 } from "./store.ts";
 import type { TableSpec } from "./table_request.ts";
 
@@ -68,7 +68,7 @@ export function jobViewOf(
  */
 export function jobInputOf(
   row: StoreRow | undefined,
-  policyOf: (column: unknown) => ReleasePolicy,
+  policyOf: (column: unknown) => DatasetPolicy,
   jsonOf: JsonOf,
 ): JobInput | null {
   if (row === undefined || row.csv === null) return null;
@@ -111,7 +111,7 @@ export function ownerDiagnosticsOf(
  * @param time The update time.
  * @returns The 6 values.
  */
-export function succeededJobValues(release: Release, time: string): (string | number | null)[] {
+export function succeededJobValues(release: JobOutput, time: string): (string | number | null)[] {
   return [
     JSON.stringify(release.report),
     release.diagnostics === null ? null : JSON.stringify(release.diagnostics),

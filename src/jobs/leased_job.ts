@@ -14,10 +14,10 @@ import type {
   Claim,
   CompleteOutcome,
   JobFailure,
+  JobOutput,
   JobProgress,
   JobQueue,
   Lease,
-  Release,
 } from "./store.ts";
 import { JobTimeLimitError, timeLimitFailure } from "./work_limits.ts";
 
@@ -30,7 +30,7 @@ export type JobHandler = (
   lease: Lease,
   onProgress: (progress: JobProgress) => void,
   signal: AbortSignal,
-) => Promise<Release>;
+) => Promise<JobOutput>;
 
 /** A structured log line: an event name and primitive fields (never confidential values). */
 export type Logger = (event: string, fields?: Record<string, string | number | boolean>) => void;
@@ -129,7 +129,7 @@ export async function runLeasedJob(
       .catch(() => {});
   };
   try {
-    let release: Release | null = null;
+    let release: JobOutput | null = null;
     let failure: JobFailure | null = null;
     try {
       release = await Promise.race([handler(lease, onProgress, signal), timedOut]);

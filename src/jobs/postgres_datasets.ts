@@ -6,7 +6,7 @@
  */
 import { DATASET_COLUMNS, datasetInfoOf, datasetRow, registeredInfo } from "./dataset_row.ts";
 import { checkBudget } from "./ledger.ts";
-import type { ReleasePolicy } from "./release_policy.ts";
+import type { DatasetPolicy } from "./release_policy.ts";
 import { PostgresKeys } from "./postgres_keys.ts";
 import { isoTime, now, row, run } from "./postgres_schema.ts";
 import type { DatasetInfo, NewDataset } from "./store.ts";
@@ -38,7 +38,7 @@ export class PostgresDatasets extends PostgresKeys {
       found,
       isoTime,
       (columns) => columns as string[],
-      (policy) => policy as ReleasePolicy,
+      (policy) => policy as DatasetPolicy,
     );
   }
 

@@ -15,11 +15,11 @@ import * as charging from "./charging.ts";
 import { JOB_VIEW_COLUMNS, jobInputOf, jobViewOf, ownerDiagnosticsOf } from "./job_row.ts";
 import { PostgresDatasets } from "./postgres_datasets.ts";
 import { isoTime, lockIdempotencyKey, now, row, rows, run, type Sql } from "./postgres_schema.ts";
-import type { ReleasePolicy } from "./release_policy.ts";
+import type { DatasetPolicy } from "./release_policy.ts";
 import type {
+  AnsweredTable,
   Budget,
   CompleteOutcome,
-  ImmediateRelease,
   JobFailure,
   JobInput,
   JobView,
@@ -114,9 +114,9 @@ export class PostgresJobs extends PostgresDatasets {
     );
   }
 
-  releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
+  recordAnswered(submission: Submission, release: AnsweredTable): Promise<Submitted> {
     return this.db.tx((sql) =>
-      charging.runAsync(charging.releaseNowRule(this.#charging(sql), submission, release))
+      charging.runAsync(charging.recordAnsweredRule(this.#charging(sql), submission, release))
     );
   }
 
@@ -160,7 +160,7 @@ export class PostgresJobs extends PostgresDatasets {
        FROM jobs LEFT JOIN datasets ON datasets.id = jobs.dataset_id WHERE jobs.id = $1`,
       id,
     );
-    return jobInputOf(found, (policy) => policy as ReleasePolicy, (spec) => spec);
+    return jobInputOf(found, (policy) => policy as DatasetPolicy, (spec) => spec);
   }
 
   async jobDataset(id: string, k: number, tenant: string): Promise<string | null> {

@@ -12,7 +12,7 @@
 import { claimOf, freshLease, succeededJobValues, tooManyAttempts } from "./job_row.ts";
 import { PostgresJobs } from "./postgres_jobs.ts";
 import { now, row, rows, run, type Sql } from "./postgres_schema.ts";
-import type { Claim, CompleteOutcome, JobFailure, JobProgress, Lease, Release } from "./store.ts";
+import type { Claim, CompleteOutcome, JobFailure, JobOutput, JobProgress, Lease } from "./store.ts";
 
 /** The lease columns set by a claim ($1 owner, $2 token, $3 expiry, $4 time). */
 const TAKE = `status = 'running', lease_owner = $1, lease_token = $2, lease_expires = $3,
@@ -88,7 +88,7 @@ export class PostgresQueue extends PostgresJobs {
     );
   }
 
-  complete(lease: Lease, release: Release): Promise<CompleteOutcome> {
+  complete(lease: Lease, release: JobOutput): Promise<CompleteOutcome> {
     return this.db.tx(async (sql): Promise<CompleteOutcome> => {
       if (!await this.#holds(sql, lease)) return "lease_lost";
       const job = (await row(sql, "SELECT dataset_id FROM jobs WHERE id = $1", lease.jobId))!;

@@ -5,7 +5,7 @@
  * @module
  */
 import { divUp } from "../mechanisms/privacy.ts";
-import type { Release } from "./store.ts";
+import type { JobOutput } from "./store.ts";
 
 /**
  * The release of a job on a registered dataset as analysts see it. The exact Δ and the achieved
@@ -19,8 +19,8 @@ import type { Release } from "./store.ts";
  * @param cap The ε charged when the job was accepted.
  * @returns The release to complete.
  */
-export function publicRelease(release: Release, cap: number): Release {
-  const report = release.report as Release["report"] | null;
+export function publicRelease(release: JobOutput, cap: number): JobOutput {
+  const report = release.report as JobOutput["report"] | null;
   if (report === null) return release;
   if (!(report.epsilon <= cap)) {
     throw new Error("the release's epsilon exceeds the cap charged when the job was accepted");

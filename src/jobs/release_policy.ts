@@ -92,7 +92,7 @@ export const DESIGN_ROLES = ["weight", "strata", "psu"] as const;
 export type SurveyDesign = { readonly [role in (typeof DESIGN_ROLES)[number]]?: string };
 
 /** A registered dataset's release policy (public: it is what the owner declared). */
-export interface ReleasePolicy {
+export interface DatasetPolicy {
   readonly publicColumns: readonly string[];
   readonly bounds: Readonly<Record<string, readonly [number, number]>>;
   readonly stratumSizes: Readonly<Record<string, Readonly<Record<string, number>>>>;
@@ -124,7 +124,7 @@ function invalid(message: string, field: string): PolicyError {
  * @returns The declared design columns (copied) and whether any of them is public.
  */
 export function surveyDesignOf(
-  policy: ReleasePolicy,
+  policy: DatasetPolicy,
 ): { surveyDesign: SurveyDesign; designDisclosed: boolean } {
   return {
     surveyDesign: { ...policy.surveyDesign },
@@ -193,7 +193,7 @@ function sortedLevels(data: Dataset, name: string): string[] {
  * @param data The dataset being registered.
  * @returns The policy; throws a `PolicyError` (400 "invalid_policy") naming the field.
  */
-export function createPolicy(declaration: PolicyDeclaration, data: Dataset): ReleasePolicy {
+export function createPolicy(declaration: PolicyDeclaration, data: Dataset): DatasetPolicy {
   const parsed = PolicyDeclaration.parse(declaration);
   const { publicColumns } = parsed;
   const isColumn = (name: string) => data.names.includes(name);
@@ -286,7 +286,7 @@ function refuse(code: string, message: string, field: string): PolicyError {
 }
 
 /** Refuses a confidential column named as public. */
-function requirePublic(policy: ReleasePolicy, name: string, field: string): void {
+function requirePublic(policy: DatasetPolicy, name: string, field: string): void {
   if (!policy.publicColumns.includes(name)) {
     throw refuse(
       "confidential_column",
@@ -302,7 +302,7 @@ function requirePublic(policy: ReleasePolicy, name: string, field: string): void
  * policy's minimum, and a guarantee the policy allows.
  */
 function checkCommon(
-  policy: ReleasePolicy,
+  policy: DatasetPolicy,
   request: { seed?: number; epsilon?: number },
   needsEpsilon: boolean,
   guarantee: Guarantee | null,
@@ -355,7 +355,7 @@ function setByPolicy(given: unknown, field: string): void {
  * @param requested The validated request; "auto" is resolved under the guarantees it allows.
  * @returns The spec the job runs; throws a `PolicyError` (422) naming the request field.
  */
-export function checkSynthesis(policy: ReleasePolicy, requested: SynthesisSpec): SynthesisSpec {
+export function checkSynthesis(policy: DatasetPolicy, requested: SynthesisSpec): SynthesisSpec {
   if (requested.autoReason !== undefined) {
     throw refuse(
       "set_by_service",
@@ -453,7 +453,7 @@ export function checkSynthesis(policy: ReleasePolicy, requested: SynthesisSpec):
  * @param spec The validated request.
  * @returns The spec to run; throws a `PolicyError` (422) naming the request field.
  */
-export function checkTable(policy: ReleasePolicy, spec: TableSpec): TableSpec {
+export function checkTable(policy: DatasetPolicy, spec: TableSpec): TableSpec {
   checkCommon(
     policy,
     spec,
@@ -520,7 +520,7 @@ export interface PolicyData {
  * @param policy Its policy.
  * @returns The clamped data and the count of clamped values per column.
  */
-export function policyData(data: Dataset, policy: ReleasePolicy): PolicyData {
+export function policyData(data: Dataset, policy: DatasetPolicy): PolicyData {
   const columns = new Map(data.columns);
   const clamped: Record<string, number> = {};
   for (const [name, [lo, hi]] of Object.entries(policy.bounds)) {

@@ -6,13 +6,13 @@
  */
 import { DATASET_COLUMNS, datasetInfoOf, datasetRow, registeredInfo } from "./dataset_row.ts";
 import { checkBudget } from "./ledger.ts";
-import type { ReleasePolicy } from "./release_policy.ts";
+import type { DatasetPolicy } from "./release_policy.ts";
 import { SqliteKeys } from "./sqlite_keys.ts";
 import { now, settle } from "./sqlite_schema.ts";
 import type { DatasetInfo, NewDataset } from "./store.ts";
 
 /** The policy of a dataset registered before policies existed: every column confidential. */
-export const LEGACY_POLICY: ReleasePolicy = {
+export const LEGACY_POLICY: DatasetPolicy = {
   publicColumns: [],
   bounds: {},
   stratumSizes: {},
@@ -22,7 +22,7 @@ export const LEGACY_POLICY: ReleasePolicy = {
 };
 
 /** A dataset's stored policy column as a policy ({@linkcode LEGACY_POLICY} when null). */
-export function policyOf(column: unknown): ReleasePolicy {
+export function policyOf(column: unknown): DatasetPolicy {
   return column === null ? LEGACY_POLICY : JSON.parse(String(column));
 }
 

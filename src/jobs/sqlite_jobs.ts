@@ -14,9 +14,9 @@ import { JOB_VIEW_COLUMNS, jobInputOf, jobViewOf, ownerDiagnosticsOf } from "./j
 import { policyOf, SqliteDatasets } from "./sqlite_datasets.ts";
 import { now, settle } from "./sqlite_schema.ts";
 import {
+  type AnsweredTable,
   type Budget,
   type CompleteOutcome,
-  type ImmediateRelease,
   type JobFailure,
   type JobInput,
   type JobView,
@@ -98,10 +98,10 @@ export class SqliteJobs extends SqliteDatasets {
     );
   }
 
-  releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
+  recordAnswered(submission: Submission, release: AnsweredTable): Promise<Submitted> {
     return settle(() =>
       this.db.tx(() =>
-        charging.runSync(charging.releaseNowRule(this.#charging(), submission, release))
+        charging.runSync(charging.recordAnsweredRule(this.#charging(), submission, release))
       )
     );
   }

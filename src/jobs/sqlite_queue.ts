@@ -11,7 +11,7 @@
 import { claimOf, freshLease, succeededJobValues, tooManyAttempts } from "./job_row.ts";
 import { SqliteJobs } from "./sqlite_jobs.ts";
 import { now, settle } from "./sqlite_schema.ts";
-import type { Claim, CompleteOutcome, JobFailure, JobProgress, Lease, Release } from "./store.ts";
+import type { Claim, CompleteOutcome, JobFailure, JobOutput, JobProgress, Lease } from "./store.ts";
 
 /** Every part of the store: keys, datasets, jobs, ledger and the job queue. */
 export class SqliteQueue extends SqliteJobs {
@@ -87,7 +87,7 @@ export class SqliteQueue extends SqliteJobs {
     });
   }
 
-  complete(lease: Lease, release: Release): Promise<CompleteOutcome> {
+  complete(lease: Lease, release: JobOutput): Promise<CompleteOutcome> {
     return settle(() =>
       this.db.tx((): CompleteOutcome => {
         if (!this.#holds(lease)) return "lease_lost";

@@ -9,9 +9,9 @@
  * @module
  */
 import type { SynthesisSpec } from "../synthesis/spec.ts";
-import type { ReleaseReport } from "../synthesis/report.ts";
+import type { ReleaseManifest } from "../synthesis/report.ts";
 import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
-import type { ReleasePolicy } from "./release_policy.ts";
+import type { DatasetPolicy } from "./release_policy.ts";
 import type { TableResult, TableSpec } from "./table_request.ts";
 
 /** What an API key may do. */
@@ -50,7 +50,7 @@ export interface NewDataset {
   /** The tenant it belongs to (the registering key's). */
   readonly tenant: string;
   /** What the owner declared public. */
-  readonly policy: ReleasePolicy;
+  readonly policy: DatasetPolicy;
 }
 
 /** A registered dataset's public description (no values). */
@@ -61,7 +61,7 @@ export interface DatasetInfo {
   readonly columns: readonly string[];
   readonly epsilonTotal: number;
   readonly createdAt: string;
-  readonly policy: ReleasePolicy;
+  readonly policy: DatasetPolicy;
 }
 
 /**
@@ -147,7 +147,7 @@ export interface JobView {
   readonly createdAt: string;
   readonly updatedAt: string;
   /** The public release manifest, once succeeded. */
-  readonly report: ReleaseReport | null;
+  readonly report: ReleaseManifest | null;
   /** Number of synthetic datasets released (0 until succeeded). */
   readonly datasetCount: number;
   /** A table job's public table, once succeeded (null for a synthesis). */
@@ -163,7 +163,7 @@ export type JobInput =
   & {
     readonly csv: string;
     readonly datasetId: string | null;
-    readonly policy: ReleasePolicy | null;
+    readonly policy: DatasetPolicy | null;
   }
   & (
     | { readonly kind: "synthesis"; readonly spec: SynthesisSpec }
@@ -183,9 +183,9 @@ export interface Claim {
 }
 
 /** A finished job to release. */
-export interface Release {
+export interface JobOutput {
   /** The public manifest; its ε is charged (a table job: the synthesis behind the table). */
-  readonly report: ReleaseReport;
+  readonly report: ReleaseManifest;
   /** The owner's diagnostics (null: none kept). */
   readonly diagnostics: SynthesisDiagnostics | OwnerDiagnostics | null;
   /** The m synthetic datasets as CSV text (none for a table job). */
@@ -198,7 +198,7 @@ export interface Release {
  * A table answered at once (`laplace`): its ε and the table, or the failure (a job on a
  * registered dataset is charged either way), with the owner's diagnostics.
  */
-export type ImmediateRelease =
+export type AnsweredTable =
   & { readonly epsilon: number; readonly diagnostics?: OwnerDiagnostics }
   & ({ readonly result: TableResult } | { readonly failure: JobFailure });
 
@@ -234,7 +234,7 @@ export interface JobQueue {
    * Completes a job: makes the release visible when its ε is within the cap charged at
    * acceptance (in one transaction), or fails it.
    */
-  complete(lease: Lease, release: Release): Promise<CompleteOutcome>;
+  complete(lease: Lease, release: JobOutput): Promise<CompleteOutcome>;
   /**
    * Fails a job under a held lease; false when the lease was lost. A job on a registered
    * dataset shows every key the fixed `data_rejected` failure; `failure` goes to its owner's
@@ -281,7 +281,7 @@ export interface JobStore extends JobQueue {
    * throws `IdempotencyConflictError` for a reused key, `BudgetExceededError` when the charge
    * does not fit, and a RangeError for a charge that is not finite and non-negative.
    */
-  releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted>;
+  recordAnswered(submission: Submission, release: AnsweredTable): Promise<Submitted>;
   /** The tenant's job with this id, or null. */
   job(id: string, tenant: string): Promise<JobView | null>;
   jobInput(id: string): Promise<JobInput | null>;

@@ -10,7 +10,7 @@ import type { Dataset } from "../data/dataset.ts";
 import { releaseSettings } from "../synthesis/release_summary.ts";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
-import type { JobProgress, Release } from "./store.ts";
+import type { JobOutput, JobProgress } from "./store.ts";
 
 /**
  * The public name of a fit's stage: the first word of its label ("unweighted", "lw",
@@ -42,7 +42,7 @@ export async function runSynthesisJob(
   spec: SynthesisSpec,
   onProgress: (progress: JobProgress) => void,
   signal?: AbortSignal,
-): Promise<Release> {
+): Promise<JobOutput> {
   const result = await synthesize(data, spec, {
     onProgress: (stage, done, total) =>
       onProgress({ stage: publicStage(stage), fraction: total > 0 ? done / total : 0 }),

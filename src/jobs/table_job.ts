@@ -11,23 +11,23 @@ import { DataError } from "../data/data_error.ts";
 import type { Dataset } from "../data/dataset.ts";
 import {
   formatTable,
-  releaseTable,
   type ReleaseTableOptions,
+  runTableMethod,
   type TableBounds,
   type TableRequest,
 } from "../survey/table_methods.ts";
 import type { TableWorkerAnswer, TableWorkerJob } from "../survey/table_worker.ts";
-import type { ReleaseReport } from "../synthesis/report.ts";
+import type { ReleaseManifest } from "../synthesis/report.ts";
 import { DataRejectedError } from "./domain_errors.ts";
 import { failureOf } from "./failure.ts";
 import { publicStage } from "./synthesis_job.ts";
 import type {
   JobFailure,
+  JobOutput,
   JobProgress,
   JobStore,
   JobView,
   OwnerDiagnostics,
-  Release,
   Submission,
 } from "./store.ts";
 import type { TableResult, TableRow, TableSpec } from "./table_request.ts";
@@ -36,13 +36,13 @@ import type { TableResult, TableRow, TableSpec } from "./table_request.ts";
 export interface TableOutcome {
   readonly result: TableResult;
   /** The public manifest of the synthesis behind an fbs or fbp table (null otherwise). */
-  readonly report: ReleaseReport | null;
+  readonly report: ReleaseManifest | null;
   /** laplace with bounds: values clamped to them, by column (owner's diagnostics only). */
   readonly clamped?: Record<string, number>;
 }
 
 /**
- * `releaseTable` of a `sample` or `laplace` request in a fresh module worker
+ * `runTableMethod` of a `sample` or `laplace` request in a fresh module worker
  * (`table_worker.ts`), so that the event loop stays free however many cells the table has. The
  * error a table throws is rethrown with its class (`DataError`, `RangeError`, `TypeError`) and
  * message; a failure of the worker itself rejects with a plain Error.
@@ -100,7 +100,7 @@ export function tableInWorker(
 }
 
 /**
- * Computes the table a request asks for (`releaseTable`, with the randomness of `deno task
+ * Computes the table a request asks for (`runTableMethod`, with the randomness of `deno task
  * tabulate`, so a seeded request gives the command's rows) as the API returns it: `sample` and
  * `laplace` in a worker ({@linkcode tableInWorker}), `fbs` and `fbp` here (their fits run in
  * their own chain workers).
@@ -124,7 +124,7 @@ export async function tabulate(
       ...(clamped === undefined ? {} : { clamped }),
     };
   }
-  const { table, privacy, report } = await releaseTable(data, spec, options);
+  const { table, privacy, report } = await runTableMethod(data, spec, options);
   const rows: TableRow[] = JSON.parse(formatTable(table, "json"));
   return { result: { method: spec.method, by: spec.by, rows, privacy }, report };
 }
@@ -167,12 +167,12 @@ export async function runTableJob(
   spec: TableSpec,
   onProgress: (progress: JobProgress) => void,
   options: Pick<ReleaseTableOptions, "levels" | "bounds" | "signal"> = {},
-): Promise<Release> {
+): Promise<JobOutput> {
   if (spec.method === "laplace") {
     onProgress({ stage: "table", fraction: 0 });
     const { result, clamped } = await tabulate(data, spec, options);
     return {
-      report: { epsilon: spec.epsilon! } as ReleaseReport,
+      report: { epsilon: spec.epsilon! } as ReleaseManifest,
       diagnostics: clamped === undefined ? null : { clamped },
       datasets: [],
       result,
@@ -213,7 +213,7 @@ export async function runTableJob(
  * @returns The stored job; throws `DataRejectedError` when it failed on a registered dataset,
  * `BudgetExceededError` when the charge does not fit.
  */
-export async function releaseTableNow(
+export async function answerTableNow(
   store: JobStore,
   submission: Submission,
   compute: () => Promise<Pick<TableOutcome, "result" | "clamped">>,
@@ -224,7 +224,7 @@ export async function releaseTableNow(
     diagnostics ?? (clamped === undefined ? undefined : { clamped });
   if (submission.datasetId === null) {
     const { result, clamped } = await compute();
-    return (await store.releaseNow(submission, { epsilon, result, diagnostics: kept(clamped) }))
+    return (await store.recordAnswered(submission, { epsilon, result, diagnostics: kept(clamped) }))
       .job;
   }
   let outcome: { result: TableResult } | { failure: JobFailure };
@@ -233,7 +233,7 @@ export async function releaseTableNow(
   } catch (error) {
     outcome = { failure: failureOf(error) };
   }
-  const { job } = await store.releaseNow(submission, { epsilon, diagnostics, ...outcome });
+  const { job } = await store.recordAnswered(submission, { epsilon, diagnostics, ...outcome });
   if (job.status === "failed") throw new DataRejectedError();
   return job;
 }

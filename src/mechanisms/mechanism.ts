@@ -129,7 +129,7 @@ export interface MechanismOutcome<N extends string = MechanismName> {
   readonly bound: LipschitzResult | null;
   /** Δ_x of the unweighted fit, when one was made. */
   readonly unweightedLipschitz: number | null;
-  /** Every fit made, in order. */
+  /** Every fit made, in order, the first (unweighted) one included. */
   readonly refits: readonly Refit[];
   /** The label of the fit whose draws generate the data (null for the histogram). */
   readonly finalFit: string | null;

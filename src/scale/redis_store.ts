@@ -8,21 +8,21 @@
  * @module
  */
 import type {
+  AnsweredTable,
   ApiKey,
   Budget,
   Claim,
   CompleteOutcome,
   DatasetInfo,
-  ImmediateRelease,
   JobFailure,
   JobInput,
+  JobOutput,
   JobProgress,
   JobStore,
   JobView,
   Lease,
   NewDataset,
   OwnerDiagnostics,
-  Release,
   Submission,
   Submitted,
 } from "../jobs/store.ts";
@@ -88,7 +88,7 @@ export class RedisQueuedStore implements JobStore {
   progress(lease: Lease, progress: JobProgress): Promise<void> {
     return this.#store.progress(lease, progress);
   }
-  complete(lease: Lease, release: Release): Promise<CompleteOutcome> {
+  complete(lease: Lease, release: JobOutput): Promise<CompleteOutcome> {
     return this.#store.complete(lease, release);
   }
   fail(lease: Lease, failure: JobFailure): Promise<boolean> {
@@ -121,8 +121,8 @@ export class RedisQueuedStore implements JobStore {
   submit(submission: Submission): Promise<Submitted> {
     return this.#store.submit(submission);
   }
-  releaseNow(submission: Submission, release: ImmediateRelease): Promise<Submitted> {
-    return this.#store.releaseNow(submission, release);
+  recordAnswered(submission: Submission, release: AnsweredTable): Promise<Submitted> {
+    return this.#store.recordAnswered(submission, release);
   }
   job(id: string, tenant: string): Promise<JobView | null> {
     return this.#store.job(id, tenant);

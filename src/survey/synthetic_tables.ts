@@ -19,7 +19,7 @@
  */
 import type { Dataset } from "../data/dataset.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
-import type { ReleaseReport } from "../synthesis/report.ts";
+import type { ReleaseManifest } from "../synthesis/report.ts";
 import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import { type CombinedTable, combineTables } from "./combine.ts";
 import {
@@ -53,7 +53,7 @@ export interface SyntheticTableOptions extends TableColumns {
 /** A combined private table and the public privacy report of the synthesis behind it. */
 export interface SyntheticTableResult {
   readonly table: CombinedTable;
-  readonly report: ReleaseReport;
+  readonly report: ReleaseManifest;
 }
 
 /**

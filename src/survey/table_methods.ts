@@ -13,7 +13,7 @@ import type { Dataset } from "../data/dataset.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
-import type { ReleaseReport } from "../synthesis/report.ts";
+import type { ReleaseManifest } from "../synthesis/report.ts";
 import type { SynthesisProgress } from "../synthesis/synthesize.ts";
 import type { CombinedTable } from "./combine.ts";
 import {
@@ -184,7 +184,7 @@ export interface TablePrivacy {
 export interface TableRelease {
   readonly table: SurveyTable;
   readonly privacy: TablePrivacy | null;
-  readonly report: ReleaseReport | null;
+  readonly report: ReleaseManifest | null;
   /**
    * laplace with bounds: values clamped to them, by column (the owner's diagnostics only, never
    * in the public table; 0 where the caller had clamped already).
@@ -192,7 +192,7 @@ export interface TableRelease {
   readonly clamped?: Record<string, number>;
 }
 
-/** Options of {@linkcode releaseTable}. */
+/** Options of {@linkcode runTableMethod}. */
 export interface ReleaseTableOptions {
   /** Progress of an fbs or fbp synthesis. */
   readonly onProgress?: SynthesisProgress;
@@ -227,7 +227,7 @@ function requireEpsilon(request: TableRequest): number {
  * a `RangeError` for settings or data the method cannot use (fbs counts without stratum sizes
  * among them), and a `CalibrationError` when fbs or fbp cannot reach ε.
  */
-export async function releaseTable(
+export async function runTableMethod(
   data: Dataset,
   request: TableRequest,
   options: ReleaseTableOptions = {},
@@ -310,7 +310,7 @@ function laplaceRelease(
   return { table, privacy, report: null, clamped: bounded!.clamped };
 }
 
-/** {@linkcode releaseTable} before the estimates are selected. */
+/** {@linkcode runTableMethod} before the estimates are selected. */
 async function computeTable(
   data: Dataset,
   request: TableRequest,

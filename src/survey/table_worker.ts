@@ -1,6 +1,6 @@
 /**
  * Worker entry for the tables the service computes without a synthesis (`sample` and `laplace`):
- * `releaseTable` and the rows of `formatTable` off the event loop, so that a table of many cells
+ * `runTableMethod` and the rows of `formatTable` off the event loop, so that a table of many cells
  * (its secure noise is a BigInt sampler per cell) never blocks other requests. Started by
  * `tableInWorker` (`src/jobs/table_job.ts`).
  *
@@ -16,13 +16,13 @@ import { DataError } from "../data/data_error.ts";
 import type { Dataset } from "../data/dataset.ts";
 import {
   formatTable,
-  releaseTable,
   type ReleaseTableOptions,
+  runTableMethod,
   type TablePrivacy,
   type TableRequest,
 } from "./table_methods.ts";
 
-/** What the worker computes: `releaseTable(data, request, options)` (sample or laplace). */
+/** What the worker computes: `runTableMethod(data, request, options)` (sample or laplace). */
 export interface TableWorkerJob {
   readonly data: Dataset;
   readonly request: TableRequest;
@@ -54,7 +54,7 @@ self.onmessage = async (event: MessageEvent<TableWorkerJob>) => {
     if (request.method !== "sample" && request.method !== "laplace") {
       throw new TypeError(`Invalid method: the table worker computes sample and laplace only`);
     }
-    const { table, privacy, clamped } = await releaseTable(data, request, options);
+    const { table, privacy, clamped } = await runTableMethod(data, request, options);
     answer = {
       type: "table",
       rows: formatTable(table, "json"),

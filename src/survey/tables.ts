@@ -46,7 +46,7 @@ export interface SurveyTable {
   readonly mean: Float64Array;
   readonly meanSE: Float64Array;
   /**
-   * `"means"`: the counts are withheld (NaN) and not released (`releaseTable` with
+   * `"means"`: the counts are withheld (NaN) and not released (`runTableMethod` with
    * `estimates: "means"`; `formatTable` leaves their columns out). Absent: every column.
    */
   readonly estimates?: "means";

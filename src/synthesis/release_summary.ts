@@ -11,7 +11,7 @@
  * @module
  */
 import type { MechanismName } from "../mechanisms/mechanism.ts";
-import type { ReleaseReport } from "./report.ts";
+import type { ReleaseManifest } from "./report.ts";
 import { outcomesOf, type SynthesisSpec } from "./spec.ts";
 
 /** One setting of the request, as text for the page. */
@@ -38,7 +38,7 @@ export interface AchievedPrivacy {
 /** What the release section of report.html states. */
 export interface ReleaseSummary {
   /** The public manifest (report.json) as the page's reader's report states it. */
-  readonly report: ReleaseReport;
+  readonly report: ReleaseManifest;
   /** The request's settings ({@linkcode releaseSettings}); absent: not recorded. */
   readonly settings?: readonly ReleaseSetting[];
   /**

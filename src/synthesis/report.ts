@@ -8,7 +8,7 @@ import { z } from "zod";
 import { COEFFICIENT_PRIORS } from "../data/design.ts";
 
 /** The manifest's schema (the API documents it in `/openapi.json`). */
-export const ReleaseReportSchema = z.object({
+export const ReleaseManifestSchema = z.object({
   mechanism: z.string(),
   /** The model, or "joint" for several outcomes (then `outcomes` names each one's model). */
   model: z.string(),
@@ -49,4 +49,4 @@ export const ReleaseReportSchema = z.object({
 });
 
 /** The public release manifest. */
-export type ReleaseReport = z.infer<typeof ReleaseReportSchema>;
+export type ReleaseManifest = z.infer<typeof ReleaseManifestSchema>;

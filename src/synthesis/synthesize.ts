@@ -24,7 +24,7 @@ import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
 import { jointFitter } from "./joint_fit.ts";
 import { fitter, runMechanismUnderCap, syntheticDatasets } from "./release.ts";
-import type { ReleaseReport } from "./report.ts";
+import type { ReleaseManifest } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
 import { outcomesOf, resolveMechanism, type SynthesisSpec } from "./spec.ts";
 import { synthesisModel } from "./synthesis_model.ts";
@@ -48,6 +48,7 @@ export interface SynthesisDiagnostics {
   readonly unweightedLipschitz: number | null;
   /** For censoring: the largest unclamped |α_i·ℓ_i| over the draws (the clamp's work). */
   readonly uncensoredLipschitz: number | null;
+  /** Every fit made, in order, the first (unweighted) one included (the key predates the name). */
   readonly refits: readonly Refit[];
   readonly finalFit: string | null;
   readonly g: number | null;
@@ -92,7 +93,7 @@ export type OutcomeRisk = IdentificationRisk & {
 
 /** A finished synthesis. */
 export interface SynthesisResult {
-  readonly report: ReleaseReport;
+  readonly report: ReleaseManifest;
   readonly diagnostics: SynthesisDiagnostics;
   /**
    * The utility report (the owner's: aggregates of the confidential data), with several outcomes,

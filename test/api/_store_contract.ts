@@ -10,8 +10,8 @@ import { BudgetExceededError } from "../../src/jobs/ledger.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import { DATA_REJECTED, IdempotencyConflictError } from "../../src/jobs/domain_errors.ts";
 import { createPolicy } from "../../src/jobs/release_policy.ts";
-import type { JobStore, JobView, Lease, Release, Submission } from "../../src/jobs/store.ts";
-import type { ReleaseReport } from "../../src/synthesis/report.ts";
+import type { JobOutput, JobStore, JobView, Lease, Submission } from "../../src/jobs/store.ts";
+import type { ReleaseManifest } from "../../src/synthesis/report.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 
 /** A fresh, empty store's location: open it (again), and throw it away. */
@@ -35,10 +35,10 @@ const SPEC = SynthesisSpec.parse({ y: "y", model: "normal", mechanism: "unweight
 const CAPPED = SynthesisSpec.parse({ ...SPEC, epsilon: 3 });
 const TENANT = "default";
 
-function release(epsilon: number): Release {
+function release(epsilon: number): JobOutput {
   return {
-    report: { epsilon } as unknown as ReleaseReport,
-    diagnostics: { seed: 1 } as unknown as Release["diagnostics"],
+    report: { epsilon } as unknown as ReleaseManifest,
+    diagnostics: { seed: 1 } as unknown as JobOutput["diagnostics"],
     datasets: ["y\n1\n", "y\n2\n"],
   };
 }

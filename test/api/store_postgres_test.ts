@@ -5,7 +5,7 @@ import { configFromEnv } from "../../src/api/config.ts";
 import { openStore } from "../../src/jobs/open_store.ts";
 import { MIGRATIONS } from "../../src/jobs/postgres_schema.ts";
 import { PostgresJobStore } from "../../src/jobs/postgres_store.ts";
-import type { ReleasePolicy } from "../../src/jobs/release_policy.ts";
+import type { DatasetPolicy } from "../../src/jobs/release_policy.ts";
 import { freePort } from "../_poll.ts";
 import { IGNORE_POSTGRES, type PostgresServer, startPostgres } from "../_postgres.ts";
 import { storeContract } from "./_store_contract.ts";
@@ -83,7 +83,7 @@ Deno.test({
             epsilonTotal: 1,
             ownerKeyId: "k",
             tenant: "a",
-            policy: {} as ReleasePolicy,
+            policy: {} as DatasetPolicy,
           }),
           RangeError,
         );

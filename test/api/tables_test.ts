@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { parseTabulateArgs, TabulateOptions } from "../../src/cli/tabulate.ts";
 import { UsageError } from "../../src/cli/run_command.ts";
-import { formatTable, releaseTable } from "../../src/survey/table_methods.ts";
+import { formatTable, runTableMethod } from "../../src/survey/table_methods.ts";
 import { parseCsv } from "../../src/data/csv.ts";
 import { SqliteJobStore } from "../../src/jobs/sqlite_store.ts";
 import { FBS_QUICK, FIELD_SIZES, SAMPLE_CSV, SLICE_CSV } from "../survey/_reference.ts";
@@ -63,7 +63,7 @@ async function commandRows(csv: string, options: Record<string, unknown>) {
     data: "request.csv",
     out: "tables.json",
   });
-  const { table } = await releaseTable(parseCsv(csv, "request.csv"), parsed);
+  const { table } = await runTableMethod(parseCsv(csv, "request.csv"), parsed);
   return JSON.parse(formatTable(table, "json"));
 }
 
@@ -188,7 +188,7 @@ Deno.test("`POST /v1/tables` laplace gives the command's rows, charges ε once p
     assert.equal(bounded.status, 200);
     const boundedTable = await bounded.json();
     assert.equal(boundedTable.privacy.guarantee, "DP");
-    const { table: command } = await releaseTable(
+    const { table: command } = await runTableMethod(
       parseCsv(SLICE_CSV, "request.csv"),
       parseTabulateArgs([
         ...Object.entries({ ...COLUMNS, by: COLUMNS.by.join(","), method: "laplace" })

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { Release } from "../../src/jobs/store.ts";
+import type { JobOutput } from "../../src/jobs/store.ts";
 
 /** A release with nothing in it: these tests look at the queue, not at what a job wrote. */
-export const RELEASE = { report: {}, diagnostics: null, datasets: [] } as unknown as Release;
+export const RELEASE = { report: {}, diagnostics: null, datasets: [] } as unknown as JobOutput;
 
 /**
  * The inert part of a fake `JobQueue` (enqueue does nothing, no lease is stale) and the list of

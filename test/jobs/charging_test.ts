@@ -6,8 +6,8 @@ import {
   type ChargingTransaction,
   type Io,
   type NewJob,
+  recordAnsweredRule,
   releaseCheckRule,
-  releaseNowRule,
   type Rule,
   runAsync,
   runSync,
@@ -16,7 +16,7 @@ import {
 import { DATA_REJECTED, IdempotencyConflictError } from "../../src/jobs/domain_errors.ts";
 import { BudgetExceededError } from "../../src/jobs/ledger.ts";
 import type {
-  ImmediateRelease,
+  AnsweredTable,
   JobFailure,
   JobView,
   Submission,
@@ -116,8 +116,8 @@ const RUNS: [
 for (const [how, run] of RUNS) {
   const submit = (store: FakeStore, s: Submission) =>
     run(store, (tx) => submitRule(tx, s)) as Promise<Submitted>;
-  const releaseNow = (store: FakeStore, s: Submission, r: ImmediateRelease) =>
-    run(store, (tx) => releaseNowRule(tx, s, r)) as Promise<Submitted>;
+  const recordAnswered = (store: FakeStore, s: Submission, r: AnsweredTable) =>
+    run(store, (tx) => recordAnsweredRule(tx, s, r)) as Promise<Submitted>;
   const check = (store: FakeStore, jobId: string, epsilon: number) =>
     run(store, (tx) => releaseCheckRule(tx, jobId, "d", epsilon));
 
@@ -200,28 +200,32 @@ for (const [how, run] of RUNS) {
   Deno.test(`charging (${how}): an immediate release is stored finished and charged its ε`, async () => {
     const store = storeWith(2);
     const ok = submission(undefined);
-    await releaseNow(store, ok, { epsilon: 0.5, result: { rows: [] } as never });
+    await recordAnswered(store, ok, { epsilon: 0.5, result: { rows: [] } as never });
     assert.equal(store.jobs.get(ok.id)!.status, "succeeded");
     assert.deepEqual(store.jobs.get(ok.id)!.progress, { stage: "done", fraction: 1 });
     const reason = { code: "invalid_data", message: "row 2" };
     const failed = submission(undefined);
-    await releaseNow(store, failed, { epsilon: 0.5, failure: reason });
+    await recordAnswered(store, failed, { epsilon: 0.5, failure: reason });
     const row = store.jobs.get(failed.id)!;
     assert.equal(row.status, "failed");
     assert.deepEqual(row.error, DATA_REJECTED, "every key sees data_rejected");
     assert.deepEqual(row.failureDetail, reason, "the owner sees the reason");
     assert.deepEqual(store.spent("d"), [0.5, 0.5], "a failure is charged too");
     await assert.rejects(
-      releaseNow(store, submission(undefined), { epsilon: 1.5, failure: reason }),
+      recordAnswered(store, submission(undefined), { epsilon: 1.5, failure: reason }),
       BudgetExceededError,
     );
     // Inline data: the failure is public, nothing is charged, but ε must still be valid.
     const inline = submission(undefined, { datasetId: null });
-    await releaseNow(store, inline, { epsilon: 5, failure: reason });
+    await recordAnswered(store, inline, { epsilon: 5, failure: reason });
     assert.deepEqual(store.jobs.get(inline.id)!.error, reason);
     assert.equal(store.jobs.get(inline.id)!.failureDetail, null);
     await assert.rejects(
-      releaseNow(store, submission(undefined, { datasetId: null }), { epsilon: Infinity } as never),
+      recordAnswered(
+        store,
+        submission(undefined, { datasetId: null }),
+        { epsilon: Infinity } as never,
+      ),
       /Invalid charge/,
     );
     assert.deepEqual(store.spent("d"), [0.5, 0.5]);

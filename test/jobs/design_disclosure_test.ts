@@ -11,8 +11,8 @@ import { type Dataset, getColumn } from "../../src/data/dataset.ts";
 import { PolicyError } from "../../src/jobs/domain_errors.ts";
 import {
   createPolicy,
+  type DatasetPolicy,
   type PolicyDeclaration,
-  type ReleasePolicy,
   surveyDesignOf,
 } from "../../src/jobs/release_policy.ts";
 import { policyOf } from "../../src/jobs/sqlite_datasets.ts";
@@ -155,7 +155,7 @@ Deno.test("a policy without the new fields behaves as before; older stored polic
   assert.deepEqual(plain.levels.gender, ["female", "male"]);
   // A policy stored before the fields existed reads as no design declared, none disclosed.
   const { surveyDesign: _, designDisclosed: __, ...older } = plain;
-  const loaded: ReleasePolicy = policyOf(JSON.stringify(older));
+  const loaded: DatasetPolicy = policyOf(JSON.stringify(older));
   assert.equal(loaded.surveyDesign, undefined);
   assert.deepEqual(surveyDesignOf(loaded), { surveyDesign: {}, designDisclosed: false });
   assert.deepEqual(surveyDesignOf(policyOf(null)), { surveyDesign: {}, designDisclosed: false });

@@ -10,10 +10,10 @@ import { type JobHandler, runLeasedJob } from "../../src/jobs/leased_job.ts";
 import type {
   Claim,
   JobFailure,
+  JobOutput,
   JobProgress,
   JobQueue,
   Lease,
-  Release,
 } from "../../src/jobs/store.ts";
 import { runSynthesisJob } from "../../src/jobs/synthesis_job.ts";
 import {
@@ -144,7 +144,7 @@ Deno.test("`runLeasedJob()`: a job past its time limit is aborted and failed wit
 Deno.test("`runLeasedJob()`: a handler that ignores its signal is still failed at the limit", async () => {
   const queue = new Jobs(1);
   const lines: string[] = [];
-  let late: ((release: Release) => void) | null = null;
+  let late: ((release: JobOutput) => void) | null = null;
   let progress: ((progress: JobProgress) => void) | null = null;
   const deaf: JobHandler = (_lease, onProgress) =>
     new Promise((resolve) => {

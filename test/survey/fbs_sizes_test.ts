@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseCsv } from "../../src/data/csv.ts";
 import { type CombinedTable } from "../../src/survey/combine.ts";
-import { formatTable, releaseTable, type TableRequest } from "../../src/survey/table_methods.ts";
+import { formatTable, runTableMethod, type TableRequest } from "../../src/survey/table_methods.ts";
 import { FBS_QUICK, FIELD_SIZES, MEAN_ROW_KEYS, SLICE_CSV } from "./_reference.ts";
 
 // Every fifth unit of the R-checked survey sample (200 units, every field and gender present).
@@ -17,10 +17,10 @@ const FBS: TableRequest = {
   seed: 3,
 };
 
-Deno.test("`releaseTable()` refuses fbs counts and totals without public stratum sizes (no synthesis runs)", async () => {
+Deno.test("`runTableMethod()` refuses fbs counts and totals without public stratum sizes (no synthesis runs)", async () => {
   for (const estimates of [undefined, "counts-and-means"] as const) {
     await assert.rejects(
-      releaseTable(SLICE, { ...FBS, estimates }),
+      runTableMethod(SLICE, { ...FBS, estimates }),
       (error: Error) =>
         error instanceof RangeError &&
         /^Invalid stratumSizes: fbs counts and totals need the public population size/.test(
@@ -30,10 +30,10 @@ Deno.test("`releaseTable()` refuses fbs counts and totals without public stratum
   }
 });
 
-Deno.test('`releaseTable()` with estimates "means": counts withheld and left out of the rows', async () => {
+Deno.test('`runTableMethod()` with estimates "means": counts withheld and left out of the rows', async () => {
   const sample = { ...FBS, method: "sample" as const };
-  const full = await releaseTable(SLICE, sample);
-  const means = await releaseTable(SLICE, { ...sample, estimates: "means" });
+  const full = await runTableMethod(SLICE, sample);
+  const means = await runTableMethod(SLICE, { ...sample, estimates: "means" });
   assert.equal(means.table.estimates, "means");
   assert.ok([...means.table.count, ...means.table.countSE].every(Number.isNaN));
   assert.deepEqual(means.table.mean, full.table.mean);
@@ -44,10 +44,10 @@ Deno.test('`releaseTable()` with estimates "means": counts withheld and left out
 });
 
 Deno.test("fbs: with declared sizes the all-fields count is Σ N_h; without them the means alone, the same means", async () => {
-  const scaled = await releaseTable(SLICE, { ...FBS, stratumSizes: FIELD_SIZES });
+  const scaled = await runTableMethod(SLICE, { ...FBS, stratumSizes: FIELD_SIZES });
   // Grand total first: every synthetic sample's weights sum to the declared population.
   assert.ok(Math.abs(scaled.table.count[0] / POPULATION - 1) < 1e-9, String(scaled.table.count[0]));
-  const means = await releaseTable(SLICE, { ...FBS, estimates: "means" });
+  const means = await runTableMethod(SLICE, { ...FBS, estimates: "means" });
   const table = means.table as CombinedTable;
   assert.equal(table.estimates, "means");
   for (const values of [table.count, table.countSE, table.countLower, table.countUpper]) {

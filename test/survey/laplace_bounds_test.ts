@@ -13,7 +13,7 @@ import {
   laplaceTable,
   secureRelease,
 } from "../../src/survey/laplace_baseline.ts";
-import { releaseTable } from "../../src/survey/table_methods.ts";
+import { runTableMethod } from "../../src/survey/table_methods.ts";
 import type { TableInput } from "../../src/survey/tables.ts";
 import type { Dataset } from "../../src/data/dataset.ts";
 
@@ -206,7 +206,7 @@ Deno.test("bounded `laplaceTable()`: the released values' grid depends on the de
   }
 });
 
-Deno.test("`releaseTable()` laplace with bounds clamps the data, counts the clamped values and states a DP guarantee", async () => {
+Deno.test("`runTableMethod()` laplace with bounds clamps the data, counts the clamped values and states a DP guarantee", async () => {
   const data: Dataset = {
     source: "t.csv",
     n: 6,
@@ -228,7 +228,7 @@ Deno.test("`releaseTable()` laplace with bounds clamps the data, counts the clam
     seed: 3,
   };
   const bounds = { y: [10, 90], weight: [1, 4] } as const;
-  const { table, privacy, clamped } = await releaseTable(data, { ...request, bounds });
+  const { table, privacy, clamped } = await runTableMethod(data, { ...request, bounds });
   assert.deepEqual(clamped, { s: 2, w: 2 });
   assert.equal(privacy?.guarantee, "DP");
   assert.equal(privacy?.epsilonPoint, 0.25);
@@ -236,14 +236,14 @@ Deno.test("`releaseTable()` laplace with bounds clamps the data, counts the clam
   assert.equal(privacy?.epsilonReplicate, undefined);
   assert.deepEqual(privacy?.bounds, { y: [10, 90], weight: [1, 4] });
   assert.ok([...table.countSE, ...table.meanSE].every(Number.isNaN));
-  const again = await releaseTable(data, request, { bounds });
+  const again = await runTableMethod(data, request, { bounds });
   assert.deepEqual(again.table, table, "options.bounds and the request's bounds alike");
-  const local = await releaseTable(data, request);
+  const local = await runTableMethod(data, request);
   assert.equal(local.privacy?.guarantee, "local DP");
   assert.equal(local.clamped, undefined);
   await assert.rejects(
-    releaseTable(data, { ...request, method: "sample" }, { bounds }).then(() =>
-      releaseTable(data, { ...request, method: "fbs" }, { bounds })
+    runTableMethod(data, { ...request, method: "sample" }, { bounds }).then(() =>
+      runTableMethod(data, { ...request, method: "fbs" }, { bounds })
     ),
     /only the laplace method takes bounds/,
   );

@@ -7,7 +7,7 @@ import {
   releaseSettings,
   type ReleaseSummary,
 } from "../../src/synthesis/release_summary.ts";
-import type { ReleaseReport } from "../../src/synthesis/report.ts";
+import type { ReleaseManifest } from "../../src/synthesis/report.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { riskReport } from "../../src/synthesis/risk_report.ts";
 import { type ReportVariable, utilityReport } from "../../src/synthesis/utility_report.ts";
@@ -34,7 +34,7 @@ const SPEC = SynthesisSpec.parse({
 });
 
 /** report.json of that release, as the command line writes it (the owner's own data). */
-const REPORT: ReleaseReport = {
+const REPORT: ReleaseManifest = {
   mechanism: "lw-final",
   model: "joint",
   outcomes: [{ y: "A", model: "normal" }, { y: HOSTILE, model: "categorical" }, {
