@@ -252,9 +252,8 @@ export async function synthesize(
     );
   }
   const ball = { radius: spec.radius, relative: spec.radiusMode === "relative" };
+  const several = outcomes.length > 1;
   const datasets: Map<string, OutputColumn>[] = [];
-  const utility: Utility[] = [];
-  const risk: OutcomeRisk[] = [];
   const byOutcome = outcomes.map(({ y, model }) => ({
     y,
     model,
@@ -283,25 +282,18 @@ export async function synthesize(
       }
     }
     datasets.push(columns);
-    if (outcomes.length === 1) {
-      utility.push(utilityOf(design.y, draw.y));
-      risk.push({ ...identificationRisk(design.y, draw.y, ball), ...ball });
-    } else {
-      conditionals.forEach((conditional, k) => {
-        if (conditional.design.outcomeLevels !== undefined) return;
-        const ystar = synthetic.get(outcomes[k].y)!;
-        byOutcome[k].utility.push(utilityOf(conditional.design.y, ystar));
-        byOutcome[k].risk.push({
-          ...identificationRisk(conditional.design.y, ystar, ball),
-          ...ball,
-        });
-      });
-    }
+    // Each outcome's utility and risk per dataset: a lone outcome whatever its kind, of several
+    // the numeric ones (the level outcomes are in the utility report's tables).
+    conditionals.forEach((conditional, k) => {
+      if (several && conditional.design.outcomeLevels !== undefined) return;
+      const ystar = synthetic.get(outcomes[k].y)!;
+      byOutcome[k].utility.push(utilityOf(conditional.design.y, ystar));
+      byOutcome[k].risk.push({ ...identificationRisk(conditional.design.y, ystar, ball), ...ball });
+    });
   }
 
   const fit = outcome.fit;
   const censored = outcome.censor !== undefined;
-  const several = outcomes.length > 1;
   const synthesized: ReportVariable[] = outcomes.map(({ y }, k) => {
     const levels = conditionals[k].design.outcomeLevels;
     return levels === undefined
@@ -359,9 +351,9 @@ export async function synthesize(
         summary: fit.summary,
       },
       drawIndices,
-      utility,
-      risk,
-      ...(outcomes.length === 1 ? {} : { outcomes: byOutcome }),
+      utility: several ? [] : byOutcome[0].utility,
+      risk: several ? [] : byOutcome[0].risk,
+      ...(several ? { outcomes: byOutcome } : {}),
       ...(several
         ? {
           riskReport: riskReport(reportInput, {
