@@ -7,8 +7,9 @@
  * 2. {@linkcode runMechanismUnderCap}: the mechanism on a {@linkcode MechanismContext} (model, fit,
  *    Lipschitz backend, noise), with the ε cap: a target ε is a cap for every mechanism, and a
  *    result above it is a `CalibrationError`, never a release.
- * 3. {@linkcode datasetDrawIndices} and {@linkcode simulateDataset}: the posterior draws behind
- *    the m datasets and one synthetic dataset from one of them (or from the noisy histogram).
+ * 3. {@linkcode syntheticDatasets}: the m datasets, each from its posterior draw
+ *    ({@linkcode datasetDrawIndices}) by {@linkcode simulateDataset} (or from the noisy
+ *    histogram), as the release and every study draw them.
  *
  * @module
  */

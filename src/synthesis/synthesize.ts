@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { FitFlaggedError, type FitSetup } from "../mcmc/fit.ts";
+import { type Fit, FitFlaggedError, type FitSetup } from "../mcmc/fit.ts";
 import { predictLipschitz } from "../mechanisms/predict_lipschitz.ts";
 import config from "../../deno.json" with { type: "json" };
 import { datasetColumns, type OutputColumn } from "../data/csv.ts";
 import { type Dataset, getColumn } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
-import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
+import type { MechanismOutcome, MechanismSettings, Refit } from "../mechanisms/mechanism.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
 import { gpuHmcRefusal } from "../gpu/hmc_target.ts";
@@ -26,7 +26,7 @@ import { jointFitter } from "./joint_fit.ts";
 import { fitter, runMechanismUnderCap, syntheticDatasets } from "./release.ts";
 import type { ReleaseManifest } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
-import { outcomesOf, resolveMechanism, type SynthesisSpec } from "./spec.ts";
+import { outcomesOf, type ResolvedSpec, resolveMechanism, type SynthesisSpec } from "./spec.ts";
 import { synthesisModel } from "./synthesis_model.ts";
 import { type Utility, utilityOf } from "./utility.ts";
 import { type UtilityReport, utilityReport } from "./utility_report.ts";
@@ -167,6 +167,77 @@ function outcomeColumn(model: Model, values: Float64Array): OutputColumn {
 }
 
 /**
+ * The mechanism's settings from a request; a lone outcome whose model bounds it by definition
+ * (beta's [0, 1]) gives the histogram its public range unless the request gives one.
+ */
+function mechanismSettings(spec: ResolvedSpec): MechanismSettings {
+  const outcomes = outcomesOf(spec);
+  const bounds = outcomes.length === 1 ? modelRequirements(outcomes[0].model).bounds : null;
+  return {
+    mechanism: spec.mechanism,
+    m: spec.m,
+    epsilon: spec.epsilon,
+    c: spec.c,
+    g: spec.g,
+    radius: spec.radius,
+    relativeRadius: spec.radiusMode === "relative",
+    matchLipschitz: spec.matchLipschitz,
+    retruncations: spec.retruncations,
+    lower: spec.lower ?? bounds?.lower,
+    upper: spec.upper ?? bounds?.upper,
+    bins: spec.bins,
+  };
+}
+
+/** The public manifest (report.json) of a release: what was run, its privacy, its columns. */
+function releaseManifest(
+  spec: ResolvedSpec,
+  outcome: MechanismOutcome,
+  model: Model,
+  written: { readonly columns: string[]; readonly backend: string; readonly seedPolicy: string },
+): ReleaseManifest {
+  const outcomes = outcomesOf(spec);
+  const flagged = outcome.fit?.flagged ?? false;
+  return {
+    mechanism: spec.mechanism,
+    model: outcomes.length === 1 ? outcomes[0].model : "joint",
+    ...(outcomes.length === 1 ? {} : { outcomes: outcomes.map(({ y, model }) => ({ y, model })) }),
+    n: model.design.n,
+    m: spec.m,
+    lipschitz: Number.isNaN(outcome.privacyLipschitz) ? null : outcome.privacyLipschitz,
+    lipschitzOverDraws: "max",
+    epsilonPerDataset: outcome.privacy.epsilonPerDataset,
+    epsilon: outcome.privacy.epsilon,
+    guarantee: outcome.privacy.guarantee,
+    neighbours: NEIGHBOURS,
+    backend: written.backend,
+    columns: written.columns,
+    software: { name: "ppsynth", version: config.version },
+    seedPolicy: written.seedPolicy,
+    ...(isSurveyModel(model) ? {} : { coefficientPrior: spec.prior }),
+    ...(flagged ? { fitFlagged: true as const } : {}),
+    ...(spec.autoReason === undefined
+      ? {}
+      : { mechanismChoice: { requested: "auto" as const, reason: spec.autoReason } }),
+  };
+}
+
+/** The final fit's health, cost and summary, for the owner's diagnostics. */
+function fitDiagnostics(fit: Fit): NonNullable<SynthesisDiagnostics["fit"]> {
+  return {
+    rhatMax: fit.rhatMax,
+    essBulkMin: fit.essBulkMin,
+    divergences: fit.divergences,
+    treeDepthHits: fit.treeDepthHits,
+    flagged: fit.flagged,
+    warmup: fit.warmup,
+    setup: fit.setup,
+    gradientEvaluations: fit.gradientEvaluations,
+    summary: fit.summary,
+  };
+}
+
+/**
  * Runs a synthesis on the confidential `data`.
  *
  * @param data The confidential dataset.
@@ -192,7 +263,6 @@ export async function synthesize(
     ? dropMissing(confidential, read)
     : { data: confidential, dropped: 0 };
   const model = synthesisModel(data, spec);
-  const design = model.design;
   const outcomes = outcomesOf(spec);
   const note = options.onNote ?? (() => {});
   const lipschitz = await selectLipschitz(spec.backend, note);
@@ -201,24 +271,8 @@ export async function synthesize(
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
   const chains = spec.chains ?? (spec.sampler === "gpu-hmc" ? 64 : 4);
   const gpu = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model, note) : null;
-  // A lone outcome whose model bounds it by definition (beta's [0, 1]) gives the histogram its
-  // public range unless the request gives one.
-  const bounds = outcomes.length === 1 ? modelRequirements(outcomes[0].model).bounds : null;
 
-  const outcome: MechanismOutcome = await runMechanismUnderCap({
-    mechanism: spec.mechanism,
-    m: spec.m,
-    epsilon: spec.epsilon,
-    c: spec.c,
-    g: spec.g,
-    radius: spec.radius,
-    relativeRadius: spec.radiusMode === "relative",
-    matchLipschitz: spec.matchLipschitz,
-    retruncations: spec.retruncations,
-    lower: spec.lower ?? bounds?.lower,
-    upper: spec.upper ?? bounds?.upper,
-    bins: spec.bins,
-  }, {
+  const outcome: MechanismOutcome = await runMechanismUnderCap(mechanismSettings(spec), {
     model,
     lipschitz,
     laplace: seeded
@@ -292,8 +346,6 @@ export async function synthesize(
     });
   }
 
-  const fit = outcome.fit;
-  const censored = outcome.censor !== undefined;
   const synthesized: ReportVariable[] = outcomes.map(({ y }, k) => {
     const levels = conditionals[k].design.outcomeLevels;
     return levels === undefined
@@ -305,51 +357,22 @@ export async function synthesize(
     ? utilityReport(reportInput, { models: spec.utilityModels })
     : undefined;
   return {
-    report: {
-      mechanism: spec.mechanism,
-      model: outcomes.length === 1 ? outcomes[0].model : "joint",
-      ...(outcomes.length === 1
-        ? {}
-        : { outcomes: outcomes.map(({ y, model }) => ({ y, model })) }),
-      n: design.n,
-      m: spec.m,
-      lipschitz: Number.isNaN(outcome.privacyLipschitz) ? null : outcome.privacyLipschitz,
-      lipschitzOverDraws: "max",
-      epsilonPerDataset: outcome.privacy.epsilonPerDataset,
-      epsilon: outcome.privacy.epsilon,
-      guarantee: outcome.privacy.guarantee,
-      neighbours: NEIGHBOURS,
-      backend: lipschitz.name,
+    report: releaseManifest(spec, outcome, model, {
       columns: [...datasets[0].keys()],
-      software: { name: "ppsynth", version: config.version },
+      backend: lipschitz.name,
       seedPolicy,
-      ...(isSurveyModel(model) ? {} : { coefficientPrior: spec.prior }),
-      ...(flagged ? { fitFlagged: true as const } : {}),
-      ...(spec.autoReason === undefined
-        ? {}
-        : { mechanismChoice: { requested: "auto" as const, reason: spec.autoReason } }),
-    },
+    }),
     diagnostics: {
       alpha: outcome.alpha === null ? null : [...outcome.alpha],
       recordLipschitz: outcome.bound === null ? null : [...outcome.bound.perRecord],
       argmax: outcome.bound?.argmax ?? null,
       unweightedLipschitz: outcome.unweightedLipschitz,
-      uncensoredLipschitz: censored ? outcome.bound!.overall : null,
+      uncensoredLipschitz: outcome.censor !== undefined ? outcome.bound!.overall : null,
       refits: outcome.refits,
       finalFit: outcome.finalFit,
       g: outcome.g ?? null,
       k: outcome.k ?? null,
-      fit: fit === null ? null : {
-        rhatMax: fit.rhatMax,
-        essBulkMin: fit.essBulkMin,
-        divergences: fit.divergences,
-        treeDepthHits: fit.treeDepthHits,
-        flagged: fit.flagged,
-        warmup: fit.warmup,
-        setup: fit.setup,
-        gradientEvaluations: fit.gradientEvaluations,
-        summary: fit.summary,
-      },
+      fit: outcome.fit === null ? null : fitDiagnostics(outcome.fit),
       drawIndices,
       utility: several ? [] : byOutcome[0].utility,
       risk: several ? [] : byOutcome[0].risk,
