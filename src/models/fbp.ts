@@ -25,13 +25,8 @@
 import type { Rng } from "../random/rng.ts";
 import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
 import { HalfStudentT } from "./glm_prior.ts";
-import {
-  describeModel,
-  type Design,
-  lipschitzKernel,
-  type MetricKind,
-  type Weighting,
-} from "./model.ts";
+import { describeModel, lipschitzKernel } from "./model.ts";
+import type { Design, MetricKind, Weighting } from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
 import {
   leastSquares,
