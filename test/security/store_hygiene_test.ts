@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
 import { ApiConfig } from "../../src/api/config.ts";
+import { WORKER_CSV_LENGTH } from "../../src/api/data_input.ts";
 import { type ApiContext, openContext } from "../../src/api/context.ts";
 import { mainApp } from "../../functions/main.ts";
 
@@ -161,15 +162,20 @@ Deno.test("a 16 MiB CSV upload of 10^6 columns does not stall /healthz", () =>
     );
     try {
       const base = `http://127.0.0.1:${server.addr.port}`;
+      const upload = (name: string, body: string) =>
+        fetch(`${base}/v1/datasets?epsilonTotal=10&name=${name}`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${owner}`, "Content-Type": "text/csv" },
+          body,
+        }).then(async (response) => ({ status: response.status, text: await response.text() }));
+      // One upload large enough for the parse worker first: the worker module's first load (its
+      // type check under `deno test` in a fresh checkout) is not the parse this test judges.
+      const warm = await upload("warm", wideCsv(1000, WORKER_CSV_LENGTH + 1024));
+      assert.equal(warm.status, 201, warm.text.slice(0, 300));
       const csv = wideCsv(1_000_000, limit - 1024);
       assert.ok(new TextEncoder().encode(csv).length <= limit);
       let done = false;
-      const upload = fetch(`${base}/v1/datasets?epsilonTotal=10&name=wide`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${owner}`, "Content-Type": "text/csv" },
-        body: csv,
-      }).then(async (response) => ({ status: response.status, text: await response.text() }))
-        .finally(() => done = true);
+      const wide = upload("wide", csv).finally(() => done = true);
       // A probe is due every 100 ms; its lateness counts from when it was due, since a stalled
       // event loop (this process's) also delays the sending.
       const start = performance.now();
@@ -182,7 +188,7 @@ Deno.test("a 16 MiB CSV upload of 10^6 columns does not stall /healthz", () =>
         await response.body?.cancel();
         late.push(performance.now() - due);
       }
-      const { status, text } = await upload;
+      const { status, text } = await wide;
       const worst = Math.max(...late);
       assert.ok(
         worst < 1000,
