@@ -189,9 +189,11 @@ Deno.test("a 16 MiB CSV upload of 10^6 columns does not stall /healthz", () =>
         late.push(performance.now() - due);
       }
       const { status, text } = await wide;
+      // With the parse worker the worst probe here is the store's write after parsing (0.63–0.79 s
+      // on 2 idle cores); parsing on the event loop instead stalls it 10 s.
       const worst = Math.max(...late);
       assert.ok(
-        worst < 1000,
+        worst < 2000,
         `a /healthz answer came ${Math.round(worst)} ms after it was due (${late.length} probes)`,
       );
       assert.ok(late.length >= 5, `only ${late.length} probes`);
