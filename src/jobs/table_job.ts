@@ -11,9 +11,9 @@ import { DataError } from "../data/data_error.ts";
 import type { Dataset } from "../data/dataset.ts";
 import {
   formatTable,
-  type ReleaseTableOptions,
   runTableMethod,
   type TableBounds,
+  type TableMethodOptions,
   type TableRequest,
 } from "../survey/table_methods.ts";
 import type { TableWorkerAnswer, TableWorkerJob } from "../survey/table_worker.ts";
@@ -55,7 +55,7 @@ export interface TableOutcome {
 export function tableInWorker(
   data: Dataset,
   request: TableRequest,
-  options: Pick<ReleaseTableOptions, "levels" | "bounds" | "signal"> = {},
+  options: Pick<TableMethodOptions, "levels" | "bounds" | "signal"> = {},
 ): Promise<
   { rows: TableRow[]; privacy: TableResult["privacy"]; clamped?: Record<string, number> }
 > {
@@ -114,7 +114,7 @@ export function tableInWorker(
 export async function tabulate(
   data: Dataset,
   spec: TableSpec,
-  options: ReleaseTableOptions = {},
+  options: TableMethodOptions = {},
 ): Promise<TableOutcome> {
   if (spec.method === "sample" || spec.method === "laplace") {
     const { rows, privacy, clamped } = await tableInWorker(data, spec, options);
@@ -166,7 +166,7 @@ export async function runTableJob(
   data: Dataset,
   spec: TableSpec,
   onProgress: (progress: JobProgress) => void,
-  options: Pick<ReleaseTableOptions, "levels" | "bounds" | "signal"> = {},
+  options: Pick<TableMethodOptions, "levels" | "bounds" | "signal"> = {},
 ): Promise<JobOutput> {
   if (spec.method === "laplace") {
     onProgress({ stage: "table", fraction: 0 });

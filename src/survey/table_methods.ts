@@ -193,7 +193,7 @@ export interface TableRelease {
 }
 
 /** Options of {@linkcode runTableMethod}. */
-export interface ReleaseTableOptions {
+export interface TableMethodOptions {
   /** Progress of an fbs or fbp synthesis. */
   readonly onProgress?: SynthesisProgress;
   /** fbs, fbp: aborting it stops the synthesis (a job past its time limit). */
@@ -230,7 +230,7 @@ function requireEpsilon(request: TableRequest): number {
 export async function runTableMethod(
   data: Dataset,
   request: TableRequest,
-  options: ReleaseTableOptions = {},
+  options: TableMethodOptions = {},
 ): Promise<TableRelease> {
   const columns: TableColumns = { ...request, levels: options.levels ?? request.levels };
   const release = await computeTable(data, request, columns, options);
@@ -315,7 +315,7 @@ async function computeTable(
   data: Dataset,
   request: TableRequest,
   columns: TableColumns,
-  options: ReleaseTableOptions,
+  options: TableMethodOptions,
 ): Promise<TableRelease> {
   const { method } = request;
   if (method === "sample") {

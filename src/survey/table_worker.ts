@@ -16,8 +16,8 @@ import { DataError } from "../data/data_error.ts";
 import type { Dataset } from "../data/dataset.ts";
 import {
   formatTable,
-  type ReleaseTableOptions,
   runTableMethod,
+  type TableMethodOptions,
   type TablePrivacy,
   type TableRequest,
 } from "./table_methods.ts";
@@ -26,7 +26,7 @@ import {
 export interface TableWorkerJob {
   readonly data: Dataset;
   readonly request: TableRequest;
-  readonly options: Pick<ReleaseTableOptions, "levels" | "bounds">;
+  readonly options: Pick<TableMethodOptions, "levels" | "bounds">;
 }
 
 /** The worker's one reply. */
