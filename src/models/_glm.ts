@@ -153,8 +153,26 @@ export function meanVariance(
 }
 
 /**
+ * One linear predictor's block of K coefficients: its coefficients are named `prefix` + the
+ * design's coefficient name, and `scale` is the scale of its linear predictor (its intercept's
+ * `student-t` prior scale, `glm_prior.ts`).
+ */
+export interface CoefficientBlock {
+  readonly prefix: string;
+  readonly scale: PredictorScale;
+}
+
+/** The block of a model with one linear predictor on `scale`, its coefficients unprefixed. */
+export function singleBlock(scale: PredictorScale): readonly CoefficientBlock[] {
+  return [{ prefix: "", scale }];
+}
+
+/**
  * Base of the regression models: parameter layout, transforms, the prior and argument checks.
  * Subclasses supply the likelihood loop, simulation and the starting point.
+ *
+ * θ = (β, σ_β, [extra]) with β the m = B·K coefficients of B blocks (one per linear predictor,
+ * each on the design's K covariates) and σ_β their prior scales.
  */
 export abstract class GlmModel implements Model {
   readonly name: string;
@@ -163,8 +181,10 @@ export abstract class GlmModel implements Model {
   readonly paramNames: readonly string[];
   /** Number of records n. */
   protected readonly n: number;
-  /** Number of coefficients K. */
+  /** Number of covariates K. */
   protected readonly k: number;
+  /** Number of coefficients m = B·K. */
+  protected readonly m: number;
   readonly #extra: ExtraParameter | null;
   /** The `student-t` prior's scale coordinates, drawn exactly (`glm_prior.ts`). */
   readonly exactCoordinates: ExactCoordinates | undefined;
@@ -179,26 +199,32 @@ export abstract class GlmModel implements Model {
    * @param name The model's name.
    * @param design Outcome, covariates and the coefficient prior.
    * @param extra The model-specific positive parameter, if any.
-   * @param scale The scale of the linear predictor (its intercept's `student-t` prior scale,
-   *   `glm_prior.ts`).
+   * @param blocks The coefficient blocks, one per linear predictor.
    */
   constructor(
     name: string,
     design: Design,
     extra: ExtraParameter | null,
-    scale: PredictorScale,
+    blocks: readonly CoefficientBlock[],
   ) {
     validateDesign(design);
-    this.#prior = coefficientPrior(design.coefficientPrior, design.k, design.k, [scale]);
+    const m = blocks.length * design.k;
+    this.#prior = coefficientPrior(
+      design.coefficientPrior,
+      m,
+      design.k,
+      blocks.map((b) => b.scale),
+    );
     this.exactCoordinates = this.#prior.exact;
     this.name = name;
     this.design = design;
     this.n = design.n;
     this.k = design.k;
+    this.m = m;
     this.#extra = extra;
-    this.dim = 2 * design.k + (extra === null ? 0 : 1);
-    const names = [...design.coefficientNames];
-    for (const c of design.coefficientNames) names.push(`sigma_beta_${c}`);
+    this.dim = 2 * m + (extra === null ? 0 : 1);
+    const names = blocks.flatMap((b) => design.coefficientNames.map((c) => b.prefix + c));
+    for (const c of names.slice()) names.push(`sigma_beta_${c}`);
     if (extra !== null) names.push(extra.name);
     this.paramNames = Object.freeze(names);
   }
@@ -210,10 +236,10 @@ export abstract class GlmModel implements Model {
   constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
     this.checkLength("u", u);
     this.checkLength("out", out);
-    const k = this.k;
-    for (let j = 0; j < k; j++) out[j] = u[j];
-    for (let j = 0; j < k; j++) out[k + j] = this.#prior.scale(j, u[j], u[k + j]);
-    if (this.#extra !== null) out[2 * k] = Math.exp(this.#extra.sign * u[2 * k]);
+    const m = this.m;
+    for (let j = 0; j < m; j++) out[j] = u[j];
+    for (let j = 0; j < m; j++) out[m + j] = this.#prior.scale(j, u[j], u[m + j]);
+    if (this.#extra !== null) out[2 * m] = Math.exp(this.#extra.sign * u[2 * m]);
     return out;
   }
 
@@ -221,29 +247,40 @@ export abstract class GlmModel implements Model {
   unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
     this.checkLength("theta", theta);
     this.checkLength("out", out);
-    const k = this.k;
-    for (let j = 0; j < k; j++) out[j] = theta[j];
-    logPositive(theta, out, k, this.dim, this.paramNames);
-    for (let j = 0; j < k; j++) out[k + j] = this.#prior.unscale(j, theta[j], theta[k + j]);
-    if (this.#extra !== null) out[2 * k] *= this.#extra.sign;
+    const m = this.m;
+    for (let j = 0; j < m; j++) out[j] = theta[j];
+    logPositive(theta, out, m, this.dim, this.paramNames);
+    for (let j = 0; j < m; j++) out[m + j] = this.#prior.unscale(j, theta[j], theta[m + j]);
+    if (this.#extra !== null) out[2 * m] *= this.#extra.sign;
     return out;
   }
 
   abstract initialPoint(): Float64Array;
+
   abstract logLik(theta: Float64Array, out: Float64Array): Float64Array;
   abstract logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number;
-  abstract simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array;
+
+  /** Draws y*_i ~ p(· | x_i, θ) for every record into `out` (length n), record by record. */
+  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
+    this.checkLength("theta", theta);
+    this.checkRecords("out", out);
+    for (let i = 0; i < this.n; i++) out[i] = this.drawRecord(theta, rng, i);
+    return out;
+  }
+
+  /** One draw y*_i ~ p(· | x_i, θ) of record i. */
+  protected abstract drawRecord(theta: Float64Array, rng: Rng, i: number): number;
 
   /**
    * The log prior with its log-Jacobian at u; writes (not adds) the gradient into `grad`.
    */
   protected logPrior(u: Float64Array, grad: Float64Array | null): number {
-    const k = this.k;
-    let total = this.#prior.logDensity(u, k, grad);
+    const m = this.m;
+    let total = this.#prior.logDensity(u, m, grad);
     const extra = this.#extra;
     if (extra !== null) {
-      total += extra.prior.logDensity(u[2 * k]);
-      if (grad !== null) grad[2 * k] = extra.prior.gradient(u[2 * k]);
+      total += extra.prior.logDensity(u[2 * m]);
+      if (grad !== null) grad[2 * m] = extra.prior.gradient(u[2 * m]);
     }
     return total;
   }
@@ -253,11 +290,25 @@ export abstract class GlmModel implements Model {
     const u = new Float64Array(this.dim);
     u[0] = Number.isFinite(intercept) ? intercept : 0;
     if (this.#extra !== null) {
-      u[2 * this.k] = Number.isFinite(extraTheta) && extraTheta > 0
+      u[2 * this.m] = Number.isFinite(extraTheta) && extraTheta > 0
         ? this.#extra.sign * Math.log(extraTheta)
         : 0;
     }
     return u;
+  }
+
+  /**
+   * Checks a log density's arguments (u, and grad unless null, of length dim; the weighting's α of
+   * length n and C > 0) and returns its censoring bound C (+∞ when it has none).
+   */
+  protected densityArguments(
+    u: Float64Array,
+    grad: Float64Array | null,
+    weighting: Weighting,
+  ): number {
+    this.checkLength("u", u);
+    if (grad !== null) this.checkLength("grad", grad);
+    return censorBound(weighting, this.n);
   }
 
   /** Throws unless a parameter-length vector has length dim. */

@@ -11,7 +11,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleBeta } from "../random/distributions.ts";
-import { censorBound, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
+import { GlmModel, linearPredictor, meanVariance, singleBlock } from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { digamma, lgamma, sigmoid } from "../stats/special.ts";
@@ -43,7 +43,12 @@ export class BetaModel extends GlmModel {
    * @param design outcome (in (0, 1)) and covariates.
    */
   constructor(design: Design) {
-    super("beta", design, { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR }, "logit");
+    super(
+      "beta",
+      design,
+      { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR },
+      singleBlock("logit"),
+    );
     this.#y = design.y;
     this.#x = design.x;
     this.#logY = design.y.map(Math.log);
@@ -59,11 +64,9 @@ export class BetaModel extends GlmModel {
 
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    this.checkLength("u", u);
-    if (grad !== null) this.checkLength("grad", grad);
     const n = this.n;
     const k = this.k;
-    const censor = censorBound(weighting, n);
+    const censor = this.densityArguments(u, grad, weighting);
     const alpha = weighting.alpha;
     const x = this.#x;
     const logY = this.#logY;
@@ -161,17 +164,10 @@ export class BetaModel extends GlmModel {
   }
 
   /** y*_i ~ Beta(μ_iφ, (1−μ_i)φ). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
-    const k = this.k;
-    const x = this.#x;
-    const phi = theta[2 * k];
-    for (let i = 0; i < this.n; i++) {
-      const eta = linearPredictor(x, k, theta, i, 0);
-      out[i] = sampleBeta(rng, sigmoid(eta) * phi, sigmoid(-eta) * phi);
-    }
-    return out;
+  protected drawRecord(theta: Float64Array, rng: Rng, i: number): number {
+    const eta = linearPredictor(this.#x, this.k, theta, i, 0);
+    const phi = theta[2 * this.k];
+    return sampleBeta(rng, sigmoid(eta) * phi, sigmoid(-eta) * phi);
   }
 }
 

@@ -24,18 +24,22 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { censorBound, checkLength, checkRecords, logPositive, validateDesign } from "./_glm.ts";
-import { coefficientPrior, type CoefficientPriorTerms } from "./glm_prior.ts";
-import {
-  describeModel,
-  type Design,
-  type ExactCoordinates,
-  hmcKernels,
-  type Model,
-  type Weighting,
-} from "./model.ts";
+import { type CoefficientBlock, GlmModel } from "./_glm.ts";
+import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
 import { LogitSimd } from "./logit_simd.ts";
+
+/** One coefficient block per level but the reference, `level=<level>:`, on the logit scale. */
+function levelBlocks(design: Design): CoefficientBlock[] {
+  const levels = design.outcomeLevels;
+  if (levels === undefined || levels.length < 2) {
+    throw new RangeError(
+      `Invalid design: the categorical model needs outcomeLevels with at least two levels: ` +
+        `length=${levels?.length ?? 0}`,
+    );
+  }
+  return levels.slice(1).map((level) => ({ prefix: `level=${level}:`, scale: "logit" }));
+}
 
 /**
  * The categorical (multinomial logit) model; θ = (β_1, …, β_{L−1}, σ), u = (β, log σ), each β_l
@@ -54,30 +58,11 @@ import { LogitSimd } from "./logit_simd.ts";
  * assert.ok(Math.abs(l[0] + Math.log(3)) < 1e-15);
  * ```
  */
-export class CategoricalModel implements Model {
-  readonly name = "categorical";
-  readonly design: Design;
-  readonly dim: number;
-  readonly paramNames: readonly string[];
+export class CategoricalModel extends GlmModel {
   readonly metric = "diag";
-  /** Number of records n. */
-  readonly #n: number;
-  /** Number of covariates K (intercept included). */
-  readonly #k: number;
   /** Number of levels L. */
   readonly #levels: number;
-  /** Number of coefficients (L − 1)·K. */
-  readonly #m: number;
   readonly #x: Float64Array;
-  /** The priors of the coefficient scales, one per coefficient (`glm_prior.ts`). */
-  /** The `student-t` prior's scale coordinates, drawn exactly (`glm_prior.ts`). */
-  readonly exactCoordinates: ExactCoordinates | undefined;
-  readonly #prior: CoefficientPriorTerms;
-
-  /** The coefficients' prior (`glm_prior.ts`). */
-  get coefficientPrior(): CoefficientPriorTerms {
-    return this.#prior;
-  }
   /** y_i as a level code, −1 for an outcome that is not one. */
   readonly #code: Int32Array;
   /** Scratch: η_il − m_i of one record, l = 0..L−1. */
@@ -110,63 +95,25 @@ export class CategoricalModel implements Model {
     design: Design,
     options: { readonly groupRows?: boolean; readonly simd?: boolean } = {},
   ) {
-    validateDesign(design);
-    const levels = design.outcomeLevels;
-    if (levels === undefined || levels.length < 2) {
-      throw new RangeError(
-        `Invalid design: the categorical model needs outcomeLevels with at least two levels: ` +
-          `length=${levels?.length ?? 0}`,
-      );
-    }
-    this.design = design;
-    this.#n = design.n;
-    this.#k = design.k;
-    this.#levels = levels.length;
-    this.#m = (levels.length - 1) * design.k;
-    this.dim = 2 * this.#m;
-    this.#prior = coefficientPrior(design.coefficientPrior, this.#m, design.k, ["logit"]);
-    this.exactCoordinates = this.#prior.exact;
+    const blocks = levelBlocks(design);
+    super("categorical", design, null, blocks);
+    const levels = blocks.length + 1;
+    this.#levels = levels;
     this.#x = design.x;
     this.#code = Int32Array.from(
       design.y,
-      (y) => Number.isInteger(y) && y >= 0 && y < levels.length ? y : -1,
+      (y) => Number.isInteger(y) && y >= 0 && y < levels ? y : -1,
     );
-    this.#eta = new Float64Array(levels.length);
-    this.#p = new Float64Array(levels.length);
+    this.#eta = new Float64Array(levels);
+    this.#p = new Float64Array(levels);
     this.#groups = options.groupRows === false
       ? null
       : rowGroups(design.x, design.n, design.k, null);
     const groupCount = this.#groups?.first.length ?? 0;
-    this.#groupEta = new Float64Array(groupCount * levels.length);
-    this.#groupP = new Float64Array(groupCount * levels.length);
+    this.#groupEta = new Float64Array(groupCount * levels);
+    this.#groupP = new Float64Array(groupCount * levels);
     this.#groupLse = new Float64Array(groupCount);
     this.#useSimd = this.#groups === null && (options.simd ?? true) && LogitSimd.available;
-    const names: string[] = [];
-    for (const level of levels.slice(1)) {
-      for (const c of design.coefficientNames) names.push(`level=${level}:${c}`);
-    }
-    this.paramNames = Object.freeze([...names, ...names.map((name) => `sigma_beta_${name}`)]);
-  }
-
-  /** θ_j = u_j for the coefficients, exp(u_j) for their scales. */
-  constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    checkLength("u", u, this.dim);
-    checkLength("out", out, this.dim);
-    const m = this.#m;
-    for (let j = 0; j < m; j++) out[j] = u[j];
-    for (let j = 0; j < m; j++) out[m + j] = this.#prior.scale(j, u[j], u[m + j]);
-    return out;
-  }
-
-  /** The inverse of {@link CategoricalModel.constrain}; the scales must be positive. */
-  unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkLength("out", out, this.dim);
-    const m = this.#m;
-    for (let j = 0; j < m; j++) out[j] = theta[j];
-    logPositive(theta, out, m, this.dim, this.paramNames);
-    for (let j = 0; j < m; j++) out[m + j] = this.#prior.unscale(j, theta[j], theta[m + j]);
-    return out;
   }
 
   /**
@@ -177,7 +124,7 @@ export class CategoricalModel implements Model {
     const counts = new Float64Array(this.#levels).fill(0.5);
     for (const c of this.#code) if (c >= 0) counts[c]++;
     const u = new Float64Array(this.dim);
-    for (let l = 1; l < this.#levels; l++) u[(l - 1) * this.#k] = Math.log(counts[l] / counts[0]);
+    for (let l = 1; l < this.#levels; l++) u[(l - 1) * this.k] = Math.log(counts[l] / counts[0]);
     return u;
   }
 
@@ -188,7 +135,7 @@ export class CategoricalModel implements Model {
    * log Σ_l e^{η_il − m_i} loses nothing to cancellation, near 0 included.
    */
   #softmax(coefficients: Float64Array, i: number): number {
-    const k = this.#k;
+    const k = this.k;
     const x = this.#x;
     const eta = this.#eta;
     const p = this.#p;
@@ -239,18 +186,16 @@ export class CategoricalModel implements Model {
 
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the prior, with the gradient of the module doc. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    checkLength("u", u, this.dim);
-    if (grad !== null) checkLength("grad", grad, this.dim);
-    const n = this.#n;
-    const k = this.#k;
+    const n = this.n;
+    const k = this.k;
     const levels = this.#levels;
-    const censor = censorBound(weighting, n);
+    const censor = this.densityArguments(u, grad, weighting);
     const alpha = weighting.alpha;
     const x = this.#x;
     const codes = this.#code;
     const eta = this.#eta;
     const p = this.#p;
-    let total = this.#prior.logDensity(u, this.#m, grad);
+    let total = this.logPrior(u, grad);
     const simd = this.#simd();
     if (simd !== null) return total + simd.logDensity(u, grad, weighting);
     const groups = this.#groups;
@@ -287,15 +232,15 @@ export class CategoricalModel implements Model {
 
   /** ℓ_i = η_{i,y_i} − log Σ_l e^{η_il} (−∞ for an outcome that is not a level's code). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out", out, this.#n);
+    this.checkLength("theta", theta);
+    this.checkRecords("out", out);
     const simd = this.#simd();
     if (simd !== null) return simd.logLik(theta, out);
     const codes = this.#code;
     const eta = this.#eta;
     const groups = this.#groups;
     if (groups !== null) this.#fillGroups(groups, theta);
-    for (let i = 0; i < this.#n; i++) {
+    for (let i = 0; i < this.n; i++) {
       const code = codes[i];
       if (code < 0) {
         out[i] = -Infinity;
@@ -313,19 +258,14 @@ export class CategoricalModel implements Model {
   }
 
   /** y*_i = l with probability p_il (by inversion of the cumulative probabilities). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out", out, this.#n);
+  protected drawRecord(theta: Float64Array, rng: Rng, i: number): number {
     const p = this.#p;
     const last = this.#levels - 1;
-    for (let i = 0; i < this.#n; i++) {
-      this.#softmax(theta, i);
-      let target = rng.uniform();
-      let l = 0;
-      while (l < last && target >= p[l]) target -= p[l++];
-      out[i] = l;
-    }
-    return out;
+    this.#softmax(theta, i);
+    let target = rng.uniform();
+    let l = 0;
+    while (l < last && target >= p[l]) target -= p[l++];
+    return l;
   }
 }
 

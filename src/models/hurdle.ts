@@ -32,26 +32,11 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleLognormal } from "../random/distributions.ts";
-import {
-  censorBound,
-  checkLength,
-  checkRecords,
-  linearPredictor,
-  logPositive,
-  meanVariance,
-  validateDesign,
-} from "./_glm.ts";
-import { coefficientPrior, type CoefficientPriorTerms, SIGMA_PRIOR } from "./glm_prior.ts";
+import { GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
+import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { LogisticModel, logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
 import { type GaussianSums, gaussianSums, sumsDensity } from "./normal.ts";
-import {
-  describeModel,
-  type Design,
-  type ExactCoordinates,
-  lipschitzKernel,
-  type Model,
-  type Weighting,
-} from "./model.ts";
+import { describeModel, type Design, lipschitzKernel, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI, sigmoid } from "../stats/special.ts";
 
 /**
@@ -71,26 +56,9 @@ import { HALF_LOG_2PI, sigmoid } from "../stats/special.ts";
  * assert.ok(Math.abs(l[1] - (Math.log(0.5) - 0.5 * Math.log(2 * Math.PI))) < 1e-15);
  * ```
  */
-export class HurdleModel implements Model {
-  readonly name = "hurdle";
-  readonly design: Design;
-  readonly dim: number;
-  readonly paramNames: readonly string[];
+export class HurdleModel extends GlmModel {
   readonly metric = "diag";
-  /** Number of records n. */
-  readonly #n: number;
-  /** Number of covariates K (intercept included). */
-  readonly #k: number;
   readonly #x: Float64Array;
-  /** The priors of the coefficient scales, one per coefficient (`glm_prior.ts`). */
-  /** The `student-t` prior's scale coordinates, drawn exactly (`glm_prior.ts`). */
-  readonly exactCoordinates: ExactCoordinates | undefined;
-  readonly #prior: CoefficientPriorTerms;
-
-  /** The coefficients' prior (`glm_prior.ts`). */
-  get coefficientPrior(): CoefficientPriorTerms {
-    return this.#prior;
-  }
   /** 1 for a positive outcome, −1 for a zero, NaN for a negative or non-finite one. */
   readonly #s: Float64Array;
   /** log y_i for a positive outcome (0 otherwise). */
@@ -112,54 +80,16 @@ export class HurdleModel implements Model {
    *   doc.
    */
   constructor(design: Design, options: HurdleOptions = {}) {
-    validateDesign(design);
     // The first block is the logistic part's, the second the lognormal amount's.
-    this.#prior = coefficientPrior(design.coefficientPrior, 2 * design.k, design.k, [
-      "logit",
-      "log",
+    super("hurdle", design, { name: "sigma", sign: 1, prior: SIGMA_PRIOR }, [
+      { prefix: "nonzero:", scale: "logit" },
+      { prefix: "amount:", scale: "log" },
     ]);
-    this.exactCoordinates = this.#prior.exact;
-    this.design = design;
-    const k = design.k;
-    this.#n = design.n;
-    this.#k = k;
-    this.dim = 4 * k + 1;
     this.#x = design.x;
     this.#s = design.y.map((y) => y > 0 && y < Infinity ? 1 : y === 0 ? -1 : NaN);
     this.#z = design.y.map((y) => y > 0 && y < Infinity ? Math.log(y) : 0);
     this.#c = this.#z.map((z, i) => this.#s[i] === 1 ? -HALF_LOG_2PI - z : 0);
     this.#fast = options.fast ?? true;
-    const coefficients = [
-      ...design.coefficientNames.map((c) => `nonzero:${c}`),
-      ...design.coefficientNames.map((c) => `amount:${c}`),
-    ];
-    this.paramNames = Object.freeze([
-      ...coefficients,
-      ...coefficients.map((c) => `sigma_beta_${c}`),
-      "sigma",
-    ]);
-  }
-
-  /** θ_j = u_j for the coefficients, exp(u_j) for the scales and σ. */
-  constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    checkLength("u", u, this.dim);
-    checkLength("out", out, this.dim);
-    const m = 2 * this.#k;
-    for (let j = 0; j < m; j++) out[j] = u[j];
-    for (let j = 0; j < m; j++) out[m + j] = this.#prior.scale(j, u[j], u[m + j]);
-    out[2 * m] = Math.exp(u[2 * m]);
-    return out;
-  }
-
-  /** The inverse of {@link HurdleModel.constrain}; the scales and σ must be positive. */
-  unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkLength("out", out, this.dim);
-    const m = 2 * this.#k;
-    for (let j = 0; j < m; j++) out[j] = theta[j];
-    logPositive(theta, out, m, this.dim, this.paramNames);
-    for (let j = 0; j < m; j++) out[m + j] = this.#prior.unscale(j, theta[j], theta[m + j]);
-    return out;
   }
 
   /**
@@ -178,27 +108,23 @@ export class HurdleModel implements Model {
     const { mean, variance } = meanVariance(logs, Number.isFinite);
     const u = new Float64Array(this.dim);
     u[0] = Math.log((positive + 0.5) / (zero + 0.5));
-    u[this.#k] = Number.isFinite(mean) ? mean : 0;
-    u[4 * this.#k] = variance > 0 ? 0.5 * Math.log(variance) : 0;
+    u[this.k] = Number.isFinite(mean) ? mean : 0;
+    u[4 * this.k] = variance > 0 ? 0.5 * Math.log(variance) : 0;
     return u;
   }
 
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradients of the two parts. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    checkLength("u", u, this.dim);
-    if (grad !== null) checkLength("grad", grad, this.dim);
-    const n = this.#n;
-    const k = this.#k;
-    const censor = censorBound(weighting, n);
+    const n = this.n;
+    const k = this.k;
+    const censor = this.densityArguments(u, grad, weighting);
     const alpha = weighting.alpha;
     const x = this.#x;
     const sign = this.#s;
     const z = this.#z;
     const cst = this.#c;
-    let total = this.#prior.logDensity(u, 2 * k, grad);
+    let total = this.logPrior(u, grad);
     const logSigma = u[4 * k];
-    total += SIGMA_PRIOR.logDensity(logSigma);
-    if (grad !== null) grad[4 * k] = SIGMA_PRIOR.gradient(logSigma);
     const invVar = Math.exp(-2 * logSigma);
     const sums = weighting.censor === undefined && this.#fast ? this.#sumsOf(alpha) : null;
     if (sums !== null) {
@@ -254,8 +180,8 @@ export class HurdleModel implements Model {
   /** The logistic model of 1[y_i > 0] (NaN, so ℓ_i = −∞, for a negative or non-finite y_i). */
   #nonzeroModel(): LogisticModel {
     this.#nonzero ??= new LogisticModel({
-      n: this.#n,
-      k: this.#k,
+      n: this.n,
+      k: this.k,
       x: this.#x,
       y: this.#s.map((s) => s === 1 ? 1 : s === -1 ? 0 : NaN),
       coefficientNames: this.design.coefficientNames,
@@ -273,7 +199,7 @@ export class HurdleModel implements Model {
     if (sums === undefined) {
       const sign = this.#s;
       const weights = sign.map((s, i) => s === 1 ? (alpha === null ? 1 : alpha[i]) : 0);
-      sums = gaussianSums(this.#x, this.#n, this.#k, this.#z, this.#c, weights);
+      sums = gaussianSums(this.#x, this.n, this.k, this.#z, this.#c, weights);
       this.#sums.set(key, sums);
     }
     return sums;
@@ -281,9 +207,9 @@ export class HurdleModel implements Model {
 
   /** ℓ_i of the module doc (−∞ for a negative or non-finite outcome). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out", out, this.#n);
-    const k = this.#k;
+    this.checkLength("theta", theta);
+    this.checkRecords("out", out);
+    const k = this.k;
     const x = this.#x;
     const sign = this.#s;
     const z = this.#z;
@@ -291,7 +217,7 @@ export class HurdleModel implements Model {
     const sigma = theta[4 * k];
     const logSigma = Math.log(sigma);
     const halfInvVar = 0.5 / (sigma * sigma);
-    for (let i = 0; i < this.#n; i++) {
+    for (let i = 0; i < this.n; i++) {
       const s = sign[i];
       if (s !== s) {
         out[i] = -Infinity;
@@ -309,19 +235,11 @@ export class HurdleModel implements Model {
   }
 
   /** y*_i = 0 with probability 1 − p_i, else a draw from LogNormal(x_iᵀβ, σ²). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out", out, this.#n);
-    const k = this.#k;
-    const x = this.#x;
-    const sigma = theta[4 * k];
-    for (let i = 0; i < this.#n; i++) {
-      const p = sigmoid(linearPredictor(x, k, theta, i, 0));
-      out[i] = rng.uniform() < p
-        ? sampleLognormal(rng, linearPredictor(x, k, theta, i, k), sigma)
-        : 0;
-    }
-    return out;
+  protected drawRecord(theta: Float64Array, rng: Rng, i: number): number {
+    const p = sigmoid(linearPredictor(this.#x, this.k, theta, i, 0));
+    return rng.uniform() < p
+      ? sampleLognormal(rng, linearPredictor(this.#x, this.k, theta, i, this.k), theta[4 * this.k])
+      : 0;
   }
 }
 

@@ -20,7 +20,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { censorBound, GlmModel, linearPredictor } from "./_glm.ts";
+import { censorBound, GlmModel, linearPredictor, singleBlock } from "./_glm.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { sigmoid } from "../stats/special.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
@@ -106,7 +106,7 @@ export class LogisticModel extends GlmModel {
     design: Design,
     options: { readonly groupRows?: boolean; readonly simd?: boolean } = {},
   ) {
-    super("logistic", design, null, "logit");
+    super("logistic", design, null, singleBlock("logit"));
     this.#x = design.x;
     this.#s = binarySigns(design, "logistic");
     this.#groups = options.groupRows === false
@@ -162,9 +162,7 @@ export class LogisticModel extends GlmModel {
 
   /** Σ_i c_i with c_i = clamp(α_i·ℓ_i, ±C), plus the prior; ∂ℓ_i/∂η_i = y_i − logit⁻¹(η_i). */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    this.checkLength("u", u);
-    if (grad !== null) this.checkLength("grad", grad);
-    const censor = censorBound(weighting, this.n);
+    const censor = this.densityArguments(u, grad, weighting);
     return this.#records(u, grad, weighting, censor, this.logPrior(u, grad));
   }
 
@@ -268,15 +266,8 @@ export class LogisticModel extends GlmModel {
   }
 
   /** y*_i ~ Bernoulli(logit⁻¹(η_i)). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
-    const k = this.k;
-    const x = this.#x;
-    for (let i = 0; i < this.n; i++) {
-      out[i] = rng.uniform() < sigmoid(linearPredictor(x, k, theta, i, 0)) ? 1 : 0;
-    }
-    return out;
+  protected drawRecord(theta: Float64Array, rng: Rng, i: number): number {
+    return rng.uniform() < sigmoid(linearPredictor(this.#x, this.k, theta, i, 0)) ? 1 : 0;
   }
 }
 

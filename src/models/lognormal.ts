@@ -7,8 +7,6 @@
  *
  * @module
  */
-import type { Rng } from "../random/rng.ts";
-import { sampleLognormal } from "../random/distributions.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels } from "./model.ts";
 import { type GaussianOptions, GaussianRegression } from "./normal.ts";
@@ -39,13 +37,9 @@ export class LognormalModel extends GaussianRegression {
     super("lognormal", design, z, z.map((lz) => -HALF_LOG_2PI - lz), "log", options);
   }
 
-  /** y*_i ~ LogNormal(η_i, σ²). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
-    const sigma = theta[2 * this.k];
-    for (let i = 0; i < this.n; i++) out[i] = sampleLognormal(rng, this.eta(theta, i), sigma);
-    return out;
+  /** y = e^z, so y*_i ~ LogNormal(η_i, σ²). */
+  protected fromNormalScale(z: number): number {
+    return Math.exp(z);
   }
 }
 

@@ -16,7 +16,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleNegBinomial } from "../random/distributions.ts";
-import { censorBound, COUNT_RECORD, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
+import { COUNT_RECORD, GlmModel, linearPredictor, meanVariance, singleBlock } from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import {
@@ -85,7 +85,12 @@ export class NegBinModel extends GlmModel {
    *   loops are tested against); by default the WebAssembly loops run wherever SIMD is available.
    */
   constructor(design: Design, options: { readonly simd?: boolean } = {}) {
-    super("negbin", design, { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR }, "log");
+    super(
+      "negbin",
+      design,
+      { name: "phi", sign: -1, prior: RECIPROCAL_PHI_PRIOR },
+      singleBlock("log"),
+    );
     this.#useSimd = (options.simd ?? true) && NegBinSimd.available;
     this.#y = design.y;
     this.#x = design.x;
@@ -156,11 +161,9 @@ export class NegBinModel extends GlmModel {
 
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    this.checkLength("u", u);
-    if (grad !== null) this.checkLength("grad", grad);
     const n = this.n;
     const k = this.k;
-    const censor = censorBound(weighting, n);
+    const censor = this.densityArguments(u, grad, weighting);
     const alpha = weighting.alpha;
     const x = this.#x;
     const y = this.#y;
@@ -262,17 +265,9 @@ export class NegBinModel extends GlmModel {
   }
 
   /** y*_i ~ NB2(mean e^{η_i}, dispersion φ). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
-    const k = this.k;
-    const x = this.#x;
-    const phi = theta[2 * k];
-    for (let i = 0; i < this.n; i++) {
-      const eta = linearPredictor(x, k, theta, i, 0);
-      out[i] = sampleNegBinomial(rng, Math.exp(eta), phi);
-    }
-    return out;
+  protected drawRecord(theta: Float64Array, rng: Rng, i: number): number {
+    const eta = linearPredictor(this.#x, this.k, theta, i, 0);
+    return sampleNegBinomial(rng, Math.exp(eta), theta[2 * this.k]);
   }
 }
 

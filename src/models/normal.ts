@@ -22,7 +22,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleNormal } from "../random/distributions.ts";
-import { censorBound, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
+import { GlmModel, linearPredictor, meanVariance, singleBlock } from "./_glm.ts";
 import { type PredictorScale, SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
@@ -61,7 +61,7 @@ export abstract class GaussianRegression extends GlmModel {
     scale: PredictorScale,
     options: GaussianOptions = {},
   ) {
-    super(name, design, { name: "sigma", sign: 1, prior: SIGMA_PRIOR }, scale);
+    super(name, design, { name: "sigma", sign: 1, prior: SIGMA_PRIOR }, singleBlock(scale));
     this.z = z;
     this.#c = c;
     this.x = design.x;
@@ -92,11 +92,9 @@ export abstract class GaussianRegression extends GlmModel {
 
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    this.checkLength("u", u);
-    if (grad !== null) this.checkLength("grad", grad);
     const n = this.n;
     const k = this.k;
-    const censor = censorBound(weighting, n);
+    const censor = this.densityArguments(u, grad, weighting);
     const alpha = weighting.alpha;
     const x = this.x;
     const z = this.z;
@@ -156,10 +154,14 @@ export abstract class GaussianRegression extends GlmModel {
     return out;
   }
 
-  /** The linear predictor η_i = x_iᵀβ of record i at θ. */
-  protected eta(theta: Float64Array, i: number): number {
-    return linearPredictor(this.x, this.k, theta, i, 0);
+  /** y*_i = g(z*_i) with z*_i ~ N(η_i, σ²) and g {@link GaussianRegression.fromNormalScale}. */
+  protected drawRecord(theta: Float64Array, rng: Rng, i: number): number {
+    const eta = linearPredictor(this.x, this.k, theta, i, 0);
+    return this.fromNormalScale(sampleNormal(rng, eta, theta[2 * this.k]));
   }
+
+  /** The outcome of a response z on the normal scale (the inverse of the outcome's transform). */
+  protected abstract fromNormalScale(z: number): number;
 }
 
 /** Options of a Gaussian regression. */
@@ -317,13 +319,9 @@ export class NormalModel extends GaussianRegression {
     );
   }
 
-  /** y*_i ~ N(η_i, σ²). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
-    const sigma = theta[2 * this.k];
-    for (let i = 0; i < this.n; i++) out[i] = sampleNormal(rng, this.eta(theta, i), sigma);
-    return out;
+  /** y = z. */
+  protected fromNormalScale(z: number): number {
+    return z;
   }
 }
 

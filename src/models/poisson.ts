@@ -6,7 +6,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { samplePoisson } from "../random/distributions.ts";
-import { censorBound, COUNT_RECORD, GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
+import { COUNT_RECORD, GlmModel, linearPredictor, meanVariance, singleBlock } from "./_glm.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { lgamma } from "../stats/special.ts";
 
@@ -35,7 +35,7 @@ export class PoissonModel extends GlmModel {
    * @param design outcome (counts) and covariates.
    */
   constructor(design: Design) {
-    super("poisson", design, null, "log");
+    super("poisson", design, null, singleBlock("log"));
     this.#y = design.y;
     this.#x = design.x;
     this.#lgy1 = design.y.map((y) => lgamma(y + 1));
@@ -49,11 +49,9 @@ export class PoissonModel extends GlmModel {
 
   /** Σ_i c_i with c_i = clamp(α_i·ℓ_i, ±C), plus the prior; ∂ℓ_i/∂η_i = y_i − e^{η_i}. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    this.checkLength("u", u);
-    if (grad !== null) this.checkLength("grad", grad);
     const n = this.n;
     const k = this.k;
-    const censor = censorBound(weighting, n);
+    const censor = this.densityArguments(u, grad, weighting);
     const alpha = weighting.alpha;
     const x = this.#x;
     const y = this.#y;
@@ -113,16 +111,8 @@ export class PoissonModel extends GlmModel {
   }
 
   /** y*_i ~ Poisson(e^{η_i}). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
-    const k = this.k;
-    const x = this.#x;
-    for (let i = 0; i < this.n; i++) {
-      const eta = linearPredictor(x, k, theta, i, 0);
-      out[i] = samplePoisson(rng, Math.exp(eta));
-    }
-    return out;
+  protected drawRecord(theta: Float64Array, rng: Rng, i: number): number {
+    return samplePoisson(rng, Math.exp(linearPredictor(this.#x, this.k, theta, i, 0)));
   }
 }
 
