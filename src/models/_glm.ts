@@ -117,6 +117,22 @@ export function linearPredictor(
 }
 
 /**
+ * clamp(c, ±C): record i's term of the censored log density for c = α_i·ℓ_i (SPEC §4; C = +∞
+ * uncensored). A NaN term stays NaN.
+ */
+export function clampTerm(c: number, censor: number): number {
+  return c > censor ? censor : c < -censor ? -censor : c;
+}
+
+/**
+ * Whether a record's term c = α_i·ℓ_i passes its gradient through clamp(·, ±C): |c| ≤ C, where
+ * the clamp is the identity (a NaN term too, so that a NaN density has a NaN gradient).
+ */
+export function unclamped(c: number, censor: number): boolean {
+  return !(c > censor || c < -censor);
+}
+
+/**
  * The censoring bound C of a weighting (+∞ when it has none), after checking that α has one
  * entry per record and that C is positive.
  */

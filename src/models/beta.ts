@@ -11,7 +11,14 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleBeta } from "../random/distributions.ts";
-import { GlmModel, linearPredictor, meanVariance, singleBlock } from "./_glm.ts";
+import {
+  clampTerm,
+  GlmModel,
+  linearPredictor,
+  meanVariance,
+  singleBlock,
+  unclamped,
+} from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { digamma, lgamma, sigmoid } from "../stats/special.ts";
@@ -113,16 +120,12 @@ export class BetaModel extends GlmModel {
       const ly = logY[i];
       const l1y = log1mY[i];
       const c = a * (lConst + a1 * ly + b1 * l1y);
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (withGrad) {
-          const g = a * etaScale * (psiGap + ly - l1y);
-          g0 += g;
-          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
-          gPhi -= a * phi * (phiConst + mu * ly + nu * l1y);
-        }
+      total += clampTerm(c, censor);
+      if (withGrad && unclamped(c, censor)) {
+        const g = a * etaScale * (psiGap + ly - l1y);
+        g0 += g;
+        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        gPhi -= a * phi * (phiConst + mu * ly + nu * l1y);
       }
     }
     if (withGrad) {

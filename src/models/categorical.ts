@@ -24,7 +24,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { type CoefficientBlock, GlmModel } from "./_glm.ts";
+import { clampTerm, type CoefficientBlock, GlmModel, unclamped } from "./_glm.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
 import { LogitSimd } from "./logit_simd.ts";
@@ -208,22 +208,18 @@ export class CategoricalModel extends GlmModel {
       if (a === 0) continue;
       const code = codes[i];
       if (code < 0) {
-        total += censor === Infinity ? -Infinity : -censor; // c_i = clamp(−∞, ±C)
+        total += clampTerm(-Infinity, censor); // ℓ_i = −∞
         continue;
       }
       const base = groups === null ? 0 : groups.of[i] * levels;
       const lse = groups === null ? this.#softmax(u, i) : this.#groupLse[groups.of[i]];
       const c = a * (etas[base + code] - lse);
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (grad !== null) {
-          for (let l = 1, at = 0; l < levels; l++, at += k) {
-            const g = a * ((code === l ? 1 : 0) - ps[base + l]);
-            grad[at] += g;
-            for (let j = 1; j < k; j++) grad[at + j] += g * x[off + j];
-          }
+      total += clampTerm(c, censor);
+      if (grad !== null && unclamped(c, censor)) {
+        for (let l = 1, at = 0; l < levels; l++, at += k) {
+          const g = a * ((code === l ? 1 : 0) - ps[base + l]);
+          grad[at] += g;
+          for (let j = 1; j < k; j++) grad[at + j] += g * x[off + j];
         }
       }
     }

@@ -23,7 +23,15 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
+import {
+  censorBound,
+  checkLength,
+  checkRecords,
+  clampTerm,
+  linearPredictor,
+  logPositive,
+  unclamped,
+} from "./_glm.ts";
 import { HalfStudentT } from "./glm_prior.ts";
 import { describeModel, lipschitzKernel } from "./model.ts";
 import type { Design, MetricKind, Weighting } from "./model.ts";
@@ -213,23 +221,19 @@ export class FbpModel implements SurveyModel {
       const qy = ry * ry * invVarY;
       const qp = rp * rp * invVarP;
       const c = a * (c0 - 0.5 * (qy + qp) - xi - kappaY * eta + lp[i]);
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (grad !== null) {
-          const gEta = a * (ry * invVarY - kappaY);
-          const gXi = a * (rp * invVarP - 1);
-          gEta0 += gEta;
-          gXi0 += gXi;
-          for (let j = 1; j < k; j++) {
-            grad[j] += gEta * x[off + j];
-            grad[k + 1 + j] += gXi * x[off + j];
-          }
-          gKappaY += a * (rp * yi * invVarP - eta - kappaY * varY);
-          gSy += a * (qy - 1 - kappa2VarY);
-          gSp += a * (qp - 1 - varP);
+      total += clampTerm(c, censor);
+      if (grad !== null && unclamped(c, censor)) {
+        const gEta = a * (ry * invVarY - kappaY);
+        const gXi = a * (rp * invVarP - 1);
+        gEta0 += gEta;
+        gXi0 += gXi;
+        for (let j = 1; j < k; j++) {
+          grad[j] += gEta * x[off + j];
+          grad[k + 1 + j] += gXi * x[off + j];
         }
+        gKappaY += a * (rp * yi * invVarP - eta - kappaY * varY);
+        gSy += a * (qy - 1 - kappa2VarY);
+        gSp += a * (qp - 1 - varP);
       }
     }
     if (grad !== null) {

@@ -28,7 +28,15 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { censorBound, checkLength, checkRecords, linearPredictor, logPositive } from "./_glm.ts";
+import {
+  censorBound,
+  checkLength,
+  checkRecords,
+  clampTerm,
+  linearPredictor,
+  logPositive,
+  unclamped,
+} from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, lipschitzKernel } from "./model.ts";
 import type { Design, MetricKind, Weighting } from "./model.ts";
@@ -269,23 +277,19 @@ export class FbsModel implements SurveyModel {
       const d2 = z2 - rho * z1;
       const q = z1 * d1 + z2 * d2;
       const c = a * (c0 - 0.5 * q * invS);
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (grad !== null) {
-          const gy = a * d1 * invS * invSy;
-          const gw = a * d2 * invS * invSw;
-          gy0 += gy;
-          gw0 += gw;
-          for (let j = 1; j < k; j++) {
-            grad[j] += gy * x[off + j];
-            grad[k + j] += gw * x[off + j];
-          }
-          gSy += a * (z1 * d1 * invS - 1);
-          gSw += a * (z2 * d2 * invS - 1);
-          gV += a * (rho + z1 * z2 - rho * q * invS);
+      total += clampTerm(c, censor);
+      if (grad !== null && unclamped(c, censor)) {
+        const gy = a * d1 * invS * invSy;
+        const gw = a * d2 * invS * invSw;
+        gy0 += gy;
+        gw0 += gw;
+        for (let j = 1; j < k; j++) {
+          grad[j] += gy * x[off + j];
+          grad[k + j] += gw * x[off + j];
         }
+        gSy += a * (z1 * d1 * invS - 1);
+        gSw += a * (z2 * d2 * invS - 1);
+        gV += a * (rho + z1 * z2 - rho * q * invS);
       }
     }
     if (grad !== null) {

@@ -32,7 +32,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleLognormal } from "../random/distributions.ts";
-import { GlmModel, linearPredictor, meanVariance } from "./_glm.ts";
+import { clampTerm, GlmModel, linearPredictor, meanVariance, unclamped } from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { LogisticModel, logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
 import { type GaussianSums, gaussianSums, sumsDensity } from "./normal.ts";
@@ -138,7 +138,7 @@ export class HurdleModel extends GlmModel {
       if (a === 0) continue;
       const s = sign[i];
       if (s !== s) {
-        total += censor === Infinity ? -Infinity : -censor; // c_i = clamp(−∞, ±C)
+        total += clampTerm(-Infinity, censor); // ℓ_i = −∞
         continue;
       }
       let etaG = u[0];
@@ -156,20 +156,16 @@ export class HurdleModel extends GlmModel {
         l += cst[i] - logSigma - 0.5 * q;
       }
       const c = a * l;
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (grad !== null) {
-          const g = a * s * sigmoidNegFrom(t, e);
-          grad[0] += g;
-          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
-          if (s > 0) {
-            const gb = a * r * invVar;
-            grad[k] += gb;
-            for (let j = 1; j < k; j++) grad[k + j] += gb * x[off + j];
-            gSigma += a * (q - 1);
-          }
+      total += clampTerm(c, censor);
+      if (grad !== null && unclamped(c, censor)) {
+        const g = a * s * sigmoidNegFrom(t, e);
+        grad[0] += g;
+        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        if (s > 0) {
+          const gb = a * r * invVar;
+          grad[k] += gb;
+          for (let j = 1; j < k; j++) grad[k + j] += gb * x[off + j];
+          gSigma += a * (q - 1);
         }
       }
     }

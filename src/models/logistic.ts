@@ -20,7 +20,14 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { censorBound, GlmModel, linearPredictor, singleBlock } from "./_glm.ts";
+import {
+  censorBound,
+  clampTerm,
+  GlmModel,
+  linearPredictor,
+  singleBlock,
+  unclamped,
+} from "./_glm.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { sigmoid } from "../stats/special.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
@@ -207,7 +214,7 @@ export class LogisticModel extends GlmModel {
       if (a === 0) continue;
       const s = sign[i];
       if (s !== s) {
-        total += censor === Infinity ? -Infinity : -censor; // c_i = clamp(−∞, ±C)
+        total += clampTerm(-Infinity, censor); // ℓ_i = −∞
         continue;
       }
       let t = NaN;
@@ -219,16 +226,12 @@ export class LogisticModel extends GlmModel {
         e = Math.exp(-Math.abs(t));
       }
       const c = a * (of === undefined ? logSigmoidFrom(t, e) : this.#groupLogSigmoid[of[i]]);
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (grad !== null) {
-          const g = a * s *
-            (of === undefined ? sigmoidNegFrom(t, e) : this.#groupSigmoidNeg[of[i]]);
-          g0 += g;
-          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
-        }
+      total += clampTerm(c, censor);
+      if (grad !== null && unclamped(c, censor)) {
+        const g = a * s *
+          (of === undefined ? sigmoidNegFrom(t, e) : this.#groupSigmoidNeg[of[i]]);
+        g0 += g;
+        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
       }
     }
     if (grad !== null) grad[0] += g0;

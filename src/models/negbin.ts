@@ -16,7 +16,15 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleNegBinomial } from "../random/distributions.ts";
-import { COUNT_RECORD, GlmModel, linearPredictor, meanVariance, singleBlock } from "./_glm.ts";
+import {
+  clampTerm,
+  COUNT_RECORD,
+  GlmModel,
+  linearPredictor,
+  meanVariance,
+  singleBlock,
+  unclamped,
+} from "./_glm.ts";
 import { RECIPROCAL_PHI_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import {
@@ -208,16 +216,12 @@ export class NegBinModel extends GlmModel {
       const yi = y[i];
       const t = ids[i];
       const c = a * (cst[t] - (phi + yi) * logOnePlus + yi * d);
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (grad !== null) {
-          const g = a * (yi - (yi + phi) * s);
-          g0 += g;
-          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
-          gPhi += a * (phi * (logOnePlus - s) + yi * oneMinusS - psi[t]);
-        }
+      total += clampTerm(c, censor);
+      if (grad !== null && unclamped(c, censor)) {
+        const g = a * (yi - (yi + phi) * s);
+        g0 += g;
+        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        gPhi += a * (phi * (logOnePlus - s) + yi * oneMinusS - psi[t]);
       }
     }
     if (grad !== null) {

@@ -22,7 +22,14 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleNormal } from "../random/distributions.ts";
-import { GlmModel, linearPredictor, meanVariance, singleBlock } from "./_glm.ts";
+import {
+  clampTerm,
+  GlmModel,
+  linearPredictor,
+  meanVariance,
+  singleBlock,
+  unclamped,
+} from "./_glm.ts";
 import { type PredictorScale, SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
@@ -115,16 +122,12 @@ export abstract class GaussianRegression extends GlmModel {
       const r = z[i] - eta;
       const q = r * r * invVar;
       const c = a * (cst[i] - logSigma - 0.5 * q);
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (grad !== null) {
-          const g = a * r * invVar;
-          g0 += g;
-          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
-          gSigma += a * (q - 1);
-        }
+      total += clampTerm(c, censor);
+      if (grad !== null && unclamped(c, censor)) {
+        const g = a * r * invVar;
+        g0 += g;
+        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        gSigma += a * (q - 1);
       }
     }
     if (grad !== null) {

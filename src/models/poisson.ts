@@ -6,7 +6,15 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { samplePoisson } from "../random/distributions.ts";
-import { COUNT_RECORD, GlmModel, linearPredictor, meanVariance, singleBlock } from "./_glm.ts";
+import {
+  clampTerm,
+  COUNT_RECORD,
+  GlmModel,
+  linearPredictor,
+  meanVariance,
+  singleBlock,
+  unclamped,
+} from "./_glm.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { lgamma } from "../stats/special.ts";
 
@@ -72,15 +80,11 @@ export class PoissonModel extends GlmModel {
       }
       const yi = y[i];
       const c = a * (yi * eta - mu - lgy1[i]);
-      if (c > censor || c < -censor) {
-        total += c > 0 ? censor : -censor;
-      } else {
-        total += c;
-        if (grad !== null) {
-          const g = a * (yi - mu);
-          g0 += g;
-          for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
-        }
+      total += clampTerm(c, censor);
+      if (grad !== null && unclamped(c, censor)) {
+        const g = a * (yi - mu);
+        g0 += g;
+        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
       }
     }
     if (grad !== null) grad[0] += g0;
