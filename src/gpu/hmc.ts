@@ -68,6 +68,7 @@ import {
 } from "./hmc_layout.ts";
 import { HmcResources, type ReadbackSource, stageReadback } from "./hmc_resources.ts";
 import { baseParams, gpuTarget } from "./hmc_target.ts";
+import { checkInteger } from "../checks/arguments.ts";
 
 /** A device interaction the sampler reports to `onDeviceCall`. */
 export type GpuHmcEvent = "submit" | "readback";
@@ -98,19 +99,6 @@ export interface GpuHmcOptions {
 const KEY_STREAM = Number.MAX_SAFE_INTEGER;
 /** Attempts at a finite starting point per chain (as Stan and `sample.ts`). */
 const MAX_INIT_ATTEMPTS = 100;
-
-function checkInteger(
-  name: string,
-  value: number,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): void {
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new RangeError(
-      `Invalid ${name}: must be an integer in [${min}, ${max}]: ${name}=${value}`,
-    );
-  }
-}
 
 /**
  * Chain c's starting point: μ + L·ξ with ξ ~ uniform(−r, r)^d from `new Rng(seed).split(c)`

@@ -31,6 +31,7 @@ import { warmupFinal, warmupInit, warmupParams, warmupUpdate } from "./warmup.ts
 import type { WarmupOptions } from "./warmup.ts";
 import { checkMetricKind, type MetricKind } from "./metric.ts";
 import { preconditioned, type Preconditioner, toLatent, toPosition } from "./precondition.ts";
+import { checkInteger } from "../checks/arguments.ts";
 
 /** Options of `sample`; Stan's defaults where Stan has one. */
 export interface SampleOptions {
@@ -127,12 +128,6 @@ export interface SampleResult {
 
 /** Stan's number of attempts at a random starting point. */
 const MAX_INIT_ATTEMPTS = 100;
-
-function checkInteger(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`Invalid ${name}: must be an integer ≥ ${min}: ${name}=${value}`);
-  }
-}
 
 function startingState(
   rng: Rng,

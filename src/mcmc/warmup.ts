@@ -34,6 +34,7 @@ import {
   dualAveragingUpdate,
   initStepSize,
 } from "./step_size.ts";
+import { checkInteger } from "../checks/arguments.ts";
 
 /** Warmup settings; Stan's defaults. */
 export interface WarmupOptions extends DualAveragingOptions {
@@ -70,12 +71,6 @@ export interface WarmupState {
   dualAveraging: DualAveragingState;
   /** The metric estimate over the current window. */
   readonly estimator: MetricEstimator;
-}
-
-function checkCount(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`Invalid ${name}: must be a non-negative integer: ${name}=${value}`);
-  }
 }
 
 /**
@@ -115,10 +110,10 @@ export function warmupInit(
     metric: kind = "diag",
   } = options;
   checkMetricKind(kind);
-  checkCount("numWarmup", numWarmup);
-  checkCount("initBuffer", initBuffer);
-  checkCount("termBuffer", termBuffer);
-  checkCount("baseWindow", baseWindow);
+  checkInteger("numWarmup", numWarmup, 0);
+  checkInteger("initBuffer", initBuffer, 0);
+  checkInteger("termBuffer", termBuffer, 0);
+  checkInteger("baseWindow", baseWindow, 0);
   if (baseWindow < 1) {
     throw new RangeError(`Invalid baseWindow: must be ≥ 1: baseWindow=${baseWindow}`);
   }

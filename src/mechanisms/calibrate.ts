@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { checkPositiveFinite } from "../checks/arguments.ts";
 
 /** A target ε that no weights in the searched family reach. */
 export class CalibrationError extends Error {
@@ -110,9 +111,7 @@ export async function calibrateShift<T extends Candidate>(
   predict?: PredictShifts<T>,
 ): Promise<T> {
   const { epsilon, m, shiftForShare, closeness = 0.03, maxSteps = 6 } = options;
-  if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
-    throw new RangeError(`Invalid epsilon: must be positive and finite: epsilon=${epsilon}`);
-  }
+  checkPositiveFinite("epsilon", epsilon);
   const target = lipschitzTarget(epsilon, m);
   const aimed = (1 - closeness / 2) * target;
 

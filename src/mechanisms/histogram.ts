@@ -15,6 +15,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
+import { checkPositiveFinite } from "../checks/arguments.ts";
 
 /** L1 sensitivity of the bin counts under add/remove neighbours. */
 export const HISTOGRAM_SENSITIVITY = 1;
@@ -96,9 +97,7 @@ export function perturbedHistogram(
       `Invalid upper: must be finite and above lower: lower=${lower}, upper=${upper}`,
     );
   }
-  if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
-    throw new RangeError(`Invalid epsilon: must be positive and finite: epsilon=${epsilon}`);
-  }
+  checkPositiveFinite("epsilon", epsilon);
   if (typeof noise !== "function") throw new TypeError("Invalid noise: must be a function");
   const n = y.length;
   if (n === 0) throw new RangeError("Invalid y: must not be empty");

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { checkInteger, checkNonNegativeFinite, checkPositiveFinite } from "../checks/arguments.ts";
 
 /**
  * The one neighbour relation of every ppsynth mechanism (SPEC §11): databases x and y are
@@ -153,18 +154,6 @@ export function mulUp(a: number, b: number): number {
   return error > 0 ? nextUp(p) : p;
 }
 
-function checkNonNegative(name: string, value: number): void {
-  if (!(value >= 0) || !Number.isFinite(value)) {
-    throw new RangeError(`Invalid ${name}: must be finite and non-negative: ${name}=${value}`);
-  }
-}
-
-function checkCount(m: number): void {
-  if (!Number.isSafeInteger(m) || m < 1) {
-    throw new RangeError(`Invalid m: must be a positive integer: m=${m}`);
-  }
-}
-
 /**
  * Privacy map of the (weighted) pseudo posterior mechanism (Savitsky, Williams & Hu 2022; SPEC
  * §1). Privacy guarantee: each synthetic dataset drawn from one posterior draw is
@@ -187,8 +176,8 @@ function checkCount(m: number): void {
  * ```
  */
 export function pseudoPosteriorPrivacy(lipschitz: number, m: number): PrivacyLoss {
-  checkNonNegative("lipschitz", lipschitz);
-  checkCount(m);
+  checkNonNegativeFinite("lipschitz", lipschitz);
+  checkInteger("m", m, 1);
   const epsilonPerDataset = mulUp(2, lipschitz);
   return { guarantee: "aDP", epsilonPerDataset, epsilon: mulUp(epsilonPerDataset, m) };
 }
@@ -211,10 +200,8 @@ export function pseudoPosteriorPrivacy(lipschitz: number, m: number): PrivacyLos
  * ```
  */
 export function censoredPrivacy(censor: number, m: number): PrivacyLoss {
-  if (!(censor > 0) || !Number.isFinite(censor)) {
-    throw new RangeError(`Invalid censor: must be positive and finite: censor=${censor}`);
-  }
-  checkCount(m);
+  checkPositiveFinite("censor", censor);
+  checkInteger("m", m, 1);
   const epsilonPerDataset = mulUp(2, censor);
   return { guarantee: "DP", epsilonPerDataset, epsilon: mulUp(epsilonPerDataset, m) };
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import { pairedLength } from "./weights.ts";
+import { checkPositiveFinite } from "../checks/arguments.ts";
 
 /**
  * Re-weighted weights (eq. 3.1): α^w_i = clamp(k·α_i·Δ_{α,x}/Δ_{α,x_i}, 0, 1), with the bounds
@@ -94,9 +95,7 @@ export function reweightToward(
       `Invalid recordBounds: has ${recordBounds.length} entries, expected ${alpha.length}`,
     );
   }
-  if (!(target > 0) || !Number.isFinite(target)) {
-    throw new RangeError(`Invalid target: must be positive and finite: target=${target}`);
-  }
+  checkPositiveFinite("target", target);
   if (!(k > 0 && k <= 1)) throw new RangeError(`Invalid k: must lie in (0, 1]: k=${k}`);
   return alpha.map((a, i) => {
     const bound = recordBounds[i];

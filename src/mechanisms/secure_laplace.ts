@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { checkPositiveFinite } from "../checks/arguments.ts";
 
 /** A source of uniform random bytes: returns a fresh Uint8Array of exactly n bytes. */
 export type RandomBytes = (n: number) => Uint8Array;
@@ -110,12 +111,6 @@ function fraction(mantissa: bigint, exponent: number): Rational {
   return exponent >= 0
     ? { numerator: mantissa << BigInt(exponent), denominator: 1n }
     : { numerator: mantissa, denominator: 1n << BigInt(-exponent) };
-}
-
-function checkPositive(name: string, value: number): void {
-  if (!(value > 0) || !Number.isFinite(value)) {
-    throw new RangeError(`Invalid ${name}: must be positive and finite: ${name}=${value}`);
-  }
 }
 
 /** n uniform bytes from the source, checked. */
@@ -215,7 +210,7 @@ export function sampleDiscreteLaplace(
  * ```
  */
 export function laplaceNoiseGrid(scale: number): LaplaceGrid {
-  checkPositive("scale", scale);
+  checkPositiveFinite("scale", scale);
   const exponent = gridExponent("scale", Math.min(2 ** GRID_BITS, scale), scale);
   const b = dyadic(scale);
   return { exponent, step: 2 ** exponent, scale: fraction(b.mantissa, b.exponent - exponent) };
@@ -243,8 +238,8 @@ export function laplaceNoiseGrid(scale: number): LaplaceGrid {
  * ```
  */
 export function laplaceQueryGrid(sensitivity: number, epsilon: number): LaplaceQueryGrid {
-  checkPositive("sensitivity", sensitivity);
-  checkPositive("epsilon", epsilon);
+  checkPositiveFinite("sensitivity", sensitivity);
+  checkPositiveFinite("epsilon", epsilon);
   const ratio = sensitivity / epsilon;
   if (!(ratio > 0) || !Number.isFinite(ratio)) {
     throw new RangeError(

@@ -7,6 +7,7 @@
  * @module
  */
 import { pairedLength } from "./weights.ts";
+import { checkPositiveFinite } from "../checks/arguments.ts";
 
 /**
  * Truncated weights: α*_i = 0 where Δ_{α,x_i} > ε/2 (strictly; a record exactly at ε/2 keeps its
@@ -32,11 +33,7 @@ export function truncateWeights(
   epsilonPerDataset: number,
 ): Float64Array {
   const n = pairedLength(alpha, recordBounds);
-  if (!(epsilonPerDataset > 0) || !Number.isFinite(epsilonPerDataset)) {
-    throw new RangeError(
-      `Invalid epsilonPerDataset: must be positive and finite: epsilonPerDataset=${epsilonPerDataset}`,
-    );
-  }
+  checkPositiveFinite("epsilonPerDataset", epsilonPerDataset);
   const threshold = epsilonPerDataset / 2;
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { checkFinite, checkNonNegativeFinite, checkPositiveFinite } from "../checks/arguments.ts";
 
 /**
  * The number of records n of a weighted fit's weights α and its per-record bounds Δ_{α,x_i}, once
@@ -53,16 +54,12 @@ export interface BallRadius {
 export interface CwOptions extends BallRadius, WeightShape {}
 
 function checkShape({ c, g }: WeightShape): void {
-  if (!(c >= 0) || !Number.isFinite(c)) {
-    throw new RangeError(`Invalid c: must be finite and non-negative: c=${c}`);
-  }
-  if (!Number.isFinite(g)) throw new RangeError(`Invalid g: must be finite: g=${g}`);
+  checkNonNegativeFinite("c", c);
+  checkFinite("g", g);
 }
 
 function checkRadius({ radius, relative }: BallRadius): void {
-  if (!(radius >= 0) || !Number.isFinite(radius)) {
-    throw new RangeError(`Invalid radius: must be finite and non-negative: radius=${radius}`);
-  }
+  checkNonNegativeFinite("radius", radius);
   if (relative !== undefined && typeof relative !== "boolean") {
     throw new TypeError(`Invalid relative: must be a boolean: relative=${relative}`);
   }
@@ -241,12 +238,6 @@ export function cwWeights(y: Float64Array, options: CwOptions): Float64Array {
   return risk;
 }
 
-function checkLipschitz(name: string, value: number): void {
-  if (!(value > 0) || !Number.isFinite(value)) {
-    throw new RangeError(`Invalid ${name}: must be positive and finite: ${name}=${value}`);
-  }
-}
-
 /**
  * SW weight matching another synthesizer's Lipschitz bound (vector-weighted paper §3.1):
  * α = min(1, Δ/Δ_x), with Δ_x the unweighted bound. Since Δ_{α,x} = α·Δ_x for a scalar α this
@@ -264,8 +255,8 @@ function checkLipschitz(name: string, value: number): void {
  * ```
  */
 export function swAlphaForLipschitz(target: number, unweighted: number): number {
-  checkLipschitz("target", target);
-  checkLipschitz("unweighted", unweighted);
+  checkPositiveFinite("target", target);
+  checkPositiveFinite("unweighted", unweighted);
   return Math.min(1, target / unweighted);
 }
 
@@ -287,10 +278,10 @@ export function swAlphaForLipschitz(target: number, unweighted: number): number 
  * ```
  */
 export function swAlphaForEpsilon(epsilon: number, m: number, unweighted: number): number {
-  checkLipschitz("epsilon", epsilon);
+  checkPositiveFinite("epsilon", epsilon);
   if (!Number.isSafeInteger(m) || m < 1) {
     throw new RangeError(`Invalid m: must be a positive integer: m=${m}`);
   }
-  checkLipschitz("unweighted", unweighted);
+  checkPositiveFinite("unweighted", unweighted);
   return Math.min(1, epsilon / (2 * m * unweighted));
 }

@@ -35,6 +35,7 @@ import type { CoefficientPrior } from "../data/design.ts";
 import { sampleGamma } from "../random/distributions.ts";
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 import type { ExactCoordinates } from "./exact_coordinates.ts";
+import { checkPositiveFinite } from "../checks/arguments.ts";
 
 /**
  * A half-Student-t(ν, 0, s) prior on a positive x = e^u, evaluated on the unconstrained u:
@@ -64,12 +65,8 @@ export class HalfStudentT {
    * @param scale scale s > 0.
    */
   constructor(nu: number, scale: number) {
-    if (!(nu > 0) || !Number.isFinite(nu)) {
-      throw new RangeError(`Invalid nu: must be positive and finite: nu=${nu}`);
-    }
-    if (!(scale > 0) || !Number.isFinite(scale)) {
-      throw new RangeError(`Invalid scale: must be positive and finite: scale=${scale}`);
-    }
+    checkPositiveFinite("nu", nu);
+    checkPositiveFinite("scale", scale);
     this.nu = nu;
     this.scale = scale;
     this.#logNorm = Math.LN2 + lgamma((nu + 1) / 2) - lgamma(nu / 2) -
@@ -123,12 +120,8 @@ export class InverseGammaVariance {
    * @param scale b > 0.
    */
   constructor(shape: number, scale: number) {
-    if (!(shape > 0) || !Number.isFinite(shape)) {
-      throw new RangeError(`Invalid shape: must be positive and finite: shape=${shape}`);
-    }
-    if (!(scale > 0) || !Number.isFinite(scale)) {
-      throw new RangeError(`Invalid scale: must be positive and finite: scale=${scale}`);
-    }
+    checkPositiveFinite("shape", shape);
+    checkPositiveFinite("scale", scale);
     this.shape = shape;
     this.scale = scale;
     this.#logNorm = Math.LN2 + shape * Math.log(scale) - lgamma(shape);

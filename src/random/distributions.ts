@@ -5,24 +5,7 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-
-function checkFinite(name: string, value: number): void {
-  if (!Number.isFinite(value)) {
-    throw new RangeError(`Invalid ${name}: must be finite: ${name}=${value}`);
-  }
-}
-
-function checkPositive(name: string, value: number): void {
-  if (!(value > 0) || !Number.isFinite(value)) {
-    throw new RangeError(`Invalid ${name}: must be positive and finite: ${name}=${value}`);
-  }
-}
-
-function checkNonNegative(name: string, value: number): void {
-  if (!(value >= 0) || !Number.isFinite(value)) {
-    throw new RangeError(`Invalid ${name}: must be non-negative and finite: ${name}=${value}`);
-  }
-}
+import { checkFinite, checkNonNegativeFinite, checkPositiveFinite } from "../checks/arguments.ts";
 
 /**
  * Uniform(a, b) by a + (b − a)·U with U = `rng.uniform()` ∈ (0, 1); the result lies in [a, b]
@@ -67,7 +50,7 @@ export function sampleUniform(rng: Rng, a: number, b: number): number {
  */
 export function sampleNormal(rng: Rng, mean: number, sd: number): number {
   checkFinite("mean", mean);
-  checkNonNegative("sd", sd);
+  checkNonNegativeFinite("sd", sd);
   return mean + sd * rng.normal();
 }
 
@@ -125,8 +108,8 @@ function logStandardGamma(rng: Rng, shape: number): number {
  * ```
  */
 export function sampleGamma(rng: Rng, shape: number, rate: number): number {
-  checkPositive("shape", shape);
-  checkPositive("rate", rate);
+  checkPositiveFinite("shape", shape);
+  checkPositiveFinite("rate", rate);
   if (shape >= 1) return standardGammaAtLeastOne(rng, shape) / rate;
   return Math.exp(logStandardGamma(rng, shape)) / rate;
 }
@@ -151,8 +134,8 @@ export function sampleGamma(rng: Rng, shape: number, rate: number): number {
  * ```
  */
 export function sampleBeta(rng: Rng, a: number, b: number): number {
-  checkPositive("a", a);
-  checkPositive("b", b);
+  checkPositiveFinite("a", a);
+  checkPositiveFinite("b", b);
   const logX = logStandardGamma(rng, a);
   const logY = logStandardGamma(rng, b);
   return 1 / (1 + Math.exp(logY - logX));
@@ -245,7 +228,7 @@ function poissonPtrs(rng: Rng, mean: number): number {
  * ```
  */
 export function samplePoisson(rng: Rng, mean: number): number {
-  checkNonNegative("mean", mean);
+  checkNonNegativeFinite("mean", mean);
   return mean < POISSON_INVERSION_LIMIT ? poissonInversion(rng, mean) : poissonPtrs(rng, mean);
 }
 
@@ -268,8 +251,8 @@ export function samplePoisson(rng: Rng, mean: number): number {
  * ```
  */
 export function sampleNegBinomial(rng: Rng, mu: number, phi: number): number {
-  checkNonNegative("mu", mu);
-  checkPositive("phi", phi);
+  checkNonNegativeFinite("mu", mu);
+  checkPositiveFinite("phi", phi);
   if (mu === 0) return 0;
   return samplePoisson(rng, sampleGamma(rng, phi, phi / mu));
 }
@@ -293,7 +276,7 @@ export function sampleNegBinomial(rng: Rng, mu: number, phi: number): number {
  */
 export function sampleLognormal(rng: Rng, meanlog: number, sdlog: number): number {
   checkFinite("meanlog", meanlog);
-  checkNonNegative("sdlog", sdlog);
+  checkNonNegativeFinite("sdlog", sdlog);
   return Math.exp(meanlog + sdlog * rng.normal());
 }
 
@@ -321,7 +304,7 @@ export function sampleLognormal(rng: Rng, meanlog: number, sdlog: number): numbe
  */
 export function sampleLaplace(rng: Rng, location: number, scale: number): number {
   checkFinite("location", location);
-  checkPositive("scale", scale);
+  checkPositiveFinite("scale", scale);
   const v = rng.uniform() - 0.5;
   const magnitude = -scale * Math.log(1 - 2 * Math.abs(v));
   return v < 0 ? location - magnitude : location + magnitude;

@@ -9,6 +9,7 @@
  */
 import type { Study, StudyResult } from "./study_types.ts";
 import type { ReplicateJob, WorkerMessage } from "./study_worker.ts";
+import { checkInteger } from "../checks/arguments.ts";
 
 /** The flags that fix a study's result: the seed, R and the settings. */
 export interface ReplicateRun<S> {
@@ -30,13 +31,6 @@ export type ReplicateTransport = <S, R>(
   onStage: OnStage,
 ) => Promise<R[]>;
 
-/** Throws a RangeError unless `value` is a safe integer ≥ `min`. */
-export function checkCount(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`Invalid ${name}: must be an integer ≥ ${min}: ${name}=${value}`);
-  }
-}
-
 /**
  * Runs R replicates on a transport and aggregates their records in r order.
  *
@@ -52,8 +46,8 @@ export async function scheduleReplicates<S, R, A>(
   transport: ReplicateTransport,
   onStage: OnStage = () => {},
 ): Promise<StudyResult<S, R, A>> {
-  checkCount("seed", run.seed, 0);
-  checkCount("replicates", run.replicates, 1);
+  checkInteger("seed", run.seed, 0);
+  checkInteger("replicates", run.replicates, 1);
   const records = await transport(study, run, onStage);
   return {
     study: study.name,
@@ -147,7 +141,7 @@ export class ReplicateThread {
  */
 export function inWorkerThreads(workers: number): ReplicateTransport {
   return async <S, R>(study: Study<S, R, unknown>, run: ReplicateRun<S>, onStage: OnStage) => {
-    checkCount("workers", workers, 0);
+    checkInteger("workers", workers, 0);
     const threads = Array.from(
       { length: Math.min(workers, run.replicates) },
       () => new ReplicateThread(),

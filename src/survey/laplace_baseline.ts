@@ -57,6 +57,7 @@ import type { Rng } from "../random/rng.ts";
 import { addUp } from "../mechanisms/privacy.ts";
 import { laplaceQueryGrid, secureLaplace } from "../mechanisms/secure_laplace.ts";
 import { type CellLayout, cellLayout, type SurveyTable, type TableInput } from "./tables.ts";
+import { checkPositiveFinite } from "../checks/arguments.ts";
 
 /** Adds ε-DP Laplace noise for a query of the given L1 sensitivity to a value. */
 export type LaplaceRelease = (value: number, sensitivity: number, epsilon: number) => number;
@@ -199,9 +200,7 @@ function replicateWeights(input: TableInput, rng: Rng): Float64Array {
  */
 export function laplaceTable(input: TableInput, options: LaplaceTableOptions): LaplaceTable {
   const { epsilon, replicates = 10, rng, release } = options;
-  if (!(epsilon > 0) || !Number.isFinite(epsilon)) {
-    throw new RangeError(`Invalid epsilon: must be positive and finite: epsilon=${epsilon}`);
-  }
+  checkPositiveFinite("epsilon", epsilon);
   if (options.bounds !== undefined) {
     if (options.replicates !== undefined && options.replicates !== 0) {
       throw new RangeError(

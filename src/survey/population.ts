@@ -10,6 +10,7 @@ import type { Rng } from "../random/rng.ts";
 import { proportionalAllocation } from "./allocation.ts";
 import { paperPopulationCells } from "./paper_tables_4_5.ts";
 import { GENDER_LEVELS } from "./sdr_tables.ts";
+import { checkNonNegativeFinite } from "../checks/arguments.ts";
 
 /**
  * A finite population, one entry per unit in every array. Units are ordered by field, then
@@ -34,12 +35,6 @@ export interface PopulationOptions {
   readonly salarySdlog?: number;
   /** The standard deviation of the noise in log π_i = log y_i + noise_i (default 0.4). */
   readonly selectionSdlog?: number;
-}
-
-function checkSdlog(name: string, value: number): void {
-  if (!(value >= 0) || !Number.isFinite(value)) {
-    throw new RangeError(`Invalid ${name}: must be non-negative and finite: ${name}=${value}`);
-  }
 }
 
 /**
@@ -75,8 +70,8 @@ export function simulatePopulation(rng: Rng, options: PopulationOptions = {}): P
   if (!Number.isSafeInteger(size) || size < 1) {
     throw new RangeError(`Invalid size: must be a positive integer: size=${size}`);
   }
-  checkSdlog("salarySdlog", salarySdlog);
-  checkSdlog("selectionSdlog", selectionSdlog);
+  checkNonNegativeFinite("salarySdlog", salarySdlog);
+  checkNonNegativeFinite("selectionSdlog", selectionSdlog);
   const printed = paperPopulationCells();
   const cellSizes = proportionalAllocation(Float64Array.from(printed.counts), size);
   const field = new Int32Array(size);

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 
 /** The layers, lowest first. */
 const LAYERS = [
+  "src/checks",
   "src/random",
   "src/data",
   "src/stats",
