@@ -184,8 +184,9 @@ export function singleBlock(scale: PredictorScale): readonly CoefficientBlock[] 
 }
 
 /**
- * Base of the regression models: parameter layout, transforms, the prior and argument checks.
- * Subclasses supply the likelihood loop, simulation and the starting point.
+ * Base of the regression models: parameter layout, transforms, the prior, argument checks and
+ * `simulate`. Subclasses supply their record loops (`logDensity`, `logLik`), one record's draw
+ * (`drawRecord`) and the starting point.
  *
  * θ = (β, σ_β, [extra]) with β the m = B·K coefficients of B blocks (one per linear predictor,
  * each on the design's K covariates) and σ_β their prior scales.
