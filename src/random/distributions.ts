@@ -5,7 +5,12 @@
  * @module
  */
 import type { Rng } from "./rng.ts";
-import { checkFinite, checkNonNegativeFinite, checkPositiveFinite } from "../checks/arguments.ts";
+import {
+  checkFinite,
+  checkInteger,
+  checkNonNegativeFinite,
+  checkPositiveFinite,
+} from "../checks/arguments.ts";
 
 /**
  * Uniform(a, b) by a + (b − a)·U with U = `rng.uniform()` ∈ (0, 1); the result lies in [a, b]
@@ -308,4 +313,62 @@ export function sampleLaplace(rng: Rng, location: number, scale: number): number
   const v = rng.uniform() - 0.5;
   const magnitude = -scale * Math.log(1 - 2 * Math.abs(v));
   return v < 0 ? location - magnitude : location + magnitude;
+}
+
+/**
+ * A uniform integer in [0, k), exactly: a 32-bit word x is accepted when x < k·⌊2³²/k⌋ (the
+ * largest multiple of k that fits), and x mod k is returned; otherwise it is redrawn, so every
+ * residue has the same ⌊2³²/k⌋ preimages and no modulo bias remains.
+ *
+ * @param rng The random stream.
+ * @param k The number of outcomes (an integer in [1, 2³²]).
+ * @returns An integer in [0, k).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Rng } from "./rng.ts";
+ * import { sampleIndex } from "./distributions.ts";
+ * const i = sampleIndex(new Rng(1), 6);
+ * assert.ok(Number.isInteger(i) && i >= 0 && i < 6);
+ * ```
+ */
+export function sampleIndex(rng: Rng, k: number): number {
+  checkInteger("k", k, 1, 2 ** 32);
+  const limit = k * Math.floor(2 ** 32 / k);
+  for (;;) {
+    const x = rng.nextUint32();
+    if (x < limit) return x % k;
+  }
+}
+
+/**
+ * A uniformly random permutation of 0..n−1 by the Fisher–Yates shuffle (Durstenfeld 1964,
+ * Algorithm 235): for i = n−1 down to 1, swap entry i with entry {@linkcode sampleIndex}(i + 1),
+ * so each of the n! orders has probability exactly 1/n! given exact uniform indices.
+ *
+ * @param rng The random stream.
+ * @param n The length (a non-negative integer).
+ * @returns The permutation: entry r is the index placed at position r.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Rng } from "./rng.ts";
+ * import { samplePermutation } from "./distributions.ts";
+ * const p = samplePermutation(new Rng(1), 5);
+ * assert.deepEqual([...p].sort(), [0, 1, 2, 3, 4]);
+ * ```
+ */
+export function samplePermutation(rng: Rng, n: number): Uint32Array {
+  checkInteger("n", n, 0, 2 ** 32);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = sampleIndex(rng, i + 1);
+    const swap = order[i];
+    order[i] = order[j];
+    order[j] = swap;
+  }
+  return order;
 }

@@ -560,7 +560,10 @@ export async function runDesignRelease(
   const file = everyKth(data, settings.every);
   const { data: used, dropped } = usedRecords(file);
   const spec = designReleaseSpec(settings);
-  const synthesis = await synthesize(file, spec, { onProgress: options.onProgress });
+  const synthesis = await synthesize(file, spec, {
+    onProgress: options.onProgress,
+    order: "aligned",
+  });
   const { report, diagnostics } = synthesis;
   if (report.n !== used.n) {
     throw new RangeError(`the synthesis used ${report.n} records, expected ${used.n}`);

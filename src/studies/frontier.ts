@@ -667,6 +667,7 @@ export async function runFrontier(
         try {
           const synthesis = await synthesize(everyKth(raw, file.every), armSpec(plan, settings), {
             onProgress: (stage, done, total) => onProgress(key, stage, done, total),
+            order: "aligned",
           });
           arm = synthesisArm(plan, synthesis, used, baseline, confidentialTable);
         } catch (error) {

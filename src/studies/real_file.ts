@@ -373,6 +373,7 @@ export async function realFileReplicate(
           shown.set(step, percent);
           stage(`${label}: ${step} ${percent}%`);
         },
+        order: "aligned",
       });
       arm = armResult(kind, epsilon, synthesis, used, confidential);
     } catch (error) {

@@ -130,6 +130,8 @@ export async function syntheticTable(
   const synthesis = await synthesize(data, spec, {
     onProgress: options.onProgress,
     signal: options.signal,
+    // A table pairs each synthetic record with its sample's groupings and releases no file.
+    order: "aligned",
   });
   const tables = synthesis.datasets.map((columns) =>
     syntheticSampleTable(

@@ -28,6 +28,7 @@ import type { ReleaseManifest } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
 import { outcomesOf, type ResolvedSpec, resolveMechanism, type SynthesisSpec } from "./spec.ts";
 import { synthesisModel } from "./synthesis_model.ts";
+import { inReleaseOrder } from "./release_order.ts";
 import { type Utility, utilityOf } from "./utility.ts";
 import { type UtilityReport, utilityReport } from "./utility_report.ts";
 import { type RiskReport, riskReport } from "./risk_report.ts";
@@ -36,6 +37,8 @@ import type { ReportVariable } from "./_report_columns.ts";
 /** Streams of a seed: chains use 0..K−1; these stay clear of them. */
 const SYNTHESIS_STREAM = 2 ** 40;
 const NOISE_STREAM = 2 ** 41;
+/** Dataset j's release order is drawn on stream `ORDER_STREAM + j` (`release_order.ts`). */
+const ORDER_STREAM = 2 ** 42;
 
 /** The data owner's confidential evaluation (`diagnostics.json`). */
 export interface SynthesisDiagnostics {
@@ -100,7 +103,7 @@ export interface SynthesisResult {
    * utility models or `report: true`; absent otherwise.
    */
   readonly utility?: UtilityReport;
-  /** The m synthetic datasets, as CSV columns. */
+  /** The m synthetic datasets, as CSV columns, in release order unless `order: "aligned"`. */
   readonly datasets: Map<string, OutputColumn>[];
 }
 
@@ -117,6 +120,13 @@ export interface SynthesizeOptions {
    * later one reject with the signal's reason (`FitterOptions.signal`).
    */
   readonly signal?: AbortSignal;
+  /**
+   * The datasets' row order: `"release"` (default) a uniformly random order per dataset from the
+   * release's randomness, so that row numbers say nothing of the confidential file's order
+   * (`release_order.ts`); `"aligned"` keeps record i's public values in row i, for callers that
+   * pair synthetic with confidential records and release no file (survey tables, studies).
+   */
+  readonly order?: "release" | "aligned";
 }
 
 /**
@@ -387,7 +397,11 @@ export async function synthesize(
       ...(spec.missing === "drop" ? { missingDropped: dropped } : {}),
       seed,
     },
-    datasets,
+    datasets: options.order === "aligned"
+      ? datasets
+      : datasets.map((columns, j) =>
+        inReleaseOrder(columns, new Rng(seed).split(ORDER_STREAM + j))
+      ),
     ...(utilityReported === undefined ? {} : { utility: utilityReported }),
   };
 }
