@@ -69,6 +69,9 @@ const CsvQuery = z.object({
   publicColumns: z.string().max(100_000).optional().openapi({
     description: "Comma-separated public columns, with a text/csv body (default: none)",
   }),
+  allowUnweighted: z.enum(["true", "false"]).optional().openapi({
+    description: "Whether analysts may run the unweighted mechanism (default: false)",
+  }),
 });
 
 const Policy = z.object({
@@ -92,6 +95,10 @@ const Policy = z.object({
   designDisclosed: z.boolean().openapi({
     description: "Whether a design column is public (declared with discloseDesign: true: " +
       "weights, strata and PSUs can predict confidential variables)",
+  }),
+  allowUnweighted: z.boolean().openapi({
+    description: "Whether analysts may run the unweighted mechanism, whose success depends on " +
+      "whether the data's Δ fits the cap (default false)",
   }),
   sizePublic: z.literal(true),
   neighbours: z.literal("add-remove"),
@@ -178,6 +185,7 @@ function datasetJson(info: StoredDataset) {
       minEpsilon: policy.minEpsilon ?? DEFAULT_MIN_EPSILON,
       guarantee: policy.guarantee ?? "aDP",
       ...surveyDesignOf(policy),
+      allowUnweighted: policy.allowUnweighted ?? false,
       sizePublic: policy.sizePublic,
       neighbours: policy.neighbours,
     },
@@ -204,6 +212,7 @@ export function datasets(context: ApiContext) {
             csv: await c.req.text(),
             publicColumns: query.publicColumns?.split(",").map((name) => name.trim())
               .filter((name) => name !== ""),
+            allowUnweighted: query.allowUnweighted === "true",
           };
         } else if (contentType === undefined) {
           throw new ApiError(400, "invalid_request", "a body is required (JSON or text/csv)");

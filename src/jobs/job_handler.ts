@@ -35,7 +35,12 @@ export function jobHandler(store: JobStore): JobHandler {
         ? await runTableJob(parsed, input.spec, onProgress, { signal })
         : await runSynthesisJob(parsed, input.spec, onProgress, signal);
     }
-    const { data, clamped } = policyData(parsed, policy);
+    // A synthesis's outcomes are also moved into their models' domains (`policyData`).
+    const { data, clamped } = policyData(
+      parsed,
+      policy,
+      input.kind === "synthesis" ? input.spec : undefined,
+    );
     if (input.kind === "table" && input.spec.method === "laplace") {
       // The bounded mode only (checkTable refused the request without the declared bounds); its
       // ε is exactly the charge and its privacy states no Δ, so there is nothing to restate.

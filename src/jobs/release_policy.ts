@@ -29,6 +29,7 @@ import { getColumn } from "../data/dataset.ts";
 import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { MECHANISMS } from "../mechanisms/registry.ts";
 import { modelRequirements, outcomeKind } from "../models/mod.ts";
+import { parseFormula } from "../stats/formula.ts";
 import { outcomesOf, resolveMechanism, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { TableSpec } from "./table_request.ts";
@@ -80,6 +81,12 @@ export const PolicyDeclaration = z.object({
    * they are, knowing that weights, strata and PSUs can predict confidential variables.
    */
   discloseDesign: z.boolean().default(false),
+  /**
+   * Whether an analyst may run the `unweighted` mechanism: its ε = 2·Δ_x·m has no floor, so a
+   * request at any cap succeeds or fails on whether the data's Δ_x fits it (one bit of Δ per
+   * request, `mechanisms/privacy.ts`). Off unless the owner allows it.
+   */
+  allowUnweighted: z.boolean().default(false),
 });
 
 /** A declaration as given. */
@@ -108,6 +115,8 @@ export interface DatasetPolicy {
    * `discloseDesign: true` (absent in older policies: false).
    */
   readonly designDisclosed?: boolean;
+  /** Whether `unweighted` may run (absent in older policies: false). */
+  readonly allowUnweighted?: boolean;
   readonly sizePublic: true;
   readonly neighbours: typeof NEIGHBOURS;
 }
@@ -258,6 +267,7 @@ export function createPolicy(declaration: PolicyDeclaration, data: Dataset): Dat
     guarantee: parsed.guarantee,
     surveyDesign: design.surveyDesign,
     designDisclosed: design.designDisclosed,
+    allowUnweighted: parsed.allowUnweighted,
     sizePublic: true,
     neighbours: NEIGHBOURS,
   };
@@ -348,6 +358,53 @@ function setByPolicy(given: unknown, field: string): void {
 }
 
 /**
+ * Refuses a model that takes log v of a column (lognormal, fbs and fbp, a synthesised weight)
+ * unless the owner declared the column's bounds [lo, hi] with lo > 0: the data are clamped to
+ * them (`policyData`), so no record can hold a value ≤ 0 or a text cell, and the answer depends
+ * on the policy alone (422 `bounds_required`, before anything is charged).
+ */
+function requirePositiveBounds(
+  policy: DatasetPolicy,
+  column: string,
+  field: string,
+  model: string,
+): void {
+  const bounds = policy.bounds[column];
+  if (bounds === undefined || !(bounds[0] > 0)) {
+    throw refuse(
+      "bounds_required",
+      `the ${model} model takes the logarithm of "${column}": declare its bounds at ` +
+        "registration with a positive lower bound (values are clamped to them; log 0 is " +
+        "undefined)",
+      field,
+    );
+  }
+}
+
+/**
+ * Refuses utility models that cannot run whatever the data: a formula that does not parse, or
+ * that names a column neither synthesised nor a covariate of the request (422
+ * `invalid_utility_model`, before anything is charged).
+ */
+function checkUtilityModels(spec: SynthesisSpec): void {
+  const known = new Set([...spec.x, ...outcomesOf(spec).map(({ y }) => y)]);
+  spec.utilityModels?.forEach((text, k) => {
+    let message: string | null = null;
+    try {
+      const formula = parseFormula(text);
+      const unknown = [formula.outcome, ...formula.terms].find((name) => !known.has(name));
+      if (unknown !== undefined) {
+        message = `the utility model names "${unknown}", which is neither an outcome nor in x`;
+      }
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      message = error.message;
+    }
+    if (message !== null) throw refuse("invalid_utility_model", message, `utilityModels.${k}`);
+  });
+}
+
+/**
  * Checks a synthesis request against the policy and returns the spec to run: stratum sizes
  * and histogram bounds taken from the policy, no seed.
  *
@@ -415,9 +472,42 @@ export function checkSynthesis(policy: DatasetPolicy, requested: SynthesisSpec):
         several ? `y.${k}` : "y",
       );
     }
+    const field = several ? `y.${k}` : "y";
+    const count = new Set(declared).size;
+    if (outcomeKind(model) === "binary" ? count !== 2 : count < 2) {
+      throw refuse(
+        "invalid_levels",
+        `the ${model} model's outcome has ${
+          outcomeKind(model) === "binary" ? "two levels" : "at least two levels"
+        }: ${count} declared`,
+        field,
+      );
+    }
     levels[y] = [...declared];
     levelledOutcomes++;
   });
+  outcomesOf(spec).forEach(({ y, model }, k) => {
+    if (outcomeKind(model) !== "positive") return;
+    requirePositiveBounds(
+      policy,
+      y,
+      y === spec.weight ? "weight" : several ? `y.${k}` : "y",
+      model,
+    );
+  });
+  if (typeof spec.model === "string" && modelRequirements(spec.model).surveyWeight) {
+    requirePositiveBounds(policy, spec.weight!, "weight", spec.model);
+  }
+  checkUtilityModels(spec);
+  if (spec.mechanism === "unweighted" && policy.allowUnweighted !== true) {
+    throw refuse(
+      "unweighted_not_allowed",
+      "the dataset's release policy does not allow the unweighted mechanism: its epsilon has " +
+        "no floor, so whether it fits the cap would depend on the data (allowUnweighted, " +
+        "declared at registration)",
+      "mechanism",
+    );
+  }
   if (Object.keys(levels).length > 0) run.levels = levels;
   if (spec.strata !== undefined && policy.stratumSizes[spec.strata] !== undefined) {
     run.stratumSizes = { ...policy.stratumSizes[spec.strata] };
@@ -501,6 +591,10 @@ export function checkTable(policy: DatasetPolicy, spec: TableSpec): TableSpec {
       "strata",
     );
   }
+  if (spec.method === "fbs" || spec.method === "fbp") {
+    requirePositiveBounds(policy, spec.y, "y", spec.method);
+    requirePositiveBounds(policy, spec.weight, "weight", spec.method);
+  }
   return sizes === undefined ? { ...spec } : { ...spec, stratumSizes: { ...sizes } };
 }
 
@@ -508,38 +602,60 @@ export function checkTable(policy: DatasetPolicy, spec: TableSpec): TableSpec {
 export interface PolicyData {
   /** The data with every bounded column clamped to its bounds. */
   readonly data: Dataset;
-  /** Values clamped, by column (owner's diagnostics only). */
+  /** Values clamped or moved into the model's domain, by column (owner's diagnostics only). */
   readonly clamped: Record<string, number>;
 }
 
 /**
+ * Where each numeric outcome kind's values go on a registered dataset, record by record and
+ * whatever the other records hold (so neighbours stay neighbours and a release's guarantee is
+ * unchanged), instead of failing the job on a record the model cannot take (a failure would
+ * answer whether such a record exists): a count is rounded to the nearest integer ≥ 0, a
+ * non-negative amount raised to 0, a unit-interval value moved into [1/(2n), 1 − 1/(2n)] (n
+ * public; Smithson and Verkuilen 2006's squeeze at the ends). Positive outcomes need declared
+ * bounds with lo > 0 instead (`requirePositiveBounds`); real ones take every number.
+ */
+const DOMAIN_RULES: Partial<Record<string, (v: number, n: number) => number>> = {
+  count: (v) => Math.max(0, Math.round(v)),
+  "non-negative": (v) => Math.max(0, v),
+  "unit-interval": (v, n) => Math.min(1 - 0.5 / n, Math.max(0.5 / n, v)),
+};
+
+/**
  * The data a release on a registered dataset reads: every column with public bounds clamped
- * to them (a value outside is moved to the nearest bound, never an error).
+ * to them (a value outside is moved to the nearest bound, never an error), then, for a
+ * synthesis, each numeric outcome moved into its model's domain ({@linkcode DOMAIN_RULES}).
  *
  * @param data The registered dataset.
  * @param policy Its policy.
- * @returns The clamped data and the count of clamped values per column.
+ * @param spec The synthesis it is read for (absent: a table, or clamping only).
+ * @returns The clamped data and the count of values moved per column.
  */
-export function policyData(data: Dataset, policy: DatasetPolicy): PolicyData {
+export function policyData(
+  data: Dataset,
+  policy: DatasetPolicy,
+  spec?: Pick<SynthesisSpec, "y" | "model" | "weight">,
+): PolicyData {
   const columns = new Map(data.columns);
   const clamped: Record<string, number> = {};
-  for (const [name, [lo, hi]] of Object.entries(policy.bounds)) {
+  const move = (name: string, rule: (v: number) => number) => {
     const column = columns.get(name);
-    if (column === undefined || column.kind !== "numeric") continue;
+    if (column === undefined || column.kind !== "numeric") return;
     let count = 0;
     const values = column.values.map((v) => {
-      if (v < lo) {
-        count++;
-        return lo;
-      }
-      if (v > hi) {
-        count++;
-        return hi;
-      }
-      return v;
+      const moved = rule(v);
+      if (moved !== v) count++;
+      return moved;
     });
     columns.set(name, { kind: "numeric", values });
-    clamped[name] = count;
+    clamped[name] = (clamped[name] ?? 0) + count;
+  };
+  for (const [name, [lo, hi]] of Object.entries(policy.bounds)) {
+    move(name, (v) => v < lo ? lo : v > hi ? hi : v);
+  }
+  for (const { y, model } of spec === undefined ? [] : outcomesOf(spec)) {
+    const rule = DOMAIN_RULES[outcomeKind(model)];
+    if (rule !== undefined) move(y, (v) => rule(v, data.n));
   }
   return { data: { ...data, columns }, clamped };
 }

@@ -160,6 +160,14 @@ export function mulUp(a: number, b: number): number {
  * ε_x = 2·Δ_{α,x}-aDP, and m datasets compose to ε = 2·Δ_{α,x}·m. Asymptotic, not pure DP: Δ is
  * the local bound of this database.
  *
+ * Success channel (issue 34, F5): a release under a cap c succeeds only when 2·Δ·m ≤ c, so its
+ * outcome answers "is Δ ≤ c/(2m)?" — one bit per request, outside ε, noise-free. `unweighted`
+ * (Δ = Δ_x, no floor) answers it for any c, so on a registered dataset it runs only where the
+ * policy allows it (`allowUnweighted`); `sw`, `lw`, `cw` and `auto` answer it only for caps
+ * below their calibration's reachable floor (a data-dependent floor, `CalibrationError`), one
+ * bit per refused request, each charged its cap, which bounds the bits an analyst can buy to
+ * ε_total / minEpsilon. `docs/decisions.md` ("Validity from public facts").
+ *
  * @param lipschitz Δ_{α,x} from the draws that generate the data (finite, ≥ 0).
  * @param m The number of synthetic datasets (positive integer).
  * @returns {guarantee: "aDP", epsilonPerDataset: 2Δ, epsilon: 2Δm}, each rounded up.

@@ -23,9 +23,9 @@ export interface Grouping {
 export interface TableInput {
   /** The outcome y_i (finite). */
   readonly y: Float64Array;
-  /** The survey weights w_i (positive, finite). */
+  /** The survey weights w_i (finite, ≥ 0; a zero-weight unit stands for no population unit). */
   readonly weight: Float64Array;
-  /** The stratum of each unit: 0, 1, …; every stratum present needs at least 2 units. */
+  /** The stratum of each unit: 0, 1, … (a stratum of one unit: see {@linkcode surveyTable}). */
   readonly strata: Int32Array;
   /** The two classifications that define the cells. */
   readonly by: readonly [Grouping, Grouping];
@@ -64,6 +64,13 @@ export interface SurveyTable {
  * Var = Σ_h n_h/(n_h − 1)·Σ_{i∈h} (z_i − z̄_h)², z̄_h the mean of z over the n_h units of stratum h
  * (the with-replacement, one-stage stratified estimator of Binder 1996). An empty cell has
  * count 0 with standard error 0, and mean and mean standard error NaN.
+ *
+ * A unit of weight 0 stands for no population unit: it adds 0 to every count and total (its z
+ * is 0) but stays a unit of its stratum, as a domain's outsiders do. A stratum of one unit, whose
+ * n_h/(n_h − 1) is undefined, is treated as R's `options(survey.lonely.psu = "adjust")` does:
+ * its unit's z is centred at the mean of z over all n units instead of its stratum's, with
+ * factor 1 — a fixed, conservative rule, so that no table fails on how many units a stratum
+ * holds.
  *
  * @param input Outcome, weights, strata and the two groupings.
  * @returns The table, grand total first.
@@ -106,19 +113,12 @@ export function surveyTable(input: TableInput): SurveyTable {
   const strataSizes = stratumSizes(strata);
   const H = strataSizes.length;
   for (let i = 0; i < n; i++) {
-    if (!(weight[i] > 0) || !Number.isFinite(weight[i])) {
+    if (!(weight[i] >= 0) || !Number.isFinite(weight[i])) {
       throw new RangeError(
-        `Invalid weight: must be positive and finite: weight[${i}]=${weight[i]}`,
+        `Invalid weight: must be non-negative and finite: weight[${i}]=${weight[i]}`,
       );
     }
     if (!Number.isFinite(y[i])) throw new RangeError(`Invalid y: must be finite: y[${i}]=${y[i]}`);
-  }
-  for (let h = 0; h < H; h++) {
-    if (strataSizes[h] === 1) {
-      throw new RangeError(
-        `Invalid strata: every stratum needs at least 2 units for the variance: stratum ${h} has 1`,
-      );
-    }
   }
   const { rows, labels } = cellLayout(by);
   const R = labels[0].length;
@@ -166,10 +166,23 @@ export function surveyTable(input: TableInput): SurveyTable {
   for (let r = 0; r < R; r++) {
     let varCount = 0;
     let varMean = 0;
+    // The means of z over all n units (z = 0 outside the cell), the centre of a lone unit.
+    let grandCount = 0;
+    let grandMean = 0;
+    for (let h = 0; h < H; h++) {
+      grandCount += sumCount[r * H + h] / n;
+      grandMean += sumMean[r * H + h] / n;
+    }
     for (let h = 0; h < H; h++) {
       const nh = strataSizes[h];
       if (nh === 0) continue;
       const j = r * H + h;
+      if (nh === 1) {
+        // survey.lonely.psu = "adjust": the unit's z (its stratum's sum) about the grand mean.
+        varCount += (sumCount[j] - grandCount) ** 2;
+        varMean += (sumMean[j] - grandMean) ** 2;
+        continue;
+      }
       // Units of stratum h outside the cell have z = 0: each adds z̄² to the sum of squares.
       const outside = nh - inCell[j];
       const scale = nh / (nh - 1);
@@ -261,8 +274,9 @@ export interface TableColumns {
 
 /**
  * Reads a {@linkcode TableInput} from a dataset, with errors that name the file, row and column
- * ({@linkcode DataError}): a missing column, a non-finite outcome or weight, a weight that is not
- * strictly positive, a stratum with a single unit. A grouping or strata column may be
+ * ({@linkcode DataError}): a missing column, a non-finite outcome or weight, a negative weight
+ * (a zero weight is kept, and a stratum of one unit too: {@linkcode surveyTable}). A grouping or
+ * strata column may be
  * categorical (its levels in order of appearance) or numeric (its distinct values, written in
  * shortest round-trip form, in order of appearance).
  *
@@ -279,21 +293,12 @@ export function tableInput(data: Dataset, columns: TableColumns): TableInput {
   const y = numericColumn(data, columns.y);
   const weight = numericColumn(data, columns.weight);
   for (let i = 0; i < weight.length; i++) {
-    if (!(weight[i] > 0)) {
+    if (!(weight[i] >= 0)) {
       throw new DataError(
         { file: data.source, row: i + 1, column: columns.weight },
-        "survey weights must be strictly positive",
+        "survey weights must be non-negative",
       );
     }
-  }
-  const sizes = new Int32Array(strata.levels.length);
-  for (const code of strata.codes) sizes[code]++;
-  const lone = strata.codes.findIndex((code) => sizes[code] === 1);
-  if (lone >= 0) {
-    throw new DataError(
-      { file: data.source, row: lone + 1, column: columns.strata },
-      "this unit is alone in its stratum; the variance needs at least 2 units per stratum",
-    );
   }
   return { y, weight, strata: strata.codes, by };
 }

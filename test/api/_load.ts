@@ -45,7 +45,12 @@ export async function loadScenario(
   const csv = confidentialCsv(50);
   const registered = await call("/v1/datasets", {
     method: "POST",
-    body: JSON.stringify({ epsilonTotal: JOBS * 1000, csv, publicColumns: ["z"] }),
+    body: JSON.stringify({
+      epsilonTotal: JOBS * 1000,
+      csv,
+      publicColumns: ["z"],
+      allowUnweighted: true,
+    }),
   });
   assert.equal(registered.status, 201);
   const datasetId = (await registered.json()).id;

@@ -35,11 +35,14 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     // Register: CSV body (admin only), with the covariate z declared public.
     const csv = h.confidentialCsv(60);
     const upload = (key: string) =>
-      app.request("/v1/datasets?epsilonTotal=1000000&name=survey&publicColumns=z", {
-        method: "POST",
-        headers: h.auth(key, "text/csv"),
-        body: csv,
-      });
+      app.request(
+        "/v1/datasets?epsilonTotal=1000000&name=survey&publicColumns=z&allowUnweighted=true",
+        {
+          method: "POST",
+          headers: h.auth(key, "text/csv"),
+          body: csv,
+        },
+      );
     assert.equal((await upload(keys.submit)).status, 403);
     const registered = await upload(keys.admin);
     assert.equal(registered.status, 201);
@@ -69,7 +72,7 @@ Deno.test("every endpoint through app.request(): datasets, budget, syntheses, re
     const fromRecords = await app.request("/v1/datasets", {
       method: "POST",
       headers: h.auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 5, records }),
+      body: JSON.stringify({ epsilonTotal: 5, records, allowUnweighted: true }),
     });
     assert.equal(fromRecords.status, 201);
     const fromRecordsInfo = await fromRecords.json();
@@ -172,7 +175,12 @@ Deno.test("the budget refuses a cap up front (409); a job over its cap fails, ch
     const registered = await app.request("/v1/datasets", {
       method: "POST",
       headers: h.auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 0.5, csv: h.confidentialCsv(40), publicColumns: ["z"] }),
+      body: JSON.stringify({
+        epsilonTotal: 0.5,
+        csv: h.confidentialCsv(40),
+        publicColumns: ["z"],
+        allowUnweighted: true,
+      }),
     });
     const { id: datasetId } = await registered.json();
     const upFront = await app.request("/v1/syntheses", {

@@ -54,7 +54,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
     const registered = await app.request("/v1/datasets", {
       method: "POST",
       headers: h.auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 1, csv, publicColumns: ["z"] }),
+      body: JSON.stringify({ epsilonTotal: 1, csv, publicColumns: ["z"], allowUnweighted: true }),
     });
     assert.equal(registered.status, 201);
     const { id: datasetId } = await registered.json();

@@ -129,6 +129,7 @@ Deno.test("a categorical outcome on a registered dataset takes its level set fro
           csv: rows.join("\n"),
           publicColumns: ["z"],
           levels: { kind: levels },
+          allowUnweighted: true,
         }),
       });
     const outside = await registerJson(["red", "green"]);

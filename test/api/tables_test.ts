@@ -323,7 +323,11 @@ Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes
   await closing(t, async () => {
     const fields = [...new Set(SLICE_CSV.trim().split("\n").slice(1).map((l) => l.split(",")[0]))];
     const sizes = Object.fromEntries(fields.map((field, h) => [field, 10_000 + 1000 * h]));
-    const datasetId = await registerPublic(t, 100, { stratumSizes: { field: sizes } });
+    // fbp takes log y and log w: the policy declares positive lower bounds (issue 34).
+    const datasetId = await registerPublic(t, 100, {
+      stratumSizes: { field: sizes },
+      bounds: { salary: [1, 1e7], w: [0.5, 1e5] },
+    });
     const request = {
       ...COLUMNS,
       datasetId,
@@ -378,9 +382,9 @@ Deno.test("`POST /v1/tables` names the field at fault and never echoes a value",
     await bad({ datasetId, csv: SLICE_CSV }, 400, "datasetId");
     const lines = SLICE_CSV.trim().split("\n");
     const cells = lines[4].split(",");
-    lines[4] = [...cells.slice(0, 3), "0"].join(",");
+    lines[4] = [...cells.slice(0, 3), "-1"].join(",");
     const message = await bad({ csv: lines.join("\n") }, 400);
-    assert.match(message, /row 4 \(line 5\), column "w": survey weights must be strictly positive/);
+    assert.match(message, /row 4 \(line 5\), column "w": survey weights must be non-negative/);
     assert.ok(!message.includes(cells[2]), "no salary in the message");
   });
 });

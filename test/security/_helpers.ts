@@ -84,7 +84,7 @@ export async function keyOf(t: TestApp, scopes: string[], tenant: string): Promi
     .secret;
 }
 
-const POLICY_FIELDS = ["publicColumns", "bounds", "stratumSizes", "levels"];
+const POLICY_FIELDS = ["publicColumns", "bounds", "stratumSizes", "levels", "allowUnweighted"];
 
 /**
  * Registers a dataset with a release policy as the owner (JSON body), 201 expected.
@@ -109,7 +109,8 @@ export async function register(
       headers: auth(owner),
       body: JSON.stringify(json),
     });
-  let response = await post(body);
+  // These fixtures' owners allow `unweighted` (the attacks on it set allowUnweighted: false).
+  let response = await post({ allowUnweighted: true, ...body });
   let legacy = false;
   if (response.status === 400) {
     const { error } = await response.clone().json();

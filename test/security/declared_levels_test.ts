@@ -64,6 +64,7 @@ Deno.test("declared levels: on a registered dataset the policy codes outcomes an
   const policy = createPolicy({
     publicColumns: ["sex"],
     levels: { race: ["a", "b", "c"], sex: ["m", "f"] },
+    allowUnweighted: true,
   }, data);
   const { levels: _levels, ...request } = SPEC;
   const run = checkSynthesis(policy, SynthesisSpec.parse({ ...request, epsilon: 1 }));

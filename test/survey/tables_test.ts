@@ -143,13 +143,17 @@ Deno.test("`surveyTable()`: an empty cell has count 0 (SE 0) and NaN mean; error
   assert.ok(Number.isNaN(table.mean[q]) && Number.isNaN(table.meanSE[q]));
   assert.equal(table.count[0], 10);
   assert.equal(table.mean[0], 3);
+  // A lone unit (survey.lonely.psu = "adjust"): stratum 0's z = 1, 2, 3 give 3/2·2 = 3, and
+  // stratum 1's lone z = 4 adds (4 − 10/4)² = 2.25 about the mean of z over all 4 units.
+  const lone = surveyTable({ ...base, strata: Int32Array.of(0, 0, 0, 1) });
+  assert.ok(Math.abs(lone.countSE[0] ** 2 - 5.25) < 1e-12, `${lone.countSE[0] ** 2}`);
+  // A zero weight counts for nothing but stays a unit of its stratum.
+  const zero = surveyTable({ ...base, weight: Float64Array.of(1, 0, 3, 4) });
+  assert.equal(zero.count[0], 8);
+  assert.equal(zero.mean[0], (1 + 9 + 16) / 8);
   assert.throws(
-    () => surveyTable({ ...base, strata: Int32Array.of(0, 0, 0, 1) }),
-    /stratum 1 has 1/,
-  );
-  assert.throws(
-    () => surveyTable({ ...base, weight: Float64Array.of(1, 0, 1, 1) }),
-    /weight\[1\]=0/,
+    () => surveyTable({ ...base, weight: Float64Array.of(1, -1, 1, 1) }),
+    /weight\[1\]=-1/,
   );
   assert.throws(
     () => surveyTable({ ...base, weight: Float64Array.of(1, 2) }),
@@ -162,12 +166,11 @@ Deno.test("`tableInput()` names the file, row and column of bad input", () => {
   const columns = { y: "y", weight: "w", strata: "h", by: ["a", "b"] } as const;
   assert.throws(
     () => tableInput(data("y,w,h,a,b\n1,1,1,x,p\n2,-1,1,x,q\n"), columns),
-    /s\.csv, row 2 \(line 3\), column "w": survey weights must be strictly positive/,
+    /s\.csv, row 2 \(line 3\), column "w": survey weights must be non-negative/,
   );
-  assert.throws(
-    () => tableInput(data("y,w,h,a,b\n1,1,1,x,p\n2,1,1,x,q\n3,1,2,x,q\n"), columns),
-    /row 3 \(line 4\), column "h": this unit is alone in its stratum/,
-  );
+  // A stratum of one unit and a zero weight are kept (`surveyTable`'s rules).
+  const kept = tableInput(data("y,w,h,a,b\n1,1,1,x,p\n2,0,1,x,q\n3,1,2,x,q\n"), columns);
+  assert.deepEqual([...kept.weight], [1, 0, 1]);
   assert.throws(
     () => tableInput(data("y,h,a,b\n1,1,x,p\n"), columns),
     /column "w": missing column/,
