@@ -48,7 +48,10 @@ Deno.test("unbounded work: 10⁶ draws in 64 chains is refused (422 too_much_wor
     );
 
     // The same through a survey table that synthesises (fbs).
-    const { id: survey } = await h.registerSurvey(t, owner, 10);
+    // (fbs takes log y and log w: positive declared lower bounds, issue 34.)
+    const { id: survey } = await h.registerSurvey(t, owner, 10, {
+      bounds: { salary: [1, 600_000], w: [0.5, 1000] },
+    });
     await refusedWith(
       await h.post(t, "/v1/tables", analyst, {
         ...h.SURVEY_COLUMNS,
