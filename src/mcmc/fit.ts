@@ -206,6 +206,38 @@ export function fitModel(model: Model, weighting: Weighting, options: FitOptions
 }
 
 /**
+ * The summary of one quantity's draws: mean, sd, 5% and 95% quantiles (type 7), R̂, bulk and
+ * tail ESS.
+ *
+ * @param perChain Post-warmup draws per chain, all of equal length.
+ * @returns The summary.
+ */
+export function summarizeChains(perChain: readonly Float64Array[]): ParamSummary {
+  const S = perChain.reduce((total, chain) => total + chain.length, 0);
+  const all = new Float64Array(S);
+  let offset = 0;
+  for (const chain of perChain) {
+    all.set(chain, offset);
+    offset += chain.length;
+  }
+  let sum = 0;
+  for (let s = 0; s < S; s++) sum += all[s];
+  const mean = sum / S;
+  let squares = 0;
+  for (let s = 0; s < S; s++) squares += (all[s] - mean) ** 2;
+  all.sort(); // `quantile` then skips its own sort
+  return {
+    mean,
+    sd: Math.sqrt(squares / (S - 1)),
+    q5: quantile(all, 0.05),
+    q95: quantile(all, 0.95),
+    rhat: splitRhat(perChain),
+    essBulk: essBulk(perChain),
+    essTail: essTail(perChain),
+  };
+}
+
+/**
  * Maps a sampler's unconstrained draws to θ and summarises each parameter.
  *
  * @param model The model whose posterior was sampled.
@@ -245,25 +277,7 @@ export function summarizeFit(
       for (let s = 0; s < drawsPerChain; s++) x[s] = draws[(c * drawsPerChain + s) * dim + j];
       return x;
     });
-    const all = new Float64Array(S);
-    let sum = 0;
-    for (let s = 0; s < S; s++) {
-      all[s] = draws[s * dim + j];
-      sum += all[s];
-    }
-    const mean = sum / S;
-    let squares = 0;
-    for (let s = 0; s < S; s++) squares += (all[s] - mean) ** 2;
-    all.sort(); // `quantile` then skips its own sort
-    const entry: ParamSummary = {
-      mean,
-      sd: Math.sqrt(squares / (S - 1)),
-      q5: quantile(all, 0.05),
-      q95: quantile(all, 0.95),
-      rhat: splitRhat(perChain),
-      essBulk: essBulk(perChain),
-      essTail: essTail(perChain),
-    };
+    const entry = summarizeChains(perChain);
     summary[name] = entry;
     rhatMax = Math.max(rhatMax, entry.rhat); // NaN propagates
     essBulkMin = Math.min(essBulkMin, entry.essBulk);

@@ -130,6 +130,15 @@ export class LatentClassModel {
   /** Pattern p's cells, P×J: offsets[j] + code (an index within a φ block). */
   readonly patternCells: Int32Array;
   #classLogs: Float64Array;
+  #logPhi: Float64Array;
+  /** Column blocks: block b holds columns blockStart[b]..blockStart[b+1]−1. */
+  #blockStart: Int32Array;
+  /** Start of block b's table (Π of its L_j entries) within one class's tables. */
+  #blockOffset: Int32Array;
+  /** Pattern p's entry in each block's table, P×B (blockOffset + mixed-radix code). */
+  #patternBlocks: Int32Array;
+  /** log(φ) summed over each block's columns for every level combination, class by class. */
+  #blockLogs: Float64Array;
 
   /**
    * @param file The encoded file (codes must lie in 0..levels−1).
@@ -185,6 +194,37 @@ export class LatentClassModel {
     this.patterns = seen.size;
     this.patternCells = Int32Array.from(cells);
     this.#classLogs = new Float64Array(this.patterns * classes);
+    this.#logPhi = new Float64Array(width * classes);
+    // Consecutive columns share a block while its table stays within P/4 entries: each (p, k)
+    // sum then gathers one value per block instead of one per column, and the K tables cost
+    // less than the gathers they save (measured on ma2019: P/4 beats P).
+    const starts = [0];
+    const offsets = [0];
+    let size = 1;
+    for (let j = 0; j < J; j++) {
+      if (j > starts[starts.length - 1] && size * columns[j].levels > this.patterns / 4) {
+        starts.push(j);
+        offsets.push(offsets[offsets.length - 1] + size);
+        size = 1;
+      }
+      size *= columns[j].levels;
+    }
+    starts.push(J);
+    offsets.push(offsets[offsets.length - 1] + size);
+    this.#blockStart = Int32Array.from(starts);
+    this.#blockOffset = Int32Array.from(offsets);
+    const B = starts.length - 1;
+    this.#patternBlocks = new Int32Array(this.patterns * B);
+    for (let p = 0; p < this.patterns; p++) {
+      for (let b = 0; b < B; b++) {
+        let code = 0;
+        for (let j = starts[b]; j < starts[b + 1]; j++) {
+          code = code * columns[j].levels + this.patternCells[p * J + j] - this.offsets[j];
+        }
+        this.#patternBlocks[p * B + b] = offsets[b] + code;
+      }
+    }
+    this.#blockLogs = new Float64Array(classes * offsets[B]);
   }
 
   /** Index of π_k (k = 0..K−1) in θ. */
@@ -209,22 +249,48 @@ export class LatentClassModel {
   }
 
   /**
-   * log(π_k f_k(x_p)) for every pattern p and class k, written P×K into `out`.
+   * log(π_k f_k(x_p)) for every pattern p and class k, written P×K into `out`. The logs of φ are
+   * taken once and summed over each block of columns for every level combination; each (p, k)
+   * sum then gathers one value per block.
    *
    * @param theta θ (length dim).
    * @param out P·K values (allocated when omitted).
    * @returns `out`.
    */
   classLogs(theta: Float64Array, out: Float64Array = new Float64Array(this.patterns * this.K)) {
-    const { K, width, patterns, patternCells } = this;
-    const J = this.levels.length;
+    const { K, width, patterns } = this;
+    const logPhi = this.#logPhi;
+    const starts = this.#blockStart;
+    const offsets = this.#blockOffset;
+    const B = starts.length - 1;
+    const tableWidth = offsets[B];
+    const tables = this.#blockLogs;
+    for (let c = 0; c < K * width; c++) logPhi[c] = Math.log(theta[K + c]);
+    for (let k = 0; k < K; k++) {
+      for (let b = 0; b < B; b++) {
+        // Mixed radix: the table of columns start..j−1 spread over column j's levels.
+        const table = k * tableWidth + offsets[b];
+        tables[table] = 0;
+        let size = 1;
+        for (let j = starts[b]; j < starts[b + 1]; j++) {
+          const L = this.levels[j];
+          const logs = k * width + this.offsets[j];
+          for (let e = size - 1; e >= 0; e--) {
+            const prefix = tables[table + e];
+            for (let l = 0; l < L; l++) tables[table + e * L + l] = prefix + logPhi[logs + l];
+          }
+          size *= L;
+        }
+      }
+    }
+    const blocks = this.#patternBlocks;
     for (let k = 0; k < K; k++) {
       const logPi = Math.log(theta[k]);
-      const base = K + k * width;
+      const base = k * tableWidth;
       for (let p = 0; p < patterns; p++) {
         let s = logPi;
-        const cells = p * J;
-        for (let j = 0; j < J; j++) s += Math.log(theta[base + patternCells[cells + j]]);
+        const at = p * B;
+        for (let b = 0; b < B; b++) s += tables[base + blocks[at + b]];
         out[p * K + k] = s;
       }
     }

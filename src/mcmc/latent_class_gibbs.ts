@@ -1,0 +1,321 @@
+/**
+ * The blocked Gibbs sampler of the latent class model's complete-data pseudo posterior (SPEC §13;
+ * Ishwaran & James 2001's truncated stick-breaking, Si & Reiter 2013's updates, each count
+ * weighted by α_i):
+ *
+ *     ξ^α(θ, z | x) ∝ ξ(θ) Π_i [π_{z_i} f_{z_i}(x_i)]^{α_i}
+ *
+ * One sweep, every conditional exact:
+ *
+ *     φ_kj | z ~ Dirichlet(a + Σ_{i: z_i = k} α_i·e_{x_ij})
+ *     V_k | z, γ ~ Beta(1 + W_k, γ + Σ_{l>k} W_l),  W_k = Σ_{i: z_i = k} α_i,  k < K;  V_K = 1
+ *     γ | V ~ Gamma(a_γ + K − 1, b_γ − Σ_{k<K} log(1 − V_k))
+ *     z_i | θ: P(z_i = k) ∝ (π_k f_k(x_i))^{α_i}
+ *
+ * (π_k = V_k Π_{l<k}(1 − V_l).) Records with equal codes and equal α share z's class
+ * probabilities (one log-sum-exp per (pattern, α) group per sweep); z itself is drawn per record.
+ * The same pass gives Σ_i u_i(θ) at the sweep's θ for free.
+ *
+ * Diagnostics are label-invariant (labels switch between chains, SPEC §13): Σ_i u_i(θ) and, per
+ * column, the model's probability of the column's most common level in the data, Σ_k π_k
+ * φ_kj[mode_j]. The fit is flagged when any has R̂ > 1.01 or bulk ESS < 400 (`fit.ts`'s
+ * thresholds); a flagged fit releases nothing.
+ *
+ * @module
+ */
+import { checkInteger } from "../checks/arguments.ts";
+import {
+  DEFAULT_LATENT_CLASS_PRIOR,
+  type LatentClassModel,
+  type LatentClassPrior,
+} from "../models/latent_class.ts";
+import { sampleGamma } from "../random/distributions.ts";
+import { Rng } from "../random/rng.ts";
+import {
+  ESS_BULK_THRESHOLD,
+  type Fit,
+  type ParamSummary,
+  RHAT_THRESHOLD,
+  summarizeChains,
+} from "./fit.ts";
+
+/** Options of {@linkcode sampleLatentClass}. */
+export interface LatentClassGibbsOptions {
+  readonly seed: number;
+  readonly chains: number;
+  /** Sweeps discarded per chain. */
+  readonly warmup: number;
+  /** Draws kept per chain (S = chains·draws). */
+  readonly draws: number;
+  /** Sweeps per kept draw (default 1). */
+  readonly thin?: number;
+  /** The prior (default a = 1, γ ~ Gamma(0.25, 0.25)). */
+  readonly prior?: LatentClassPrior;
+  /** Hold γ at this value instead of sampling it (the exact-posterior tests). */
+  readonly concentration?: number;
+}
+
+/** The name of the Σ_i u_i diagnostic in a fit's summary. */
+export const TERM_SUM = "sum_u";
+
+/**
+ * Samples the latent class model's α-weighted complete-data pseudo posterior.
+ *
+ * @param model The model bound to the encoded file.
+ * @param alpha α_i ∈ [0, 1] per record (null: all 1).
+ * @param options Seed, chains, warmup, draws, thinning and prior.
+ * @returns A `Fit` of θ (S × dim, chains stacked); its summary, R̂ and ESS are those of the
+ *   label-invariant quantities ({@linkcode TERM_SUM} and `margin:<column>`); `gradientEvaluations`
+ *   counts sweeps (Gibbs has no gradient).
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LatentClassModel } from "../models/latent_class.ts";
+ * import { sampleLatentClass } from "./latent_class_gibbs.ts";
+ * const codes = Int32Array.of(0, 1, 1, 0, 1, 1);
+ * const model = new LatentClassModel({ n: 6, columns: [{ name: "a", levels: 2, codes }] }, 2);
+ * const fit = sampleLatentClass(model, null, { seed: 1, chains: 2, warmup: 50, draws: 100 });
+ * assert.equal(fit.draws.length, 200 * model.dim);
+ * assert.ok(fit.summary["margin:a"].mean > 0.4);
+ * ```
+ */
+export function sampleLatentClass(
+  model: LatentClassModel,
+  alpha: Float64Array | null,
+  options: LatentClassGibbsOptions,
+): Fit {
+  const { seed, chains, warmup, draws } = options;
+  const thin = options.thin ?? 1;
+  checkInteger("chains", chains, 1);
+  checkInteger("warmup", warmup, 0);
+  checkInteger("draws", draws, 2);
+  checkInteger("thin", thin, 1);
+  const prior = options.prior ?? DEFAULT_LATENT_CLASS_PRIOR;
+  const { dim } = model;
+  const modes = columnModes(model);
+  const quantityNames = [TERM_SUM, ...model.names.map((name) => `margin:${name}`)];
+  const Q = quantityNames.length;
+  const S = chains * draws;
+  const out = new Float64Array(S * dim);
+  const quantities = Array.from({ length: Q }, () => new Float64Array(S));
+  const lastPositions = new Float64Array(chains * dim);
+  const root = new Rng(seed);
+  const groups = model.termGroups(alpha);
+  const groupSize = new Float64Array(groups.alpha.length);
+  for (let i = 0; i < model.n; i++) groupSize[groups.of[i]]++;
+  for (let c = 0; c < chains; c++) {
+    const chain = new GibbsChain(model, alpha, groups, prior, options.concentration, root.split(c));
+    for (let t = 0; t < warmup; t++) chain.sweep();
+    for (let d = 0; d < draws; d++) {
+      let termSum = 0;
+      for (let t = 0; t < thin; t++) termSum = chain.sweep(groupSize);
+      const s = c * draws + d;
+      out.set(chain.theta, s * dim);
+      quantities[0][s] = termSum;
+      for (let j = 0; j < modes.length; j++) {
+        let margin = 0;
+        for (let k = 0; k < model.K; k++) {
+          margin += chain.theta[k] * chain.theta[model.phiIndex(k, j, modes[j])];
+        }
+        quantities[1 + j][s] = margin;
+      }
+    }
+    lastPositions.set(chain.theta, c * dim);
+  }
+  const summary: Record<string, ParamSummary> = {};
+  let rhatMax = -Infinity;
+  let essBulkMin = Infinity;
+  quantityNames.forEach((name, q) => {
+    const perChain = Array.from(
+      { length: chains },
+      (_, c) => quantities[q].subarray(c * draws, (c + 1) * draws),
+    );
+    const entry = summarizeChains(perChain);
+    summary[name] = entry;
+    rhatMax = Math.max(rhatMax, entry.rhat);
+    essBulkMin = Math.min(essBulkMin, entry.essBulk);
+  });
+  return {
+    draws: out,
+    S,
+    dim,
+    paramNames: model.paramNames(),
+    chains,
+    drawsPerChain: draws,
+    summary,
+    rhatMax,
+    essBulkMin,
+    divergences: 0,
+    treeDepthHits: 0,
+    flagged: !(rhatMax <= RHAT_THRESHOLD) || !(essBulkMin >= ESS_BULK_THRESHOLD),
+    gradientEvaluations: chains * (warmup + draws * thin),
+    stepSizes: [],
+    warmup,
+    setup: { precondition: "none", setupEvaluations: 0 },
+    lastPositions,
+  };
+}
+
+/** Each column's most common level in the data (the first on ties). */
+function columnModes(model: LatentClassModel): Int32Array {
+  const J = model.levels.length;
+  const counts = new Float64Array(model.width);
+  for (let i = 0; i < model.n; i++) {
+    const cells = model.patternOf[i] * J;
+    for (let j = 0; j < J; j++) counts[model.patternCells[cells + j]]++;
+  }
+  return Int32Array.from({ length: J }, (_, j) => {
+    let best = 0;
+    for (let l = 1; l < model.levels[j]; l++) {
+      if (counts[model.offsets[j] + l] > counts[model.offsets[j] + best]) best = l;
+    }
+    return best;
+  });
+}
+
+/** One chain's state (θ, z, γ) and its scratch, allocated once. */
+class GibbsChain {
+  readonly theta: Float64Array;
+  #z: Int32Array;
+  #gamma: number;
+  #weights: Float64Array;
+  #counts: Float64Array;
+  #logs: Float64Array;
+  #cumulative: Float64Array;
+  #termOf: Float64Array;
+  #sticks: Float64Array;
+  #log1mSticks: Float64Array;
+
+  constructor(
+    readonly model: LatentClassModel,
+    readonly alpha: Float64Array | null,
+    readonly groups: ReturnType<LatentClassModel["termGroups"]>,
+    readonly prior: LatentClassPrior,
+    readonly concentration: number | undefined,
+    readonly rng: Rng,
+  ) {
+    const { K, n, width, patterns } = model;
+    this.theta = new Float64Array(model.dim);
+    this.#z = Int32Array.from({ length: n }, () => Math.floor(rng.uniform() * K));
+    this.#gamma = concentration ?? 1;
+    this.#weights = new Float64Array(K);
+    this.#counts = new Float64Array(K * width);
+    this.#logs = new Float64Array(patterns * K);
+    this.#cumulative = new Float64Array(groups.alpha.length * K);
+    this.#termOf = new Float64Array(groups.alpha.length);
+    this.#sticks = new Float64Array(K);
+    this.#log1mSticks = new Float64Array(K);
+  }
+
+  /**
+   * One sweep: θ | z (φ, sticks, γ), then z | θ.
+   *
+   * @param groupSize Records per (pattern, α) group, to return Σ_i u_i(θ) at the new θ.
+   * @returns Σ_i u_i(θ) when `groupSize` is given, else NaN.
+   */
+  sweep(groupSize?: Float64Array): number {
+    this.#updateTheta();
+    return this.#updateZ(groupSize);
+  }
+
+  #updateTheta(): void {
+    const { model, alpha, rng, theta, prior } = this;
+    const { K, width, n, patternOf, patternCells } = model;
+    const J = model.levels.length;
+    const weights = this.#weights.fill(0);
+    const counts = this.#counts.fill(0);
+    const z = this.#z;
+    for (let i = 0; i < n; i++) {
+      const a = alpha === null ? 1 : alpha[i];
+      if (a === 0) continue;
+      const k = z[i];
+      weights[k] += a;
+      const cells = patternOf[i] * J;
+      const base = k * width;
+      for (let j = 0; j < J; j++) counts[base + patternCells[cells + j]] += a;
+    }
+    for (let k = 0; k < K; k++) {
+      for (let j = 0; j < J; j++) {
+        const start = k * width + model.offsets[j];
+        let total = 0;
+        for (let l = 0; l < model.levels[j]; l++) {
+          // Gamma(1, 1) is Exp(1): the empty cells' draws without the rejection sampler.
+          const shape = prior.dirichlet + counts[start + l];
+          const g = shape === 1 ? -Math.log(rng.uniform()) : sampleGamma(rng, shape, 1);
+          theta[K + start + l] = g;
+          total += g;
+        }
+        for (let l = 0; l < model.levels[j]; l++) theta[K + start + l] /= total;
+      }
+    }
+    // Sticks from the last class down, so the tail sums Σ_{l>k} W_l accumulate; each V_k =
+    // X/(X + Y) on the log scale, so that log(1 − V_k) stays finite when V_k rounds to 1.
+    let tail = 0;
+    const logV = this.#sticks;
+    const log1mV = this.#log1mSticks;
+    for (let k = K - 2; k >= 0; k--) {
+      tail += weights[k + 1];
+      const x = logGammaDraw(rng, 1 + weights[k]);
+      const y = logGammaDraw(rng, this.#gamma + tail);
+      const m = Math.max(x, y);
+      const logSum = m + Math.log(Math.exp(x - m) + Math.exp(y - m));
+      logV[k] = x - logSum;
+      log1mV[k] = y - logSum;
+    }
+    let logRemaining = 0;
+    let sumLog1mV = 0;
+    for (let k = 0; k < K - 1; k++) {
+      theta[k] = Math.exp(logV[k] + logRemaining);
+      logRemaining += log1mV[k];
+      sumLog1mV += log1mV[k];
+    }
+    theta[K - 1] = Math.exp(logRemaining);
+    if (this.concentration === undefined && K > 1) {
+      this.#gamma = sampleGamma(rng, prior.gammaShape + K - 1, prior.gammaRate - sumLog1mV);
+    }
+  }
+
+  #updateZ(groupSize?: Float64Array): number {
+    const { model, rng, groups } = this;
+    const { K, n } = model;
+    const logs = model.classLogs(this.theta, this.#logs);
+    const cumulative = this.#cumulative;
+    const termOf = this.#termOf;
+    const G = groups.alpha.length;
+    for (let g = 0; g < G; g++) {
+      const a = groups.alpha[g];
+      const row = groups.pattern[g] * K;
+      const at = g * K;
+      let max = -Infinity;
+      for (let k = 0; k < K; k++) if (a * logs[row + k] > max) max = a * logs[row + k];
+      let total = 0;
+      for (let k = 0; k < K; k++) {
+        total += a === 0 ? 1 : Math.exp(a * logs[row + k] - max);
+        cumulative[at + k] = total;
+      }
+      termOf[g] = a === 0 ? 0 : max + Math.log(total / K);
+    }
+    const z = this.#z;
+    for (let i = 0; i < n; i++) {
+      const at = groups.of[i] * K;
+      const u = rng.uniform() * cumulative[at + K - 1];
+      let k = 0;
+      while (k < K - 1 && cumulative[at + k] <= u) k++;
+      z[i] = k;
+    }
+    if (groupSize === undefined) return NaN;
+    let sum = 0;
+    for (let g = 0; g < G; g++) sum += groupSize[g] * termOf[g];
+    return sum;
+  }
+}
+
+/**
+ * log G for G ~ Gamma(shape, 1): for shape < 1 Marsaglia & Tsang's boost on the log scale,
+ * log G_{shape+1} + log(U)/shape, finite where G itself underflows to 0 (the same construction as
+ * `src/random/distributions.ts`'s private `logStandardGamma`).
+ */
+function logGammaDraw(rng: Rng, shape: number): number {
+  if (shape >= 1) return Math.log(sampleGamma(rng, shape, 1));
+  return Math.log(sampleGamma(rng, shape + 1, 1)) + Math.log(rng.uniform()) / shape;
+}

@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { mcseMean } from "../../src/mcmc/diagnostics.ts";
+import { sampleLatentClass, TERM_SUM } from "../../src/mcmc/latent_class_gibbs.ts";
+import {
+  DEFAULT_LATENT_CLASS_PRIOR,
+  type EncodedFile,
+  LatentClassModel,
+} from "../../src/models/latent_class.ts";
+import { lgamma } from "../../src/stats/special.ts";
+
+// Four records over two binary columns, K = 2, weights with α_i ≠ 1.
+const FILE: EncodedFile = {
+  n: 4,
+  columns: [
+    { name: "a", levels: 2, codes: Int32Array.of(1, 1, 0, 0) },
+    { name: "b", levels: 2, codes: Int32Array.of(1, 1, 1, 0) },
+  ],
+};
+const ALPHA = Float64Array.of(1, 0.5, 0.8, 0.3);
+const A = DEFAULT_LATENT_CLASS_PRIOR.dirichlet;
+
+/** log B(v) = Σ log Γ(v_l) − log Γ(Σ v_l). */
+function logBeta(...v: number[]): number {
+  return v.reduce((s, x) => s + lgamma(x), 0) - lgamma(v.reduce((s, x) => s + x, 0));
+}
+
+/**
+ * The exact pseudo posterior means, at concentration γ, of P*(a = 1, b = 1) = Σ_k π_k φ_ka[1]
+ * φ_kb[1] and of π_1: by enumeration over z ∈ {0,1}^4 with the Beta and Dirichlet integrals of
+ * the α-weighted (fractional) counts. Returns the unnormalised total weight and the weighted
+ * sums of the two quantities.
+ */
+function enumerate(alpha: Float64Array, gamma: number): [number, number, number] {
+  let total = 0;
+  let cell = 0;
+  let pi = 0;
+  for (let mask = 0; mask < 16; mask++) {
+    const W = [0, 0];
+    const C = [[[0, 0], [0, 0]], [[0, 0], [0, 0]]]; // C[k][column][level]
+    for (let i = 0; i < 4; i++) {
+      const k = (mask >> i) & 1;
+      W[k] += alpha[i];
+      FILE.columns.forEach((c, j) => C[k][j][c.codes[i]] += alpha[i]);
+    }
+    let logW = logBeta(1 + W[0], gamma + W[1]) - logBeta(1, gamma);
+    for (let k = 0; k < 2; k++) {
+      for (let j = 0; j < 2; j++) logW += logBeta(A + C[k][j][0], A + C[k][j][1]) - logBeta(A, A);
+    }
+    const w = Math.exp(logW);
+    const pi1 = (1 + W[0]) / (1 + W[0] + gamma + W[1]);
+    const phi = (k: number, j: number) => (A + C[k][j][1]) / (2 * A + C[k][j][0] + C[k][j][1]);
+    total += w;
+    cell += w * (pi1 * phi(0, 0) * phi(0, 1) + (1 - pi1) * phi(1, 0) * phi(1, 1));
+    pi += w * pi1;
+  }
+  return [total, cell, pi];
+}
+
+/** The same means with γ ~ Gamma(a_γ, b_γ) integrated out: γ = t⁴ (smooth at 0), trapezoid. */
+function enumerateOverGamma(alpha: Float64Array): [number, number] {
+  const { gammaShape: shape, gammaRate: rate } = DEFAULT_LATENT_CLASS_PRIOR;
+  const T = 400 ** 0.25;
+  const steps = 20_000;
+  let [total, cell, pi] = [0, 0, 0];
+  for (let s = 1; s <= steps; s++) {
+    const t = (s * T) / steps;
+    const gamma = t ** 4;
+    // Gamma density in γ times dγ/dt = 4t³; the constant cancels.
+    const density = Math.exp((shape - 1) * Math.log(gamma) - rate * gamma) * 4 * t ** 3;
+    const weight = s === steps ? 0.5 : 1;
+    const [w, c, p] = enumerate(alpha, gamma);
+    total += weight * density * w;
+    cell += weight * density * c;
+    pi += weight * density * p;
+  }
+  return [cell / total, pi / total];
+}
+
+/** Per-chain draws of the cell probability and π_1 from a fit. */
+function perChain(model: LatentClassModel, fit: ReturnType<typeof sampleLatentClass>) {
+  const cell: Float64Array[] = [];
+  const pi: Float64Array[] = [];
+  for (let c = 0; c < fit.chains; c++) {
+    const x = new Float64Array(fit.drawsPerChain);
+    const y = new Float64Array(fit.drawsPerChain);
+    for (let d = 0; d < fit.drawsPerChain; d++) {
+      const theta = fit.draws.subarray((c * fit.drawsPerChain + d) * fit.dim);
+      for (let k = 0; k < 2; k++) {
+        x[d] += theta[k] * theta[model.phiIndex(k, 0, 1)] * theta[model.phiIndex(k, 1, 1)];
+      }
+      y[d] = theta[0];
+    }
+    cell.push(x);
+    pi.push(y);
+  }
+  return { cell, pi };
+}
+
+function mean(chains: Float64Array[]): number {
+  let sum = 0;
+  let count = 0;
+  for (const chain of chains) for (const v of chain) [sum, count] = [sum + v, count + 1];
+  return sum / count;
+}
+
+Deno.test("sampleLatentClass() matches the exact pseudo posterior at a fixed γ (α_i ≠ 1)", () => {
+  const model = new LatentClassModel(FILE, 2);
+  const gamma = 1.5;
+  const fit = sampleLatentClass(model, ALPHA, {
+    seed: 3,
+    chains: 4,
+    warmup: 200,
+    draws: 5000,
+    concentration: gamma,
+  });
+  const [total, cell, pi] = enumerate(ALPHA, gamma);
+  const draws = perChain(model, fit);
+  for (
+    const [name, exact, chains] of [
+      ["cell", cell / total, draws.cell],
+      ["pi_1", pi / total, draws.pi],
+    ] as const
+  ) {
+    const error = mcseMean(chains);
+    assert.ok(error > 0 && error < 0.01, `${name}: mcse ${error}`);
+    assert.ok(
+      Math.abs(mean(chains) - exact) < 4 * error,
+      `${name}: Gibbs ${mean(chains)} vs exact ${exact} (mcse ${error})`,
+    );
+  }
+  // The check can fail: the unweighted posterior's value lies many standard errors away.
+  const [t1, c1] = enumerate(new Float64Array(4).fill(1), gamma);
+  assert.ok(Math.abs(c1 / t1 - cell / total) > 10 * mcseMean(draws.cell));
+});
+
+Deno.test("sampleLatentClass() matches the exact pseudo posterior with γ ~ Gamma(0.25, 0.25)", () => {
+  const model = new LatentClassModel(FILE, 2);
+  const fit = sampleLatentClass(model, ALPHA, { seed: 4, chains: 4, warmup: 200, draws: 5000 });
+  const [cell, pi] = enumerateOverGamma(ALPHA);
+  const draws = perChain(model, fit);
+  for (
+    const [name, exact, chains] of [
+      ["cell", cell, draws.cell],
+      ["pi_1", pi, draws.pi],
+    ] as const
+  ) {
+    const error = mcseMean(chains);
+    assert.ok(
+      Math.abs(mean(chains) - exact) < 4 * error,
+      `${name}: Gibbs ${mean(chains)} vs exact ${exact} (mcse ${error})`,
+    );
+  }
+});
+
+Deno.test("sampleLatentClass() reports Σ_i u_i at its draws, reproducibly, and flags short fits", () => {
+  const model = new LatentClassModel(FILE, 2);
+  const options = { seed: 5, chains: 2, warmup: 20, draws: 50 };
+  const fit = sampleLatentClass(model, ALPHA, options);
+  const again = sampleLatentClass(model, ALPHA, options);
+  assert.deepEqual(fit.draws, again.draws);
+  // Σ_i u_i from the sampler equals the model's terms at each kept draw.
+  const terms = model.termMatrix(fit.draws, ALPHA);
+  const sums = Array.from({ length: fit.S }, (_, s) => {
+    let sum = 0;
+    for (let i = 0; i < 4; i++) sum += terms[s * 4 + i];
+    return sum;
+  });
+  const want = sums.reduce((a, b) => a + b, 0) / fit.S;
+  assert.ok(Math.abs(fit.summary[TERM_SUM].mean - want) < 1e-12);
+  assert.equal(fit.flagged, true); // 100 draws cannot reach a bulk ESS of 400
+  assert.deepEqual(Object.keys(fit.summary), [TERM_SUM, "margin:a", "margin:b"]);
+  for (let s = 0; s < fit.S; s++) {
+    const theta = fit.draws.subarray(s * model.dim, (s + 1) * model.dim);
+    assert.ok(Math.abs(theta[0] + theta[1] - 1) < 1e-12);
+  }
+});
