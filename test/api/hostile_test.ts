@@ -401,7 +401,7 @@ Deno.test("500+ malformed and hostile requests get 4xx (never 5xx) and the serve
     const again = await app.request("/v1/datasets", {
       method: "POST",
       headers: h.auth(keys.admin),
-      body: JSON.stringify({ epsilonTotal: 3, csv, publicColumns: ["z"] }),
+      body: JSON.stringify({ epsilonTotal: 3, csv, publicColumns: ["z"], allowUnweighted: true }),
     });
     assert.equal(again.status, 201);
     const fresh = (await again.json()).id;

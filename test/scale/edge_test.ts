@@ -99,7 +99,12 @@ Deno.test({
       // The whole service: register a dataset, submit a synthesis (charged, enqueued).
       const dataset = await json(main, "/v1/datasets", {
         method: "POST",
-        body: JSON.stringify({ epsilonTotal: 1e6, csv: confidentialCsv(80), publicColumns: ["z"] }),
+        body: JSON.stringify({
+          epsilonTotal: 1e6,
+          csv: confidentialCsv(80),
+          publicColumns: ["z"],
+          allowUnweighted: true,
+        }),
       });
       const synthesis = await json(main, "/v1/syntheses", {
         method: "POST",
@@ -126,6 +131,8 @@ Deno.test({
           publicColumns: ["field", "gender"],
           // FBS counts need the public population sizes of the strata.
           stratumSizes: { field: FIELD_SIZES },
+          // fbs takes log y and log w: positive declared lower bounds (issue 34).
+          bounds: { salary: [1, 1e7], w: [0.5, 1e5] },
         }),
       });
       const table = await json(tables, "/v1/tables", {
