@@ -22,6 +22,9 @@ const PUBLIC = ["field", "gender"];
 /** The public bounds of salary and w the owner declares for Laplace tables. */
 const BOUNDS = { salary: [0, 600_000], w: [0, 1000] };
 
+/** fbs and fbp take log y and log w: positive lower bounds (issue 34), below every value. */
+const FBS_BOUNDS = { salary: [1, 1e7], w: [0.5, 1e5] };
+
 /** Registers the slice as the owner (admin key) with the given budget and policy; its id. */
 async function registerSlice(t: TestApp, body: Record<string, unknown>): Promise<string> {
   const response = await t.app.request("/v1/datasets", {
@@ -221,7 +224,7 @@ Deno.test("`POST /v1/tables` fbs counts without stratum sizes are refused (422 s
   const t = await testApp({}, false);
   const { app, keys } = t;
   await closing(t, async () => {
-    const datasetId = await registerPublic(t, 100);
+    const datasetId = await registerPublic(t, 100, { bounds: FBS_BOUNDS });
     const request = { ...COLUMNS, method: "fbs", epsilon: 50, m: 1 };
     const post = (body: unknown) => postJson(t, "/v1/tables", keys.submit, body);
     for (
@@ -261,7 +264,10 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
   const { app, keys } = t;
   const get = getter(t);
   await closing(t, async () => {
-    const datasetId = await registerPublic(t, 100, { stratumSizes: { field: FIELD_SIZES } });
+    const datasetId = await registerPublic(t, 100, {
+      stratumSizes: { field: FIELD_SIZES },
+      bounds: FBS_BOUNDS,
+    });
     const request = { ...COLUMNS, ...FBS_QUICK };
     const refused = await postJson(t, "/v1/tables", keys.submit, {
       ...request,
@@ -323,10 +329,9 @@ Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes
   await closing(t, async () => {
     const fields = [...new Set(SLICE_CSV.trim().split("\n").slice(1).map((l) => l.split(",")[0]))];
     const sizes = Object.fromEntries(fields.map((field, h) => [field, 10_000 + 1000 * h]));
-    // fbp takes log y and log w: the policy declares positive lower bounds (issue 34).
     const datasetId = await registerPublic(t, 100, {
       stratumSizes: { field: sizes },
-      bounds: { salary: [1, 1e7], w: [0.5, 1e5] },
+      bounds: FBS_BOUNDS,
     });
     const request = {
       ...COLUMNS,
