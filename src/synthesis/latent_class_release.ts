@@ -1,0 +1,205 @@
+/**
+ * The latent class synthesizer of whole files (SPEC §13) released through the mechanisms of the
+ * registry, unchanged: SW, LW, LW-final, Weighted-e and the unweighted fit run on a
+ * {@linkcode MechanismContext} whose parts are the latent class model's.
+ *
+ * What the mechanisms assume of a `Model` and how the adapter meets it:
+ * - `design.n` (every mechanism's n): the file's n.
+ * - `design.y`: read only by CW's isolation ball and the histogram (`accepts.outcomes` "one": a
+ *   one-dimensional outcome); a file's record has no such outcome, so
+ *   {@linkcode runLatentClassMechanism} refuses those mechanisms before anything runs.
+ * - the Lipschitz backend: the CPU backend bounds |α_i·ℓ_i|, which is not this model's term; the
+ *   context's backend ({@linkcode latentClassLipschitz}) bounds |u_i(θ_s)|, u_i = log (1/K)
+ *   Σ_k (π_k f_k(x_i))^{α_i}, the complete-data term the Gibbs sampler raises (the model's
+ *   `termMaxima`), so Δ is of exactly the released target's term.
+ * - `fit(weighting)`: the blocked Gibbs sampler (`sampleLatentClass`) with the same seed for
+ *   every refit; its `Fit` carries θ draws and label-invariant R̂/ESS. Censoring has no
+ *   conjugate update and is refused (a `RangeError` naming it).
+ * - `predict` is absent: every calibration candidate is a real refit, as the papers do it.
+ * - gradients, `initialPoint`, the unconstrained scale and `Model.simulate` (one outcome per
+ *   record) are never called by the mechanisms; the adapter's throw a `TypeError` naming the
+ *   Gibbs sampler and `LatentClassModel.simulate`.
+ *
+ * LW's f_i is the unweighted fit's Δ_i = max_s |u_i(θ_s)| at α = 1, i.e. max_s (log K −
+ * log p(x_i | θ_s)): a shift of max_s |log p| by log K, which LW's min–max scaling removes, so the
+ * weights are the papers' LW weights of this model.
+ *
+ * Privacy guarantee: each synthetic file is simulated from one draw θ_s of the α-weighted
+ * complete-data pseudo posterior's θ-marginal, so each costs ε = 2Δ and m files 2Δm (aDP,
+ * add/remove neighbours), Δ = max over the final fit's draws and records of |u_i(θ_s)|; the proof
+ * is `src/models/latent_class.ts`'s. A fit whose label-invariant R̂ > 1.01 or bulk ESS < 400
+ * releases nothing (`FitFlaggedError`).
+ *
+ * @module
+ */
+import { FitFlaggedError } from "../mcmc/fit.ts";
+import { type LatentClassGibbsOptions, sampleLatentClass } from "../mcmc/latent_class_gibbs.ts";
+import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
+import { overallOf } from "../mechanisms/lipschitz.ts";
+import type {
+  MechanismContext,
+  MechanismOutcome,
+  MechanismSettings,
+} from "../mechanisms/mechanism.ts";
+import { lookupMechanism, MECHANISMS } from "../mechanisms/registry.ts";
+import type { EncodedFile, LatentClassModel } from "../models/latent_class.ts";
+import type { Model } from "../models/model.ts";
+import { Rng } from "../random/rng.ts";
+import { datasetDrawIndices, runMechanismUnderCap } from "./release.ts";
+
+/** The Gibbs settings of every fit of a run: seed, chains, warmup, draws, thinning, prior. */
+export type LatentClassFitOptions = LatentClassGibbsOptions;
+
+/**
+ * The mechanisms' view of the latent class model: n, θ's length and names, and log p(x_i | θ) as
+ * `logLik`; the rest throws (see the module doc).
+ *
+ * @param model The latent class model bound to the file.
+ * @returns A `Model` for the mechanism context.
+ */
+export function latentClassMechanismModel(model: LatentClassModel): Model {
+  const gibbsOnly = (what: string) => () => {
+    throw new TypeError(
+      `Invalid use of the latent class model: ${what} is not defined; it is fitted by the Gibbs ` +
+        "sampler (sampleLatentClass) and simulates whole records (LatentClassModel.simulate)",
+    );
+  };
+  const identity = (theta: Float64Array, out?: Float64Array) => {
+    const result = out ?? new Float64Array(theta.length);
+    result.set(theta);
+    return result;
+  };
+  return {
+    name: "latent-class",
+    design: {
+      n: model.n,
+      k: 0,
+      y: new Float64Array(0),
+      x: new Float64Array(0),
+      coefficientNames: [],
+    },
+    dim: model.dim,
+    paramNames: model.paramNames(),
+    constrain: identity,
+    unconstrain: identity,
+    initialPoint: gibbsOnly("a starting point"),
+    logLik: (theta, out) => model.logLik(theta, out),
+    logDensity: gibbsOnly("a gradient log density"),
+    simulate: gibbsOnly("one outcome per record"),
+  };
+}
+
+/**
+ * The Lipschitz backend of the latent class term: Δ_i = max_s |u_i(θ_s)| with the weighting's α
+ * (exact in f64, records with equal codes and α evaluated once).
+ *
+ * @param model The latent class model bound to the file.
+ * @param adapter The `Model` the context passes back (refused: any other).
+ * @returns The backend.
+ */
+export function latentClassLipschitz(model: LatentClassModel, adapter: Model): LipschitzBackend {
+  return {
+    name: "cpu",
+    compute: (given, draws, options = {}) => {
+      if (given !== adapter) {
+        return Promise.reject(
+          new TypeError("Invalid model: the latent class backend bounds its own model only"),
+        );
+      }
+      const alpha = options.alpha ?? null;
+      const { perRecord, argDraw } = model.termMaxima(draws, alpha);
+      const matrix = options.matrix === true
+        ? model.termMatrix(draws, alpha).map(Math.abs)
+        : undefined;
+      return Promise.resolve({ perRecord, ...overallOf(perRecord, argDraw), matrix });
+    },
+  };
+}
+
+/**
+ * The mechanism context of the latent class model: its `Model` view, the Gibbs fit (same seed
+ * every refit) and its Lipschitz backend.
+ *
+ * @param model The latent class model bound to the file.
+ * @param options The Gibbs settings of every fit.
+ * @returns The context.
+ */
+export function latentClassContext(
+  model: LatentClassModel,
+  options: LatentClassFitOptions,
+): MechanismContext {
+  const adapter = latentClassMechanismModel(model);
+  return {
+    model: adapter,
+    fit: (weighting) => {
+      if (weighting.censor !== undefined) {
+        return Promise.reject(
+          new RangeError(
+            "Invalid mechanism: the latent class Gibbs sampler has no censored update " +
+              "(its conditionals are conjugate only for the uncensored target)",
+          ),
+        );
+      }
+      return Promise.resolve(sampleLatentClass(model, weighting.alpha, options));
+    },
+    lipschitz: latentClassLipschitz(model, adapter),
+    laplace: () => {
+      throw new RangeError("Invalid mechanism: the latent class synthesizer draws no noise");
+    },
+  };
+}
+
+/**
+ * Runs a registry mechanism on the latent class model under the ε cap, refusing the mechanisms
+ * that need a one-dimensional outcome (`accepts.outcomes` "one": CW, CW-final, the histogram).
+ *
+ * @param settings The mechanism and its settings.
+ * @param context A {@linkcode latentClassContext}.
+ * @returns The outcome; a `CalibrationError` when ε ends above the target.
+ */
+export async function runLatentClassMechanism(
+  settings: MechanismSettings,
+  context: MechanismContext,
+): Promise<MechanismOutcome> {
+  if (lookupMechanism(MECHANISMS, settings.mechanism).accepts.outcomes === "one") {
+    throw new RangeError(
+      `Invalid mechanism: ${settings.mechanism} needs a one-dimensional outcome, and a latent ` +
+        "class record is a whole row of the file",
+    );
+  }
+  return await runMechanismUnderCap(settings, context);
+}
+
+/** A latent class release: the mechanism's outcome and the m synthetic files. */
+export interface LatentClassRelease {
+  readonly outcome: MechanismOutcome;
+  /** 0-based posterior draw of each file. */
+  readonly drawIndices: number[];
+  readonly files: EncodedFile[];
+}
+
+/**
+ * Runs the mechanism and simulates the m synthetic files of n records, file j from draw
+ * `datasetDrawIndices(S, m)[j]` on stream j of `seed`; nothing is released from a flagged fit.
+ *
+ * @param model The latent class model bound to the confidential file.
+ * @param settings The mechanism, m and ε.
+ * @param options The Gibbs settings; `seed`'s stream 1 also seeds the synthetic files (the
+ *   chains split stream 0).
+ * @returns The outcome and the files; throws `FitFlaggedError` or `CalibrationError`.
+ */
+export async function releaseLatentClass(
+  model: LatentClassModel,
+  settings: MechanismSettings,
+  options: LatentClassFitOptions,
+): Promise<LatentClassRelease> {
+  const outcome = await runLatentClassMechanism(settings, latentClassContext(model, options));
+  const fit = outcome.fit!;
+  if (fit.flagged) throw new FitFlaggedError(fit);
+  const drawIndices = datasetDrawIndices(fit.S, settings.m);
+  const streams = new Rng(options.seed, 1);
+  const files = drawIndices.map((s, j) =>
+    model.simulate(fit.draws.subarray(s * fit.dim, (s + 1) * fit.dim), model.n, streams.split(j))
+  );
+  return { outcome, drawIndices, files };
+}

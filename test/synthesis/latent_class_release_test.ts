@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { FitFlaggedError } from "../../src/mcmc/fit.ts";
+import type { Fit } from "../../src/mcmc/fit.ts";
+import type { MechanismName } from "../../src/mechanisms/mechanism.ts";
+import { pseudoPosteriorPrivacy } from "../../src/mechanisms/privacy.ts";
+import { LatentClassModel } from "../../src/models/latent_class.ts";
+import { Rng } from "../../src/random/rng.ts";
+import {
+  latentClassContext,
+  releaseLatentClass,
+  runLatentClassMechanism,
+} from "../../src/synthesis/latent_class_release.ts";
+
+// A file of 300 records from three latent classes over four columns of three levels.
+const TRUTH = (() => {
+  const K = 3;
+  const skeleton = new LatentClassModel({
+    n: 1,
+    columns: [0, 1, 2, 3].map((j) => ({ name: `c${j}`, levels: 3, codes: Int32Array.of(0) })),
+  }, K);
+  const theta = new Float64Array(skeleton.dim);
+  theta.set([0.5, 0.3, 0.2]);
+  for (let k = 0; k < K; k++) {
+    for (let j = 0; j < 4; j++) {
+      for (let l = 0; l < 3; l++) theta[skeleton.phiIndex(k, j, l)] = l === (k + j) % 3 ? 0.8 : 0.1;
+    }
+  }
+  return skeleton.simulate(theta, 300, new Rng(21));
+})();
+const MODEL = new LatentClassModel(TRUTH, 6);
+const GIBBS = { seed: 5, chains: 2, warmup: 300, draws: 600 };
+const M = 2;
+
+/** Δ recomputed from the final fit's draws by `recordTerm`, record by record. */
+function deltaByRecordTerm(fit: Fit, alpha: Float64Array | null): number {
+  let delta = 0;
+  for (let s = 0; s < fit.S; s++) {
+    const theta = fit.draws.subarray(s * fit.dim, (s + 1) * fit.dim);
+    for (let i = 0; i < MODEL.n; i++) {
+      delta = Math.max(delta, Math.abs(MODEL.recordTerm(theta, i, alpha === null ? 1 : alpha[i])));
+    }
+  }
+  return delta;
+}
+
+function settings(mechanism: MechanismName, epsilon: number) {
+  return { mechanism, m: M, epsilon, radius: 0.1, relativeRadius: true };
+}
+
+for (const [mechanism, epsilon] of [["sw", 6], ["lw", 8], ["weighted-e", 8]] as const) {
+  Deno.test(`${mechanism} on the latent class model meets ε = ${epsilon}: 2Δm from recordTerm`, async () => {
+    const release = await releaseLatentClass(MODEL, settings(mechanism, epsilon), GIBBS);
+    const { outcome } = release;
+    const delta = deltaByRecordTerm(outcome.fit!, outcome.alpha);
+    assert.ok(
+      Math.abs(delta - outcome.lipschitz) <= 1e-12 * delta,
+      `${delta} vs ${outcome.lipschitz}`,
+    );
+    assert.deepEqual(outcome.privacy, pseudoPosteriorPrivacy(delta, M));
+    assert.ok(outcome.privacy.epsilon <= epsilon, `ε = ${outcome.privacy.epsilon}`);
+    assert.ok(outcome.unweightedLipschitz! > outcome.lipschitz);
+    assert.equal(outcome.fit!.flagged, false);
+    assert.equal(release.files.length, M);
+    for (const file of release.files) {
+      assert.equal(file.n, MODEL.n);
+      assert.deepEqual(file.columns.map((c) => c.levels), [3, 3, 3, 3]);
+    }
+  });
+}
+
+Deno.test("LW-final on the latent class model re-weights (a k accepted) within ε = 10", async () => {
+  const outcome = await runLatentClassMechanism(
+    settings("lw-final", 10),
+    latentClassContext(MODEL, GIBBS),
+  );
+  assert.ok(outcome.privacy.epsilon <= 10);
+  assert.equal(typeof outcome.k, "number");
+  assert.ok(Math.abs(deltaByRecordTerm(outcome.fit!, outcome.alpha) - outcome.lipschitz) < 1e-9);
+});
+
+Deno.test("the latent class release refuses CW, the histogram, censoring and a flagged fit", async () => {
+  const context = latentClassContext(MODEL, GIBBS);
+  await assert.rejects(
+    () => runLatentClassMechanism(settings("cw", 8), context),
+    /one-dimensional/,
+  );
+  await assert.rejects(
+    () => runLatentClassMechanism(settings("histogram", 8), context),
+    /one-dimensional/,
+  );
+  await assert.rejects(() => runLatentClassMechanism(settings("censored", 8), context), /censored/);
+  const short = { seed: 5, chains: 2, warmup: 20, draws: 40 };
+  await assert.rejects(
+    () =>
+      releaseLatentClass(
+        MODEL,
+        { ...settings("sw", 6), epsilon: undefined, matchLipschitz: 3 },
+        short,
+      ),
+    FitFlaggedError,
+  );
+});
