@@ -13,7 +13,9 @@
  *   and fails with `time_limit`.
  * - `GET /v1/syntheses/{id}` (scope read): status, progress (on a registered dataset, to
  *   diagnostics keys only while it runs: the fits' stages depend on the data) and, once
- *   succeeded, the public report (the fields of report.json).
+ *   succeeded, the public report (the fields of report.json). On a registered dataset a key
+ *   without the diagnostics scope sees the job running until its release time, fixed by the
+ *   request at acceptance (`PPSYNTH_RELEASE_DELAY_MS`, `visibleJob`), and its datasets from then.
  * - `GET /v1/syntheses/{id}/datasets/{k}` (scope read): the k-th synthetic CSV.
  * - `GET /v1/syntheses/{id}/diagnostics` (scope diagnostics): the confidential diagnostics
  *   (of a failed job on a registered dataset: the reason it failed).
@@ -50,7 +52,7 @@ import { standalone } from "../src/service/standalone.ts";
 import { health } from "./health.ts";
 import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
 import { checkWork } from "../src/jobs/work_limits.ts";
-import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
+import { Accepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
 import type { JobStore, JobView, OwnerDiagnostics } from "../src/jobs/store.ts";
 import { outcomesOf, SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
 import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
@@ -233,14 +235,24 @@ export function syntheses(context: ApiContext) {
         context.pool?.wake();
         const location = `/v1/syntheses/${job.id}`;
         c.header("Location", location);
-        return c.json({ id: job.id, status: job.status, location }, 202);
+        const { status } = visibleJob(
+          job,
+          c.var.apiKey.scopes.includes("diagnostics"),
+          context.config,
+        );
+        return c.json({ id: job.id, status, location }, 202);
       },
     )
     .openapi(
       { ...status, middleware: [requireScope(store, "read")] as const },
       async (c) => {
-        const job = synthesisJob(await store.job(c.req.valid("param").id, c.var.apiKey.tenant));
-        return c.json(publicJob(job, c.var.apiKey.scopes.includes("diagnostics")), 200);
+        const diagnostics = c.var.apiKey.scopes.includes("diagnostics");
+        const job = visibleJob(
+          synthesisJob(await store.job(c.req.valid("param").id, c.var.apiKey.tenant)),
+          diagnostics,
+          context.config,
+        );
+        return c.json(publicJob(job, diagnostics), 200);
       },
     )
     .openapi(
@@ -248,7 +260,11 @@ export function syntheses(context: ApiContext) {
       async (c) => {
         const { id, k } = c.req.valid("param");
         const { tenant } = c.var.apiKey;
-        const job = synthesisJob(await store.job(id, tenant));
+        const job = visibleJob(
+          synthesisJob(await store.job(id, tenant)),
+          c.var.apiKey.scopes.includes("diagnostics"),
+          context.config,
+        );
         requireSucceeded(job);
         const csv = await store.jobDataset(id, k, tenant);
         if (csv === null) {

@@ -26,7 +26,9 @@
  *   - `estimates: "means"` (any method): the rows carry no count columns.
  * - `GET /v1/tables/{id}` (scope read): a stored table or table job: status, progress (on a
  *   registered dataset, to diagnostics keys only while it runs) and, once succeeded, the table
- *   and its privacy (and the report of the synthesis behind fbs and fbp).
+ *   and its privacy (and the report of the synthesis behind fbs and fbp). A table job on a
+ *   registered dataset is shown to a key without the diagnostics scope as running until its
+ *   release time (`visibleJob`, as a synthesis).
  * - `GET /v1/tables/{id}/diagnostics` (scope diagnostics): the owner's diagnostics of a finished
  *   table on a registered dataset (values clamped to the bounds; a failure's reason).
  *
@@ -59,7 +61,7 @@ import {
   policyData,
   requireColumns,
 } from "../src/jobs/release_policy.ts";
-import { Accepted, JobFields, jobFields, reportJson } from "../src/api/job_view.ts";
+import { Accepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
 import type { JobView, Submission } from "../src/jobs/store.ts";
 import { answerTableNow, policyTableBounds, tabulate } from "../src/jobs/table_job.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_request.ts";
@@ -273,7 +275,9 @@ export function tables(context: ApiContext) {
           context.pool?.wake();
           const location = `/v1/tables/${job.id}`;
           c.header("Location", location);
-          return c.json({ id: job.id, status: job.status, location }, 202);
+          const diagnostics = c.var.apiKey.scopes.includes("diagnostics");
+          const { status } = visibleJob(job, diagnostics, context.config);
+          return c.json({ id: job.id, status, location }, 202);
         }
         const confidential = inline ?? await registeredData(datasetId!);
         const levels = policy?.levels;
@@ -306,7 +310,8 @@ export function tables(context: ApiContext) {
         if (job === null || job.kind !== "table") {
           throw new ApiError(404, "not_found", "no such table");
         }
-        return c.json(tableView(job, c.var.apiKey.scopes.includes("diagnostics")), 200);
+        const diagnostics = c.var.apiKey.scopes.includes("diagnostics");
+        return c.json(tableView(visibleJob(job, diagnostics, context.config), diagnostics), 200);
       },
     )
     .openapi(

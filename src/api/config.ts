@@ -42,6 +42,11 @@ export const ApiConfig = z.object({
   maxIterations: integer(1, 1e10, 400_000),
   /** A job running longer than this (ms) is stopped and failed with `time_limit`. */
   jobTimeLimitMs: integer(100, 604_800_000, 1_800_000),
+  /**
+   * An analyst sees a job on a registered dataset finish no sooner than this (ms) after its
+   * acceptance, scaled by the request's sampler work (`job_view.ts`); 0: as soon as it finishes.
+   */
+  releaseDelayMs: integer(0, 604_800_000, 30_000),
 });
 
 /** Validated settings. */
@@ -64,6 +69,7 @@ const VARIABLES: Record<keyof ApiConfig, string> = {
   progressIntervalMs: "PPSYNTH_PROGRESS_INTERVAL_MS",
   maxIterations: "PPSYNTH_MAX_ITERATIONS",
   jobTimeLimitMs: "PPSYNTH_JOB_TIME_LIMIT_MS",
+  releaseDelayMs: "PPSYNTH_RELEASE_DELAY_MS",
 };
 
 /**
@@ -71,7 +77,8 @@ const VARIABLES: Record<keyof ApiConfig, string> = {
  * PPSYNTH_STORE_URL, PPSYNTH_WORKERS, PPSYNTH_MAX_BODY_BYTES, PPSYNTH_REQUEST_TIMEOUT_MS, PPSYNTH_LEASE_MS,
  * PPSYNTH_MAX_ATTEMPTS, PPSYNTH_LIPSCHITZ_MAX_CELLS, PPSYNTH_MAX_TABLE_CELLS,
  * PPSYNTH_SYNC_TABLE_CELLS, PPSYNTH_POLL_MS,
- * PPSYNTH_PROGRESS_INTERVAL_MS, PPSYNTH_MAX_ITERATIONS, PPSYNTH_JOB_TIME_LIMIT_MS); unset ones
+ * PPSYNTH_PROGRESS_INTERVAL_MS, PPSYNTH_MAX_ITERATIONS, PPSYNTH_JOB_TIME_LIMIT_MS,
+ * PPSYNTH_RELEASE_DELAY_MS); unset ones
  * take their defaults.
  *
  * @param get Reads one variable (`Deno.env.get`).

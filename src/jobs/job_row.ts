@@ -18,6 +18,7 @@ import type {
   OwnerDiagnostics,
 } from "./store.ts";
 import type { TableSpec } from "./table_request.ts";
+import { jobIterations } from "./work_limits.ts";
 
 /** A result row as a store returns it. */
 type StoreRow = Readonly<Record<string, unknown>>;
@@ -27,7 +28,7 @@ export type JsonOf = (value: unknown) => unknown;
 
 /** The columns {@linkcode jobViewOf} reads. */
 export const JOB_VIEW_COLUMNS = "id, kind, status, dataset_id, progress, attempts, created_at, " +
-  "updated_at, report, dataset_count, result, error";
+  "updated_at, report, dataset_count, result, error, spec";
 
 /**
  * The view of a job from its {@linkcode JOB_VIEW_COLUMNS}.
@@ -42,13 +43,15 @@ export function jobViewOf(
   timeOf: (value: unknown) => string,
   jsonOf: JsonOf,
 ): JobView {
+  const kind = String(row.kind) as JobKind;
   return {
     id: String(row.id),
-    kind: String(row.kind) as JobKind,
+    kind,
     status: String(row.status) as JobStatus,
     datasetId: row.dataset_id === null ? null : String(row.dataset_id),
     progress: jsonOf(row.progress) as JobView["progress"],
     attempts: Number(row.attempts),
+    iterations: jobIterations(kind, jsonOf(row.spec) as SynthesisSpec | TableSpec),
     createdAt: timeOf(row.created_at),
     updatedAt: timeOf(row.updated_at),
     report: jsonOf(row.report) as JobView["report"],

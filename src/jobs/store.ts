@@ -142,8 +142,10 @@ export interface JobView {
   readonly status: JobStatus;
   readonly datasetId: string | null;
   readonly progress: JobProgress | null;
-  /** How many times a worker has claimed it. */
+  /** How many times a worker has claimed it (0: queued, or answered in its request). */
   readonly attempts: number;
+  /** The sampler iterations of one fit its request asks for (`jobIterations`). */
+  readonly iterations: number;
   readonly createdAt: string;
   readonly updatedAt: string;
   /** The public release manifest, once succeeded. */

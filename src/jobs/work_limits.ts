@@ -12,8 +12,9 @@
  *
  * @module
  */
+import { SYNTHETIC_TABLE_METHODS, type TableMethodName } from "../survey/table_methods.ts";
 import { PolicyError } from "./domain_errors.ts";
-import type { JobFailure } from "./store.ts";
+import type { JobFailure, JobKind } from "./store.ts";
 
 /** The limits {@linkcode checkWork} applies (the API's settings carry them). */
 export interface WorkLimits {
@@ -56,6 +57,30 @@ export function samplerWork(
   const warmup = request.warmup ?? DEFAULT_WARMUP;
   const draws = request.draws ?? DEFAULT_DRAWS;
   return { chains, warmup, draws, iterations: chains * warmup + draws };
+}
+
+/**
+ * The sampler iterations of one fit of a stored job's request ({@linkcode samplerWork}): a
+ * synthesis's, an fbs or fbp table's; 0 for a table that samples nothing (laplace, sample).
+ *
+ * @param kind The job's kind.
+ * @param spec Its request.
+ * @returns The iterations.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jobIterations } from "./work_limits.ts";
+ * assert.equal(jobIterations("synthesis", { draws: 2000 }), 6000);
+ * assert.equal(jobIterations("table", { method: "laplace" }), 0);
+ * ```
+ */
+export function jobIterations(
+  kind: JobKind,
+  spec: SamplerRequest & { readonly method?: string },
+): number {
+  const samples = kind === "synthesis" ||
+    SYNTHETIC_TABLE_METHODS.includes(spec.method as TableMethodName);
+  return samples ? samplerWork(spec).iterations : 0;
 }
 
 /**

@@ -62,6 +62,8 @@ export async function testApp(
     workers: 2,
     pollMs: 50,
     progressIntervalMs: 0,
+    // Jobs are shown as they finish; public_shapes_test.ts tests the release time.
+    releaseDelayMs: 0,
     ...settings,
   });
   const context = await openContext(config, {
@@ -147,13 +149,17 @@ export function assertNoLeak(logs: readonly string[], secrets: readonly string[]
 const SERVE = new URL("../../src/cli/serve.ts", import.meta.url).pathname;
 const KEYS = new URL("../../src/cli/keys.ts", import.meta.url).pathname;
 
-/** The environment of a `deno task serve` subprocess: data in `dataDir`, one worker, 127.0.0.1:`port`. */
+/**
+ * The environment of a `deno task serve` subprocess: data in `dataDir`, one worker,
+ * 127.0.0.1:`port`, jobs shown to analysts as they finish (no release delay).
+ */
 export function serveEnv(dataDir: string, port: number) {
   return {
     PPSYNTH_DATA_DIR: dataDir,
     PORT: String(port),
     PPSYNTH_HOST: "127.0.0.1",
     PPSYNTH_WORKERS: "1",
+    PPSYNTH_RELEASE_DELAY_MS: "0",
   };
 }
 

@@ -34,7 +34,7 @@ async function sqliteSetup(): Promise<Setup> {
   const dir = await Deno.makeTempDir({ prefix: "ppsynth_scale_" });
   const logs: string[] = [];
   const context = await openRedisContext(
-    ApiConfig.parse({ dataDir: dir }),
+    ApiConfig.parse({ dataDir: dir, releaseDelayMs: 0 }),
     redis.url,
     (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
   );
@@ -64,7 +64,11 @@ async function postgresSetup(): Promise<Setup> {
   const logs: string[] = [];
   const nowhere = `${stack.dirs[0]}-api-has-none`;
   const context = await openRedisContext(
-    ApiConfig.parse({ dataDir: nowhere, storeUrl: stack.env.PPSYNTH_STORE_URL }),
+    ApiConfig.parse({
+      dataDir: nowhere,
+      storeUrl: stack.env.PPSYNTH_STORE_URL,
+      releaseDelayMs: 0,
+    }),
     stack.env.PPSYNTH_QUEUE,
     (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
   ).catch(async (error) => {
