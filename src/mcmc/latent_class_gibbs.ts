@@ -12,7 +12,12 @@
  *     γ | V ~ Gamma(a_γ + K − 1, b_γ − Σ_{k<K} log(1 − V_k))
  *     z_i | θ: P(z_i = k) ∝ (π_k f_k(x_i))^{α_i}
  *
- * (π_k = V_k Π_{l<k}(1 − V_l).) Records with equal codes and equal α share z's class
+ * (π_k = V_k Π_{l<k}(1 − V_l).) Censored (SPEC §3, `censor` C): the θ-marginal target is
+ * ξ(θ) Π_i e^{max(u_i(θ), −C)}, the complete-data target times H(θ) = Π_i e^{max(u_i, −C) − u_i}
+ * (a function of θ alone), so z | θ is unchanged and (φ, V) | z, γ is proposed from the conjugate
+ * conditionals above and accepted with probability min(1, H(θ′)/H(θ)) (an independence
+ * Metropolis–Hastings step within Gibbs, exact; it mixes slowly where many records are clamped,
+ * which the diagnostics then flag). Records with equal codes and equal α share z's class
  * probabilities (one log-sum-exp per (pattern, α) group per sweep); z itself is drawn per record.
  * The same pass gives Σ_i u_i(θ) at the sweep's θ for free.
  *
@@ -28,6 +33,7 @@ import {
   DEFAULT_LATENT_CLASS_PRIOR,
   type LatentClassModel,
   type LatentClassPrior,
+  type TermGroups,
 } from "../models/latent_class.ts";
 import { sampleGamma } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
@@ -53,6 +59,12 @@ export interface LatentClassGibbsOptions {
   readonly prior?: LatentClassPrior;
   /** Hold γ at this value instead of sampling it (the exact-posterior tests). */
   readonly concentration?: number;
+  /**
+   * The censoring level C of SPEC §3: the target's record terms are max(u_i, −C) (u_i ≤ 0, so
+   * the upper clamp never binds). (φ, V) are then proposed from their conjugate conditionals and
+   * accepted with probability min(1, H(θ′)/H(θ)), H(θ) = Π_i e^{max(u_i, −C) − u_i}.
+   */
+  readonly censor?: number;
 }
 
 /** The name of the Σ_i u_i diagnostic in a fit's summary. */
@@ -104,11 +116,20 @@ export function sampleLatentClass(
   const groupSize = new Float64Array(groups.alpha.length);
   for (let i = 0; i < model.n; i++) groupSize[groups.of[i]]++;
   for (let c = 0; c < chains; c++) {
-    const chain = new GibbsChain(model, alpha, groups, prior, options.concentration, root.split(c));
+    const chain = new GibbsChain(
+      model,
+      alpha,
+      groups,
+      groupSize,
+      prior,
+      options.concentration,
+      options.censor,
+      root.split(c),
+    );
     for (let t = 0; t < warmup; t++) chain.sweep();
     for (let d = 0; d < draws; d++) {
       let termSum = 0;
-      for (let t = 0; t < thin; t++) termSum = chain.sweep(groupSize);
+      for (let t = 0; t < thin; t++) termSum = chain.sweep();
       const s = c * draws + d;
       out.set(chain.theta, s * dim);
       quantities[0][s] = termSum;
@@ -173,6 +194,23 @@ function columnModes(model: LatentClassModel): Int32Array {
   });
 }
 
+/** What a rejected censored proposal restores. */
+interface SavedState {
+  readonly theta: Float64Array;
+  readonly cumulative: Float64Array;
+  readonly termOf: Float64Array;
+  logH: number;
+  sumLog1mV: number;
+}
+
+const EMPTY_STATE: SavedState = {
+  theta: new Float64Array(0),
+  cumulative: new Float64Array(0),
+  termOf: new Float64Array(0),
+  logH: 0,
+  sumLog1mV: 0,
+};
+
 /** One chain's state (θ, z, γ) and its scratch, allocated once. */
 class GibbsChain {
   readonly theta: Float64Array;
@@ -185,13 +223,17 @@ class GibbsChain {
   #termOf: Float64Array;
   #sticks: Float64Array;
   #log1mSticks: Float64Array;
+  /** The state before a censored proposal, restored when it is rejected. */
+  #saved: SavedState;
 
   constructor(
     readonly model: LatentClassModel,
     readonly alpha: Float64Array | null,
-    readonly groups: ReturnType<LatentClassModel["termGroups"]>,
+    readonly groups: TermGroups,
+    readonly groupSize: Float64Array,
     readonly prior: LatentClassPrior,
     readonly concentration: number | undefined,
+    readonly censor: number | undefined,
     readonly rng: Rng,
   ) {
     const { K, n, width, patterns } = model;
@@ -205,20 +247,60 @@ class GibbsChain {
     this.#termOf = new Float64Array(groups.alpha.length);
     this.#sticks = new Float64Array(K);
     this.#log1mSticks = new Float64Array(K);
+    this.#saved = censor === undefined ? EMPTY_STATE : {
+      theta: new Float64Array(model.dim),
+      cumulative: new Float64Array(this.#cumulative.length),
+      termOf: new Float64Array(this.#termOf.length),
+      logH: -Infinity, // the first proposal is always accepted
+      sumLog1mV: 0,
+    };
   }
 
   /**
-   * One sweep: θ | z (φ, sticks, γ), then z | θ.
+   * One sweep: (φ, V) | z, γ (accepted by the censoring correction when there is one), γ | V,
+   * then z | θ.
    *
-   * @param groupSize Records per (pattern, α) group, to return Σ_i u_i(θ) at the new θ.
-   * @returns Σ_i u_i(θ) when `groupSize` is given, else NaN.
+   * @returns Σ_i u_i(θ) at the sweep's θ.
    */
-  sweep(groupSize?: Float64Array): number {
-    this.#updateTheta();
-    return this.#updateZ(groupSize);
+  sweep(): number {
+    const censor = this.censor;
+    if (censor !== undefined) {
+      this.#saved.theta.set(this.theta);
+      this.#saved.cumulative.set(this.#cumulative);
+      this.#saved.termOf.set(this.#termOf);
+    }
+    let sumLog1mV = this.#proposeTheta();
+    this.#groupPass();
+    if (censor !== undefined) {
+      // log H(θ) = Σ_i (max(u_i, −C) − u_i): the clamped target over the conjugate one.
+      let logH = 0;
+      for (let g = 0; g < this.#termOf.length; g++) {
+        const u = this.#termOf[g];
+        if (u < -censor) logH += this.groupSize[g] * (-censor - u);
+      }
+      if (Math.log(this.rng.uniform()) < logH - this.#saved.logH) {
+        this.#saved.logH = logH;
+        this.#saved.sumLog1mV = sumLog1mV;
+      } else {
+        this.theta.set(this.#saved.theta);
+        this.#cumulative.set(this.#saved.cumulative);
+        this.#termOf.set(this.#saved.termOf);
+        sumLog1mV = this.#saved.sumLog1mV;
+      }
+    }
+    const { K } = this.model;
+    if (this.concentration === undefined && K > 1) {
+      const { gammaShape, gammaRate } = this.prior;
+      this.#gamma = sampleGamma(this.rng, gammaShape + K - 1, gammaRate - sumLog1mV);
+    }
+    this.#drawZ();
+    let sum = 0;
+    for (let g = 0; g < this.#termOf.length; g++) sum += this.groupSize[g] * this.#termOf[g];
+    return sum;
   }
 
-  #updateTheta(): void {
+  /** Draws (φ, V) from their conjugate conditionals given z and γ; returns Σ_k log(1 − V_k). */
+  #proposeTheta(): number {
     const { model, alpha, rng, theta, prior } = this;
     const { K, width, n, patternOf, patternCells } = model;
     const J = model.levels.length;
@@ -270,19 +352,17 @@ class GibbsChain {
       sumLog1mV += log1mV[k];
     }
     theta[K - 1] = Math.exp(logRemaining);
-    if (this.concentration === undefined && K > 1) {
-      this.#gamma = sampleGamma(rng, prior.gammaShape + K - 1, prior.gammaRate - sumLog1mV);
-    }
+    return sumLog1mV;
   }
 
-  #updateZ(groupSize?: Float64Array): number {
-    const { model, rng, groups } = this;
-    const { K, n } = model;
+  /** At θ, each (pattern, α) group's cumulative class weights (π_k f_k)^α and its term u. */
+  #groupPass(): void {
+    const { model, groups } = this;
+    const { K } = model;
     const logs = model.classLogs(this.theta, this.#logs);
     const cumulative = this.#cumulative;
     const termOf = this.#termOf;
-    const G = groups.alpha.length;
-    for (let g = 0; g < G; g++) {
+    for (let g = 0; g < termOf.length; g++) {
       const a = groups.alpha[g];
       const row = groups.pattern[g] * K;
       const at = g * K;
@@ -295,18 +375,21 @@ class GibbsChain {
       }
       termOf[g] = a === 0 ? 0 : max + Math.log(total / K);
     }
+  }
+
+  /** z_i from its group's cumulative weights, one uniform per record. */
+  #drawZ(): void {
+    const { K, n } = this.model;
+    const { of } = this.groups;
+    const cumulative = this.#cumulative;
     const z = this.#z;
     for (let i = 0; i < n; i++) {
-      const at = groups.of[i] * K;
-      const u = rng.uniform() * cumulative[at + K - 1];
+      const at = of[i] * K;
+      const u = this.rng.uniform() * cumulative[at + K - 1];
       let k = 0;
       while (k < K - 1 && cumulative[at + k] <= u) k++;
       z[i] = k;
     }
-    if (groupSize === undefined) return NaN;
-    let sum = 0;
-    for (let g = 0; g < G; g++) sum += groupSize[g] * termOf[g];
-    return sum;
   }
 }
 

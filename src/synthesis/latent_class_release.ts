@@ -1,6 +1,6 @@
 /**
  * The latent class synthesizer of whole files (SPEC §13) released through the mechanisms of the
- * registry, unchanged: SW, LW, LW-final, Weighted-e and the unweighted fit run on a
+ * registry, unchanged: SW, LW, LW-final, Weighted-e, censored, censored-w and the unweighted fit run on a
  * {@linkcode MechanismContext} whose parts are the latent class model's.
  *
  * What the mechanisms assume of a `Model` and how the adapter meets it:
@@ -13,8 +13,9 @@
  *   Σ_k (π_k f_k(x_i))^{α_i}, the complete-data term the Gibbs sampler raises (the model's
  *   `termMaxima`), so Δ is of exactly the released target's term.
  * - `fit(weighting)`: the blocked Gibbs sampler (`sampleLatentClass`) with the same seed for
- *   every refit; its `Fit` carries θ draws and label-invariant R̂/ESS. Censoring has no
- *   conjugate update and is refused (a `RangeError` naming it).
+ *   every refit; its `Fit` carries θ draws and label-invariant R̂/ESS. A censored weighting runs
+ *   the sampler's exact Metropolis-corrected θ step on the clamped terms max(u_i, −C), so the
+ *   censored mechanisms' 2Cm holds for every database (DP), as SPEC §3.
  * - `predict` is absent: every calibration candidate is a real refit, as the papers do it.
  * - gradients, `initialPoint`, the unconstrained scale and `Model.simulate` (one outcome per
  *   record) are never called by the mechanisms; the adapter's throw a `TypeError` naming the
@@ -131,17 +132,10 @@ export function latentClassContext(
   const adapter = latentClassMechanismModel(model);
   return {
     model: adapter,
-    fit: (weighting) => {
-      if (weighting.censor !== undefined) {
-        return Promise.reject(
-          new RangeError(
-            "Invalid mechanism: the latent class Gibbs sampler has no censored update " +
-              "(its conditionals are conjugate only for the uncensored target)",
-          ),
-        );
-      }
-      return Promise.resolve(sampleLatentClass(model, weighting.alpha, options));
-    },
+    fit: (weighting) =>
+      Promise.resolve(
+        sampleLatentClass(model, weighting.alpha, { ...options, censor: weighting.censor }),
+      ),
     lipschitz: latentClassLipschitz(model, adapter),
     laplace: () => {
       throw new RangeError("Invalid mechanism: the latent class synthesizer draws no noise");

@@ -6,6 +6,8 @@ import {
   type EncodedFile,
   LatentClassModel,
 } from "../../src/models/latent_class.ts";
+import { sampleBeta } from "../../src/random/distributions.ts";
+import { Rng } from "../../src/random/rng.ts";
 import { lgamma } from "../../src/stats/special.ts";
 
 // Four records over two binary columns, K = 2, weights with α_i ≠ 1.
@@ -173,4 +175,69 @@ Deno.test("sampleLatentClass() reports Σ_i u_i at its draws, reproducibly, and 
     const theta = fit.draws.subarray(s * model.dim, (s + 1) * model.dim);
     assert.ok(Math.abs(theta[0] + theta[1] - 1) < 1e-12);
   }
+});
+
+Deno.test("sampleLatentClass() with censoring matches the censored pseudo posterior (importance sampling)", () => {
+  const model = new LatentClassModel(FILE, 2);
+  const gamma = 1.5;
+  const censor = 1;
+  // Reference: self-normalised importance sampling from the prior, weight Π_i e^{max(u_i, −C)}.
+  const rng = new Rng(99);
+  const theta = new Float64Array(model.dim);
+  const draws = 400_000;
+  let [total, squares, cell, pi] = [0, 0, 0, 0];
+  const values: number[][] = [];
+  for (let d = 0; d < draws; d++) {
+    const v = sampleBeta(rng, 1, gamma);
+    theta[0] = v;
+    theta[1] = 1 - v;
+    for (let k = 0; k < 2; k++) {
+      for (let j = 0; j < 2; j++) {
+        const p = sampleBeta(rng, A, A);
+        theta[model.phiIndex(k, j, 0)] = 1 - p;
+        theta[model.phiIndex(k, j, 1)] = p;
+      }
+    }
+    let logW = 0;
+    for (let i = 0; i < 4; i++) logW += Math.max(model.recordTerm(theta, i, ALPHA[i]), -censor);
+    const w = Math.exp(logW);
+    let c = 0;
+    for (let k = 0; k < 2; k++) {
+      c += theta[k] * theta[model.phiIndex(k, 0, 1)] * theta[model.phiIndex(k, 1, 1)];
+    }
+    total += w;
+    squares += w * w;
+    cell += w * c;
+    pi += w * theta[0];
+    if (d < 2000) values.push([w, c, theta[0]]);
+  }
+  const essIs = (total * total) / squares;
+  const fit = sampleLatentClass(model, ALPHA, {
+    seed: 6,
+    chains: 4,
+    warmup: 200,
+    draws: 5000,
+    concentration: gamma,
+    censor,
+  });
+  const sampled = perChain(model, fit);
+  for (
+    const [name, exact, chains, index] of [
+      ["cell", cell / total, sampled.cell, 1],
+      ["pi_1", pi / total, sampled.pi, 2],
+    ] as const
+  ) {
+    // The reference's standard error from the importance-sampling ESS and the weighted spread.
+    let spread = 0;
+    for (const v of values) spread += v[0] * (v[index] - exact) ** 2;
+    const referenceError = Math.sqrt(spread / values.reduce((s, v) => s + v[0], 0) / essIs);
+    const error = Math.hypot(mcseMean(chains), referenceError);
+    assert.ok(
+      Math.abs(mean(chains) - exact) < 4 * error,
+      `${name}: Gibbs ${mean(chains)} vs reference ${exact} (se ${error})`,
+    );
+  }
+  // Censoring moves the answer: the uncensored value lies many standard errors away.
+  const [t0, c0] = enumerate(ALPHA, gamma);
+  assert.ok(Math.abs(c0 / t0 - cell / total) > 5 * mcseMean(sampled.cell));
 });

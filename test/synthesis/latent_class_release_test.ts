@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { FitFlaggedError } from "../../src/mcmc/fit.ts";
 import type { Fit } from "../../src/mcmc/fit.ts";
 import type { MechanismName } from "../../src/mechanisms/mechanism.ts";
-import { pseudoPosteriorPrivacy } from "../../src/mechanisms/privacy.ts";
+import { censoredPrivacy, pseudoPosteriorPrivacy } from "../../src/mechanisms/privacy.ts";
 import { LatentClassModel } from "../../src/models/latent_class.ts";
 import { Rng } from "../../src/random/rng.ts";
 import {
@@ -78,7 +78,7 @@ Deno.test("LW-final on the latent class model re-weights (a k accepted) within Î
   assert.ok(Math.abs(deltaByRecordTerm(outcome.fit!, outcome.alpha) - outcome.lipschitz) < 1e-9);
 });
 
-Deno.test("the latent class release refuses CW, the histogram, censoring and a flagged fit", async () => {
+Deno.test("the latent class release refuses CW, the histogram and a flagged fit", async () => {
   const context = latentClassContext(MODEL, GIBBS);
   await assert.rejects(
     () => runLatentClassMechanism(settings("cw", 8), context),
@@ -88,7 +88,6 @@ Deno.test("the latent class release refuses CW, the histogram, censoring and a f
     () => runLatentClassMechanism(settings("histogram", 8), context),
     /one-dimensional/,
   );
-  await assert.rejects(() => runLatentClassMechanism(settings("censored", 8), context), /censored/);
   const short = { seed: 5, chains: 2, warmup: 20, draws: 40 };
   await assert.rejects(
     () =>
@@ -99,4 +98,21 @@ Deno.test("the latent class release refuses CW, the histogram, censoring and a f
       ),
     FitFlaggedError,
   );
+});
+
+Deno.test("censored-w on the latent class model is 2Cm-DP with every clamped term within C", async () => {
+  const outcome = await runLatentClassMechanism(
+    settings("censored-w", 8),
+    latentClassContext(MODEL, GIBBS),
+  );
+  const C = outcome.censor!;
+  assert.deepEqual(outcome.privacy, censoredPrivacy(C, M));
+  const fit = outcome.fit!;
+  for (let s = 0; s < fit.S; s += 50) {
+    const theta = fit.draws.subarray(s * fit.dim, (s + 1) * fit.dim);
+    for (let i = 0; i < MODEL.n; i++) {
+      const u = MODEL.recordTerm(theta, i, outcome.alpha![i]);
+      assert.ok(u <= 0 && Math.abs(Math.max(u, -C)) <= C);
+    }
+  }
 });
