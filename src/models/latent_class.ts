@@ -50,23 +50,10 @@
  *
  * @module
  */
+import type { EncodedFile } from "../data/file_encoding.ts";
 import type { Rng } from "../random/rng.ts";
 
-/**
- * One encoded column: codes 0..levels−1 (N/A and numeric bins already levels). A structural copy
- * of `src/data/file_encoding.ts`'s type.
- */
-export interface EncodedColumn {
-  readonly name: string;
-  readonly levels: number;
-  readonly codes: Int32Array;
-}
-
-/** An encoded file: n records, every column categorical. */
-export interface EncodedFile {
-  readonly n: number;
-  readonly columns: readonly EncodedColumn[];
-}
+export type { EncodedColumn, EncodedFile } from "../data/file_encoding.ts";
 
 /** The prior of the latent class model (public settings). */
 export interface LatentClassPrior {
@@ -470,6 +457,52 @@ export class LatentClassModel {
       n,
       columns: this.names.map((name, j) => ({ name, levels: this.levels[j], codes: codes[j] })),
     };
+  }
+
+  /**
+   * u at θ for the (pattern, α) groups given, bit for bit the values `terms` and `termMaxima`
+   * give them: each class sum is gathered column by column, left to right within `classLogs`'
+   * blocks and then block by block (the tables' own order), with no tables, so a few groups or a
+   * few draws cost O(G·K·J) (the GPU pass's f64 confirmation).
+   *
+   * @param theta θ.
+   * @param groups The groups' patterns and α (as in {@linkcode termGroups}).
+   * @param out One value per group.
+   * @returns `out`.
+   */
+  groupTerms(
+    theta: Float64Array,
+    groups: Pick<TermGroups, "pattern" | "alpha">,
+    out: Float64Array,
+  ): Float64Array {
+    const { K, width } = this;
+    const J = this.levels.length;
+    const starts = this.#blockStart;
+    const B = starts.length - 1;
+    const logPhi = new Float64Array(K * width);
+    for (let c = 0; c < K * width; c++) logPhi[c] = Math.log(theta[K + c]);
+    const scaled = new Float64Array(K);
+    for (let g = 0; g < groups.pattern.length; g++) {
+      const a = groups.alpha[g];
+      if (a === 0) {
+        out[g] = 0;
+        continue;
+      }
+      const cells = groups.pattern[g] * J;
+      for (let k = 0; k < K; k++) {
+        let s = Math.log(theta[k]);
+        for (let b = 0; b < B; b++) {
+          let t = 0;
+          for (let j = starts[b]; j < starts[b + 1]; j++) {
+            t += logPhi[k * width + this.patternCells[cells + j]];
+          }
+          s += t;
+        }
+        scaled[k] = a * s;
+      }
+      out[g] = logMeanExp(scaled, 0, K);
+    }
+    return out;
   }
 
   #drawCount(draws: Float64Array): number {
