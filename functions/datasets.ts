@@ -19,7 +19,7 @@
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { functionApp } from "../src/api/app.ts";
+import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -197,7 +197,13 @@ export function datasets(context: ApiContext) {
   const { store } = context;
   return functionApp()
     .openapi(
-      { ...register, middleware: [requireScope(store, "admin")] as const },
+      {
+        ...register,
+        middleware: [
+          requireScope(store, "admin"),
+          jsonBody(context.config, "dataset upload"),
+        ] as const,
+      },
       async (c) => {
         const contentType = c.req.header("content-type");
         let upload: z.infer<typeof DatasetJson>;
@@ -220,8 +226,9 @@ export function datasets(context: ApiContext) {
           // JSON bodies were validated against DatasetJson (the text/csv schema is for the docs).
           upload = c.req.valid("json") as z.infer<typeof DatasetJson>;
         }
-        const read = await readDataInputAsync(upload, "dataset upload");
+        const read = await readDataInputAsync(upload, "dataset upload", requestSignal(c));
         const policy = createPolicy(upload, read.data);
+        commitRequest(c);
         const info = await store.createDataset({
           id: crypto.randomUUID(),
           name: upload.name ?? "dataset",

@@ -8,7 +8,7 @@
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { functionApp } from "../src/api/app.ts";
+import { functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -127,10 +127,16 @@ function drawMatrix(model: Model, draws: Record<string, number[]>, maxCells: num
 /** The Lipschitz function. */
 export function lipschitz(context: ApiContext) {
   return functionApp().openapi(
-    { ...route, middleware: [requireScope(context.store, "diagnostics")] as const },
+    {
+      ...route,
+      middleware: [
+        requireScope(context.store, "diagnostics"),
+        jsonBody(context.config, "request data"),
+      ] as const,
+    },
     async (c) => {
       const body = c.req.valid("json");
-      const { data } = await readDataInputAsync(body, "request data");
+      const { data } = await readDataInputAsync(body, "request data", requestSignal(c));
       const model = createModel(
         body.model,
         buildDesign(data, { y: body.y, x: body.x, weight: body.weight }, outcomeKind(body.model)),

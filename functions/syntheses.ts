@@ -31,7 +31,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { getColumn } from "../src/data/dataset.ts";
-import { functionApp } from "../src/api/app.ts";
+import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -193,7 +193,13 @@ export function syntheses(context: ApiContext) {
   const { store } = context;
   return functionApp()
     .openapi(
-      { ...submit, middleware: [requireScope(store, "submit")] as const },
+      {
+        ...submit,
+        middleware: [
+          requireScope(store, "submit"),
+          jsonBody(context.config, "inline data"),
+        ] as const,
+      },
       async (c) => {
         const body = c.req.valid("json");
         const { datasetId, csv, records, ...request } = body;
@@ -215,11 +221,12 @@ export function syntheses(context: ApiContext) {
           ]);
           spec = checkSynthesis(info.policy, spec);
         } else {
-          const read = await readDataInputAsync({ csv, records }, "inline data");
+          const read = await readDataInputAsync({ csv, records }, "inline data", requestSignal(c));
           synthesisModel(read.data, spec);
           if (spec.strata !== undefined) getColumn(read.data, spec.strata);
           inline = read.csv;
         }
+        commitRequest(c);
         const submitted = await store.submit({
           id: crypto.randomUUID(),
           keyId: c.var.apiKey.id,

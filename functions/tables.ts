@@ -37,10 +37,10 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { parseCsv } from "../src/data/csv.ts";
+import { parseCsvAsync } from "../src/data/parse_csv_async.ts";
 import type { Dataset } from "../src/data/dataset.ts";
 import { tableInput } from "../src/survey/tables.ts";
-import { functionApp } from "../src/api/app.ts";
+import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/api/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -65,6 +65,7 @@ import { Accepted, JobFields, jobFields, reportJson, visibleJob } from "../src/a
 import type { JobView, Submission } from "../src/jobs/store.ts";
 import { answerTableNow, policyTableBounds, tabulate } from "../src/jobs/table_job.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_request.ts";
+import { BudgetExceededError, fits } from "../src/jobs/ledger.ts";
 import { checkWork } from "../src/jobs/work_limits.ts";
 import {
   countsNeedStratumSizes,
@@ -189,7 +190,10 @@ export function tables(context: ApiContext) {
   const { store } = context;
   return functionApp()
     .openapi(
-      { ...create, middleware: [requireScope(store, null)] as const },
+      {
+        ...create,
+        middleware: [requireScope(store, null), jsonBody(context.config, "inline data")] as const,
+      },
       async (c) => {
         const body = c.req.valid("json");
         const { datasetId, csv, records, ...request } = body;
@@ -209,7 +213,7 @@ export function tables(context: ApiContext) {
         let inlineCsv: string | null = null;
         let levelCounts: [number, number];
         if (datasetId === undefined) {
-          const read = await readDataInputAsync({ csv, records }, "inline data");
+          const read = await readDataInputAsync({ csv, records }, "inline data", requestSignal(c));
           const { by } = tableInput(read.data, spec);
           levelCounts = [by[0].levels.length, by[1].levels.length];
           inline = read.data;
@@ -270,6 +274,7 @@ export function tables(context: ApiContext) {
           spec,
         };
         if (asJob) {
+          commitRequest(c);
           const { job } = await store.submit(submission);
           await store.enqueue(job.id);
           context.pool?.wake();
@@ -279,7 +284,10 @@ export function tables(context: ApiContext) {
           const { status } = visibleJob(job, diagnostics, context.config);
           return c.json({ id: job.id, status, location }, 202);
         }
-        const confidential = inline ?? await registeredData(datasetId!);
+        if (datasetId !== undefined && spec.method === "laplace") {
+          await refuseOverBudget(datasetId, tenant, spec.epsilon!, submission.idempotencyKey);
+        }
+        const confidential = inline ?? await registeredData(datasetId!, requestSignal(c));
         const levels = policy?.levels;
         if (spec.method === "sample") {
           const { result } = await tabulate(confidential, spec, { levels });
@@ -297,6 +305,7 @@ export function tables(context: ApiContext) {
           submission,
           () => tabulate(read.data, spec, { levels, bounds }),
           read.clamped === undefined ? undefined : { clamped: read.clamped },
+          () => commitRequest(c),
         );
         const location = `/v1/tables/${job.id}`;
         c.header("Location", location);
@@ -332,11 +341,35 @@ export function tables(context: ApiContext) {
       },
     );
 
-  /** A registered dataset's confidential data (its tenant was checked). */
-  async function registeredData(datasetId: string): Promise<Dataset> {
+  /**
+   * A registered dataset's confidential data (its tenant was checked), parsed off the event loop;
+   * `signal` (the request's deadline) stops the parse.
+   */
+  async function registeredData(datasetId: string, signal?: AbortSignal): Promise<Dataset> {
     const text = await store.datasetCsv(datasetId);
     if (text === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-    return parseCsv(text, `dataset ${datasetId}`);
+    return await parseCsvAsync(text, `dataset ${datasetId}`, signal);
+  }
+
+  /**
+   * 409 before the stored CSV is read when `epsilon` does not fit the dataset's budget (the
+   * ledger's own rule, `fits`): a request over budget costs no parse. The charge itself is
+   * still made, and checked again, in the transaction that stores the table. A request with an
+   * Idempotency-Key goes on (its retry returns the stored table whatever the budget).
+   */
+  async function refuseOverBudget(
+    datasetId: string,
+    tenant: string,
+    epsilon: number,
+    idempotencyKey: string | null,
+  ): Promise<void> {
+    if (idempotencyKey !== null) return;
+    const budget = await store.budget(datasetId, tenant);
+    if (budget === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
+    const charges = budget.releases.map((release) => release.epsilon);
+    if (!fits(budget.epsilonTotal, charges, epsilon)) {
+      throw new BudgetExceededError(epsilon, budget.remaining);
+    }
   }
 }
 

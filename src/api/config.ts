@@ -22,6 +22,8 @@ export const ApiConfig = z.object({
   workers: integer(1, 1024, navigator.hardwareConcurrency),
   /** Largest request body in bytes (chunked bodies included). */
   maxBodyBytes: integer(1024, 1 << 30, 16 * 1024 * 1024),
+  /** Deepest nesting of arrays and objects in a JSON body, checked before it is parsed. */
+  maxJsonDepth: integer(4, 10_000, 32),
   /** Request timeout in milliseconds (long work is a job, never a request). */
   requestTimeoutMs: integer(100, 600_000, 30_000),
   /** Job lease length in milliseconds (renewed every third of it while a job runs). */
@@ -59,6 +61,7 @@ const VARIABLES: Record<keyof ApiConfig, string> = {
   storeUrl: "PPSYNTH_STORE_URL",
   workers: "PPSYNTH_WORKERS",
   maxBodyBytes: "PPSYNTH_MAX_BODY_BYTES",
+  maxJsonDepth: "PPSYNTH_MAX_JSON_DEPTH",
   requestTimeoutMs: "PPSYNTH_REQUEST_TIMEOUT_MS",
   leaseMs: "PPSYNTH_LEASE_MS",
   maxAttempts: "PPSYNTH_MAX_ATTEMPTS",
@@ -74,7 +77,8 @@ const VARIABLES: Record<keyof ApiConfig, string> = {
 
 /**
  * Reads the settings from environment variables (PORT, PPSYNTH_HOST, PPSYNTH_DATA_DIR,
- * PPSYNTH_STORE_URL, PPSYNTH_WORKERS, PPSYNTH_MAX_BODY_BYTES, PPSYNTH_REQUEST_TIMEOUT_MS, PPSYNTH_LEASE_MS,
+ * PPSYNTH_STORE_URL, PPSYNTH_WORKERS, PPSYNTH_MAX_BODY_BYTES, PPSYNTH_MAX_JSON_DEPTH,
+ * PPSYNTH_REQUEST_TIMEOUT_MS, PPSYNTH_LEASE_MS,
  * PPSYNTH_MAX_ATTEMPTS, PPSYNTH_LIPSCHITZ_MAX_CELLS, PPSYNTH_MAX_TABLE_CELLS,
  * PPSYNTH_SYNC_TABLE_CELLS, PPSYNTH_POLL_MS,
  * PPSYNTH_PROGRESS_INTERVAL_MS, PPSYNTH_MAX_ITERATIONS, PPSYNTH_JOB_TIME_LIMIT_MS,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { parseCsv } from "../data/csv.ts";
+import { parseCsvAsync } from "../data/parse_csv_async.ts";
 import { publicRelease } from "./public_release.ts";
 import { policyData } from "./release_policy.ts";
 import { runSynthesisJob } from "./synthesis_job.ts";
@@ -28,7 +28,7 @@ export function jobHandler(store: JobStore): JobHandler {
     const input = await store.jobInput(lease.jobId);
     if (input === null) throw new Error(`job ${lease.jobId} has no input`);
     const source = input.datasetId === null ? "inline data" : `dataset ${input.datasetId}`;
-    const parsed = parseCsv(input.csv, source);
+    const parsed = await parseCsvAsync(input.csv, source, signal);
     const { policy } = input;
     if (policy === null) {
       return input.kind === "table"

@@ -1,9 +1,10 @@
 /**
  * The job runtime shared by the in-process {@linkcode WorkerPool} and the Redis workers
  * (`src/scale/scale_worker.ts`): {@linkcode runLeasedJob} claims one job of a
- * {@linkcode JobQueue}, renews its lease every third of the lease while the handler runs, writes
- * its progress at most once per interval, stops it at its time limit (its handler's AbortSignal;
- * the failure `time_limit`), and completes (releases and charges) or fails it only under the
+ * {@linkcode JobQueue}, renews its lease every third of the lease while the handler runs (a renewal
+ * that finds the lease gone, taken over after an expiry, stops the handler: the job is the new
+ * holder's), writes its progress at most once per interval, stops it at its time limit (its
+ * handler's AbortSignal; the failure `time_limit`), and completes (releases and charges) or fails it only under the
  * lease it still holds, so a job delivered twice is released at most once. The two
  * callers differ only in how they claim: the pool takes the oldest claimable job, a Redis worker
  * the job whose id BullMQ handed it.
@@ -100,23 +101,22 @@ export async function runLeasedJob(
     return finished("too_many_attempts");
   }
   log("job_started", attempts === undefined ? { job } : { job, attempt: attempts });
-  const heartbeat = setInterval(() => {
-    queue.renew(lease, leaseMs).catch((error) =>
-      log("renew_error", { job, error: (error as Error).name })
-    );
-  }, leaseMs / 3);
   const { timeLimitMs } = options;
   const controller = new AbortController();
   const { signal } = controller;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    if (timeLimitMs === undefined || !Number.isFinite(timeLimitMs)) return;
-    timer = setTimeout(() => {
-      const reason = new JobTimeLimitError(timeLimitMs);
-      controller.abort(reason);
-      reject(reason);
-    }, timeLimitMs);
+  // Rejects when the job is stopped: at its time limit, or when its lease was lost.
+  const stopped = new Promise<never>((_, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
+  const heartbeat = setInterval(() => {
+    queue.renew(lease, leaseMs).then((held) => {
+      if (!held && !signal.aborted) controller.abort(new LeaseLostError());
+    }, (error) => log("renew_error", { job, error: (error as Error).name }));
+  }, leaseMs / 3);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (timeLimitMs !== undefined && Number.isFinite(timeLimitMs)) {
+    timer = setTimeout(() => controller.abort(new JobTimeLimitError(timeLimitMs)), timeLimitMs);
+  }
   let lastWrite = -Infinity;
   let write: Promise<void> = Promise.resolve();
   const onProgress = (progress: JobProgress) => {
@@ -132,8 +132,9 @@ export async function runLeasedJob(
     let release: JobOutput | null = null;
     let failure: JobFailure | null = null;
     try {
-      release = await Promise.race([handler(lease, onProgress, signal), timedOut]);
+      release = await Promise.race([handler(lease, onProgress, signal), stopped]);
     } catch (error) {
+      if (signal.reason instanceof LeaseLostError) return finished("lease_lost");
       failure = signal.aborted ? timeLimitFailure(timeLimitMs!) : failureOf(error);
       if (failure.code === "internal") {
         log("job_error", { job, error: (error as Error)?.name ?? "unknown" });
@@ -150,6 +151,14 @@ export async function runLeasedJob(
     return "store_error";
   } finally {
     clearInterval(heartbeat);
+  }
+}
+
+/** A job's lease was found taken over (it had expired): its run stops, the new holder's goes on. */
+class LeaseLostError extends Error {
+  override name = "LeaseLostError";
+  constructor() {
+    super("the job's lease was lost");
   }
 }
 

@@ -210,6 +210,8 @@ export async function runTableJob(
  * @param compute Computes the table from the confidential data (and the values it clamped).
  * @param diagnostics The owner's diagnostics (values clamped to the policy's bounds); absent:
  * the clamped counts of `compute`, if any.
+ * @param commit Called right before the store is written (it throws when the request may no
+ * longer write: it was answered 503 at its deadline).
  * @returns The stored job; throws `DataRejectedError` when it failed on a registered dataset,
  * `BudgetExceededError` when the charge does not fit.
  */
@@ -218,12 +220,14 @@ export async function answerTableNow(
   submission: Submission,
   compute: () => Promise<Pick<TableOutcome, "result" | "clamped">>,
   diagnostics?: OwnerDiagnostics,
+  commit: () => void = () => {},
 ): Promise<JobView> {
   const epsilon = submission.spec.epsilon!;
   const kept = (clamped?: Record<string, number>) =>
     diagnostics ?? (clamped === undefined ? undefined : { clamped });
   if (submission.datasetId === null) {
     const { result, clamped } = await compute();
+    commit();
     return (await store.recordAnswered(submission, { epsilon, result, diagnostics: kept(clamped) }))
       .job;
   }
@@ -233,6 +237,7 @@ export async function answerTableNow(
   } catch (error) {
     outcome = { failure: failureOf(error) };
   }
+  commit();
   const { job } = await store.recordAnswered(submission, { epsilon, diagnostics, ...outcome });
   if (job.status === "failed") throw new DataRejectedError();
   return job;

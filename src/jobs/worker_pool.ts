@@ -3,14 +3,16 @@
  * {@linkcode JobQueue} under a lease it renews while the job runs (a heartbeat every third of the
  * lease). A job's handler runs to the end; its result is completed (released and charged) or
  * failed only while the lease is still held, so a job handed out twice (delivery is at least
- * once) is released at most once. Stale leases are recovered periodically; a server that owns
- * the store alone recovers every running job at start, since they were running when it died.
+ * once) is released at most once. Stale leases are recovered periodically, after the pool has
+ * renewed the leases of its own running jobs (so that a late heartbeat never lets the pool take
+ * back and rerun a job it is still running); a server that owns the store alone recovers every
+ * running job at start, since they were running when it died.
  * Each job runs through {@linkcode runLeasedJob} (`leased_job.ts`), as on the Redis workers.
  *
  * @module
  */
 import { IdleWait, type JobHandler, type Logger, runLeasedJob } from "./leased_job.ts";
-import type { JobFailure, JobQueue } from "./store.ts";
+import type { JobFailure, JobQueue, Lease } from "./store.ts";
 
 export type { JobHandler, Logger };
 
@@ -42,6 +44,8 @@ export class WorkerPool {
   readonly #options: WorkerPoolOptions;
   readonly #instance = crypto.randomUUID().slice(0, 8);
   readonly #idle = new IdleWait();
+  /** The leases of the jobs this pool's workers are running. */
+  readonly #running = new Set<Lease>();
   #loops: Promise<void>[] = [];
   #recovery: ReturnType<typeof setInterval> | undefined;
   #stopping = false;
@@ -85,6 +89,10 @@ export class WorkerPool {
 
   async #recover(before: number): Promise<void> {
     try {
+      const { leaseMs } = this.#options;
+      await Promise.all(
+        [...this.#running].map((lease) => this.#queue.renew(lease, leaseMs).catch(() => false)),
+      );
       const ids = await this.#queue.recoverStale(before, this.#options.maxAttempts);
       if (ids.length > 0) {
         this.#options.log("jobs_recovered", { count: ids.length });
@@ -97,10 +105,14 @@ export class WorkerPool {
 
   async #loop(workerId: string): Promise<void> {
     const { leaseMs, progressIntervalMs, timeLimitMs, failureOf, log } = this.#options;
+    let held: Lease | null = null;
     const claim = async () => {
       try {
         const lease = await this.#queue.claim(workerId, leaseMs);
-        return lease === null ? null : { lease };
+        if (lease === null) return null;
+        held = lease;
+        this.#running.add(lease);
+        return { lease };
       } catch (error) {
         log("claim_error", { error: (error as Error).name });
         return null;
@@ -115,6 +127,8 @@ export class WorkerPool {
         log,
         onStoreError: (job, error) => log("job_store_error", { job, error: (error as Error).name }),
       });
+      if (held !== null) this.#running.delete(held);
+      held = null;
       if (outcome === null) await this.#idle.sleep(this.#options.pollMs);
     }
   }

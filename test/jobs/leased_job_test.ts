@@ -131,3 +131,32 @@ Deno.test("`IdleWait`: a sleep ends at its time or at the next wake", async () =
   assert.ok(performance.now() - started < 1000);
   await idle.sleep(1);
 });
+
+Deno.test("`runLeasedJob()` stops a job whose renewal finds its lease taken over (lease_lost)", async () => {
+  const queue = new OneJob();
+  queue.held = false; // another worker took the job over after the lease expired
+  const lines: string[] = [];
+  let aborted = false;
+  // A handler that would run for a minute, unless its signal stops it.
+  const handler: JobHandler = (_lease, _onProgress, signal) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => resolve(RELEASE), 60_000);
+      signal.addEventListener("abort", () => {
+        aborted = true;
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    });
+  const start = performance.now();
+  const outcome = await runLeasedJob(
+    queue,
+    () => Promise.resolve({ lease: queue.lease }),
+    handler,
+    options(lines, { leaseMs: 30 }),
+  );
+  assert.equal(outcome, "lease_lost");
+  assert.ok(aborted, "the handler's signal was aborted");
+  assert.ok(performance.now() - start < 5000, "the job was stopped at the first renewal");
+  assert.ok(queue.calls.includes("renew"));
+  assert.ok(!queue.calls.some((call) => call === "complete" || call.startsWith("fail")));
+});

@@ -1,0 +1,89 @@
+/**
+ * One request to a fresh module worker, both ends: {@linkcode askWorker} posts a message and
+ * waits for the answer (terminating the worker once answered, failed or aborted);
+ * {@linkcode answerWith} runs the worker's computation and posts its value, or the error it threw
+ * (a `DataError` keeps its class, location and message; any other error only its message).
+ *
+ * @module
+ */
+import { DataError } from "./data_error.ts";
+
+/** What a worker of {@linkcode answerWith} posts back. */
+export type WorkerAnswer<T> =
+  | { readonly type: "value"; readonly value: T }
+  | {
+    readonly type: "data_error";
+    readonly file: string;
+    readonly row?: number;
+    readonly column?: string;
+    readonly message: string;
+  }
+  | { readonly type: "error"; readonly name: string; readonly message: string };
+
+/**
+ * Runs `message` in a fresh module worker at `url` and resolves with its value; rejects with the
+ * `DataError` (same message) or an Error of the worker's error's message, with `signal`'s reason
+ * when it is aborted first (the worker is terminated at once, so its work stops).
+ *
+ * @param url The worker module (one that answers with {@linkcode answerWith}).
+ * @param message What it computes from (structured-cloned: prefer strings and typed arrays).
+ * @param signal Stops the work.
+ * @returns The worker's value.
+ */
+export function askWorker<T>(url: URL, message: unknown, signal?: AbortSignal): Promise<T> {
+  signal?.throwIfAborted();
+  const worker = new Worker(url.href, { type: "module" });
+  const abort = () => worker.terminate();
+  return new Promise<WorkerAnswer<T>>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<WorkerAnswer<T>>) => resolve(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(`the worker failed: ${event.message}`));
+    };
+    signal?.addEventListener("abort", () => {
+      abort();
+      reject(signal.reason);
+    }, { once: true });
+    worker.postMessage(message);
+  }).then((answer) => {
+    if (answer.type === "value") return answer.value;
+    if (answer.type === "data_error") {
+      const error = new DataError(answer, "");
+      error.message = answer.message;
+      throw error;
+    }
+    const error = new Error(answer.message);
+    error.name = answer.name;
+    throw error;
+  }).finally(abort);
+}
+
+/**
+ * The worker's side: posts `compute()`'s value (its `transfer` buffers moved, not copied), or the
+ * error it threw.
+ *
+ * @param compute The work, returning the value and the buffers to transfer.
+ */
+export function answerWith<T>(compute: () => { value: T; transfer?: Transferable[] }): void {
+  let answer: WorkerAnswer<T>;
+  let transfer: Transferable[] = [];
+  try {
+    const result = compute();
+    answer = { type: "value", value: result.value };
+    transfer = result.transfer ?? [];
+  } catch (error) {
+    if (error instanceof DataError) {
+      const { file, row, column, message } = error;
+      answer = { type: "data_error", file, row, column, message };
+    } else {
+      const { name, message } = error instanceof Error ? error : new Error(String(error));
+      answer = { type: "error", name, message };
+    }
+  }
+  (self as unknown as WorkerScope).postMessage(answer, transfer);
+}
+
+/** The one member of a worker's global scope that {@linkcode answerWith} uses. */
+interface WorkerScope {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+}
