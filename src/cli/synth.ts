@@ -11,6 +11,9 @@
  *       [--missing error|drop] [--levels "COL=a|b|c;…"] [--utility-model "A ~ x + B; …"]
  *       [--prior student-t|paper] [--report] [--allow-flagged] --out DIR
  *
+ * With `--schema S.json` the whole file is synthesised instead (`--y all`, the latent class
+ * model; see `synth_file.ts`).
+ *
  * MODEL is one of the registry's models (poisson, negbin, beta, normal, lognormal, fbs, fbp,
  * logistic, categorical, hurdle). Several outcomes `--y A,B,C --model mA,mB,mC` are synthesised
  * as the chain p(A | x)·p(B | x, A)·p(C | x, A, B) under one record-level guarantee (SPEC §10).
@@ -37,6 +40,7 @@ import { FLAGGED_WARNING, releaseSettings } from "../synthesis/release_summary.t
 import { progress } from "./progress.ts";
 import { parseFlags, runCommand, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
+import { isFileRequest, synthFile } from "./synth_file.ts";
 
 /** Command-line flag → spec field, and whether the value is a number. */
 const FLAGS: Record<
@@ -158,6 +162,7 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
 }
 
 async function main(): Promise<void> {
+  if (isFileRequest(Deno.args)) return await synthFile(Deno.args);
   const { data: path, out, spec } = parseSynthArgs(Deno.args);
   const data = await readCsv(path);
   const shown = progress("fit");

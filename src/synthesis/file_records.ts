@@ -1,0 +1,75 @@
+/**
+ * A whole file's synthetic records from one posterior draw θ of the latent class model (SPEC §13):
+ * n records drawn i.i.d. from p(x | θ) = Σ_k π_k f_k(x), decoded through the declared schema, and
+ * held to the schema's consistency rules by rejection: a record that breaks a rule is redrawn from
+ * the same θ, up to a fixed number of rounds; what still breaks one after the last round is kept
+ * and counted. The records are then the draws of p(x | θ) truncated to the rules' set, a function
+ * of θ and public rules only (post-processing: no privacy cost), and their order is the draw
+ * order, which depends on no confidential record.
+ *
+ * @module
+ */
+import type { FileSchema } from "../data/file_schema.ts";
+import { decodeFile } from "../data/file_encoding.ts";
+import { recordSatisfiesRules } from "../data/file_rules.ts";
+import type { LatentClassModel } from "../models/latent_class.ts";
+import type { Rng } from "../random/rng.ts";
+
+/** Rounds of redrawing the records that break a rule (each round redraws only those). */
+export const RULE_ROUNDS = 50;
+
+/** A synthetic file and how many of its records still break a rule. */
+export interface FileRecords {
+  /** Column → cells, in the schema's column order, as the input writes them. */
+  readonly cells: Map<string, string[]>;
+  /** Records breaking at least one rule after the last round. */
+  readonly unrepaired: number;
+  /** Records drawn in all (n plus every redraw). */
+  readonly drawn: number;
+}
+
+/**
+ * Draws n synthetic records from θ, held to the schema's rules by rejection.
+ *
+ * @param model The latent class model of the encoded file.
+ * @param theta One posterior draw θ.
+ * @param n The number of records (the public n).
+ * @param schema The declared schema (its rules, bins and formats).
+ * @param rng The dataset's stream.
+ * @param rounds Rounds of redrawing (default {@linkcode RULE_ROUNDS}).
+ * @returns The records and the count still breaking a rule.
+ */
+export function simulateFileRecords(
+  model: LatentClassModel,
+  theta: Float64Array,
+  n: number,
+  schema: FileSchema,
+  rng: Rng,
+  rounds = RULE_ROUNDS,
+): FileRecords {
+  const cells = decodeFile(model.simulate(theta, n, rng), schema, rng);
+  let drawn = n;
+  const hasRules = (schema.rules ?? []).length > 0;
+  let broken = hasRules ? brokenRows(cells, n, schema) : [];
+  for (let round = 0; round < rounds && broken.length > 0; round++) {
+    const redrawn = decodeFile(model.simulate(theta, broken.length, rng), schema, rng);
+    drawn += broken.length;
+    const still: number[] = [];
+    broken.forEach((row, r) => {
+      if (recordSatisfiesRules(redrawn, r, schema)) {
+        for (const [name, column] of cells) column[row] = redrawn.get(name)![r];
+      } else {
+        still.push(row);
+      }
+    });
+    broken = still;
+  }
+  return { cells, unrepaired: broken.length, drawn };
+}
+
+/** The rows of `cells` that break a rule. */
+function brokenRows(cells: Map<string, string[]>, n: number, schema: FileSchema): number[] {
+  const rows: number[] = [];
+  for (let i = 0; i < n; i++) if (!recordSatisfiesRules(cells, i, schema)) rows.push(i);
+  return rows;
+}

@@ -1,0 +1,96 @@
+/**
+ * A whole-file request (issue 35): `--y all` under a declared schema, the latent class model, a
+ * mechanism of the registry that takes a whole record, ε, m and the Gibbs settings; one zod schema
+ * for the command line and the API. `mechanism: "auto"` is resolved from public facts only
+ * ({@linkcode resolveFileMechanism}).
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { MechanismName } from "../mechanisms/mechanism.ts";
+import { DEFAULT_CLASSES } from "../models/latent_class.ts";
+import type { FileSynthesisSettings } from "./file_synthesis.ts";
+
+/** The mechanisms a whole record can take (CW and the histogram need a one-dimensional outcome). */
+export const FILE_MECHANISMS = [
+  "unweighted",
+  "sw",
+  "lw",
+  "lw-final",
+  "weighted-e",
+  "censored",
+  "censored-w",
+] as const satisfies readonly MechanismName[];
+
+/** A whole-file request, validated. */
+export const FileSynthesisSpec = z.object({
+  /** Every column of the file ("all"; the only form a whole-file release takes today). */
+  y: z.literal("all"),
+  /** "auto": the latent class model for a whole file (the only whole-file model today). */
+  model: z.enum(["auto", "latent-class"]).default("auto"),
+  mechanism: z.enum([...FILE_MECHANISMS, "auto"]).default("auto"),
+  epsilon: z.number().positive().finite().optional(),
+  m: z.number().int().min(1).max(100).default(1),
+  classes: z.number().int().min(2).max(200).default(DEFAULT_CLASSES),
+  chains: z.number().int().min(1).max(64).default(2),
+  warmup: z.number().int().min(0).max(100_000).default(400),
+  draws: z.number().int().min(10).max(100_000).default(500),
+  thin: z.number().int().min(1).max(100).default(1),
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  allowFlagged: z.boolean().optional(),
+}).strict().superRefine((spec, context) => {
+  if (spec.mechanism !== "unweighted" && spec.epsilon === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["epsilon"],
+      message: `required by mechanism "${spec.mechanism}" (the target ε of the m files)`,
+    });
+  }
+});
+
+/** A validated whole-file request. */
+export type FileSynthesisSpec = z.infer<typeof FileSynthesisSpec>;
+
+/**
+ * The mechanism of `auto` for a whole file, from public facts only (ε and m): `lw-final` — each
+ * record's weight set from its own risk, then re-weighted toward one common Δ_i (SPEC §2,
+ * Algorithm 3), which `bench:crc` measured best on ma2019 at every ε (docs/performance.md). With
+ * 24 columns a record's |u_i| at α = 1 ranges about 2× over the file, so one scalar α for every
+ * record (SW) is set by the riskiest record and spends the rest of the file's weight.
+ *
+ * @param spec The request.
+ * @returns The mechanism and the reason the manifest states.
+ */
+export function resolveFileMechanism(
+  spec: FileSynthesisSpec,
+): { mechanism: FileSynthesisSettings["mechanism"]; reason?: string } {
+  if (spec.mechanism !== "auto") return { mechanism: spec.mechanism };
+  return {
+    mechanism: "lw-final",
+    reason: "a whole file (latent class model): record weights from each record's risk, " +
+      "re-weighted toward a common Δ_i (aDP), measured best by bench:crc at every ε",
+  };
+}
+
+/**
+ * The settings of {@linkcode synthesizeFile} for a validated request.
+ *
+ * @param spec The request.
+ * @returns The settings, `auto` resolved.
+ */
+export function fileSettings(spec: FileSynthesisSpec): FileSynthesisSettings {
+  const { mechanism, reason } = resolveFileMechanism(spec);
+  return {
+    mechanism,
+    epsilon: spec.epsilon,
+    m: spec.m,
+    classes: spec.classes,
+    seed: spec.seed,
+    chains: spec.chains,
+    warmup: spec.warmup,
+    draws: spec.draws,
+    thin: spec.thin,
+    allowFlagged: spec.allowFlagged,
+    ...(reason === undefined ? {} : { autoReason: reason }),
+  };
+}
