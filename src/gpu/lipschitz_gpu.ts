@@ -429,7 +429,7 @@ function sourceHash(text: string): string {
 }
 
 /** The device's limits, lowered where `override` asks (never raised). */
-function tilingLimits(gpu: GpuContext, override: Partial<TilingLimits> = {}): TilingLimits {
+export function tilingLimits(gpu: GpuContext, override: Partial<TilingLimits> = {}): TilingLimits {
   const pick = (name: keyof TilingLimits) => {
     const wanted = override[name];
     if (wanted === undefined) return gpu.limits[name];

@@ -33,6 +33,10 @@
  *
  * @module
  */
+import {
+  type LatentClassBackendChoice,
+  latentClassMaximaPass,
+} from "../gpu/select_latent_class.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import { type LatentClassGibbsOptions, sampleLatentClass } from "../mcmc/latent_class_gibbs.ts";
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
@@ -92,27 +96,35 @@ export function latentClassMechanismModel(model: LatentClassModel): Model {
 
 /**
  * The Lipschitz backend of the latent class term: Δ_i = max_s |u_i(θ_s)| with the weighting's α
- * (exact in f64, records with equal codes and α evaluated once).
+ * (exact in f64, records with equal codes and α evaluated once), on one thread, every core or
+ * the GPU (`select_latent_class.ts`: the same bits from each); the matrix, when asked for, on
+ * this thread.
  *
  * @param model The latent class model bound to the file.
  * @param adapter The `Model` the context passes back (refused: any other).
- * @returns The backend.
+ * @param backend Where the maxima are computed (default "cpu": this thread).
+ * @returns The backend; `name` says where the last maxima were computed.
  */
-export function latentClassLipschitz(model: LatentClassModel, adapter: Model): LipschitzBackend {
+export function latentClassLipschitz(
+  model: LatentClassModel,
+  adapter: Model,
+  backend: LatentClassBackendChoice = "cpu",
+): LipschitzBackend {
+  const pass = latentClassMaximaPass(backend);
   return {
-    name: "cpu",
-    compute: (given, draws, options = {}) => {
+    get name() {
+      return pass.name;
+    },
+    compute: async (given, draws, options = {}) => {
       if (given !== adapter) {
-        return Promise.reject(
-          new TypeError("Invalid model: the latent class backend bounds its own model only"),
-        );
+        throw new TypeError("Invalid model: the latent class backend bounds its own model only");
       }
       const alpha = options.alpha ?? null;
-      const { perRecord, argDraw } = model.termMaxima(draws, alpha);
+      const { perRecord, argDraw } = await pass.compute(model, draws, alpha);
       const matrix = options.matrix === true
         ? model.termMatrix(draws, alpha).map(Math.abs)
         : undefined;
-      return Promise.resolve({ perRecord, ...overallOf(perRecord, argDraw), matrix });
+      return { perRecord, ...overallOf(perRecord, argDraw), matrix };
     },
   };
 }
@@ -123,11 +135,13 @@ export function latentClassLipschitz(model: LatentClassModel, adapter: Model): L
  *
  * @param model The latent class model bound to the file.
  * @param options The Gibbs settings of every fit.
+ * @param backend Where the Lipschitz maxima are computed (default "cpu").
  * @returns The context.
  */
 export function latentClassContext(
   model: LatentClassModel,
   options: LatentClassFitOptions,
+  backend: LatentClassBackendChoice = "cpu",
 ): MechanismContext {
   const adapter = latentClassMechanismModel(model);
   return {
@@ -136,7 +150,7 @@ export function latentClassContext(
       Promise.resolve(
         sampleLatentClass(model, weighting.alpha, { ...options, censor: weighting.censor }),
       ),
-    lipschitz: latentClassLipschitz(model, adapter),
+    lipschitz: latentClassLipschitz(model, adapter, backend),
     laplace: () => {
       throw new RangeError("Invalid mechanism: the latent class synthesizer draws no noise");
     },

@@ -1,0 +1,31 @@
+/**
+ * Worker entry of {@linkcode parallelTermMaxima}: rebuilds the latent class model from its
+ * encoded file and runs `termMaxima` over the draws it is given.
+ *
+ * Message in: {@linkcode LatentClassJob}. Message out: `{perRecord, argDraw}` (draw indices local
+ * to the job's draws) or `{error}`.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import { type EncodedFile, LatentClassModel } from "../models/latent_class.ts";
+
+/** One share of the draws. */
+export interface LatentClassJob {
+  readonly file: EncodedFile;
+  readonly classes: number;
+  readonly draws: Float64Array;
+  readonly alpha: Float64Array | null;
+}
+
+self.onmessage = (event: MessageEvent<LatentClassJob>) => {
+  const { file, classes, draws, alpha } = event.data;
+  try {
+    const { perRecord, argDraw } = new LatentClassModel(file, classes).termMaxima(draws, alpha);
+    self.postMessage({ perRecord, argDraw }, {
+      transfer: [perRecord.buffer as ArrayBuffer, argDraw.buffer as ArrayBuffer],
+    });
+  } catch (error) {
+    self.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  }
+};
