@@ -252,3 +252,21 @@ Deno.test("`parallelTermMaxima()` equals termMaxima bit for bit on 2 and 3 worke
     }
   }
 });
+
+Deno.test("`groupTerms()` gives a subset of groups exactly the values `terms()` gives", () => {
+  const { model, draws, alpha } = problem(71, 400, [2, 9, 5, 3, 4, 2, 7], 9, 3, 0.5);
+  const groups = model.termGroups(alpha);
+  const ids = Array.from({ length: groups.alpha.length }, (_, g) => g).filter((g) => g % 3 !== 1);
+  const subset = {
+    pattern: Int32Array.from(ids, (g) => groups.pattern[g]),
+    alpha: Float64Array.from(ids, (g) => groups.alpha[g]),
+  };
+  for (let s = 0; s < 3; s++) {
+    const theta = draws.subarray(s * model.dim, (s + 1) * model.dim);
+    const all = model.terms(theta, alpha, new Float64Array(model.n));
+    const some = model.groupTerms(theta, subset, new Float64Array(ids.length));
+    const first = new Map<number, number>();
+    groups.of.forEach((g, i) => first.has(g) || first.set(g, i));
+    ids.forEach((g, h) => assert.ok(Object.is(some[h], all[first.get(g)!]), `group ${g}`));
+  }
+});
