@@ -36,6 +36,7 @@ import {
   type TermGroups,
 } from "../models/latent_class.ts";
 import { sampleGamma } from "../random/distributions.ts";
+import { lgamma } from "../stats/special.ts";
 import { Rng } from "../random/rng.ts";
 import {
   ESS_BULK_THRESHOLD,
@@ -65,6 +66,11 @@ export interface LatentClassGibbsOptions {
    * accepted with probability min(1, H(θ′)/H(θ)), H(θ) = Π_i e^{max(u_i, −C) − u_i}.
    */
   readonly censor?: number;
+  /**
+   * Split–merge moves per sweep (default 0; none under censoring, whose target is not the
+   * collapsed one they leave invariant).
+   */
+  readonly splitMerge?: number;
 }
 
 /** The name of the Σ_i u_i diagnostic in a fit's summary. */
@@ -124,6 +130,7 @@ export function sampleLatentClass(
       prior,
       options.concentration,
       options.censor,
+      options.splitMerge ?? 0,
       root.split(c),
     );
     for (let t = 0; t < warmup; t++) chain.sweep();
@@ -223,6 +230,9 @@ class GibbsChain {
   #termOf: Float64Array;
   #sticks: Float64Array;
   #log1mSticks: Float64Array;
+  #groupCounts = [new Float64Array(0), new Float64Array(0)];
+  #members = new Int32Array(0);
+  #side = new Uint8Array(0);
   /** The state before a censored proposal, restored when it is rejected. */
   #saved: SavedState;
 
@@ -234,6 +244,7 @@ class GibbsChain {
     readonly prior: LatentClassPrior,
     readonly concentration: number | undefined,
     readonly censor: number | undefined,
+    readonly splitMerge: number,
     readonly rng: Rng,
   ) {
     const { K, n, width, patterns } = model;
@@ -247,6 +258,9 @@ class GibbsChain {
     this.#termOf = new Float64Array(groups.alpha.length);
     this.#sticks = new Float64Array(K);
     this.#log1mSticks = new Float64Array(K);
+    this.#groupCounts = [new Float64Array(width), new Float64Array(width)];
+    this.#members = new Int32Array(n);
+    this.#side = new Uint8Array(n);
     this.#saved = censor === undefined ? EMPTY_STATE : {
       theta: new Float64Array(model.dim),
       cumulative: new Float64Array(this.#cumulative.length),
@@ -264,6 +278,7 @@ class GibbsChain {
    */
   sweep(): number {
     const censor = this.censor;
+    if (censor === undefined) { for (let m = 0; m < this.splitMerge; m++) this.#splitMerge(); }
     if (censor !== undefined) {
       this.#saved.theta.set(this.theta);
       this.#saved.cumulative.set(this.#cumulative);
@@ -296,6 +311,173 @@ class GibbsChain {
     this.#drawZ();
     let sum = 0;
     for (let g = 0; g < this.#termOf.length; g++) sum += this.groupSize[g] * this.#termOf[g];
+    return sum;
+  }
+
+  /**
+   * One sequentially allocated split–merge move (Dahl 2003) on z given γ, with θ integrated out:
+   * two distinct records i, j; in one class, its members split into i's group (an empty class,
+   * chosen uniformly) and j's group, the others allocated in random order by the ratio of the
+   * collapsed target; in two classes, i's class merges into j's. Accepted by the ratio of
+   * p(z | γ, x) = Π_{k<K} B(1 + W_k, γ + Σ_{l>k} W_l)/B(1, γ) · Π_{k,j} B(a + C_kj)/B(a) (α-weighted
+   * counts) and of the proposal probabilities; the θ | z draw that follows completes the step.
+   */
+  #splitMerge(): void {
+    const { model, rng } = this;
+    const { n, K } = model;
+    if (n < 2) return;
+    const z = this.#z;
+    const i = Math.floor(rng.uniform() * n);
+    let j = Math.floor(rng.uniform() * (n - 1));
+    if (j >= i) j++;
+    const ci = z[i];
+    const cj = z[j];
+    const weights = this.#weights.fill(0);
+    const occupied = new Uint8Array(K);
+    let m = 0;
+    for (let r = 0; r < n; r++) {
+      weights[z[r]] += this.#alphaOf(r);
+      occupied[z[r]] = 1;
+      if ((z[r] === ci || z[r] === cj) && r !== i && r !== j) this.#members[m++] = r;
+    }
+    let empty = 0;
+    for (let k = 0; k < K; k++) empty += 1 - occupied[k];
+    // Members in random order (Fisher–Yates); the order is an auxiliary draw of both directions.
+    const members = this.#members;
+    for (let t = m - 1; t > 0; t--) {
+      const u = Math.floor(rng.uniform() * (t + 1));
+      const swap = members[t];
+      members[t] = members[u];
+      members[u] = swap;
+    }
+    const split = ci === cj;
+    if (split && empty === 0) return;
+    const target = split ? null : this.#side;
+    if (!split) { for (let t = 0; t < m; t++) target![t] = z[members[t]] === ci ? 0 : 1; }
+    const logQ = this.#allocate(i, j, m, target);
+    const [g0, g1] = this.#groupCounts;
+    const w0 = this.#groupWeight(0);
+    const w1 = this.#groupWeight(1);
+    const logSeparate = this.#classScore(g0, null, w0) + this.#classScore(g1, null, w1);
+    const logTogether = this.#classScore(g0, g1, w0 + w1);
+    const before = this.#stickScore(weights);
+    let e = ci;
+    if (split) {
+      let pick = Math.floor(rng.uniform() * empty);
+      for (e = 0; e < K; e++) if (occupied[e] === 0 && pick-- === 0) break;
+      weights[e] = w0;
+      weights[ci] = w1;
+    } else {
+      weights[ci] = 0;
+      weights[cj] = w0 + w1;
+    }
+    const after = this.#stickScore(weights);
+    const logAccept = split
+      ? logSeparate - logTogether + after - before + Math.log(empty) - logQ
+      : logTogether - logSeparate + after - before - Math.log(empty + 1) + logQ;
+    if (!(Math.log(rng.uniform()) < logAccept)) return;
+    if (split) {
+      z[i] = e;
+      for (let t = 0; t < m; t++) if (this.#side[t] === 0) z[members[t]] = e;
+    } else {
+      for (let r = 0; r < n; r++) if (z[r] === ci) z[r] = cj;
+    }
+  }
+
+  /**
+   * Allocates the m shuffled members to i's group (0) and j's (1) by the collapsed target's
+   * ratio, into `#side`, or with `given` evaluates that allocation; fills the two groups' counts.
+   *
+   * @returns The log probability of the allocation.
+   */
+  #allocate(i: number, j: number, m: number, given: Uint8Array | null): number {
+    const [g0, g1] = this.#groupCounts;
+    g0.fill(0);
+    g1.fill(0);
+    this.#groupWeights[0] = 0;
+    this.#groupWeights[1] = 0;
+    this.#add(0, i);
+    this.#add(1, j);
+    let logQ = 0;
+    for (let t = 0; t < m; t++) {
+      const r = this.#members[t];
+      const d = this.#predictive(0, r) - this.#predictive(1, r);
+      // P(group 0) = 1/(1 + e^{−d}), in logs.
+      const log0 = -Math.log1p(Math.exp(-d));
+      const log1 = -Math.log1p(Math.exp(d));
+      const side = given === null ? (Math.log(this.rng.uniform()) < log0 ? 0 : 1) : given[t];
+      logQ += side === 0 ? log0 : log1;
+      this.#side[t] = side;
+      this.#add(side, r);
+    }
+    return logQ;
+  }
+
+  #groupWeights = new Float64Array(2);
+
+  #groupWeight(g: number): number {
+    return this.#groupWeights[g];
+  }
+
+  #alphaOf(r: number): number {
+    return this.alpha === null ? 1 : this.alpha[r];
+  }
+
+  /** Adds record r's α-weighted codes to group g. */
+  #add(g: number, r: number): void {
+    const a = this.#alphaOf(r);
+    const { patternOf, patternCells } = this.model;
+    const J = this.model.levels.length;
+    const counts = this.#groupCounts[g];
+    for (let c = 0; c < J; c++) counts[patternCells[patternOf[r] * J + c]] += a;
+    this.#groupWeights[g] += a;
+  }
+
+  /** log of the collapsed target's ratio for adding record r to group g (Dirichlet part). */
+  #predictive(g: number, r: number): number {
+    const a = this.#alphaOf(r);
+    if (a === 0) return 0;
+    const { model, prior } = this;
+    const J = model.levels.length;
+    const counts = this.#groupCounts[g];
+    const w = this.#groupWeights[g];
+    let sum = 0;
+    for (let c = 0; c < J; c++) {
+      const x = prior.dirichlet + counts[model.patternCells[model.patternOf[r] * J + c]];
+      const total = model.levels[c] * prior.dirichlet + w;
+      sum += lgamma(x + a) - lgamma(x) - lgamma(total + a) + lgamma(total);
+    }
+    return sum;
+  }
+
+  /** Σ_j log B(a + C_j)/B(a) of a class with counts `counts` (+ `more`) and weight w. */
+  #classScore(counts: Float64Array, more: Float64Array | null, w: number): number {
+    const { model, prior } = this;
+    const a = prior.dirichlet;
+    const logA = lgamma(a);
+    let sum = 0;
+    for (let c = 0; c < model.width; c++) {
+      const x = counts[c] + (more === null ? 0 : more[c]);
+      if (x !== 0) sum += lgamma(a + x) - logA;
+    }
+    for (let c = 0; c < model.levels.length; c++) {
+      const total = model.levels[c] * a;
+      sum -= lgamma(total + w) - lgamma(total);
+    }
+    return sum;
+  }
+
+  /** Σ_{k<K} log B(1 + W_k, γ + Σ_{l>k} W_l) at the current γ. */
+  #stickScore(weights: Float64Array): number {
+    const K = this.model.K;
+    const gamma = this.#gamma;
+    let tail = 0;
+    let sum = 0;
+    for (let k = K - 2; k >= 0; k--) {
+      tail += weights[k + 1];
+      const b = gamma + tail;
+      sum += lgamma(1 + weights[k]) + lgamma(b) - lgamma(1 + weights[k] + b);
+    }
     return sum;
   }
 

@@ -10,7 +10,7 @@ import { sampleBeta } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { lgamma } from "../../src/stats/special.ts";
 
-// Four records over two binary columns, K = 2, weights with α_i ≠ 1.
+// Four records over two binary columns, weights with α_i ≠ 1.
 const FILE: EncodedFile = {
   n: 4,
   columns: [
@@ -27,39 +27,53 @@ function logBeta(...v: number[]): number {
 }
 
 /**
- * The exact pseudo posterior means, at concentration γ, of P*(a = 1, b = 1) = Σ_k π_k φ_ka[1]
- * φ_kb[1] and of π_1: by enumeration over z ∈ {0,1}^4 with the Beta and Dirichlet integrals of
- * the α-weighted (fractional) counts. Returns the unnormalised total weight and the weighted
- * sums of the two quantities.
+ * The exact pseudo posterior means, at concentration γ and truncation K, of P*(a = 1, b = 1) =
+ * Σ_k π_k φ_ka[1] φ_kb[1] and of π_1: by enumeration over z ∈ {0..K−1}^n with the Beta and
+ * Dirichlet integrals of the α-weighted (fractional) counts (given z, the sticks V_k ~ Beta(1 +
+ * W_k, γ + Σ_{l>k} W_l) and the φ_kj are independent). Returns the unnormalised total weight and
+ * the weighted sums of the two quantities.
  */
-function enumerate(alpha: Float64Array, gamma: number): [number, number, number] {
+function enumerate(
+  alpha: Float64Array,
+  gamma: number,
+  K: number,
+  file: EncodedFile = FILE,
+): [number, number, number] {
   let total = 0;
   let cell = 0;
   let pi = 0;
-  for (let mask = 0; mask < 16; mask++) {
-    const W = [0, 0];
-    const C = [[[0, 0], [0, 0]], [[0, 0], [0, 0]]]; // C[k][column][level]
-    for (let i = 0; i < 4; i++) {
-      const k = (mask >> i) & 1;
+  for (let code = 0; code < K ** file.n; code++) {
+    const W = new Array(K).fill(0);
+    const C = Array.from({ length: K }, () => [[0, 0], [0, 0]]); // C[k][column][level]
+    for (let i = 0, rest = code; i < file.n; i++, rest = Math.floor(rest / K)) {
+      const k = rest % K;
       W[k] += alpha[i];
-      FILE.columns.forEach((c, j) => C[k][j][c.codes[i]] += alpha[i]);
+      file.columns.forEach((c, j) => C[k][j][c.codes[i]] += alpha[i]);
     }
-    let logW = logBeta(1 + W[0], gamma + W[1]) - logBeta(1, gamma);
-    for (let k = 0; k < 2; k++) {
+    let logW = 0;
+    const meanPi: number[] = [];
+    let remaining = 1;
+    for (let k = 0; k < K; k++) {
+      const tail = W.slice(k + 1).reduce((s, w) => s + w, 0);
+      const meanV = k === K - 1 ? 1 : (1 + W[k]) / (1 + W[k] + gamma + tail);
+      if (k < K - 1) logW += logBeta(1 + W[k], gamma + tail) - logBeta(1, gamma);
+      meanPi.push(remaining * meanV);
+      remaining *= 1 - meanV;
       for (let j = 0; j < 2; j++) logW += logBeta(A + C[k][j][0], A + C[k][j][1]) - logBeta(A, A);
     }
     const w = Math.exp(logW);
-    const pi1 = (1 + W[0]) / (1 + W[0] + gamma + W[1]);
     const phi = (k: number, j: number) => (A + C[k][j][1]) / (2 * A + C[k][j][0] + C[k][j][1]);
     total += w;
-    cell += w * (pi1 * phi(0, 0) * phi(0, 1) + (1 - pi1) * phi(1, 0) * phi(1, 1));
-    pi += w * pi1;
+    let c = 0;
+    for (let k = 0; k < K; k++) c += meanPi[k] * phi(k, 0) * phi(k, 1);
+    cell += w * c;
+    pi += w * meanPi[0];
   }
   return [total, cell, pi];
 }
 
 /** The same means with γ ~ Gamma(a_γ, b_γ) integrated out: γ = t⁴ (smooth at 0), trapezoid. */
-function enumerateOverGamma(alpha: Float64Array): [number, number] {
+function enumerateOverGamma(alpha: Float64Array, K: number): [number, number] {
   const { gammaShape: shape, gammaRate: rate } = DEFAULT_LATENT_CLASS_PRIOR;
   const T = 400 ** 0.25;
   const steps = 20_000;
@@ -70,7 +84,7 @@ function enumerateOverGamma(alpha: Float64Array): [number, number] {
     // Gamma density in γ times dγ/dt = 4t³; the constant cancels.
     const density = Math.exp((shape - 1) * Math.log(gamma) - rate * gamma) * 4 * t ** 3;
     const weight = s === steps ? 0.5 : 1;
-    const [w, c, p] = enumerate(alpha, gamma);
+    const [w, c, p] = enumerate(alpha, gamma, K);
     total += weight * density * w;
     cell += weight * density * c;
     pi += weight * density * p;
@@ -87,7 +101,7 @@ function perChain(model: LatentClassModel, fit: ReturnType<typeof sampleLatentCl
     const y = new Float64Array(fit.drawsPerChain);
     for (let d = 0; d < fit.drawsPerChain; d++) {
       const theta = fit.draws.subarray((c * fit.drawsPerChain + d) * fit.dim);
-      for (let k = 0; k < 2; k++) {
+      for (let k = 0; k < model.K; k++) {
         x[d] += theta[k] * theta[model.phiIndex(k, 0, 1)] * theta[model.phiIndex(k, 1, 1)];
       }
       y[d] = theta[0];
@@ -105,54 +119,65 @@ function mean(chains: Float64Array[]): number {
   return sum / count;
 }
 
-Deno.test("sampleLatentClass() matches the exact pseudo posterior at a fixed γ (α_i ≠ 1)", () => {
-  const model = new LatentClassModel(FILE, 2);
-  const gamma = 1.5;
-  const fit = sampleLatentClass(model, ALPHA, {
-    seed: 3,
-    chains: 4,
-    warmup: 200,
-    draws: 5000,
-    concentration: gamma,
+for (const splitMerge of [0, 2]) {
+  Deno.test(`sampleLatentClass() matches the exact pseudo posterior at a fixed γ (α_i ≠ 1, ${splitMerge} split–merge)`, () => {
+    const model = new LatentClassModel(FILE, 3);
+    const gamma = 1.5;
+    const fit = sampleLatentClass(model, ALPHA, {
+      seed: 3,
+      chains: 4,
+      warmup: 200,
+      draws: 5000,
+      concentration: gamma,
+      splitMerge,
+    });
+    const [total, cell, pi] = enumerate(ALPHA, gamma, 3);
+    const draws = perChain(model, fit);
+    for (
+      const [name, exact, chains] of [
+        ["cell", cell / total, draws.cell],
+        ["pi_1", pi / total, draws.pi],
+      ] as const
+    ) {
+      const error = mcseMean(chains);
+      assert.ok(error > 0 && error < 0.01, `${name}: mcse ${error}`);
+      assert.ok(
+        Math.abs(mean(chains) - exact) < 4 * error,
+        `${name}: Gibbs ${mean(chains)} vs exact ${exact} (mcse ${error})`,
+      );
+    }
+    // The check can fail: the unweighted posterior's value lies many standard errors away.
+    const [t1, c1] = enumerate(new Float64Array(4).fill(1), gamma, 3);
+    assert.ok(Math.abs(c1 / t1 - cell / total) > 10 * mcseMean(draws.cell));
   });
-  const [total, cell, pi] = enumerate(ALPHA, gamma);
-  const draws = perChain(model, fit);
-  for (
-    const [name, exact, chains] of [
-      ["cell", cell / total, draws.cell],
-      ["pi_1", pi / total, draws.pi],
-    ] as const
-  ) {
-    const error = mcseMean(chains);
-    assert.ok(error > 0 && error < 0.01, `${name}: mcse ${error}`);
-    assert.ok(
-      Math.abs(mean(chains) - exact) < 4 * error,
-      `${name}: Gibbs ${mean(chains)} vs exact ${exact} (mcse ${error})`,
-    );
-  }
-  // The check can fail: the unweighted posterior's value lies many standard errors away.
-  const [t1, c1] = enumerate(new Float64Array(4).fill(1), gamma);
-  assert.ok(Math.abs(c1 / t1 - cell / total) > 10 * mcseMean(draws.cell));
-});
+}
 
-Deno.test("sampleLatentClass() matches the exact pseudo posterior with γ ~ Gamma(0.25, 0.25)", () => {
-  const model = new LatentClassModel(FILE, 2);
-  const fit = sampleLatentClass(model, ALPHA, { seed: 4, chains: 4, warmup: 200, draws: 5000 });
-  const [cell, pi] = enumerateOverGamma(ALPHA);
-  const draws = perChain(model, fit);
-  for (
-    const [name, exact, chains] of [
-      ["cell", cell, draws.cell],
-      ["pi_1", pi, draws.pi],
-    ] as const
-  ) {
-    const error = mcseMean(chains);
-    assert.ok(
-      Math.abs(mean(chains) - exact) < 4 * error,
-      `${name}: Gibbs ${mean(chains)} vs exact ${exact} (mcse ${error})`,
-    );
-  }
-});
+for (const splitMerge of [0, 2]) {
+  Deno.test(`sampleLatentClass() matches the exact pseudo posterior with γ ~ Gamma(0.25, 0.25) (${splitMerge} split–merge)`, () => {
+    const model = new LatentClassModel(FILE, 3);
+    const fit = sampleLatentClass(model, ALPHA, {
+      seed: 4,
+      chains: 4,
+      warmup: 200,
+      draws: 5000,
+      splitMerge,
+    });
+    const [cell, pi] = enumerateOverGamma(ALPHA, 3);
+    const draws = perChain(model, fit);
+    for (
+      const [name, exact, chains] of [
+        ["cell", cell, draws.cell],
+        ["pi_1", pi, draws.pi],
+      ] as const
+    ) {
+      const error = mcseMean(chains);
+      assert.ok(
+        Math.abs(mean(chains) - exact) < 4 * error,
+        `${name}: Gibbs ${mean(chains)} vs exact ${exact} (mcse ${error})`,
+      );
+    }
+  });
+}
 
 Deno.test("sampleLatentClass() reports Σ_i u_i at its draws, reproducibly, and flags short fits", () => {
   const model = new LatentClassModel(FILE, 2);
@@ -238,6 +263,41 @@ Deno.test("sampleLatentClass() with censoring matches the censored pseudo poster
     );
   }
   // Censoring moves the answer: the uncensored value lies many standard errors away.
-  const [t0, c0] = enumerate(ALPHA, gamma);
+  const [t0, c0] = enumerate(ALPHA, gamma, 2);
   assert.ok(Math.abs(c0 / t0 - cell / total) > 5 * mcseMean(sampled.cell));
+});
+
+Deno.test("split–merge moves keep the exact pseudo posterior on seven records (K = 3, γ fixed)", () => {
+  const file: EncodedFile = {
+    n: 7,
+    columns: [
+      { name: "a", levels: 2, codes: Int32Array.of(1, 1, 1, 0, 0, 0, 1) },
+      { name: "b", levels: 2, codes: Int32Array.of(1, 1, 0, 0, 0, 1, 1) },
+    ],
+  };
+  const alpha = Float64Array.of(1, 0.9, 0.4, 1, 0.7, 0.2, 0.6);
+  const model = new LatentClassModel(file, 3);
+  const gamma = 0.8;
+  const fit = sampleLatentClass(model, alpha, {
+    seed: 8,
+    chains: 4,
+    warmup: 200,
+    draws: 5000,
+    concentration: gamma,
+    splitMerge: 3,
+  });
+  const [total, cell, pi] = enumerate(alpha, gamma, 3, file);
+  const draws = perChain(model, fit);
+  for (
+    const [name, exact, chains] of [
+      ["cell", cell / total, draws.cell],
+      ["pi_1", pi / total, draws.pi],
+    ] as const
+  ) {
+    const error = mcseMean(chains);
+    assert.ok(
+      Math.abs(mean(chains) - exact) < 4 * error,
+      `${name}: Gibbs ${mean(chains)} vs exact ${exact} (mcse ${error})`,
+    );
+  }
 });
