@@ -126,6 +126,7 @@ Deno.test("F5: unweighted is refused on registered data unless the policy allows
       epsilonTotal: 10,
       csv: h.confidentialCsv(40),
       publicColumns: ["z"],
+      allowUnweighted: false,
     });
     await h.assertRefused(
       t,
