@@ -53,6 +53,12 @@ export interface FileColumn {
   readonly points?: readonly number[];
   /** Numeric: this column's bin count, overriding the schema's. */
   readonly bins?: number;
+  /**
+   * Weight: the declared public total (a population size the weights are controlled to, as the
+   * ACS person weights are to the Census Bureau's published estimates); a synthetic file's
+   * weights are scaled to it.
+   */
+  readonly total?: number;
   /** A categorical column that is a function of another (copied from it, never modelled). */
   readonly determinedBy?: Determination;
   /** Where levels or bounds come from; `data` marks a draft to review (see `deno task schema`). */
@@ -123,6 +129,7 @@ const Column = z.object({
   decimals: z.number().int().min(0).max(9).optional(),
   points: z.array(z.number()).optional(),
   bins: z.number().int().min(2).max(10000).optional(),
+  total: z.number().positive().finite().optional(),
   determinedBy: z.object({ column: z.string(), map: z.record(z.string(), z.string()) }).strict()
     .optional(),
   source: z.enum(["declared", "codebook", "data"]).optional(),
@@ -254,7 +261,7 @@ function checkColumn(column: FileColumn, source: string): void {
     throw new DataError({ file: source, column: column.name }, `field "${field}": ${problem}`);
   };
   if (column.kind === "categorical") {
-    for (const field of ["bounds", "integer", "decimals", "points", "bins"] as const) {
+    for (const field of ["bounds", "integer", "decimals", "points", "bins", "total"] as const) {
       if (column[field] !== undefined) fail(field, "not allowed for a categorical column");
     }
     if (column.levels === undefined) fail("levels", "required for a categorical column");
@@ -289,6 +296,9 @@ function checkColumn(column: FileColumn, source: string): void {
     );
   }
   if (column.kind === "weight" && lo < 0) fail("bounds", "a weight cannot be negative");
+  if (column.total !== undefined && column.kind !== "weight") {
+    fail("total", "only a weight column has a declared total");
+  }
   const points = column.points ?? [];
   if (new Set(points).size !== points.length) fail("points", "a value is listed twice");
   for (const point of points) {

@@ -5,12 +5,13 @@
  * the same θ, up to a fixed number of rounds; what still breaks one after the last round is kept
  * and counted. The records are then the draws of p(x | θ) truncated to the rules' set, a function
  * of θ and public rules only (post-processing: no privacy cost), and their order is the draw
- * order, which depends on no confidential record.
+ * order, which depends on no confidential record. A weight column with a declared public total
+ * is then scaled to it (w*_i·T/Σ w*, on the column's resolution and within its bounds).
  *
  * @module
  */
-import type { FileSchema } from "../data/file_schema.ts";
-import { decodeFile } from "../data/file_encoding.ts";
+import { columnUnit, type FileColumn, type FileSchema } from "../data/file_schema.ts";
+import { decodeFile, formatStep } from "../data/file_encoding.ts";
 import { recordSatisfiesRules } from "../data/file_rules.ts";
 import type { LatentClassModel } from "../models/latent_class.ts";
 import type { Rng } from "../random/rng.ts";
@@ -64,7 +65,48 @@ export function simulateFileRecords(
     });
     broken = still;
   }
+  for (const column of schema.columns) {
+    if (column.kind === "weight" && column.total !== undefined) {
+      cells.set(column.name, scaledToTotal(cells.get(column.name)!, column));
+    }
+  }
   return { cells, unrepaired: broken.length, drawn };
+}
+
+/**
+ * Weight cells scaled to the column's declared total T within its declared bounds [lo, hi]: the
+ * weights w_i·c with c chosen so that Σ clamp(w_i·c, lo, hi) = T (found by repeating
+ * c ← c·(T − Σ clamped)/Σ free over the weights not clamped, which stops when the clamped set
+ * stops changing), then rounded to the column's resolution; the total holds to that rounding
+ * unless T lies outside [n·lo, n·hi].
+ */
+function scaledToTotal(cells: readonly string[], column: FileColumn): string[] {
+  const marker = column.notApplicable;
+  const values = cells.map((cell) => (cell === marker ? NaN : Number(cell)));
+  const target = column.total!;
+  const [lo, hi] = column.bounds!;
+  let factor = 1;
+  for (let round = 0; round < 100; round++) {
+    let clamped = 0;
+    let free = 0;
+    for (const w of values) {
+      if (Number.isNaN(w)) continue;
+      const scaled = w * factor;
+      if (scaled <= lo) clamped += lo;
+      else if (scaled >= hi) clamped += hi;
+      else free += scaled;
+    }
+    if (!(free > 0)) break;
+    const next = factor * (target - clamped) / free;
+    if (!(next > 0) || Math.abs(next - factor) <= 1e-12 * factor) break;
+    factor = next;
+  }
+  const unit = columnUnit(column);
+  return values.map((w, i) => {
+    if (Number.isNaN(w)) return cells[i];
+    const scaled = Math.min(hi, Math.max(lo, w * factor));
+    return formatStep(Math.round(scaled / unit), column);
+  });
 }
 
 /** The rows of `cells` that break a rule. */
