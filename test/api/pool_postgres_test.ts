@@ -34,11 +34,14 @@ Deno.test({
       const key =
         (await createApiKey(contexts[0].store, ["submit", "read", "diagnostics", "admin"], "all"))
           .secret;
-      const registered = await a.request("/v1/datasets?epsilonTotal=1000&publicColumns=z", {
-        method: "POST",
-        headers: auth(key, "text/csv"),
-        body: confidentialCsv(40),
-      });
+      const registered = await a.request(
+        "/v1/datasets?epsilonTotal=1000&publicColumns=z&allowUnweighted=true",
+        {
+          method: "POST",
+          headers: auth(key, "text/csv"),
+          body: confidentialCsv(40),
+        },
+      );
       assert.equal(registered.status, 201);
       const datasetId = (await registered.json()).id;
       const ids: string[] = [];

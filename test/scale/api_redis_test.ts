@@ -115,7 +115,7 @@ for (
         const key = (await createApiKey(context.store, ["submit", "read", "admin"], "all")).secret;
         const get = (path: string) => app.request(path, { headers: auth(key) });
         const registered = await app.request(
-          "/v1/datasets?epsilonTotal=1000000&publicColumns=z",
+          "/v1/datasets?epsilonTotal=1000000&publicColumns=z&allowUnweighted=true",
           { method: "POST", headers: auth(key, "text/csv"), body: confidentialCsv(80) },
         );
         assert.equal(registered.status, 201);
