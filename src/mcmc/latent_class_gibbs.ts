@@ -21,6 +21,10 @@
  * probabilities (one log-sum-exp per (pattern, α) group per sweep); z itself is drawn per record.
  * The same pass gives Σ_i u_i(θ) at the sweep's θ for free.
  *
+ * Optionally (`splitMerge` moves per sweep, before θ | z) sequentially allocated split–merge
+ * moves (Dahl 2003) on z given γ with θ integrated out: the blocked sampler alone cannot open a
+ * class, since an empty class's φ is a prior draw that fits no record.
+ *
  * Diagnostics are label-invariant (labels switch between chains, SPEC §13): Σ_i u_i(θ) and, per
  * column, the model's probability of the column's most common level in the data, Σ_k π_k
  * φ_kj[mode_j]. The fit is flagged when any has R̂ > 1.01 or bulk ESS < 400 (`fit.ts`'s
@@ -445,7 +449,10 @@ class GibbsChain {
     for (let c = 0; c < J; c++) {
       const x = prior.dirichlet + counts[model.patternCells[model.patternOf[r] * J + c]];
       const total = model.levels[c] * prior.dirichlet + w;
-      sum += lgamma(x + a) - lgamma(x) - lgamma(total + a) + lgamma(total);
+      // Γ(x + 1)/Γ(x) = x: the unweighted records' ratio without log-gamma.
+      sum += a === 1
+        ? Math.log(x / total)
+        : lgamma(x + a) - lgamma(x) - lgamma(total + a) + lgamma(total);
     }
     return sum;
   }
