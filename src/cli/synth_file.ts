@@ -3,7 +3,7 @@
  *
  *     deno task synth --data F.csv --schema S.json --y all [--model auto|latent-class]
  *       [--mechanism auto|sw|lw|lw-final|weighted-e|censored|censored-w|unweighted]
- *       --epsilon E [--m M] [--classes K] [--chains C] [--warmup W] [--draws D] [--thin T]
+ *       --epsilon E [--m M] [--classes K] [--dirichlet A] [--chains C] [--warmup W] [--draws D] [--thin T]
  *       [--seed N] [--allow-flagged] --out DIR
  *
  * Every column of F.csv is synthesised by the latent class model under the owner's declared
@@ -25,7 +25,17 @@ import { synthesizeFile } from "../synthesis/file_synthesis.ts";
 import { fileUtility } from "../synthesis/file_utility.ts";
 import { parseFlags, UsageError } from "./run_command.ts";
 
-const NUMBERS = ["epsilon", "m", "classes", "chains", "warmup", "draws", "thin", "seed"] as const;
+const NUMBERS = [
+  "epsilon",
+  "m",
+  "classes",
+  "dirichlet",
+  "chains",
+  "warmup",
+  "draws",
+  "thin",
+  "seed",
+] as const;
 const TEXTS = ["y", "model", "mechanism"] as const;
 
 /** Whether a command line asks for a whole-file release (it names a schema). */

@@ -26,7 +26,11 @@ import { FitFlaggedError } from "../mcmc/fit.ts";
 import type { LatentClassGibbsOptions } from "../mcmc/latent_class_gibbs.ts";
 import type { MechanismName, MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
-import { DEFAULT_CLASSES, LatentClassModel } from "../models/latent_class.ts";
+import {
+  DEFAULT_CLASSES,
+  DEFAULT_LATENT_CLASS_PRIOR,
+  LatentClassModel,
+} from "../models/latent_class.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
 import { simulateFileRecords } from "./file_records.ts";
@@ -49,6 +53,8 @@ export interface FileSynthesisSettings {
   readonly m: number;
   /** Truncation K of the mixture (public; default {@linkcode DEFAULT_CLASSES}). */
   readonly classes?: number;
+  /** Dirichlet concentration a of every φ_kj (public; default the model's, a = 1). */
+  readonly dirichlet?: number;
   /** Seed (CLI, studies, tests); absent: a fresh secret seed from the OS CSPRNG. */
   readonly seed?: number;
   readonly chains: number;
@@ -126,6 +132,7 @@ export async function synthesizeFile(
     warmup: settings.warmup,
     draws: settings.draws,
     thin: settings.thin,
+    prior: { ...DEFAULT_LATENT_CLASS_PRIOR, dirichlet: settings.dirichlet ?? 1 },
   };
   const context = latentClassContext(model, gibbs);
   const fits = { count: 0 };
