@@ -8,7 +8,8 @@
  *   `discloseDesign`; see `release_policy.ts`), as CSV text (`Content-Type: text/csv`,
  *   `?epsilonTotal=…&name=…&publicColumns=a,b`) or JSON (`{epsilonTotal, name?, csv | records,
  *   publicColumns?, bounds?, stratumSizes?, levels?, minEpsilon?, guarantee?, surveyDesign?,
- *   discloseDesign?}`); 201 with its id and policy. The policy cannot be changed afterwards. The
+ *   discloseDesign?, allowUnweighted?, fileSchema?}`: the whole file's declared schema, which
+ *   a synthesis with `y: "all"` releases under); 201 with its id and policy. The policy cannot be changed afterwards. The
  *   dataset belongs to the key's tenant.
  * - `GET /v1/datasets/{id}` (scope read): name, n, columns, ε_total and the policy.
  * - `GET /v1/datasets/{id}/budget` (scope read): ε_total, spent (rounded up), remaining (rounded
@@ -100,6 +101,10 @@ const Policy = z.object({
     description: "Whether analysts may run the unweighted mechanism, whose success depends on " +
       "whether the data's Δ fits the cap (default false)",
   }),
+  fileSchema: z.record(z.string(), z.unknown()).nullable().openapi({
+    description: "The declared schema of the whole file (columns, levels, bounds, N/A markers, " +
+      'rules), under which a synthesis with y: "all" releases every column; null: none declared',
+  }),
   sizePublic: z.literal(true),
   neighbours: z.literal("add-remove"),
 }).openapi("DatasetPolicy", {
@@ -186,6 +191,9 @@ function datasetJson(info: StoredDataset) {
       guarantee: policy.guarantee ?? "aDP",
       ...surveyDesignOf(policy),
       allowUnweighted: policy.allowUnweighted ?? false,
+      fileSchema: policy.fileSchema === undefined
+        ? null
+        : structuredClone(policy.fileSchema) as unknown as Record<string, unknown>,
       sizePublic: policy.sizePublic,
       neighbours: policy.neighbours,
     },

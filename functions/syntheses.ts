@@ -30,6 +30,12 @@
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { DataError } from "../src/data/data_error.ts";
+import { type FileSchema, parseFileSchema } from "../src/data/file_schema.ts";
+import type { ApiEnv } from "../src/api/auth.ts";
+import { PolicyError } from "../src/jobs/domain_errors.ts";
+import { fileRequest, isFileSpec } from "../src/jobs/file_job.ts";
 import { getColumn } from "../src/data/dataset.ts";
 import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
@@ -42,6 +48,7 @@ import {
   decimalParam,
   DiagnosticsSchema,
   errorResponses,
+  exactlyOneSource,
   getById,
   IdParam,
   ReportSchema,
@@ -50,11 +57,21 @@ import {
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/service/standalone.ts";
 import { health } from "./health.ts";
-import { checkSynthesis, requireColumns } from "../src/jobs/release_policy.ts";
-import { checkWork } from "../src/jobs/work_limits.ts";
+import {
+  checkFileSynthesis,
+  checkSynthesis,
+  requireColumns,
+  requireSchemaColumns,
+} from "../src/jobs/release_policy.ts";
+import { checkFileWork, checkWork } from "../src/jobs/work_limits.ts";
 import { Accepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
-import type { JobStore, JobView, OwnerDiagnostics } from "../src/jobs/store.ts";
-import { outcomesOf, SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
+import type { FileJobSpec, JobStore, JobView, OwnerDiagnostics } from "../src/jobs/store.ts";
+import {
+  outcomesOf,
+  SynthesisFields,
+  synthesisRules,
+  type SynthesisSpec,
+} from "../src/synthesis/spec.ts";
 import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
 import { reportHtml } from "../src/synthesis/report_html.ts";
 import {
@@ -87,6 +104,46 @@ const SynthesisRequest = SynthesisFields.safeExtend(DATA_SOURCE).superRefine(
   },
 });
 
+/**
+ * A whole-file request (issue 35): `y: "all"` with the `synth --schema` command's options
+ * (`FileSynthesisSpec`, checked by `fileRequest` so that what a whole file cannot take is a 422)
+ * and a data source; inline data also carry their `fileSchema`.
+ */
+const FileSynthesisRequest = z.object({
+  y: z.literal("all"),
+  ...DATA_SOURCE,
+  fileSchema: z.unknown().optional(),
+}).catchall(z.unknown()).superRefine((body, context) => exactlyOneSource(body, context));
+
+/**
+ * The body of `POST /v1/syntheses`: a whole-file request when `y` is "all", a synthesis
+ * otherwise; each validated by its own schema, so that each keeps its own errors.
+ */
+const SubmitRequest = z.record(z.string(), z.unknown()).transform((body, context) => {
+  const parsed = body.y === "all"
+    ? FileSynthesisRequest.safeParse(body)
+    : SynthesisRequest.safeParse(body);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) context.addIssue(issue as never);
+    return z.NEVER;
+  }
+  return parsed.data;
+}).openapi("SynthesisSubmission", {
+  description: 'A synthesis (SynthesisRequest), or with y: "all" a whole file under the ' +
+    'declared file schema: {datasetId | csv | records, y: "all", epsilon, m?, mechanism? ' +
+    "(auto, sw, lw, lw-final, weighted-e, censored, censored-w, unweighted), model? (auto, " +
+    "latent-class), classes?, dirichlet?, chains?, warmup?, draws?, thin?, seed? and " +
+    "allowFlagged? (inline data only), fileSchema (inline data only)}",
+  example: {
+    datasetId: "3f0c…",
+    y: "y",
+    model: "negbin",
+    mechanism: "lw-final",
+    epsilon: 8,
+    m: 3,
+  },
+});
+
 const Job = JobFields.extend({
   report: ReportSchema.optional(),
   datasets: z.array(z.string()).optional().openapi({ description: "URLs of the synthetic CSVs" }),
@@ -96,7 +153,7 @@ const submit = submitRoute(
   "/v1/syntheses",
   "Submit a synthesis job",
   "Retries with the same key return the same job",
-  SynthesisRequest,
+  SubmitRequest,
   {
     202: {
       description: "Accepted (persisted)",
@@ -201,7 +258,11 @@ export function syntheses(context: ApiContext) {
         ] as const,
       },
       async (c) => {
-        const body = c.req.valid("json");
+        const valid = c.req.valid("json");
+        if (isFileSpec(valid)) {
+          return await submitFile(c, context, valid as z.infer<typeof FileSynthesisRequest>);
+        }
+        const body = valid as z.infer<typeof SynthesisRequest>;
         const { datasetId, csv, records, ...request } = body;
         const { tenant } = c.var.apiKey;
         // The sampler work is capped whatever the data (422 too_much_work).
@@ -226,28 +287,7 @@ export function syntheses(context: ApiContext) {
           if (spec.strata !== undefined) getColumn(read.data, spec.strata);
           inline = read.csv;
         }
-        commitRequest(c);
-        const submitted = await store.submit({
-          id: crypto.randomUUID(),
-          keyId: c.var.apiKey.id,
-          tenant,
-          idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
-          requestHash: await sha256Hex(JSON.stringify(body)),
-          datasetId: datasetId ?? null,
-          csv: inline,
-          spec,
-        });
-        const { job } = submitted;
-        await store.enqueue(job.id);
-        context.pool?.wake();
-        const location = `/v1/syntheses/${job.id}`;
-        c.header("Location", location);
-        const { status } = visibleJob(
-          job,
-          c.var.apiKey.scopes.includes("diagnostics"),
-          context.config,
-        );
-        return c.json({ id: job.id, status, location }, 202);
+        return await accept(c, context, body, datasetId ?? null, inline, spec);
       },
     )
     .openapi(
@@ -338,6 +378,89 @@ export function syntheses(context: ApiContext) {
         });
       },
     );
+}
+
+// deno-lint-ignore no-explicit-any
+type SubmitContext = Context<ApiEnv, any, any>;
+
+/**
+ * Persists an accepted request (charging its ε on a registered dataset), enqueues it and
+ * answers 202: one path for a synthesis and a whole file.
+ */
+async function accept(
+  c: SubmitContext,
+  context: ApiContext,
+  body: unknown,
+  datasetId: string | null,
+  inline: string | null,
+  spec: SynthesisSpec | FileJobSpec,
+) {
+  const { store } = context;
+  commitRequest(c);
+  const submitted = await store.submit({
+    id: crypto.randomUUID(),
+    keyId: c.var.apiKey.id,
+    tenant: c.var.apiKey.tenant,
+    idempotencyKey: c.req.header("idempotency-key") ?? null,
+    requestHash: await sha256Hex(JSON.stringify(body)),
+    datasetId,
+    csv: inline,
+    spec,
+  });
+  const { job } = submitted;
+  await store.enqueue(job.id);
+  context.pool?.wake();
+  const location = `/v1/syntheses/${job.id}`;
+  c.header("Location", location);
+  const { status } = visibleJob(
+    job,
+    c.var.apiKey.scopes.includes("diagnostics"),
+    context.config,
+  );
+  return c.json({ id: job.id, status, location }, 202);
+}
+
+/**
+ * A whole-file request (`y: "all"`, issue 35), decided before any data are read where it can
+ * be: what a whole file cannot take (422 `invalid_file_request`), its Gibbs work (422
+ * `too_much_work`), and on a registered dataset the release policy (`checkFileSynthesis`: the
+ * declared file schema, which the request cannot set, no seed, ε, the guarantee); inline data
+ * need the request's own `fileSchema`, which must declare exactly the data's columns.
+ */
+async function submitFile(
+  c: SubmitContext,
+  context: ApiContext,
+  body: z.infer<typeof FileSynthesisRequest>,
+) {
+  const { datasetId, csv, records, fileSchema, ...fields } = body;
+  const request = fileRequest(fields);
+  checkFileWork(request, context.config);
+  if (datasetId !== undefined) {
+    const info = await context.store.dataset(datasetId, c.var.apiKey.tenant);
+    if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
+    const spec = checkFileSynthesis(info.policy, request, fileSchema);
+    return await accept(c, context, body, datasetId, null, spec);
+  }
+  if (fileSchema === undefined) {
+    throw new PolicyError(
+      422,
+      "file_schema_required",
+      'a whole-file release (y: "all") of inline data needs its file schema (fileSchema)',
+      "fileSchema",
+    );
+  }
+  let schema: FileSchema;
+  try {
+    schema = parseFileSchema(fileSchema, "fileSchema");
+  } catch (error) {
+    if (error instanceof DataError) {
+      throw new ApiError(400, "invalid_data", error.message, "fileSchema");
+    }
+    throw error;
+  }
+  const read = await readDataInputAsync({ csv, records }, "inline data", requestSignal(c));
+  requireSchemaColumns(schema, read.data.names, "invalid_data", "fileSchema");
+  return await accept(c, context, body, null, read.csv, { ...request, fileSchema: schema });
 }
 
 /** The job if it is a synthesis; a table job (see /v1/tables) or none is a 404 here. */

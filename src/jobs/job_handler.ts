@@ -1,7 +1,8 @@
 /**
  * The worker pool's handler (and the Redis workers'): reads a claimed job's request and
- * confidential data from the store and runs it by its kind, a synthesis (`synthesis_job.ts`)
- * or a survey table (`table_job.ts`). A job on a registered dataset reads its data through the
+ * confidential data from the store and runs it by its kind, a synthesis (`synthesis_job.ts`; a
+ * whole file, `y: "all"`: `file_job.ts`) or a survey table (`table_job.ts`). A job on a
+ * registered dataset reads its data through the
  * release policy (bounded columns clamped, the cells of tables over the declared levels) and
  * never runs with a seed; the counts of clamped values go to the owner's diagnostics, and its
  * public report states the charged cap as its ε (`publicRelease`). Every job's fits (and a
@@ -10,6 +11,8 @@
  * @module
  */
 import { parseCsvAsync } from "../data/parse_csv_async.ts";
+import type { SynthesisSpec } from "../synthesis/spec.ts";
+import { isFileSpec, runFileSynthesisJob } from "./file_job.ts";
 import { publicRelease } from "./public_release.ts";
 import { policyData } from "./release_policy.ts";
 import { runSynthesisJob } from "./synthesis_job.ts";
@@ -30,16 +33,32 @@ export function jobHandler(store: JobStore): JobHandler {
     const source = input.datasetId === null ? "inline data" : `dataset ${input.datasetId}`;
     const parsed = await parseCsvAsync(input.csv, source, signal);
     const { policy } = input;
+    if (input.kind === "synthesis" && isFileSpec(input.spec)) {
+      // A whole file (issue 35): read through its declared schema only (the policy's on a
+      // registered dataset, checked against the data at registration), never a seed there.
+      const schema = policy === null ? input.spec.fileSchema : policy.fileSchema;
+      if (schema === undefined) throw new TypeError("a whole-file job needs a file schema");
+      const { fileSchema: _, ...spec } = input.spec;
+      if (policy === null) return await runFileSynthesisJob(parsed, spec, schema, onProgress);
+      const release = await runFileSynthesisJob(
+        parsed,
+        { ...spec, seed: undefined, allowFlagged: undefined },
+        schema,
+        onProgress,
+      );
+      return publicRelease(release, input.spec.epsilon!);
+    }
+    const spec = input.spec as SynthesisSpec;
     if (policy === null) {
       return input.kind === "table"
         ? await runTableJob(parsed, input.spec, onProgress, { signal })
-        : await runSynthesisJob(parsed, input.spec, onProgress, signal);
+        : await runSynthesisJob(parsed, spec, onProgress, signal);
     }
     // A synthesis's outcomes are also moved into their models' domains (`policyData`).
     const { data, clamped } = policyData(
       parsed,
       policy,
-      input.kind === "synthesis" ? input.spec : undefined,
+      input.kind === "synthesis" ? spec : undefined,
     );
     if (input.kind === "table" && input.spec.method === "laplace") {
       // The bounded mode only (checkTable refused the request without the declared bounds); its
@@ -60,7 +79,7 @@ export function jobHandler(store: JobStore): JobHandler {
         levels: policy.levels,
         signal,
       })
-      : await runSynthesisJob(data, { ...input.spec, seed: undefined }, onProgress, signal);
+      : await runSynthesisJob(data, { ...spec, seed: undefined }, onProgress, signal);
     return publicRelease(
       { ...release, diagnostics: { ...release.diagnostics, clamped } },
       input.spec.epsilon!,

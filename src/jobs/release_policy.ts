@@ -24,12 +24,16 @@
  * @module
  */
 import { z } from "zod";
+import { DataError } from "../data/data_error.ts";
 import type { Dataset } from "../data/dataset.ts";
 import { getColumn } from "../data/dataset.ts";
+import { encodeFile } from "../data/file_encoding.ts";
+import { type FileSchema, parseFileSchema } from "../data/file_schema.ts";
 import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { MECHANISMS } from "../mechanisms/registry.ts";
 import { modelRequirements, outcomeKind } from "../models/mod.ts";
 import { parseFormula } from "../stats/formula.ts";
+import { type FileSynthesisSpec, resolveFileMechanism } from "../synthesis/file_spec.ts";
 import { outcomesOf, resolveMechanism, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { TableSpec } from "./table_request.ts";
@@ -87,6 +91,12 @@ export const PolicyDeclaration = z.object({
    * request, `mechanisms/privacy.ts`). Off unless the owner allows it.
    */
   allowUnweighted: z.boolean().default(false),
+  /**
+   * The declared schema of the whole file (issue 35, `src/data/file_schema.ts`): every column's
+   * kind, public levels or bounds, N/A marker and rules. Declared, a request may synthesise the
+   * whole file (`y: "all"`) under it, and only under it. Checked by `parseFileSchema`.
+   */
+  fileSchema: z.unknown().optional(),
 });
 
 /** A declaration as given. */
@@ -117,6 +127,8 @@ export interface DatasetPolicy {
   readonly designDisclosed?: boolean;
   /** Whether `unweighted` may run (absent in older policies: false). */
   readonly allowUnweighted?: boolean;
+  /** The declared schema of the whole file (absent: no whole-file release). */
+  readonly fileSchema?: FileSchema;
   readonly sizePublic: true;
   readonly neighbours: typeof NEIGHBOURS;
 }
@@ -258,6 +270,9 @@ export function createPolicy(declaration: PolicyDeclaration, data: Dataset): Dat
       throw invalid(`no size for the stratum "${missing}"`, `stratumSizes.${name}`);
     }
   }
+  const fileSchema = parsed.fileSchema === undefined
+    ? undefined
+    : declaredFileSchema(parsed.fileSchema, data);
   return {
     publicColumns: [...publicColumns],
     bounds: parsed.bounds,
@@ -268,9 +283,81 @@ export function createPolicy(declaration: PolicyDeclaration, data: Dataset): Dat
     surveyDesign: design.surveyDesign,
     designDisclosed: design.designDisclosed,
     allowUnweighted: parsed.allowUnweighted,
+    ...(fileSchema === undefined ? {} : { fileSchema }),
     sizePublic: true,
     neighbours: NEIGHBOURS,
   };
+}
+
+/**
+ * Refuses a file schema whose columns are not exactly the data's: a declared column the data
+ * lack, or a column of the data left undeclared (400, `code`, naming the column and `field`).
+ *
+ * @param schema The parsed schema.
+ * @param columns The data's columns.
+ * @param code The error's code (`invalid_policy` at registration, `invalid_data` inline).
+ * @param field The request field of the schema.
+ */
+export function requireSchemaColumns(
+  schema: FileSchema,
+  columns: readonly string[],
+  code: string,
+  field: string,
+): void {
+  schema.columns.forEach(({ name }, k) => {
+    if (!columns.includes(name)) {
+      throw new PolicyError(
+        400,
+        code,
+        `the schema declares the column "${name}", which the data do not have`,
+        `${field}.columns.${k}`,
+      );
+    }
+  });
+  const declared = new Set(schema.columns.map(({ name }) => name));
+  const missing = columns.find((name) => !declared.has(name));
+  if (missing !== undefined) {
+    throw new PolicyError(
+      400,
+      code,
+      `the data's column "${missing}" is not declared by the schema (a whole file declares ` +
+        "every column)",
+      `${field}.columns`,
+    );
+  }
+}
+
+/**
+ * The owner's declared file schema, checked at registration: it parses (`parseFileSchema`,
+ * naming the column and field at fault), declares exactly the data's columns, reads no level or
+ * bound off the data (`"source": "data"`: the release's shape would depend on confidential
+ * facts), and the data keep to it (`encodeFile`, naming column and row: the owner's own data), so
+ * a whole-file job never fails on its encoding.
+ */
+function declaredFileSchema(json: unknown, data: Dataset): FileSchema {
+  let schema: FileSchema;
+  try {
+    schema = parseFileSchema(json, "fileSchema");
+  } catch (error) {
+    if (error instanceof DataError) throw invalid(error.message, "fileSchema");
+    throw error;
+  }
+  requireSchemaColumns(schema, data.names, "invalid_policy", "fileSchema");
+  const drafted = schema.columns.findIndex(({ source }) => source === "data");
+  if (drafted >= 0) {
+    throw invalid(
+      `column "${schema.columns[drafted].name}": its levels or bounds were read from the ` +
+        'confidential data ("source": "data"); declare public ones before registering',
+      `fileSchema.columns.${drafted}.source`,
+    );
+  }
+  try {
+    encodeFile(data, schema);
+  } catch (error) {
+    if (error instanceof DataError) throw invalid(error.message, "fileSchema");
+    throw error;
+  }
+  return schema;
 }
 
 /**
@@ -530,6 +617,54 @@ export function checkSynthesis(policy: DatasetPolicy, requested: SynthesisSpec):
     [run.lower, run.upper] = bounds;
   }
   return run;
+}
+
+/**
+ * Checks a whole-file request (`y: "all"`, issue 35) against the policy, before any data are
+ * read: the policy must declare a file schema (422 `file_schema_required`), which the request
+ * cannot set (422 `set_by_policy`); no seed, ε given and at least `minEpsilon`, a mechanism whose
+ * guarantee the policy allows (`auto` is `sw`, aDP), `unweighted` only where allowed, no
+ * `allowFlagged`. Every refusal reads the policy and the request only.
+ *
+ * @param policy The dataset's policy.
+ * @param spec The validated whole-file request.
+ * @param requestSchema The request's own `fileSchema`, if it gave one.
+ * @returns The request to run (its schema is the policy's).
+ */
+export function checkFileSynthesis(
+  policy: DatasetPolicy,
+  spec: FileSynthesisSpec,
+  requestSchema: unknown,
+): FileSynthesisSpec {
+  setByPolicy(requestSchema, "fileSchema");
+  if (policy.fileSchema === undefined) {
+    throw refuse(
+      "file_schema_required",
+      'a whole-file release (y: "all") needs the file schema declared in the dataset\'s ' +
+        "release policy at registration (fileSchema)",
+      "y",
+    );
+  }
+  const { mechanism } = resolveFileMechanism(spec);
+  checkCommon(policy, spec, true, MECHANISMS[mechanism].privacy.guarantee);
+  if (spec.allowFlagged !== undefined) {
+    throw refuse(
+      "flagged_not_allowed",
+      "a release of a registered dataset needs a final fit that passes its diagnostics; " +
+        "allowFlagged is for research on one's own data",
+      "allowFlagged",
+    );
+  }
+  if (mechanism === "unweighted" && policy.allowUnweighted !== true) {
+    throw refuse(
+      "unweighted_not_allowed",
+      "the dataset's release policy does not allow the unweighted mechanism: its epsilon has " +
+        "no floor, so whether it fits the cap would depend on the data (allowUnweighted, " +
+        "declared at registration)",
+      "mechanism",
+    );
+  }
+  return { ...spec };
 }
 
 /**

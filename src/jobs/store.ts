@@ -8,6 +8,8 @@
  *
  * @module
  */
+import type { FileSchema } from "../data/file_schema.ts";
+import type { FileSynthesisSpec } from "../synthesis/file_spec.ts";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import type { ReleaseManifest } from "../synthesis/report.ts";
 import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
@@ -104,6 +106,12 @@ export const JOB_KINDS = ["synthesis", "table"] as const;
 /** One of {@linkcode JOB_KINDS}. */
 export type JobKind = typeof JOB_KINDS[number];
 
+/**
+ * A whole-file synthesis's request as stored (`y: "all"`, issue 35): inline data carry their
+ * schema; a registered dataset's is its release policy's.
+ */
+export type FileJobSpec = FileSynthesisSpec & { readonly fileSchema?: FileSchema };
+
 /** A synthesis or table request to persist and enqueue. */
 export interface Submission {
   readonly id: string;
@@ -123,7 +131,7 @@ export interface Submission {
   readonly datasetId: string | null;
   /** Inline data as canonical CSV text (null with a registered dataset). */
   readonly csv: string | null;
-  readonly spec: SynthesisSpec | TableSpec;
+  readonly spec: SynthesisSpec | FileJobSpec | TableSpec;
 }
 
 /** The owner's confidential diagnostics of a job (the reason of a failure, α, Δ_i, seed…). */
@@ -168,7 +176,7 @@ export type JobInput =
     readonly policy: DatasetPolicy | null;
   }
   & (
-    | { readonly kind: "synthesis"; readonly spec: SynthesisSpec }
+    | { readonly kind: "synthesis"; readonly spec: SynthesisSpec | FileJobSpec }
     | { readonly kind: "table"; readonly spec: TableSpec }
   );
 

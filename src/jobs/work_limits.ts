@@ -76,8 +76,11 @@ export function samplerWork(
  */
 export function jobIterations(
   kind: JobKind,
-  spec: SamplerRequest & { readonly method?: string },
+  spec: SamplerRequest & { readonly method?: string; readonly y?: unknown },
 ): number {
+  if (kind === "synthesis" && spec.y === "all") {
+    return fileSamplerWork(spec as FileSamplerRequest).iterations;
+  }
   const samples = kind === "synthesis" ||
     SYNTHETIC_TABLE_METHODS.includes(spec.method as TableMethodName);
   return samples ? samplerWork(spec).iterations : 0;
@@ -112,6 +115,57 @@ export function checkWork(request: SamplerRequest, limits: WorkLimits): void {
     "too_much_work",
     `the request asks for ${iterations} sampler iterations (chains × warmup + draws: ` +
       `${chains} × ${warmup} + ${draws}); this service runs at most ${limits.maxIterations} ` +
+      `per request (PPSYNTH_MAX_ITERATIONS): lower ${field}`,
+    field,
+  );
+}
+
+/** The Gibbs settings of a whole-file request (`FileSynthesisSpec`: draws per chain). */
+export interface FileSamplerRequest {
+  readonly chains: number;
+  readonly warmup: number;
+  readonly draws: number;
+}
+
+/**
+ * The sampler iterations of one fit of a whole-file request (issue 35), counted as a synthesis's:
+ * every chain's sweeps, chains·(warmup + draws) (its draws are per chain).
+ *
+ * @param request The request's Gibbs settings.
+ * @returns The iterations.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileSamplerWork } from "./work_limits.ts";
+ * assert.equal(fileSamplerWork({ chains: 2, warmup: 400, draws: 500 }).iterations, 1800);
+ * ```
+ */
+export function fileSamplerWork(request: FileSamplerRequest): { iterations: number } {
+  return { iterations: request.chains * (request.warmup + request.draws) };
+}
+
+/**
+ * Refuses a whole-file request whose Gibbs sweeps, chains·(warmup + draws), exceed the limit
+ * (422 `too_much_work`, naming the largest factor's field). Data-independent.
+ *
+ * @param request The request's Gibbs settings.
+ * @param limits The service's limits.
+ */
+export function checkFileWork(request: FileSamplerRequest, limits: WorkLimits): void {
+  const { chains, warmup, draws } = request;
+  const iterations = fileSamplerWork(request).iterations;
+  if (iterations <= limits.maxIterations) return;
+  // The factor furthest above the defaults (2 chains of 400 + 500 sweeps).
+  const field = chains / 2 > (warmup + draws) / 900
+    ? "chains"
+    : draws >= warmup
+    ? "draws"
+    : "warmup";
+  throw new PolicyError(
+    422,
+    "too_much_work",
+    `the request asks for ${iterations} sampler iterations (chains × (warmup + draws): ` +
+      `${chains} × (${warmup} + ${draws})); this service runs at most ${limits.maxIterations} ` +
       `per request (PPSYNTH_MAX_ITERATIONS): lower ${field}`,
     field,
   );
