@@ -9,19 +9,20 @@
  *   `invalid_file_request`, naming the field), what a whole file cannot take (`x`: every column
  *   is synthesised; a model other than `auto`/`latent-class`; `cw`, `cw-final`, `histogram`,
  *   which need a one-dimensional outcome), then validates the rest.
- * - {@linkcode runFileSynthesisJob}: the job: the m CSVs (the input's header and N/A markers,
- *   formula cells escaped), the public manifest and the owner's diagnostics, with each file's
- *   `fileUtility` report.
+ * - {@linkcode runFileSynthesisJob}: the job, in a worker (`file_job_worker.ts`): the m CSVs (the
+ *   input's header and N/A markers, formula cells escaped), the public manifest and the owner's
+ *   diagnostics, with each file's `fileUtility` report.
  *
  * @module
  */
-import { datasetColumns, formatCsv } from "../data/csv.ts";
+import { DataError } from "../data/data_error.ts";
 import type { Dataset } from "../data/dataset.ts";
 import type { FileSchema } from "../data/file_schema.ts";
 import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
 import { FILE_MECHANISMS, fileSettings, FileSynthesisSpec } from "../synthesis/file_spec.ts";
-import { synthesizeFile } from "../synthesis/file_synthesis.ts";
-import { fileUtility } from "../synthesis/file_utility.ts";
+import { FitFlaggedError } from "../mcmc/fit.ts";
+import { CalibrationError } from "../mechanisms/calibrate.ts";
+import type { FileWorkerJob, FileWorkerMessage } from "./file_job_worker.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { FileJobSpec, JobOutput, JobProgress } from "./store.ts";
 import { publicStage } from "./synthesis_job.ts";
@@ -77,38 +78,72 @@ export function fileRequest(body: Readonly<Record<string, unknown>>): FileSynthe
   return FileSynthesisSpec.parse(body);
 }
 
+/** The worker's error message, rethrown as the class it was. */
+function rethrown(message: Exclude<FileWorkerMessage, { type: "stage" | "release" }>): Error {
+  switch (message.type) {
+    case "data_error": {
+      const error = new DataError(message, "");
+      error.message = message.message;
+      return error;
+    }
+    case "fit_flagged": {
+      const error = new FitFlaggedError({ rhatMax: NaN, essBulkMin: NaN, divergences: 0 });
+      error.message = message.message;
+      return error;
+    }
+    case "calibration": {
+      const error = new CalibrationError(NaN, message.reached ?? NaN, "");
+      error.message = message.message;
+      return error;
+    }
+    case "range_error":
+      return new RangeError(message.message);
+    case "type_error":
+      return new TypeError(message.message);
+    default:
+      return new Error(message.message);
+  }
+}
+
 /**
- * Runs a whole-file synthesis and returns its release.
+ * Runs a whole-file synthesis in a worker (`file_job_worker.ts`: minutes of Gibbs sweeps never
+ * on the event loop) and returns its release; the job's time limit terminates the worker.
  *
  * @param data The confidential file.
  * @param spec The request (on a registered dataset: no seed, no allowFlagged).
  * @param schema The declared schema (the policy's, or the inline request's).
  * @param onProgress Where the stages go (public stage names only).
+ * @param signal Aborted at the job's time limit: the worker is stopped, the job rejects.
  * @returns The public manifest, the owner's diagnostics (with each file's utility) and the m CSVs.
  */
-export async function runFileSynthesisJob(
+export function runFileSynthesisJob(
   data: Dataset,
   spec: FileSynthesisSpec,
   schema: FileSchema,
   onProgress: (progress: JobProgress) => void,
+  signal?: AbortSignal,
 ): Promise<JobOutput> {
-  const result = await synthesizeFile(
-    data,
-    schema,
-    fileSettings(spec),
-    (stage) => onProgress({ stage: publicStage(stage), fraction: 0 }),
-  );
-  const confidential = new Map(
-    [...datasetColumns(data)].map(([name, column]) => [name, Array.from(column, String)]),
-  );
-  return {
-    report: result.report,
-    // The utility reports summarise the confidential file: the owner's only.
-    diagnostics: {
-      ...result.diagnostics,
-      utility: result.datasets.map((columns) => fileUtility(confidential, columns, schema)),
-    },
-    // Released to analysts: cells a spreadsheet would run as formulas are escaped.
-    datasets: result.datasets.map((columns) => formatCsv(columns, { escapeFormulas: true })),
-  };
+  const worker = new Worker(new URL("./file_job_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  const job: FileWorkerJob = { data, schema, settings: fileSettings(spec) };
+  return new Promise<JobOutput>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+    worker.onmessage = (event: MessageEvent<FileWorkerMessage>) => {
+      const message = event.data;
+      if (message.type === "stage") {
+        onProgress({ stage: publicStage(message.stage), fraction: 0 });
+      } else if (message.type === "release") {
+        resolve(message.release);
+      } else {
+        reject(rethrown(message));
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(`the whole-file worker failed: ${event.message}`));
+    };
+    worker.postMessage(job);
+  }).finally(() => worker.terminate());
 }

@@ -39,12 +39,15 @@ export function jobHandler(store: JobStore): JobHandler {
       const schema = policy === null ? input.spec.fileSchema : policy.fileSchema;
       if (schema === undefined) throw new TypeError("a whole-file job needs a file schema");
       const { fileSchema: _, ...spec } = input.spec;
-      if (policy === null) return await runFileSynthesisJob(parsed, spec, schema, onProgress);
+      if (policy === null) {
+        return await runFileSynthesisJob(parsed, spec, schema, onProgress, signal);
+      }
       const release = await runFileSynthesisJob(
         parsed,
         { ...spec, seed: undefined, allowFlagged: undefined },
         schema,
         onProgress,
+        signal,
       );
       return publicRelease(release, input.spec.epsilon!);
     }

@@ -21,46 +21,7 @@ import {
   withTenant,
 } from "../security/_helpers.ts";
 import type { TestApp } from "./_helpers.ts";
-
-/** A small mixed file: region, a 1/2 code, age, children (N/A under 15), income, weight. */
-function fileCsv(n: number): string {
-  const rows = ["REGION,SEX,AGE,KIDS,INCOME,WT"];
-  for (let i = 0; i < n; i++) {
-    const age = (i * 37) % 90;
-    const kids = age < 15 ? "N" : String((i * 7) % 4);
-    const income = age < 15 ? "N" : `${((i * 7919) % 90_000) + (i % 3 === 0 ? 0 : 1000)}.0`;
-    rows.push(`r${i % 3},${1 + (i % 2)},${age},${kids},${income},${20 + ((i * 13) % 180)}`);
-  }
-  return rows.join("\n") + "\n";
-}
-
-const SCHEMA = {
-  geography: "REGION",
-  bins: 8,
-  columns: [
-    { name: "REGION", kind: "categorical", levels: ["r0", "r1", "r2"] },
-    { name: "SEX", kind: "categorical", levels: ["1", "2"] },
-    { name: "AGE", kind: "count", bounds: [0, 99] },
-    { name: "KIDS", kind: "count", bounds: [0, 9], notApplicable: "N" },
-    {
-      name: "INCOME",
-      kind: "amount",
-      bounds: [-5000, 200_000],
-      integer: true,
-      decimals: 1,
-      notApplicable: "N",
-    },
-    { name: "WT", kind: "weight", bounds: [1, 999], integer: true, total: 50_000 },
-  ],
-  rules: [
-    {
-      name: "no income under 15",
-      when: [{ column: "AGE", op: "<", value: 15 }],
-      then: [{ column: "INCOME", isNA: true }],
-      iff: true,
-    },
-  ],
-};
+import { fileCsv, SCHEMA } from "../synthesis/_file_fixture.ts";
 
 const CSV = fileCsv(200);
 const HEADER = "REGION,SEX,AGE,KIDS,INCOME,WT";
@@ -272,5 +233,49 @@ Deno.test("API whole file: a schema that does not match the columns is refused a
     ({ error } = await response.json());
     assert.equal(response.status, 400);
     assert.match(error.message, /column "AGE"/);
+  });
+});
+
+Deno.test("API whole file: the Gibbs sweeps run off the event loop — /healthz answers while the job runs, and the time limit stops it", async () => {
+  // The attack (issue 34's class of stall): a whole-file job of many sweeps, then /healthz. In the
+  // server's thread the sweeps held every other request for the whole fit.
+  const t = await testApp({ jobTimeLimitMs: 4000 });
+  await withTenant(t, async ({ analyst }) => {
+    const posted = performance.now();
+    const response = await post(t, "/v1/syntheses", analyst, {
+      csv: fileCsv(2000),
+      fileSchema: SCHEMA,
+      y: "all",
+      mechanism: "unweighted",
+      seed: 3,
+      allowFlagged: true,
+      classes: 20,
+      chains: 1,
+      warmup: 20_000,
+      draws: 20_000,
+    });
+    const body = await response.json();
+    assert.equal(response.status, 202, JSON.stringify(body));
+    // The server shares this thread: a probe every 100 ms — its lateness (the time the event loop
+    // was held) with a /healthz and a status read — until the job ends (its 4 s time limit), at most 60 s.
+    // The submission's own answer first: the pool starts the job as it is accepted.
+    const waits: number[] = [performance.now() - posted];
+    let ended = false;
+    for (let k = 0; k < 600 && !ended; k++) {
+      const due = performance.now() + 100;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const health = await t.app.request("/healthz");
+      await health.body?.cancel();
+      const seen = await (await get(t, `/v1/syntheses/${body.id}`, analyst)).json();
+      waits.push(performance.now() - due);
+      ended = seen.status !== "running" && seen.status !== "queued";
+    }
+    assert.ok(
+      waits.every((ms) => ms < 1000),
+      `the event loop was held ${Math.max(...waits).toFixed(0)} ms during the job`,
+    );
+    const job = await waitFor(t, body.location, analyst);
+    assert.equal(job.status, "failed");
+    assert.equal((job.error as { code: string }).code, "time_limit");
   });
 });
