@@ -131,5 +131,7 @@ if (gpu !== null) {
       `every draw (${result.stats.nearTies} near ties), ${result.stats.skippedDraws} draws skipped`,
   );
 }
-console.log("\n| pass | seconds | 10⁹ nominal lookups/s | equals one thread |\n| --- | --- | --- | --- |");
+console.log(
+  "\n| pass | seconds | 10⁹ nominal lookups/s | equals one thread |\n| --- | --- | --- | --- |",
+);
 console.log(rows.join("\n"));
