@@ -2,7 +2,9 @@
  * One request to a fresh module worker, both ends: {@linkcode askWorker} posts a message and
  * waits for the answer (terminating the worker once answered, failed or aborted);
  * {@linkcode answerWith} runs the worker's computation and posts its value, or the error it threw
- * (a `DataError` keeps its class, location and message; any other error only its message).
+ * (a `DataError` keeps its class, location and message; any other error its name and message,
+ * which the caller may map back to its class). A long computation may post notes on the way
+ * ({@linkcode postNote}), which the caller receives in order.
  *
  * @module
  */
@@ -11,6 +13,7 @@ import { DataError } from "./data_error.ts";
 /** What a worker of {@linkcode answerWith} posts back. */
 export type WorkerAnswer<T> =
   | { readonly type: "value"; readonly value: T }
+  | { readonly type: "note"; readonly note: string }
   | {
     readonly type: "data_error";
     readonly file: string;
@@ -20,22 +23,40 @@ export type WorkerAnswer<T> =
   }
   | { readonly type: "error"; readonly name: string; readonly message: string };
 
+/** Options of {@linkcode askWorker} beyond its stop signal. */
+export interface AskOptions {
+  /** Receives the worker's notes ({@linkcode postNote}), in order. */
+  readonly onNote?: (note: string) => void;
+  /** The error to throw for the worker's error of this name (default: an `Error` of that name). */
+  readonly restore?: (name: string, message: string) => Error | undefined;
+}
+
 /**
  * Runs `message` in a fresh module worker at `url` and resolves with its value; rejects with the
- * `DataError` (same message) or an Error of the worker's error's message, with `signal`'s reason
- * when it is aborted first (the worker is terminated at once, so its work stops).
+ * `DataError` (same message) or the worker's error (its class where `options.restore` maps its
+ * name, else an Error of its name and message), with `signal`'s reason when it is aborted first
+ * (the worker is terminated at once, so its work stops).
  *
  * @param url The worker module (one that answers with {@linkcode answerWith}).
  * @param message What it computes from (structured-cloned: prefer strings and typed arrays).
  * @param signal Stops the work.
+ * @param options Where notes go and how errors are restored.
  * @returns The worker's value.
  */
-export function askWorker<T>(url: URL, message: unknown, signal?: AbortSignal): Promise<T> {
+export function askWorker<T>(
+  url: URL,
+  message: unknown,
+  signal?: AbortSignal,
+  options: AskOptions = {},
+): Promise<T> {
   signal?.throwIfAborted();
   const worker = new Worker(url.href, { type: "module" });
   const abort = () => worker.terminate();
-  return new Promise<WorkerAnswer<T>>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<WorkerAnswer<T>>) => resolve(event.data);
+  return new Promise<Exclude<WorkerAnswer<T>, { type: "note" }>>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<WorkerAnswer<T>>) => {
+      if (event.data.type === "note") options.onNote?.(event.data.note);
+      else resolve(event.data);
+    };
     worker.onerror = (event) => {
       event.preventDefault();
       reject(new Error(`the worker failed: ${event.message}`));
@@ -52,6 +73,8 @@ export function askWorker<T>(url: URL, message: unknown, signal?: AbortSignal): 
       error.message = answer.message;
       throw error;
     }
+    const restored = options.restore?.(answer.name, answer.message);
+    if (restored !== undefined) throw restored;
     const error = new Error(answer.message);
     error.name = answer.name;
     throw error;
@@ -62,13 +85,17 @@ export function askWorker<T>(url: URL, message: unknown, signal?: AbortSignal): 
  * The worker's side: posts `compute()`'s value (its `transfer` buffers moved, not copied), or the
  * error it threw.
  *
- * @param compute The work, returning the value and the buffers to transfer.
+ * @param compute The work (synchronous or not), returning the value and the buffers to transfer.
  */
-export function answerWith<T>(compute: () => { value: T; transfer?: Transferable[] }): void {
+export async function answerWith<T>(
+  compute: () =>
+    | { value: T; transfer?: Transferable[] }
+    | Promise<{ value: T; transfer?: Transferable[] }>,
+): Promise<void> {
   let answer: WorkerAnswer<T>;
   let transfer: Transferable[] = [];
   try {
-    const result = compute();
+    const result = await compute();
     answer = { type: "value", value: result.value };
     transfer = result.transfer ?? [];
   } catch (error) {
@@ -81,6 +108,18 @@ export function answerWith<T>(compute: () => { value: T; transfer?: Transferable
     }
   }
   (self as unknown as WorkerScope).postMessage(answer, transfer);
+}
+
+/**
+ * The worker's side: a note for the caller's `onNote` (a stage name; never a confidential value).
+ *
+ * @param note The note.
+ */
+export function postNote(note: string): void {
+  (self as unknown as WorkerScope).postMessage(
+    { type: "note", note } satisfies WorkerAnswer<never>,
+    [],
+  );
 }
 
 /** The one member of a worker's global scope that {@linkcode answerWith} uses. */

@@ -15,14 +15,14 @@
  *
  * @module
  */
-import { DataError } from "../data/data_error.ts";
+import { askWorker } from "../data/data_worker.ts";
 import type { Dataset } from "../data/dataset.ts";
 import type { FileSchema } from "../data/file_schema.ts";
 import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
 import { FILE_MECHANISMS, fileSettings, FileSynthesisSpec } from "../synthesis/file_spec.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
-import type { FileWorkerJob, FileWorkerMessage } from "./file_job_worker.ts";
+import type { FileWorkerJob } from "./file_job_worker.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { FileJobSpec, JobOutput, JobProgress } from "./store.ts";
 import { publicStage } from "./synthesis_job.ts";
@@ -78,31 +78,19 @@ export function fileRequest(body: Readonly<Record<string, unknown>>): FileSynthe
   return FileSynthesisSpec.parse(body);
 }
 
-/** The worker's error message, rethrown as the class it was. */
-function rethrown(message: Exclude<FileWorkerMessage, { type: "stage" | "release" }>): Error {
-  switch (message.type) {
-    case "data_error": {
-      const error = new DataError(message, "");
-      error.message = message.message;
-      return error;
-    }
-    case "fit_flagged": {
-      const error = new FitFlaggedError({ rhatMax: NaN, essBulkMin: NaN, divergences: 0 });
-      error.message = message.message;
-      return error;
-    }
-    case "calibration": {
-      const error = new CalibrationError(NaN, message.reached ?? NaN, "");
-      error.message = message.message;
-      return error;
-    }
-    case "range_error":
-      return new RangeError(message.message);
-    case "type_error":
-      return new TypeError(message.message);
-    default:
-      return new Error(message.message);
-  }
+/** The worker's error of a class the job's failure depends on, as that class. */
+function restored(name: string, message: string): Error | undefined {
+  const error = name === "FitFlaggedError"
+    ? new FitFlaggedError({ rhatMax: NaN, essBulkMin: NaN, divergences: 0 })
+    : name === "CalibrationError"
+    ? new CalibrationError(NaN, NaN, "")
+    : name === "RangeError"
+    ? new RangeError()
+    : name === "TypeError"
+    ? new TypeError()
+    : undefined;
+  if (error !== undefined) error.message = message;
+  return error;
 }
 
 /**
@@ -123,27 +111,9 @@ export function runFileSynthesisJob(
   onProgress: (progress: JobProgress) => void,
   signal?: AbortSignal,
 ): Promise<JobOutput> {
-  const worker = new Worker(new URL("./file_job_worker.ts", import.meta.url).href, {
-    type: "module",
-  });
   const job: FileWorkerJob = { data, schema, settings: fileSettings(spec) };
-  return new Promise<JobOutput>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
-    worker.onmessage = (event: MessageEvent<FileWorkerMessage>) => {
-      const message = event.data;
-      if (message.type === "stage") {
-        onProgress({ stage: publicStage(message.stage), fraction: 0 });
-      } else if (message.type === "release") {
-        resolve(message.release);
-      } else {
-        reject(rethrown(message));
-      }
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      reject(new Error(`the whole-file worker failed: ${event.message}`));
-    };
-    worker.postMessage(job);
-  }).finally(() => worker.terminate());
+  return askWorker<JobOutput>(new URL("./file_job_worker.ts", import.meta.url), job, signal, {
+    onNote: (stage) => onProgress({ stage: publicStage(stage), fraction: 0 }),
+    restore: restored,
+  });
 }
