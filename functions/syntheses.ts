@@ -119,7 +119,12 @@ const FileSynthesisRequest = z.object({
  * The body of `POST /v1/syntheses`: a whole-file request when `y` is "all", a synthesis
  * otherwise; each validated by its own schema, so that each keeps its own errors.
  */
-const SubmitRequest = z.record(z.string(), z.unknown()).transform((body, context) => {
+const SubmitRequest = z.custom<Record<string, unknown>>(
+  // The body as parsed, own keys and all ("__proto__" included, which a record schema would drop
+  // before the strict schemas below could refuse it).
+  (body) => typeof body === "object" && body !== null && !Array.isArray(body),
+  { message: "Invalid input: expected an object" },
+).openapi({ type: "object" }).transform((body, context) => {
   const parsed = body.y === "all"
     ? FileSynthesisRequest.safeParse(body)
     : SynthesisRequest.safeParse(body);
