@@ -253,7 +253,11 @@ function publicJob(job: JobView, diagnostics: boolean) {
 /** The syntheses function. */
 export function syntheses(context: ApiContext) {
   const { store } = context;
-  return functionApp()
+  const app = functionApp();
+  // A synthesis request's fields stay a named component of the document (the web page reads
+  // its models and mechanisms there), though the body is validated through SubmitRequest.
+  app.openAPIRegistry.register("SynthesisRequest", SynthesisRequest);
+  return app
     .openapi(
       {
         ...submit,
