@@ -83,6 +83,16 @@ import {
 import type { RiskReport } from "../src/synthesis/risk_report.ts";
 import type { UtilityReport } from "../src/synthesis/utility_report.ts";
 
+/** The documented example of a synthesis request. */
+const SYNTHESIS_EXAMPLE = {
+  datasetId: "3f0c…",
+  y: "y",
+  model: "negbin",
+  mechanism: "lw-final",
+  epsilon: 8,
+  m: 3,
+};
+
 const SynthesisRequest = SynthesisFields.safeExtend(DATA_SOURCE).superRefine(
   sourcedRules(synthesisRules),
 ).superRefine((request, context) => {
@@ -94,14 +104,7 @@ const SynthesisRequest = SynthesisFields.safeExtend(DATA_SOURCE).superRefine(
     });
   }
 }).openapi("SynthesisRequest", {
-  example: {
-    datasetId: "3f0c…",
-    y: "y",
-    model: "negbin",
-    mechanism: "lw-final",
-    epsilon: 8,
-    m: 3,
-  },
+  example: SYNTHESIS_EXAMPLE,
 });
 
 /**
@@ -139,14 +142,7 @@ const SubmitRequest = z.custom<Record<string, unknown>>(
     "(auto, sw, lw, lw-final, weighted-e, censored, censored-w, unweighted), model? (auto, " +
     "latent-class), classes?, dirichlet?, chains?, warmup?, draws?, thin?, seed? and " +
     "allowFlagged? (inline data only), fileSchema (inline data only)}",
-  example: {
-    datasetId: "3f0c…",
-    y: "y",
-    model: "negbin",
-    mechanism: "lw-final",
-    epsilon: 8,
-    m: 3,
-  },
+  example: SYNTHESIS_EXAMPLE,
 });
 
 const Job = JobFields.extend({

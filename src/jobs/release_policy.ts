@@ -521,14 +521,7 @@ export function checkSynthesis(policy: DatasetPolicy, requested: SynthesisSpec):
   setByPolicy(spec.lower, "lower");
   setByPolicy(spec.upper, "upper");
   setByPolicy(spec.levels, "levels");
-  if (spec.allowFlagged !== undefined) {
-    throw refuse(
-      "flagged_not_allowed",
-      "a release of a registered dataset needs a final fit that passes its diagnostics; " +
-        "allowFlagged is for research on one's own data",
-      "allowFlagged",
-    );
-  }
+  refuseFlagged(spec.allowFlagged);
   if (spec.missing === "drop") {
     // Dropping the records that miss a confidential value would show which they are (n and
     // the public columns in file order): refused, whatever the columns.
@@ -586,15 +579,7 @@ export function checkSynthesis(policy: DatasetPolicy, requested: SynthesisSpec):
     requirePositiveBounds(policy, spec.weight!, "weight", spec.model);
   }
   checkUtilityModels(spec);
-  if (spec.mechanism === "unweighted" && policy.allowUnweighted !== true) {
-    throw refuse(
-      "unweighted_not_allowed",
-      "the dataset's release policy does not allow the unweighted mechanism: its epsilon has " +
-        "no floor, so whether it fits the cap would depend on the data (allowUnweighted, " +
-        "declared at registration)",
-      "mechanism",
-    );
-  }
+  requireUnweightedAllowed(policy, spec.mechanism);
   if (Object.keys(levels).length > 0) run.levels = levels;
   if (spec.strata !== undefined && policy.stratumSizes[spec.strata] !== undefined) {
     run.stratumSizes = { ...policy.stratumSizes[spec.strata] };
@@ -647,23 +632,8 @@ export function checkFileSynthesis(
   }
   const { mechanism } = resolveFileMechanism(spec);
   checkCommon(policy, spec, true, MECHANISMS[mechanism].privacy.guarantee);
-  if (spec.allowFlagged !== undefined) {
-    throw refuse(
-      "flagged_not_allowed",
-      "a release of a registered dataset needs a final fit that passes its diagnostics; " +
-        "allowFlagged is for research on one's own data",
-      "allowFlagged",
-    );
-  }
-  if (mechanism === "unweighted" && policy.allowUnweighted !== true) {
-    throw refuse(
-      "unweighted_not_allowed",
-      "the dataset's release policy does not allow the unweighted mechanism: its epsilon has " +
-        "no floor, so whether it fits the cap would depend on the data (allowUnweighted, " +
-        "declared at registration)",
-      "mechanism",
-    );
-  }
+  refuseFlagged(spec.allowFlagged);
+  requireUnweightedAllowed(policy, mechanism);
   return { ...spec };
 }
 
@@ -811,4 +781,32 @@ export function showsRunDetails(
   diagnostics: boolean,
 ): boolean {
   return job.datasetId === null || diagnostics;
+}
+
+/** Refuses `allowFlagged` on registered data: a release needs a fit that passes its checks. */
+function refuseFlagged(allowFlagged: boolean | undefined): void {
+  if (allowFlagged !== undefined) {
+    throw refuse(
+      "flagged_not_allowed",
+      "a release of a registered dataset needs a final fit that passes its diagnostics; " +
+        "allowFlagged is for research on one's own data",
+      "allowFlagged",
+    );
+  }
+}
+
+/** Refuses `unweighted` unless the owner's policy allows it (issue 34, F5). */
+function requireUnweightedAllowed(
+  policy: { readonly allowUnweighted?: boolean },
+  mechanism: string,
+): void {
+  if (mechanism === "unweighted" && policy.allowUnweighted !== true) {
+    throw refuse(
+      "unweighted_not_allowed",
+      "the dataset's release policy does not allow the unweighted mechanism: its epsilon has " +
+        "no floor, so whether it fits the cap would depend on the data (allowUnweighted, " +
+        "declared at registration)",
+      "mechanism",
+    );
+  }
 }
