@@ -1,0 +1,4 @@
+library(testthat)
+library(ppsynth)
+
+test_check("ppsynth")
