@@ -1,7 +1,7 @@
 # A ppsynth server for the tests: `deno task serve` of the repository at PPSYNTH_REPO (or the
 # repository this package sits in), on 127.0.0.1 and a free port, with a temporary store and
 # keys made by `deno task keys create`. Deno is PPSYNTH_DENO when set, else `npx -y deno@2.9.6`.
-# Without a repository or Deno the server tests are skipped, except under CI (CI set), where
+# Without a repository or Deno the server tests are skipped, except under CI (CI=true), where
 # they fail.
 
 ppsynth_test_repo <- function() {
@@ -37,7 +37,9 @@ ppsynth_skip_without_server <- function() {
     NULL
   }
   if (is.null(missing)) return(invisible(TRUE))
-  if (nzchar(Sys.getenv("CI"))) stop("CI is set, but the server tests cannot run: ", missing)
+  if (identical(Sys.getenv("CI"), "true")) {
+    stop("CI=true, but the server tests cannot run: ", missing)
+  }
   testthat::skip(missing)
 }
 
