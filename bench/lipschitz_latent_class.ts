@@ -86,7 +86,10 @@ const alpha = values.alpha
 const groups = model.termGroups(alpha).alpha.length;
 
 function same(a: TermMaxima, b: TermMaxima): boolean {
-  return a.perRecord.every((v, i) => Object.is(v, b.perRecord[i]) && a.argDraw[i] === b.argDraw[i]);
+  return a.perRecord.every((v, i) =>
+    Object.is(v, b.perRecord[i]) && a.argDraw[i] === b.argDraw[i] &&
+    Object.is(a.minimum[i], b.minimum[i]) && a.argMinDraw[i] === b.argMinDraw[i]
+  );
 }
 
 async function timed<T>(work: () => Promise<T> | T): Promise<[T, number]> {

@@ -5,7 +5,9 @@
 //     u_g(θ_s) = m + log Σ_k e^{v_k − m} − log K,   m = max_k v_k,
 //
 // fused with the per-group maximum of |u| over draws, its first arg-max draw, the runner-up (the
-// largest |u| over the other draws, equal to the largest on a tie) and the largest error bound.
+// largest |u| over the other draws, equal to the largest on a tie), the same three for the
+// minimum of |u| (the smallest, its first arg-min draw, the smallest over the other draws) and
+// the largest error bound, which bounds both extremes' errors.
 // Standalone (not lipschitz_common.wgsl, whose record_loglik is multiplied by α after the fact;
 // here α sits inside the log-sum-exp). src/gpu/lipschitz_latent_class.ts holds the host side and
 // the derivation of the error bound `err` computed below.
@@ -40,14 +42,20 @@ struct Params {
   pad2: u32,
 }
 
-// A group's running maximum: |u|, its error bound (absolute), the draw (global index), a flag
-// (1: recompute this group on the CPU) and the runner-up |u| over every other draw (−1: none).
+// A group's running extremes: the largest |u|, its error bound (absolute, over every draw), the
+// draw (global index), a flag (1: recompute this group on the CPU), the runner-up |u| over every
+// other draw (−1: none); then the smallest |u| (−1: none yet), its draw and the smallest |u| over
+// every other draw (−1: none). |u| ≥ 0, so −1 is never a value: it stands for −∞ in the
+// maximum's fields and for +∞ in the minimum's.
 struct Best {
   v: f32,
   e: f32,
   arg: u32,
   flag: u32,
   v2: f32,
+  lo: f32,
+  lo_arg: u32,
+  lo2: f32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -74,6 +82,28 @@ fn best_merge(best: ptr<function, Best>, v: f32, v2: f32, arg: u32) {
   }
 }
 
+// a < b for minima, −1 (none) counting as +∞: false when a is none.
+fn below(a: f32, b: f32) -> bool {
+  return a >= 0.0 && (b < 0.0 || a < b);
+}
+
+// The smaller of two minima, −1 (none) counting as +∞.
+fn lower(a: f32, b: f32) -> f32 {
+  return select(b, a, below(a, b));
+}
+
+// Merges a value (or a partial minimum with its own runner-up) into a running minimum, the
+// earlier draws' minimum winning ties (the caller merges in draw order).
+fn low_merge(best: ptr<function, Best>, v: f32, v2: f32, arg: u32) {
+  if (below(v, (*best).lo)) {
+    (*best).lo2 = lower((*best).lo, v2);
+    (*best).lo = v;
+    (*best).lo_arg = arg;
+  } else {
+    (*best).lo2 = lower((*best).lo2, v);
+  }
+}
+
 // True unless the bit pattern is an infinity or a NaN (exponent bits all set).
 fn finite_bits(v: f32) -> bool {
   return (bitcast<u32>(v) & 0x7f800000u) != 0x7f800000u;
@@ -92,7 +122,8 @@ fn evaluate(@builtin(global_invocation_id) id: vec3<u32>) {
   let at = g * J;
   let s0 = c * params.draws_per_chunk;
   let s1 = min(s0 + params.draws_per_chunk, params.n_draws);
-  var best = Best(-1.0, 0.0, params.draw_offset + s0, 0u, -1.0);
+  let first = params.draw_offset + s0;
+  var best = Best(-1.0, 0.0, first, 0u, -1.0, -1.0, first, -1.0);
   var v: array<f32, MAX_CLASSES>;
   for (var s = s0; s < s1; s++) {
     let base = s * params.draw_stride;
@@ -121,6 +152,7 @@ fn evaluate(@builtin(global_invocation_id) id: vec3<u32>) {
     let err = params.rel * abs(lo) + params.fixed + 2.0 * U_F32 * abs(hi);
     if (finite_bits(value) && finite_bits(err)) {
       best_merge(&best, value, -1.0, params.draw_offset + s);
+      low_merge(&best, value, -1.0, params.draw_offset + s);
       best.e = max(best.e, err);
     } else {
       best.flag = 1u;
@@ -135,13 +167,14 @@ fn reduce(@builtin(global_invocation_id) id: vec3<u32>) {
   if (g >= params.n_groups) {
     return;
   }
-  var best = Best(-1.0, 0.0, 0u, 0u, -1.0);
+  var best = Best(-1.0, 0.0, 0u, 0u, -1.0, -1.0, 0u, -1.0);
   if (params.first_tile == 0u) {
     best = result[g];
   }
   for (var c = 0u; c < params.n_chunks; c++) {
     let p = partial[c * params.n_groups + g];
     best_merge(&best, p.v, p.v2, p.arg);
+    low_merge(&best, p.lo, p.lo2, p.lo_arg);
     best.e = max(best.e, p.e);
     best.flag = best.flag | p.flag;
   }

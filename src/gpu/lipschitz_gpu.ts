@@ -158,6 +158,8 @@ export function loopIterationsPerDraw(
  * @param limits the limits to obey.
  * @param maxDrawsPerGroup the most draws one thread may loop over (≥ 1; see
  *   {@linkcode LOOP_BUDGET}).
+ * @param bestBytes bytes of one record's partial and final result (the kernel's `Best`; the
+ *   latent class kernel's is larger).
  * @returns the plan.
  */
 export function planTiles(
@@ -168,6 +170,7 @@ export function planTiles(
   matrix: boolean,
   limits: TilingLimits,
   maxDrawsPerGroup = Infinity,
+  bestBytes = BEST_BYTES,
 ): TilePlan {
   const bytes = limits.maxStorageBufferBindingSize;
   const dim = limits.maxComputeWorkgroupsPerDimension;
@@ -175,7 +178,7 @@ export function planTiles(
     n,
     WORKGROUP_SIZE * dim,
     Math.floor(bytes / (4 * recStride)),
-    Math.floor(bytes / BEST_BYTES),
+    Math.floor(bytes / bestBytes),
   );
   let drawsPerTile = Math.min(
     draws,
@@ -191,7 +194,7 @@ export function planTiles(
   // `reduce` loops over the groups: they stay within the loop budget too.
   const maxGroups = Math.min(
     dim,
-    Math.floor(bytes / (BEST_BYTES * recordsPerTile)),
+    Math.floor(bytes / (bestBytes * recordsPerTile)),
     LOOP_BUDGET,
   );
   const cap = Math.max(1, Math.floor(maxDrawsPerGroup));

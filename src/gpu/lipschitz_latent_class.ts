@@ -1,14 +1,17 @@
 /**
- * The latent class model's Lipschitz pass on the GPU (SPEC §1, §13): Δ_i = max_s |u_i(θ_s)|,
- * u_i(θ) = log (1/K) Σ_k (π_k f_k(x_i))^{α_i}, the same answers as the one-thread f64
- * `LatentClassModel.termMaxima`, bit for bit (per-record maxima and first arg-max draws).
+ * The latent class model's Lipschitz pass on the GPU (SPEC §1, §13): max_s |u_i(θ_s)| and
+ * min_s |u_i(θ_s)|, u_i(θ) = log (1/K) Σ_k (π_k f_k(x_i))^{α_i} ≤ 0 (the release's Δ_i is half
+ * their difference, half the range of u_i over the draws), the same answers as the one-thread
+ * f64 `LatentClassModel.termMaxima`, bit for bit (per-record maxima and minima with their first
+ * draws).
  *
  * Records with equal codes and α form one group (`termGroups`); groups with α = 0 have u = 0 and
  * stay here. shaders/lipschitz_latent_class.wgsl evaluates u_g(θ_s) in f32 for every other group
  * g and every draw s whose θ lies in (0, 1] entry by entry, from log θ computed here in f64 and
- * rounded to f32, and keeps per group the largest |u|, its first draw, the runner-up over the
- * other draws and the largest error bound. Draws with an entry outside (0, 1] (a zero, a NaN)
- * are evaluated here in f64 for every group.
+ * rounded to f32, and keeps per group the largest |u|, its first draw and the runner-up over the
+ * other draws, the same for the smallest |u| (its first draw, the smallest over the other draws)
+ * and the largest error bound. Draws with an entry outside (0, 1] (a zero, a NaN) are evaluated
+ * here in f64 for every group.
  *
  * Error bound of one (g, s), u = 2⁻²⁴, γ_n = n·u/(1 − n·u) (Higham 2002, §3.1 and §4.2: the
  * recursive sum of n + 1 terms in any order is within γ_n·Σ|terms| of the exact sum):
@@ -32,19 +35,29 @@
  *
  *     e_{g,s} = r·|min_k v̂_k| + u·(4K + 20 + 10·log K) + 2u·|m|,
  *
- * and its maximum over a group's draws bounds |A_g − max_s |u_g(θ_s)||. The host multiplies it by
+ * and its maximum over a group's draws bounds |û − u| at every draw, hence both |A_g −
+ * max_s |u_g(θ_s)|| and |L_g − min_s |u_g(θ_s)|| (max and min are 1-Lipschitz in the maximum
+ * norm), A_g and L_g being the f32 extremes over the kernel's draws. The host multiplies it by
  * {@linkcode LATENT_CLASS_BOUND_FACTOR} = 2: for the f32 evaluation of the bound itself, the
  * second-order terms dropped above, and the f64 reference's own rounding (the same steps with
  * 2⁻⁵³ for 2⁻²⁴, below 2⁻²⁸ of the bound), so E_g = 2·max_s e_{g,s}.
  *
- * Confirmation in f64 (the argument of `lipschitz_confirm.ts`, group by group): a group whose
- * f32 maximum A_g exceeds its runner-up R_g by more than 2E_g has its exact maximum over the
- * kernel's draws at the same draw (every other is at most R_g + E_g < A_g − E_g), so its f64
- * value there, joined with the f64 maximum over the draws the kernel skipped, is termMaxima's
- * Δ_g with termMaxima's first arg-max draw. Every other group (a near tie, or one the kernel
- * flagged as non-finite) is recomputed in f64 over all draws. The f64 values come from
- * `LatentClassModel.groupTerms`, bit for bit `termMaxima`'s. So every Δ_i, its draw, and the
- * overall Δ are the CPU's exactly: a GPU-backed release publishes the same ε and weights.
+ * Confirmation in f64 (the argument of `lipschitz_confirm.ts`, group by group, for each extreme):
+ * a group whose f32 maximum A_g exceeds its runner-up R_g by more than 2E_g has its exact maximum
+ * over the kernel's draws at the same draw (every other is at most R_g + E_g < A_g − E_g), and
+ * symmetrically a group whose f32 minimum L_g is below its runner-up R'_g (the smallest |u| over
+ * the other kernel draws; +∞ with one draw) by more than 2E_g has its exact minimum over the
+ * kernel's draws at the same draw (every other is at least R'_g − E_g > L_g + E_g), since E_g
+ * bounds every draw's error. Either draw is then the unique exact extreme over the kernel's
+ * draws, so it is also the first one; its f64 value there, joined with the f64 extreme over the
+ * draws the kernel skipped (the earlier draw on an exact tie), is termMaxima's extreme with
+ * termMaxima's first draw (its maximum starts at 0 and its minimum at +∞, each replaced only by
+ * a strictly more extreme value). Every other group (a near tie of either extreme, or one the
+ * kernel flagged as non-finite) is recomputed in f64 over all draws, both extremes at once.
+ * Groups with α = 0 have u = 0 at every draw: maximum and minimum 0, both at draw 0, as in
+ * termMaxima. The f64 values come from `LatentClassModel.groupTerms`, bit for bit `termMaxima`'s.
+ * So every per-record extreme, its draw, hence every Δ_i and the overall Δ, are the CPU's
+ * exactly: a GPU-backed release publishes the same ε and weights.
  *
  * @module
  */
@@ -66,8 +79,11 @@ export const LATENT_CLASS_MAX_CLASSES = 64;
 /** E_g = this × the kernel's first-order bound (see the module). */
 export const LATENT_CLASS_BOUND_FACTOR = 2;
 
-/** Bytes of one `Best` (v, e, arg, flag, v2), as in planTiles. */
-const BEST_BYTES = 20;
+/** Bytes of one `Best` (v, e, arg, flag, v2, lo, lo_arg, lo2), passed to planTiles. */
+const BEST_BYTES = 32;
+
+/** 32-bit words of one `Best`. */
+const BEST_WORDS = BEST_BYTES / 4;
 
 /** Bytes of the kernel's `Params`. */
 const PARAMS_BYTES = 64;
@@ -194,7 +210,16 @@ export interface LatentClassKernelMaxima {
   readonly draw: Int32Array;
   /** R_g: the f32 max over the other kernel draws (−1 with one draw). */
   readonly runnerUp: Float32Array;
-  /** E_g: the bound on |A_g − the exact max over the kernel's draws| (factor included). */
+  /** L_g: the f32 min of |u_g| over the kernel's draws (+∞ if none was finite). */
+  readonly minValue: Float32Array;
+  /** The kernel row (index into `drawIndex`) of L_g, first on ties. */
+  readonly minDraw: Int32Array;
+  /** R'_g: the f32 min over the other kernel draws (+∞ with one draw). */
+  readonly minRunnerUp: Float32Array;
+  /**
+   * E_g: the bound on |A_g − the exact max| and on |L_g − the exact min| over the kernel's draws
+   * (factor included).
+   */
   readonly bound: Float64Array;
   /** 1 where a value or bound was not finite (the group is recomputed in f64). */
   readonly flag: Uint8Array;
@@ -209,7 +234,7 @@ export interface LatentClassKernelMaxima {
  * @param model The latent class model (J, K, θ's layout).
  * @param packed The packed inputs.
  * @param limits The tiling limits (at most the device's).
- * @returns The f32 maxima and their bounds E_g.
+ * @returns The f32 maxima and minima and their bounds E_g.
  */
 export async function runLatentClassKernel(
   gpu: GpuContext,
@@ -235,7 +260,16 @@ export async function runLatentClassKernel(
   }
   const G = packed.groups.length;
   const total = packed.drawIndex.length;
-  const plan = planTiles(G, total, J, dim, false, limits, Math.floor(LOOP_BUDGET / perDraw));
+  const plan = planTiles(
+    G,
+    total,
+    J,
+    dim,
+    false,
+    limits,
+    Math.floor(LOOP_BUDGET / perDraw),
+    BEST_BYTES,
+  );
   const gT = plan.recordsPerTile;
   const sT = plan.drawsPerTile;
   const { rel, fixed } = latentClassBoundConstants(J, K);
@@ -286,6 +320,9 @@ export async function runLatentClassKernel(
       const value = new Float32Array(G);
       const draw = new Int32Array(G);
       const runnerUp = new Float32Array(G);
+      const minValue = new Float32Array(G);
+      const minDraw = new Int32Array(G);
+      const minRunnerUp = new Float32Array(G);
       const bound = new Float64Array(G);
       const flag = new Uint8Array(G);
       const raw = new ArrayBuffer(PARAMS_BYTES);
@@ -333,17 +370,22 @@ export async function runLatentClassKernel(
           const f = new Float32Array(mapped);
           const u = new Uint32Array(mapped);
           for (let h = 0; h < gTile; h++) {
-            value[g0 + h] = f[5 * h];
-            bound[g0 + h] = LATENT_CLASS_BOUND_FACTOR * f[5 * h + 1];
-            draw[g0 + h] = u[5 * h + 2];
-            flag[g0 + h] = u[5 * h + 3] === 0 ? 0 : 1;
-            runnerUp[g0 + h] = f[5 * h + 4];
+            const at = BEST_WORDS * h;
+            value[g0 + h] = f[at];
+            bound[g0 + h] = LATENT_CLASS_BOUND_FACTOR * f[at + 1];
+            draw[g0 + h] = u[at + 2];
+            flag[g0 + h] = u[at + 3] === 0 ? 0 : 1;
+            runnerUp[g0 + h] = f[at + 4];
+            // −1 (none) stands for +∞ in the minimum's fields.
+            minValue[g0 + h] = f[at + 5] < 0 ? Infinity : f[at + 5];
+            minDraw[g0 + h] = u[at + 6];
+            minRunnerUp[g0 + h] = f[at + 7] < 0 ? Infinity : f[at + 7];
           }
         } finally {
           readResult.unmap();
         }
       }
-      return { value, draw, runnerUp, bound, flag };
+      return { value, draw, runnerUp, minValue, minDraw, minRunnerUp, bound, flag };
     })
   );
 }
@@ -354,8 +396,10 @@ export interface LatentClassConfirmation {
   readonly groups: number;
   /** Groups recomputed in f64 over every draw (near ties and flagged groups). */
   readonly recomputed: number;
-  /** Of those, the near ties (A_g − R_g ≤ 2E_g). */
+  /** Of those, the near ties of either extreme (A_g − R_g ≤ 2E_g or R'_g − L_g ≤ 2E_g). */
   readonly nearTies: number;
+  /** Of those, the near ties of the minimum (R'_g − L_g ≤ 2E_g). */
+  readonly minNearTies: number;
   /** Draws the kernel skipped (evaluated in f64 for every group). */
   readonly skippedDraws: number;
 }
@@ -377,31 +421,55 @@ function subsetOf(
   };
 }
 
+/** Per-group extremes of |u| with their first draws, indexed by `termGroups` group. */
+interface GroupExtremes {
+  readonly max: Float64Array;
+  readonly arg: Int32Array;
+  readonly min: Float64Array;
+  readonly argMin: Int32Array;
+}
+
+/** Extremes before any draw: termMaxima's start (maximum 0, minimum +∞, both at draw 0). */
+function emptyExtremes(G: number): GroupExtremes {
+  return {
+    max: new Float64Array(G),
+    arg: new Int32Array(G),
+    min: new Float64Array(G).fill(Infinity),
+    argMin: new Int32Array(G),
+  };
+}
+
 /**
- * termMaxima's f64 maxima over all draws for the listed groups (first draw on ties, NaN as +∞),
- * written into `max` and `arg` at those groups.
+ * termMaxima's f64 extremes over the listed draws (in increasing order) for the listed groups
+ * (first draw on ties, NaN as +∞), merged into `into` at those groups, which hold termMaxima's
+ * start values or the extremes over earlier draws.
  */
-function exactMaxima(
+function exactExtremes(
   model: LatentClassModel,
   draws: Float64Array,
   drawList: Iterable<number>,
   groups: TermGroups,
   ids: number[],
-  max: Float64Array,
-  arg: Int32Array,
+  into: GroupExtremes,
 ): void {
   if (ids.length === 0) return;
   const dim = model.dim;
   const subset = subsetOf(groups, ids);
   const out = new Float64Array(ids.length);
+  const { max, arg, min, argMin } = into;
   for (const s of drawList) {
     model.groupTerms(draws.subarray(s * dim, (s + 1) * dim), subset, out);
     for (let h = 0; h < ids.length; h++) {
+      const g = ids[h];
       const v = Math.abs(out[h]);
       const bounded = Number.isNaN(v) ? Infinity : v;
-      if (bounded > max[ids[h]]) {
-        max[ids[h]] = bounded;
-        arg[ids[h]] = s;
+      if (bounded > max[g]) {
+        max[g] = bounded;
+        arg[g] = s;
+      }
+      if (bounded < min[g]) {
+        min[g] = bounded;
+        argMin[g] = s;
       }
     }
   }
@@ -409,14 +477,14 @@ function exactMaxima(
 
 /**
  * `model.termMaxima(draws, alpha)` computed by the WebGPU kernel and confirmed in f64 (see the
- * module): the same per-record maxima and first arg-max draws, bit for bit.
+ * module): the same per-record maxima and minima and their first draws, bit for bit.
  *
  * @param gpu The GPU context from `acquireGpu`.
  * @param model The latent class model bound to the confidential file.
  * @param draws S×dim draws, row-major.
  * @param alpha α (null: all 1).
  * @param options Lower tiling limits (tests).
- * @returns The maxima and what the confirmation recomputed; device failures throw `GpuError`.
+ * @returns The extremes and what the confirmation recomputed; device failures throw `GpuError`.
  */
 export async function gpuTermMaxima(
   gpu: GpuContext,
@@ -433,13 +501,17 @@ export async function gpuTermMaxima(
   const groups = model.termGroups(alpha);
   const G = groups.alpha.length;
   const packed = packLatentClass(model, draws, groups);
-  const max = new Float64Array(G);
-  const arg = new Int32Array(G);
   const ids = Array.from(packed.groups);
+  // Groups with α = 0 have u = 0 at every draw: termMaxima gives them 0 at draw 0 both ways.
+  const result = emptyExtremes(G);
+  result.min.fill(0);
+  for (const g of ids) result.min[g] = Infinity;
+  const { max, arg, min, argMin } = result;
   let recomputed = 0;
   let nearTies = 0;
+  let minNearTies = 0;
   if (packed.drawIndex.length === 0 || ids.length === 0) {
-    exactMaxima(model, draws, packed.cpuDraws, groups, ids, max, arg);
+    exactExtremes(model, draws, packed.cpuDraws, groups, ids, result);
   } else {
     const limits = tilingLimits(gpu, options.limits);
     const kernel = await runLatentClassKernel(gpu, model, packed, limits).catch((error) => {
@@ -448,51 +520,83 @@ export async function gpuTermMaxima(
       const { name, message } = error as Error;
       throw new GpuError(`lipschitz_latent_class: ${name}: ${message}`);
     });
-    // The skipped draws' f64 maxima (termMaxima over those draws only).
-    const skipMax = new Float64Array(G);
-    const skipArg = new Int32Array(G);
-    exactMaxima(model, draws, packed.cpuDraws, groups, ids, skipMax, skipArg);
+    // The skipped draws' f64 extremes (termMaxima over those draws only).
+    const skip = emptyExtremes(G);
+    exactExtremes(model, draws, packed.cpuDraws, groups, ids, skip);
     const again: number[] = [];
-    const byDraw = new Map<number, number[]>();
+    // The draws where a group's maximum (or minimum) is confirmed, and the groups at each.
+    const maxDraw = new Int32Array(G).fill(-1);
+    const minDraw = new Int32Array(G).fill(-1);
+    const byDraw = new Map<number, Set<number>>();
+    const confirmAt = (s: number, g: number) => {
+      let set = byDraw.get(s);
+      if (set === undefined) byDraw.set(s, set = new Set());
+      set.add(g);
+    };
     ids.forEach((g, h) => {
-      const tie = !(kernel.value[h] - kernel.runnerUp[h] > 2 * kernel.bound[h]);
-      if (kernel.flag[h] === 1 || tie) {
+      const E2 = 2 * kernel.bound[h];
+      const maxTie = !(kernel.value[h] - kernel.runnerUp[h] > E2);
+      const minTie = !(kernel.minRunnerUp[h] - kernel.minValue[h] > E2);
+      if (kernel.flag[h] === 1 || maxTie || minTie) {
         again.push(g);
-        if (kernel.flag[h] === 0) nearTies++;
+        if (kernel.flag[h] === 0) {
+          nearTies++;
+          if (minTie) minNearTies++;
+        }
         return;
       }
-      const s = packed.drawIndex[kernel.draw[h]];
-      let list = byDraw.get(s);
-      if (list === undefined) byDraw.set(s, list = []);
-      list.push(g);
+      maxDraw[g] = packed.drawIndex[kernel.draw[h]];
+      minDraw[g] = packed.drawIndex[kernel.minDraw[h]];
+      confirmAt(maxDraw[g], g);
+      confirmAt(minDraw[g], g);
     });
     recomputed = again.length;
-    exactMaxima(model, draws, Array.from({ length: S }, (_, s) => s), groups, again, max, arg);
-    for (const [s, list] of byDraw) {
+    exactExtremes(model, draws, Array.from({ length: S }, (_, s) => s), groups, again, result);
+    for (const [s, set] of byDraw) {
+      const list = Array.from(set);
       const values = model.groupTerms(
         draws.subarray(s * dim, (s + 1) * dim),
         subsetOf(groups, list),
         new Float64Array(list.length),
       );
       list.forEach((g, h) => {
-        // The kernel's draw is the unique maximum over its draws (θ in (0, 1]: u is finite):
-        // join the skipped draws, first draw on ties, draw 0 when every value is 0 (termMaxima's
-        // rule).
+        // The kernel's draw is the unique extreme over its draws (θ in (0, 1]: u is finite):
+        // join the skipped draws, the earlier draw on exact ties. termMaxima's maximum starts at
+        // 0 at draw 0, so a maximum of 0 stays at draw 0; its minimum starts at +∞, so a
+        // minimum of 0 (or any value) is at the first draw attaining it.
         const v = Math.abs(values[h]);
-        const better = v > skipMax[g] || (v === skipMax[g] && v > 0 && s < skipArg[g]);
-        max[g] = better ? v : skipMax[g];
-        arg[g] = better ? s : skipArg[g];
+        if (maxDraw[g] === s) {
+          const better = v > skip.max[g] || (v === skip.max[g] && v > 0 && s < skip.arg[g]);
+          max[g] = better ? v : skip.max[g];
+          arg[g] = better ? s : skip.arg[g];
+        }
+        if (minDraw[g] === s) {
+          const better = v < skip.min[g] || (v === skip.min[g] && s < skip.argMin[g]);
+          min[g] = better ? v : skip.min[g];
+          argMin[g] = better ? s : skip.argMin[g];
+        }
       });
     }
   }
   const perRecord = new Float64Array(model.n);
   const argDraw = new Int32Array(model.n);
+  const minimum = new Float64Array(model.n);
+  const argMinDraw = new Int32Array(model.n);
   for (let i = 0; i < model.n; i++) {
-    perRecord[i] = max[groups.of[i]];
-    argDraw[i] = arg[groups.of[i]];
+    const g = groups.of[i];
+    perRecord[i] = max[g];
+    argDraw[i] = arg[g];
+    minimum[i] = min[g];
+    argMinDraw[i] = argMin[g];
   }
   return {
-    maxima: { perRecord, argDraw },
-    stats: { groups: ids.length, recomputed, nearTies, skippedDraws: packed.cpuDraws.length },
+    maxima: { perRecord, argDraw, minimum, argMinDraw },
+    stats: {
+      groups: ids.length,
+      recomputed,
+      nearTies,
+      minNearTies,
+      skippedDraws: packed.cpuDraws.length,
+    },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Which pass computes the latent class model's Lipschitz maxima Δ_i = max_s |u_i(θ_s)| (SPEC
- * §13), with the fall-back to the CPU. Every pass gives `LatentClassModel.termMaxima`'s answer
- * bit for bit; only the time differs.
+ * Which pass computes the latent class model's per-record extremes max_s |u_i(θ_s)| and
+ * min_s |u_i(θ_s)| (SPEC §13; the release's Δ_i is their half-difference), with the fall-back to
+ * the CPU. Every pass gives `LatentClassModel.termMaxima`'s answer bit for bit (both extremes
+ * and their first draws); only the time differs.
  *
  * - `cpu`: `termMaxima` on this thread.
  * - `cpu-parallel`: the draws split over every core (`parallel_latent_class.ts`; small problems
@@ -14,7 +15,7 @@
  *   "Latent class Lipschitz pass"), so `auto` never picks one.
  *
  * Without an adapter, for K above the kernel's class limit, and on any device error, the CPU on
- * every core computes the maxima and the note (and `log`, once per reason) says so.
+ * every core computes the extremes and the note (and `log`, once per reason) says so.
  *
  * @module
  */
@@ -35,7 +36,7 @@ export const AUTO_GPU_MIN_CLASS_EVALUATIONS = 50_000_000;
 
 /** A pass over the draws that remembers where it ran last. */
 export interface LatentClassMaximaPass {
-  /** Where the last maxima were computed. */
+  /** Where the last extremes were computed. */
   readonly name: "cpu" | "gpu";
   /** Why the CPU ran when a GPU was wanted, if it did. */
   readonly note: string | null;

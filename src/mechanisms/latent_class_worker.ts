@@ -2,7 +2,7 @@
  * Worker entry of {@linkcode parallelTermMaxima}: rebuilds the latent class model from its
  * encoded file and runs `termMaxima` over the draws it is given.
  *
- * Message in: {@linkcode LatentClassJob}. Message out: `{perRecord, argDraw}` (draw indices local
+ * Message in: {@linkcode LatentClassJob}. Message out: the `TermMaxima` (draw indices local
  * to the job's draws) or `{error}`.
  *
  * @module
@@ -21,9 +21,11 @@ export interface LatentClassJob {
 self.onmessage = (event: MessageEvent<LatentClassJob>) => {
   const { file, classes, draws, alpha } = event.data;
   try {
-    const { perRecord, argDraw } = new LatentClassModel(file, classes).termMaxima(draws, alpha);
-    self.postMessage({ perRecord, argDraw }, {
-      transfer: [perRecord.buffer as ArrayBuffer, argDraw.buffer as ArrayBuffer],
+    const maxima = new LatentClassModel(file, classes).termMaxima(draws, alpha);
+    self.postMessage(maxima, {
+      transfer: [maxima.perRecord, maxima.argDraw, maxima.minimum, maxima.argMinDraw].map((a) =>
+        a.buffer as ArrayBuffer
+      ),
     });
   } catch (error) {
     self.postMessage({ error: error instanceof Error ? error.message : String(error) });

@@ -1,9 +1,10 @@
 /**
- * The latent class model's Lipschitz pass (SPEC §13) on every core: Δ_i = max_s |u_i(θ_s)| with
- * the S draws cut into contiguous shares, each share's `termMaxima` run in a worker thread on a
+ * The latent class model's Lipschitz pass (SPEC §13) on every core: max_s |u_i(θ_s)| and
+ * min_s |u_i(θ_s)| (`termMaxima`; the release's Δ_i is their half-difference) with the S draws cut into contiguous shares, each share's `termMaxima` run in a worker thread on a
  * model rebuilt from the same encoded file (so the same patterns, column blocks and arithmetic),
- * and the per-record maxima merged in draw order (a later share wins only when strictly larger).
- * Every Δ_i and its first arg-max draw are then exactly the one-thread `termMaxima`'s. Small
+ * and the per-record maxima and minima merged in draw order (a later share wins only when
+ * strictly larger, or smaller). Every extreme and its first draw are then exactly the one-thread
+ * `termMaxima`'s. Small
  * problems stay in this thread, where a worker's start-up would cost more than it saves.
  *
  * @module
@@ -55,7 +56,7 @@ export function encodedFileOf(model: LatentClassModel): EncodedFile {
  * @param draws S×dim draws, row-major.
  * @param alpha α (null: all 1).
  * @param options Threads and the size from which they are used.
- * @returns Exactly `termMaxima`'s per-record maxima and first arg-max draws.
+ * @returns Exactly `termMaxima`'s per-record extremes and their first draws.
  */
 export async function parallelTermMaxima(
   model: LatentClassModel,
@@ -86,7 +87,7 @@ export async function parallelTermMaxima(
       }, "latent class Lipschitz")
     ),
   );
-  const { perRecord, argDraw } = shares[0];
+  const { perRecord, argDraw, minimum, argMinDraw } = shares[0];
   shares.forEach((share, t) => {
     if (t === 0) return;
     for (let i = 0; i < perRecord.length; i++) {
@@ -94,7 +95,11 @@ export async function parallelTermMaxima(
         perRecord[i] = share.perRecord[i];
         argDraw[i] = share.argDraw[i] + starts[t];
       }
+      if (share.minimum[i] < minimum[i]) {
+        minimum[i] = share.minimum[i];
+        argMinDraw[i] = share.argMinDraw[i] + starts[t];
+      }
     }
   });
-  return { perRecord, argDraw };
+  return { perRecord, argDraw, minimum, argMinDraw };
 }

@@ -47,7 +47,12 @@ export const FileSynthesisSpec = z.object({
    */
   dirichlet: z.number().positive().max(10).default(0.1),
   chains: z.number().int().min(1).max(64).default(2),
-  warmup: z.number().int().min(0).max(100_000).default(400),
+  /**
+   * Sweeps discarded per chain. Default 1,500: with the centred Δ, ε = 10 leaves α ≈ 0.85, and
+   * on ma2019 (K = 5, seed 11) the chains then reached different modes after 400 sweeps (R̂ 1.83:
+   * no release) and agreed after 1,500 (R̂ 1.004, bulk ESS 798), 38 s end to end on 2 cores.
+   */
+  warmup: z.number().int().min(0).max(100_000).default(1_500),
   draws: z.number().int().min(10).max(100_000).default(500),
   thin: z.number().int().min(1).max(100).default(1),
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),

@@ -13,7 +13,7 @@
  *    i.i.d. draws of θ: their order depends on no confidential record.
  *
  * ε = 2Δm (aDP, add/remove neighbours; the proof is `src/models/latent_class.ts`'s) with Δ the
- * maximum of |u_i(θ_s)| over the final fit's draws; a fit that fails its label-invariant checks
+ * largest half range of u_i(θ_s) over the final fit's draws (`centredTerm`); a fit that fails its label-invariant checks
  * releases nothing (`FitFlaggedError`).
  *
  * @module

@@ -9,9 +9,10 @@
  *   one-dimensional outcome); a file's record has no such outcome, so
  *   {@linkcode runLatentClassMechanism} refuses those mechanisms before anything runs.
  * - the Lipschitz backend: the CPU backend bounds |α_i·ℓ_i|, which is not this model's term; the
- *   context's backend ({@linkcode latentClassLipschitz}) bounds |u_i(θ_s)|, u_i = log (1/K)
- *   Σ_k (π_k f_k(x_i))^{α_i}, the complete-data term the Gibbs sampler raises (the model's
- *   `termMaxima`), so Δ is of exactly the released target's term.
+ *   context's backend ({@linkcode latentClassLipschitz}) gives Δ_i = half the range of u_i(θ_s)
+ *   over the draws, u_i = log (1/K) Σ_k (π_k f_k(x_i))^{α_i}, the complete-data term the Gibbs
+ *   sampler raises (the model's `termMaxima` and `centredTerm`), so Δ is of exactly the released
+ *   target's term, centred (SPEC §13: a θ-free constant may be subtracted from u_i).
  * - `fit(weighting)`: the blocked Gibbs sampler (`sampleLatentClass`) with the same seed for
  *   every refit; its `Fit` carries θ draws and label-invariant R̂/ESS. A censored weighting runs
  *   the sampler's exact Metropolis-corrected θ step on the clamped terms max(u_i, −C), so the
@@ -21,14 +22,13 @@
  *   record) are never called by the mechanisms; the adapter's throw a `TypeError` naming the
  *   Gibbs sampler and `LatentClassModel.simulate`.
  *
- * LW's f_i is the unweighted fit's Δ_i = max_s |u_i(θ_s)| at α = 1, i.e. max_s (log K −
- * log p(x_i | θ_s)): a shift of max_s |log p| by log K, which LW's min–max scaling removes, so the
- * weights are the papers' LW weights of this model.
+ * LW's f_i is the unweighted fit's Δ_i, the half-range over draws of u_i = log p(x_i | θ) − log K
+ * at α = 1, i.e. of log p(x_i | θ): the papers' LW weights computed on the centred term.
  *
  * Privacy guarantee: each synthetic file is simulated from one draw θ_s of the α-weighted
  * complete-data pseudo posterior's θ-marginal, so each costs ε = 2Δ and m files 2Δm (aDP,
- * add/remove neighbours), Δ = max over the final fit's draws and records of |u_i(θ_s)|; the proof
- * is `src/models/latent_class.ts`'s. A fit whose label-invariant R̂ > 1.01 or bulk ESS < 400
+ * add/remove neighbours), Δ = max over records of half the range of u_i over the final fit's
+ * draws; the proof is `src/models/latent_class.ts`'s. A fit whose label-invariant R̂ > 1.01 or bulk ESS < 400
  * releases nothing (`FitFlaggedError`).
  *
  * @module
@@ -47,7 +47,12 @@ import type {
   MechanismSettings,
 } from "../mechanisms/mechanism.ts";
 import { lookupMechanism, MECHANISMS } from "../mechanisms/registry.ts";
-import type { EncodedFile, LatentClassModel } from "../models/latent_class.ts";
+import {
+  centredTerm,
+  type EncodedFile,
+  type LatentClassModel,
+  type TermMaxima,
+} from "../models/latent_class.ts";
 import type { Model } from "../models/model.ts";
 import { Rng } from "../random/rng.ts";
 import { datasetDrawIndices, runMechanismUnderCap } from "./release.ts";
@@ -95,8 +100,8 @@ export function latentClassMechanismModel(model: LatentClassModel): Model {
 }
 
 /**
- * The Lipschitz backend of the latent class term: Δ_i = max_s |u_i(θ_s)| with the weighting's α
- * (exact in f64, records with equal codes and α evaluated once), on one thread, every core or
+ * The Lipschitz backend of the latent class term: Δ_i = half the range of u_i(θ_s) over the
+ * draws with the weighting's α (`centredTerm`; exact in f64, records with equal codes and α evaluated once), on one thread, every core or
  * the GPU (`select_latent_class.ts`: the same bits from each); the matrix, when asked for, on
  * this thread.
  *
@@ -120,13 +125,32 @@ export function latentClassLipschitz(
         throw new TypeError("Invalid model: the latent class backend bounds its own model only");
       }
       const alpha = options.alpha ?? null;
-      const { perRecord, argDraw } = await pass.compute(model, draws, alpha);
+      const extremes = await pass.compute(model, draws, alpha);
+      const perRecord = centredTerm(extremes);
       const matrix = options.matrix === true
-        ? model.termMatrix(draws, alpha).map(Math.abs)
+        ? centredMatrix(model, draws, alpha, extremes)
         : undefined;
-      return { perRecord, ...overallOf(perRecord, argDraw), matrix };
+      return { perRecord, ...overallOf(perRecord, extremes.argDraw), matrix };
     },
   };
+}
+
+/**
+ * The S×n matrix of the centred term, |u_i(θ_s) − c_i| with c_i = −(max_s |u_i| + min_s |u_i|)/2
+ * (`centredTerm`): each column's maximum is the release's Δ_i.
+ */
+function centredMatrix(
+  model: LatentClassModel,
+  draws: Float64Array,
+  alpha: Float64Array | null,
+  extremes: TermMaxima,
+): Float64Array {
+  const terms = model.termMatrix(draws, alpha);
+  const n = model.n;
+  return terms.map((u, at) => {
+    const i = at % n;
+    return Math.abs(-u - (extremes.perRecord[i] + extremes.minimum[i]) / 2);
+  });
 }
 
 /**

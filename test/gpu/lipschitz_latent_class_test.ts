@@ -60,20 +60,43 @@ function randomAlpha(n: number, rng: Rng): Float64Array {
   });
 }
 
-/** Bit-for-bit equality of two maxima (values by Object.is, draws exactly). */
+/**
+ * Bit-for-bit equality of two `TermMaxima`: maxima and minima by Object.is, their draws exactly.
+ */
 function assertSameMaxima(got: TermMaxima, want: TermMaxima, label: string): void {
   assert.equal(got.perRecord.length, want.perRecord.length, label);
+  assert.equal(got.minimum.length, want.minimum.length, label);
   for (let i = 0; i < want.perRecord.length; i++) {
     if (!Object.is(got.perRecord[i], want.perRecord[i]) || got.argDraw[i] !== want.argDraw[i]) {
       assert.fail(
-        `${label}: record ${i}: got ${got.perRecord[i]} at draw ${got.argDraw[i]}, want ` +
+        `${label}: record ${i}: got max ${got.perRecord[i]} at draw ${got.argDraw[i]}, want ` +
           `${want.perRecord[i]} at draw ${want.argDraw[i]}`,
+      );
+    }
+    if (!Object.is(got.minimum[i], want.minimum[i]) || got.argMinDraw[i] !== want.argMinDraw[i]) {
+      assert.fail(
+        `${label}: record ${i}: got min ${got.minimum[i]} at draw ${got.argMinDraw[i]}, want ` +
+          `${want.minimum[i]} at draw ${want.argMinDraw[i]}`,
       );
     }
   }
 }
 
-/** A problem: file, model, draws with two exact copies (ties) and α. */
+/** The draw that most records' `draws` (arg-max or arg-min draws) name, the first on ties. */
+function mostCommon(draws: Int32Array): number {
+  const counts = new Map<number, number>();
+  for (const s of draws) counts.set(s, (counts.get(s) ?? 0) + 1);
+  let best = -1;
+  for (const [s, c] of counts) {
+    if (best < 0 || c > counts.get(best)! || (c === counts.get(best)! && s < best)) best = s;
+  }
+  return best;
+}
+
+/**
+ * A problem: file, model, draws with two exact copies (ties, unless `ties` is false) and α.
+ * `unusedLevel`: no record takes column 0's last level.
+ */
 function problem(
   seed: number,
   n: number,
@@ -81,13 +104,21 @@ function problem(
   K: number,
   S: number,
   concentration: number,
+  { ties = true, unusedLevel = false } = {},
 ) {
   const rng = new Rng(seed);
-  const model = new LatentClassModel(randomFile(n, levels, rng), K);
+  const file = randomFile(n, levels, rng);
+  if (unusedLevel) {
+    const codes = file.columns[0].codes;
+    codes.forEach((x, i) => codes[i] = x === levels[0] - 1 ? 0 : x);
+  }
+  const model = new LatentClassModel(file, K);
   const draws = randomDraws(model, S, concentration, rng);
-  // Draw 3 repeats draw 1 and the last repeats draw 0: every group ties there.
-  draws.copyWithin(3 * model.dim, model.dim, 2 * model.dim);
-  draws.copyWithin((S - 1) * model.dim, 0, model.dim);
+  if (ties) {
+    // Draw 3 repeats draw 1 and the last repeats draw 0: every group ties there.
+    draws.copyWithin(3 * model.dim, model.dim, 2 * model.dim);
+    draws.copyWithin((S - 1) * model.dim, 0, model.dim);
+  }
   return { model, draws, alpha: randomAlpha(n, rng) };
 }
 
@@ -181,19 +212,29 @@ gpuTest(
             error <= kernel.bound[h],
             `${label}: group ${g}: |A − T| = ${error} > E = ${kernel.bound[h]}`,
           );
+          const wantMin = exact.minimum[first[g]];
+          const minError = Math.abs(kernel.minValue[h] - wantMin);
+          assert.ok(
+            minError <= kernel.bound[h],
+            `${label}: group ${g}: |L − T| = ${minError} > E = ${kernel.bound[h]}`,
+          );
+          assert.ok(kernel.minValue[h] <= kernel.minRunnerUp[h], label);
+          assert.ok(kernel.runnerUp[h] <= kernel.value[h], label);
           // The bound is a few hundred ulp of the values, not a vacuous one.
           assert.ok(kernel.bound[h] < 1e-4 * Math.max(1, want), `${label}: E = ${kernel.bound[h]}`);
-          if (kernel.bound[h] > 0) worst = Math.max(worst, error / kernel.bound[h]);
+          if (kernel.bound[h] > 0) {
+            worst = Math.max(worst, error / kernel.bound[h], minError / kernel.bound[h]);
+          }
         });
       }
     }
-    console.log(`largest |A − T| / E over the problems: ${worst.toFixed(4)}`);
+    console.log(`largest |A − T| / E and |L − T| / E over the problems: ${worst.toFixed(4)}`);
     assert.ok(worst > 0, "the f32 values differ from the f64 ones somewhere");
   },
 );
 
 gpuTest(
-  "`gpuTermMaxima()`: draws that repeat two θ tie every maximum, and the first draw wins",
+  "`gpuTermMaxima()`: draws that repeat two θ tie every maximum and minimum; the first draw wins",
   async (gpu) => {
     const { model, draws, alpha } = problem(61, 300, [3, 5, 2, 4], 7, 12, 1);
     for (let s = 2; s < 12; s++) {
@@ -204,15 +245,106 @@ gpuTest(
       const want = model.termMaxima(draws, weights);
       assertSameMaxima(maxima, want, "repeated draws");
       assert.ok(want.argDraw.every((s) => s < 2));
+      assert.ok(want.argMinDraw.every((s) => s < 2));
       assert.equal(stats.nearTies, stats.groups, "every group is a near tie");
+      assert.equal(stats.minNearTies, stats.groups, "every group's minimum is a near tie");
+    }
+  },
+);
+
+gpuTest(
+  "`gpuTermMaxima()`: a draw that nearly repeats the minimum's draw is a near tie, settled in f64",
+  async (gpu) => {
+    const { model, draws: base, alpha } = problem(81, 300, [3, 5, 2, 4], 7, 16, 1, {
+      ties: false,
+    });
+    const { dim } = model;
+    for (const weights of [null, alpha]) {
+      const label = weights === null ? "α = 1" : "mixed α";
+      const draws = base.slice();
+      // The most common arg-min draw s*, copied to an earlier draw t (or the next one when s* =
+      // 0) with every θ entry scaled by 1 − 2⁻³⁰: |u| grows by ~1e-9·α·(J + 1) there, far below
+      // the f32 bound, so f32 cannot tell the two draws apart but f64 keeps s* the minimum.
+      const star = mostCommon(model.termMaxima(draws, weights).argMinDraw);
+      const t = star === 0 ? 1 : 0;
+      for (let c = 0; c < dim; c++) draws[t * dim + c] = draws[star * dim + c] * (1 - 2 ** -30);
+      const want = model.termMaxima(draws, weights);
+      const atStar = want.argMinDraw.filter((s) => s === star).length;
+      assert.ok(atStar > 0, `${label}: some minima stay at draw ${star}`);
+      want.minimum.forEach((v, i) => {
+        if (want.argMinDraw[i] === star) {
+          const other = Math.abs(
+            model.terms(
+              draws.subarray(t * dim, (t + 1) * dim),
+              weights,
+              new Float64Array(model.n),
+            )[i],
+          );
+          assert.ok(other > v && other - v < 1e-6, `${label}: record ${i}: a near tie`);
+        }
+      });
+      const { maxima, stats } = await gpuTermMaxima(gpu, model, draws, weights);
+      assertSameMaxima(maxima, want, label);
+      assert.ok(stats.minNearTies > 0, `${label}: ${stats.minNearTies} near ties of the minimum`);
+      assert.ok(stats.recomputed < stats.groups, `${label}: some groups are confirmed`);
+      console.log(
+        `${label}: ${atStar} records' minimum at draw ${star}, ${stats.minNearTies} of ` +
+          `${stats.groups} groups near ties of the minimum, ${stats.recomputed} recomputed`,
+      );
+    }
+  },
+);
+
+gpuTest(
+  "`gpuTermMaxima()`: skipped draws (a zero θ entry) that tie the kernel's extremes: first wins",
+  async (gpu) => {
+    // No record takes column 0's last level, so a zero φ there changes no u but sends the draw to
+    // the CPU.
+    const S = 20;
+    const { model, draws: base, alpha } = problem(91, 300, [3, 5, 2, 4], 6, S, 1, {
+      ties: false,
+      unusedLevel: true,
+    });
+    const { dim } = model;
+    const unused = model.phiIndex(2, 0, model.levels[0] - 1);
+    for (const weights of [null, alpha]) {
+      // s* and a*: the most common arg-min and arg-max draws over draws 1 … S − 2.
+      const inner = model.termMaxima(base.subarray(dim, (S - 1) * dim), weights);
+      const star = mostCommon(inner.argMinDraw) + 1;
+      const top = mostCommon(inner.argDraw) + 1;
+      for (const minFirst of [true, false]) {
+        const label = `${weights === null ? "α = 1" : "mixed α"}, skipped copy of the ` +
+          `${
+            minFirst ? "minimum's draw first, maximum's last" : "maximum's draw first, " +
+              "minimum's last"
+          }`;
+        // Draw 0 and draw S − 1 copy s* and a* (one first, the other last), with the zero.
+        const draws = base.slice();
+        const [early, late] = minFirst ? [star, top] : [top, star];
+        draws.copyWithin(0, early * dim, (early + 1) * dim);
+        draws.copyWithin((S - 1) * dim, late * dim, (late + 1) * dim);
+        draws[unused] = 0;
+        draws[(S - 1) * dim + unused] = 0;
+        const want = model.termMaxima(draws, weights);
+        const { maxima, stats } = await gpuTermMaxima(gpu, model, draws, weights);
+        assert.equal(stats.skippedDraws, 2, label);
+        assert.ok(stats.recomputed < stats.groups, `${label}: some groups are confirmed`);
+        assertSameMaxima(maxima, want, label);
+        // The early copy takes the extreme it ties from the kernel's draw; the late one does not.
+        const earlyArgs = minFirst ? want.argMinDraw : want.argDraw;
+        const lateArgs = minFirst ? want.argDraw : want.argMinDraw;
+        assert.ok(earlyArgs.some((s) => s === 0), `${label}: the skipped draw 0 wins a tie`);
+        assert.ok(lateArgs.some((s) => s === late), `${label}: draw ${late} beats draw ${S - 1}`);
+        assert.ok(lateArgs.every((s) => s !== S - 1), label);
+      }
     }
   },
 );
 
 gpuTest("`gpuTermMaxima()`: tiles of groups and draws give the untiled answer", async (gpu) => {
   const { model, draws, alpha } = problem(31, 400, [3, 2, 4, 2], 5, 150, 1);
-  // dim = 5·12 = 60 floats (240 bytes) per draw: 4 KiB bindings hold 17 draws and 204 groups'
-  // results; 3 workgroups of 64 threads 192 groups.
+  // dim = 5·12 = 60 floats (240 bytes) per draw: 4 KiB bindings hold 17 draws and 128 groups'
+  // 32-byte results; 3 workgroups of 64 threads 192 groups.
   const limits = { maxStorageBufferBindingSize: 4096, maxComputeWorkgroupsPerDimension: 3 };
   for (const weights of [null, alpha]) {
     const { maxima } = await gpuTermMaxima(gpu, model, draws, weights, { limits });

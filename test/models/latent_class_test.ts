@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { type EncodedFile, LatentClassModel, logMeanExp } from "../../src/models/latent_class.ts";
+import {
+  centredTerm,
+  type EncodedFile,
+  LatentClassModel,
+  logMeanExp,
+} from "../../src/models/latent_class.ts";
 import { sampleGamma } from "../../src/random/distributions.ts";
 import { Rng } from "../../src/random/rng.ts";
 
@@ -79,7 +84,7 @@ Deno.test("recordTerm() tends to log 1 = 0 as α → 0 and is log p − log K at
   }
 });
 
-Deno.test("termMatrix() and termMaxima() equal recordTerm() with mixed α over repeated records", () => {
+Deno.test("termMatrix(), termMaxima() and centredTerm() equal recordTerm() with mixed α over repeated records", () => {
   const rng = new Rng(9);
   // Up to 96 patterns among 200 records, so records repeat and columns fall into several blocks.
   const file = randomFile(200, [2, 2, 3, 4, 2], rng);
@@ -91,16 +96,23 @@ Deno.test("termMatrix() and termMaxima() equal recordTerm() with mixed α over r
   for (let s = 0; s < S; s++) draws.set(randomTheta(model, rng), s * model.dim);
   const matrix = model.termMatrix(draws, alpha);
   const maxima = model.termMaxima(draws, alpha);
+  const centred = centredTerm(maxima);
   for (let i = 0; i < file.n; i++) {
     let max = 0;
+    let min = Infinity;
     for (let s = 0; s < S; s++) {
       const theta = draws.subarray(s * model.dim, (s + 1) * model.dim);
       const want = model.recordTerm(theta, i, alpha[i]);
       assert.ok(Math.abs(matrix[s * file.n + i] - want) < 1e-12 * Math.max(1, -want));
       max = Math.max(max, Math.abs(want));
+      min = Math.min(min, Math.abs(want));
     }
     assert.ok(Math.abs(maxima.perRecord[i] - max) < 1e-12 * Math.max(1, max));
     assert.equal(Math.abs(matrix[maxima.argDraw[i] * file.n + i]), maxima.perRecord[i]);
+    assert.ok(Math.abs(maxima.minimum[i] - min) < 1e-12 * Math.max(1, min));
+    assert.equal(Math.abs(matrix[maxima.argMinDraw[i] * file.n + i]), maxima.minimum[i]);
+    assert.ok(Math.abs(centred[i] - (max - min) / 2) < 1e-12 * Math.max(1, max));
+    if (alpha[i] === 0) assert.equal(centred[i], 0);
   }
   const terms = model.terms(draws.subarray(0, model.dim), alpha, new Float64Array(file.n));
   assert.deepEqual(terms, matrix.subarray(0, file.n));

@@ -1,7 +1,10 @@
 /**
  * SW: one scalar weight α for every record, α = target Δ / unweighted Δ, lowered by up to
  * {@linkcode EXTRA_ROUNDS} refits while the fit lands above the target (2·Δ·m = ε, or the Δ to
- * match).
+ * match). Each round's α is 0.99 of the one a power law Δ ∝ α^p through the last two fits puts on
+ * the target (p = 1, the linear rescale, until two weighted fits exist; p kept in [0.25, 2]): Δ
+ * falls more slowly than α where a lower weight widens the posterior (a whole file's centred
+ * term), and the linear rescale then needs many refits.
  *
  * @module
  */
@@ -33,8 +36,12 @@ export const SW: Mechanism<"sw"> = defineMechanism({
     let result = await run.stage(`sw alpha=${scalar.toPrecision(4)}`, {
       alpha: new Float64Array(n).fill(scalar),
     });
+    let previous: { scalar: number; bound: number } | null = null;
     for (let round = 0; round < EXTRA_ROUNDS && result.bound.overall > target; round++) {
-      scalar *= (target / result.bound.overall) * 0.99;
+      const bound = result.bound.overall;
+      const power = previous === null ? 1 : powerThrough(previous, { scalar, bound });
+      previous = { scalar, bound };
+      scalar *= (target / bound) ** (1 / power) * 0.99;
       result = await run.stage(`sw alpha=${scalar.toPrecision(4)}`, {
         alpha: new Float64Array(n).fill(scalar),
       });
@@ -42,3 +49,15 @@ export const SW: Mechanism<"sw"> = defineMechanism({
     return released(result, unweighted);
   },
 });
+
+/**
+ * The exponent p of Δ ∝ α^p through two weighted fits, kept in [0.25, 2]; 1 (linear) when the two
+ * do not determine it (equal α, a non-finite or non-positive Δ, or Δ not rising with α).
+ */
+function powerThrough(
+  a: { scalar: number; bound: number },
+  b: { scalar: number; bound: number },
+): number {
+  const p = Math.log(a.bound / b.bound) / Math.log(a.scalar / b.scalar);
+  return Number.isFinite(p) && p > 0 ? Math.min(2, Math.max(0.25, p)) : 1;
+}
