@@ -9,8 +9,8 @@
  *
  * Needs R with httr2, jsonlite, survey, testthat, knitr, rmarkdown and processx (Debian's
  * r-cran-* packages; `.ci/run` installs them) and pandoc; skipped where R is absent, except
- * under CI=true, where it fails. About 3 minutes on 2 cores (two whole-file releases of the ACS
- * excerpt and one of a subsample).
+ * under CI=true, where it fails. 2 to 5 minutes (two whole-file releases of the ACS excerpt and
+ * one of a subsample; 2 min 11 s on an idle development machine).
  *
  * @module
  */

@@ -15,6 +15,35 @@ ppsynth_schema <- function(schema) {
   schema
 }
 
+ppsynth_schema_drop <- function(schema, columns) {
+  schema <- ppsynth_schema(schema)
+  names <- vapply(schema$columns, function(c) c$name, character(1))
+  unknown <- setdiff(columns, names)
+  if (length(unknown) > 0L) {
+    stop("the schema declares no column ", paste(unknown, collapse = ", "), call. = FALSE)
+  }
+  kept <- Filter(function(c) !(c$name %in% columns), schema$columns)
+  for (column in kept) {
+    parent <- column$determinedBy$column
+    if (!is.null(parent) && parent %in% columns) {
+      stop("column ", column$name, " is determined by ", parent, ": drop it too",
+           call. = FALSE)
+    }
+  }
+  if (!is.null(schema$geography) && schema$geography %in% columns) {
+    stop("column ", schema$geography, " is the schema's geography", call. = FALSE)
+  }
+  named <- function(rule) {
+    conditions <- c(rule$when, rule$then)
+    unlist(lapply(conditions, function(c) c(c$column, c$other)))
+  }
+  schema$columns <- kept
+  if (!is.null(schema$rules)) {
+    schema$rules <- Filter(function(r) !any(named(r) %in% columns), schema$rules)
+  }
+  schema
+}
+
 ppsynth_apply_schema <- function(data, schema) {
   schema <- ppsynth_schema(schema)
   stopifnot(is.data.frame(data))
@@ -23,6 +52,12 @@ ppsynth_apply_schema <- function(data, schema) {
   if (length(missing) > 0L) {
     stop("the data lack the schema's column(s) ", paste(missing, collapse = ", "), call. = FALSE)
   }
+  extra <- setdiff(names(data), names)
+  if (length(extra) > 0L) {
+    message("left out the column(s) the schema does not declare: ",
+            paste(extra, collapse = ", "))
+  }
+  data <- data[names]
   for (column in schema$columns) {
     data[[column$name]] <- ppsynth_type_column(data[[column$name]], column)
   }

@@ -112,13 +112,9 @@ ppsynth_test_server <- function() {
 # The bundled ACS excerpt (examples/crc) without INDP, whose 233 levels the committed schema
 # read from the data ("source": "data", refused at registration), and the rules naming it.
 ppsynth_test_acs <- function(repo, rows = NULL) {
-  schema <- jsonlite::fromJSON(file.path(repo, "examples", "crc", "ma2019.schema.json"),
-                               simplifyVector = FALSE)
-  names_of <- function(rule) unlist(rapply(rule, function(x) x, how = "unlist"))
-  schema$columns <- Filter(function(c) c$name != "INDP", schema$columns)
-  schema$rules <- Filter(function(r) !("INDP" %in% names_of(r)), schema$rules)
-  data <- ppsynth_read_csv(file.path(repo, "examples", "crc", "ma2019.csv"), schema)
+  crc <- file.path(repo, "examples", "crc")
+  schema <- ppsynth_schema_drop(file.path(crc, "ma2019.schema.json"), "INDP")
+  data <- suppressMessages(ppsynth_read_csv(file.path(crc, "ma2019.csv"), schema))
   if (!is.null(rows)) data <- data[rows, , drop = FALSE]
-  list(data = data[, vapply(schema$columns, function(c) c$name, character(1))],
-       schema = schema)
+  list(data = data, schema = schema)
 }

@@ -45,3 +45,33 @@ test_that("a schema is read from its JSON file", {
   expect_identical(levels(data$REGION), c("north", "south", "east"))
   expect_error(ppsynth_read_csv(text = csv, schema = list(a = 1)), "file schema")
 })
+
+test_that("columns the schema does not declare are left out, with a message", {
+  text <- "REGION,EXTRA,AGE,EDU,INCOME\neast,x,1,1,1\n"
+  expect_message(data <- ppsynth_read_csv(text = text, schema = schema), "EXTRA")
+  expect_identical(names(data), c("REGION", "AGE", "EDU", "INCOME"))
+})
+
+test_that("dropping a column drops the rules that name it, and refuses to orphan others", {
+  ruled <- schema
+  ruled$geography <- "REGION"
+  ruled$columns[[5]] <- list(name = "ZONE", kind = "categorical", levels = list("z1", "z2", "z3"),
+                             determinedBy = list(column = "REGION",
+                                                 map = list(north = "z1", south = "z2",
+                                                            east = "z3")))
+  ruled$rules <- list(
+    list(name = "EDU N/A iff young", when = list(list(column = "AGE", op = "<", value = 3)),
+         then = list(list(column = "EDU", isNA = TRUE)), iff = TRUE),
+    list(name = "income above age", when = list(list(column = "INCOME", isNA = FALSE)),
+         then = list(list(column = "INCOME", op = ">", other = "AGE")))
+  )
+  dropped <- ppsynth_schema_drop(ruled, "EDU")
+  expect_identical(vapply(dropped$columns, function(c) c$name, ""),
+                   c("REGION", "AGE", "INCOME", "ZONE"))
+  expect_identical(vapply(dropped$rules, function(r) r$name, ""), "income above age")
+  # A rule naming the column as `other` goes too.
+  expect_length(ppsynth_schema_drop(ruled, c("EDU", "AGE"))$rules, 0L)
+  expect_error(ppsynth_schema_drop(ruled, "NOPE"), "no column NOPE")
+  expect_error(ppsynth_schema_drop(ruled, "REGION"), "ZONE is determined by REGION")
+  expect_error(ppsynth_schema_drop(ruled, c("REGION", "ZONE")), "geography")
+})
