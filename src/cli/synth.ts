@@ -172,7 +172,7 @@ async function main(): Promise<void> {
       console.error(line);
     },
     onProgress: shown.update,
-  }).finally(() => shown.end());
+  }).finally(() => shown.close());
   const files = new Map<string, string>();
   result.datasets.forEach((columns, j) =>
     files.set(`synthetic-${j + 1}.csv`, formatCsv(columns, { escapeFormulas: true }))

@@ -11,10 +11,8 @@ import type { Fit } from "../mcmc/fit.ts";
 import type { MechanismContext } from "../mechanisms/mechanism.ts";
 import type { JointModel } from "../models/joint.ts";
 import { Rng } from "../random/rng.ts";
+import { COMPONENT_STREAM } from "../random/streams.ts";
 import { fitter, type FitterOptions } from "./release.ts";
-
-/** Stream of the synthesis seed from which conditional j's fitting seed is drawn (+ j). */
-export const COMPONENT_STREAM = 2 ** 39;
 
 /**
  * Conditional j's fitting seed: 53 bits of stream COMPONENT_STREAM + j of `seed`, so the
@@ -43,7 +41,7 @@ export function jointFitter(model: JointModel, options: FitterOptions): Mechanis
       ...options,
       seed: componentSeed(options.seed, j),
       onProgress: (label, done, total) =>
-        options.onProgress?.(`${label} (${component.outcome})`, done, total),
+        options.onProgress?.(label, done, total, component.outcome),
     })
   );
   const whole = fitter(model, options);

@@ -38,8 +38,16 @@ import { isJointModel } from "../models/joint.ts";
 import { isSurveyModel } from "../models/survey_model.ts";
 import type { Rng } from "../random/rng.ts";
 
-/** Progress of a fit: its label and the fraction done. */
-export type FitProgress = (label: string, done: number, total: number) => void;
+/**
+ * Progress of a fit: its label, the iterations done of the total, and with several outcomes the
+ * outcome whose conditional it fits (`joint_fit.ts`).
+ */
+export type FitProgress = (
+  label: string,
+  done: number,
+  total: number,
+  conditional?: string,
+) => void;
 
 /** Options of {@linkcode fitter}. */
 export interface FitterOptions {

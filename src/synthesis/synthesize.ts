@@ -22,6 +22,7 @@ import { isJointModel, type JointModel } from "../models/joint.ts";
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
+import { NOISE_STREAM, ORDER_STREAM, SYNTHESIS_STREAM } from "../random/streams.ts";
 import { jointFitter } from "./joint_fit.ts";
 import { fitter, runMechanismUnderCap, syntheticDatasets } from "./release.ts";
 import type { ReleaseManifest } from "./report.ts";
@@ -33,12 +34,6 @@ import { type Utility, utilityOf } from "./utility.ts";
 import { type UtilityReport, utilityReport } from "./utility_report.ts";
 import { type RiskReport, riskReport } from "./risk_report.ts";
 import type { ReportVariable } from "./_report_columns.ts";
-
-/** Streams of a seed: chains use 0..K−1; these stay clear of them. */
-const SYNTHESIS_STREAM = 2 ** 40;
-const NOISE_STREAM = 2 ** 41;
-/** Dataset j's release order is drawn on stream `ORDER_STREAM + j` (`release_order.ts`). */
-const ORDER_STREAM = 2 ** 42;
 
 /** The data owner's confidential evaluation (`diagnostics.json`). */
 export interface SynthesisDiagnostics {
@@ -107,8 +102,16 @@ export interface SynthesisResult {
   readonly datasets: Map<string, OutputColumn>[];
 }
 
-/** Progress: a stage label and the fraction of its fit done. */
-export type SynthesisProgress = (stage: string, done: number, total: number) => void;
+/**
+ * Progress: a stage label, the iterations of its fit done of the total, and with several outcomes
+ * the outcome whose conditional the fit is (the conditionals are fitted at once).
+ */
+export type SynthesisProgress = (
+  stage: string,
+  done: number,
+  total: number,
+  conditional?: string,
+) => void;
 
 /** Options of {@linkcode synthesize}. */
 export interface SynthesizeOptions {
