@@ -128,8 +128,32 @@ export const IdParam = z.object({
   id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
 });
 
-/** A job's progress: the stage it is in and the fraction of it done; null before it starts. */
-export const JobProgress = z.object({ stage: z.string(), fraction: z.number() }).nullable();
+/** One running fit of a job: one per conditional, several outcomes being fitted at once. */
+export const JobFitProgress = z.object({
+  stage: z.string().openapi({ example: "lw" }),
+  conditional: z.string().nullable().openapi({
+    description: "the outcome whose conditional the fit is; null with one outcome",
+    example: "awards",
+  }),
+  iteration: z.number().int().openapi({ description: "sampler iterations done, every chain's" }),
+  total: z.number().int(),
+  elapsedSeconds: z.number(),
+  remainingSeconds: z.number().nullable().openapi({
+    description: "at the fit's rate so far; null before its first iteration and once it is done",
+  }),
+}).openapi("JobFitProgress");
+
+/**
+ * A job's progress: the stage of the fit that last reported and the fraction of the running fits
+ * done, and a synthesis's running fits; null before it starts.
+ */
+export const JobProgress = z.object({
+  stage: z.string(),
+  fraction: z.number(),
+  fits: z.array(JobFitProgress).optional().openapi({
+    description: "a synthesis's running fits, one per conditional (issue 37)",
+  }),
+}).nullable();
 
 /**
  * The optional `Idempotency-Key` request header (1–255 printable ASCII characters): a retry

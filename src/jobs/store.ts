@@ -88,10 +88,29 @@ export interface Budget {
 /** The life of a job. */
 export type JobStatus = "queued" | "running" | "succeeded" | "failed";
 
-/** How far a running job is: the stage (a public label) and the fraction of its fit done. */
+/**
+ * One running fit of a job (issue 37): its stage (a public label), the outcome whose conditional
+ * it fits (null with one outcome), the sampler iteration of the total, and seconds run and left.
+ */
+export interface JobFitProgress {
+  readonly stage: string;
+  readonly conditional: string | null;
+  readonly iteration: number;
+  readonly total: number;
+  readonly elapsedSeconds: number;
+  /** Null before its first iteration and once it is done. */
+  readonly remainingSeconds: number | null;
+}
+
+/**
+ * How far a running job is: the stage (a public label) of the fit that last reported and the
+ * fraction of the running fits done; with a synthesis's fits also each of them, one per
+ * conditional (several outcomes are fitted at once).
+ */
 export interface JobProgress {
   readonly stage: string;
   readonly fraction: number;
+  readonly fits?: JobFitProgress[];
 }
 
 /** Why a job failed: a stable code and a message free of confidential values. */

@@ -9,7 +9,8 @@ import { formatCsv } from "../data/csv.ts";
 import type { Dataset } from "../data/dataset.ts";
 import { releaseSettings } from "../synthesis/release_summary.ts";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
-import { synthesize } from "../synthesis/synthesize.ts";
+import { FitTracker } from "../synthesis/fit_progress.ts";
+import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import type { JobOutput, JobProgress } from "./store.ts";
 
 /**
@@ -30,6 +31,56 @@ export function publicStage(label: string): string {
 }
 
 /**
+ * A synthesis's progress as a job's: every running fit (one per conditional) with its public
+ * stage, iteration of total, and seconds run and left (`FitTracker`), the stage of the fit that
+ * reported and the fraction of the running fits' iterations done.
+ *
+ * @param onProgress Where the job's progress goes.
+ * @param now Milliseconds (default `performance.now()`).
+ * @returns The synthesis's progress callback.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jobProgress } from "./synthesis_job.ts";
+ * const seen: unknown[] = [];
+ * const update = jobProgress((progress) => seen.push(progress), () => 0);
+ * update("lw calibration g=0.2", 30, 100, "a");
+ * update("lw calibration g=0.2", 10, 100, "b");
+ * assert.deepEqual(seen.at(-1), {
+ *   stage: "lw",
+ *   fraction: 0.2,
+ *   fits: [
+ *     { stage: "lw", conditional: "a", iteration: 30, total: 100, elapsedSeconds: 0, remainingSeconds: 0 },
+ *     { stage: "lw", conditional: "b", iteration: 10, total: 100, elapsedSeconds: 0, remainingSeconds: 0 },
+ *   ],
+ * });
+ * ```
+ */
+export function jobProgress(
+  onProgress: (progress: JobProgress) => void,
+  now?: () => number,
+): SynthesisProgress {
+  const tracker = new FitTracker(now);
+  const tenth = (seconds: number) => Math.round(seconds * 10) / 10;
+  return (stage, done, total, conditional) => {
+    tracker.update(stage, done, total, conditional);
+    const fits = tracker.fits().map((fit) => ({
+      ...fit,
+      stage: publicStage(fit.stage),
+      elapsedSeconds: tenth(fit.elapsedSeconds),
+      remainingSeconds: fit.remainingSeconds === null ? null : tenth(fit.remainingSeconds),
+    }));
+    const iterations = fits.reduce((sum, fit) => sum + fit.iteration, 0);
+    const totals = fits.reduce((sum, fit) => sum + fit.total, 0);
+    onProgress({
+      stage: publicStage(stage),
+      fraction: totals > 0 ? Math.min(1, iterations / totals) : 0,
+      fits,
+    });
+  };
+}
+
+/**
  * Synthesizes and returns the release (report, diagnostics, the m CSVs).
  *
  * @param data The confidential dataset.
@@ -44,8 +95,7 @@ export async function runSynthesisJob(
   signal?: AbortSignal,
 ): Promise<JobOutput> {
   const result = await synthesize(data, spec, {
-    onProgress: (stage, done, total) =>
-      onProgress({ stage: publicStage(stage), fraction: total > 0 ? done / total : 0 }),
+    onProgress: jobProgress(onProgress),
     signal,
   });
   return {

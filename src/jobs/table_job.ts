@@ -20,7 +20,7 @@ import type { TableWorkerAnswer, TableWorkerJob } from "../survey/table_worker.t
 import type { ReleaseManifest } from "../synthesis/report.ts";
 import { DataRejectedError } from "./domain_errors.ts";
 import { failureOf } from "./failure.ts";
-import { publicStage } from "./synthesis_job.ts";
+import { jobProgress } from "./synthesis_job.ts";
 import type {
   JobFailure,
   JobOutput,
@@ -186,8 +186,7 @@ export async function runTableJob(
   const { result, report } = await tabulate(data, spec, {
     levels: options.levels,
     signal: options.signal,
-    onProgress: (stage, done, total) =>
-      onProgress({ stage: publicStage(stage), fraction: total > 0 ? done / total : 0 }),
+    onProgress: jobProgress(onProgress),
   });
   return {
     report: report!,
