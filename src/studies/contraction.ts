@@ -36,6 +36,7 @@ import type { MechanismSettings } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
 import { samplePoisson } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
+import { REPLICATE_SYNTHESIS_STREAM } from "../random/streams.ts";
 import { quantile } from "../stats/quantile.ts";
 import { type SampleSummary, sampleSummary } from "../stats/sample_summary.ts";
 import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
@@ -62,7 +63,6 @@ import {
   replicateFits,
   replicateRng,
   summarize,
-  SYNTHESIS_STREAM,
   totalFitStats,
 } from "./study_runner.ts";
 import type { Study } from "./study_types.ts";
@@ -159,7 +159,9 @@ export async function contractionReplicate(
               outcome,
               1,
               () =>
-                rng.split(SYNTHESIS_STREAM + 8 * (256 * i + j) + CONTRACTION_RULES.indexOf(rule)),
+                rng.split(
+                  REPLICATE_SYNTHESIS_STREAM + 8 * (256 * i + j) + CONTRACTION_RULES.indexOf(rule),
+                ),
             ).datasets[0].y,
           )
           : undefined;

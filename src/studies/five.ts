@@ -27,11 +27,11 @@
  * squared difference, Woo et al. 2009) and the synthetic median against the analytic median of
  * Beta(0.5, 3), found by bisection on the regularized incomplete beta function.
  *
- * Streams of replicate r's generator: data split(0); fits `fitSeedOf`; the synthetic dataset of
- * ε index e and synthesizer j SYNTHESIS_STREAM + 5e + j, of its retuned synthesizer t
- * SYNTHESIS_STREAM + 5E + 3e + t (E the number of ε's), of the downscaling comparison's
- * synthesizer t with (u = 0) and without (u = 1) downscaling SYNTHESIS_STREAM + 8E + 2t + u; the
- * histogram noise NOISE_STREAM + e.
+ * Streams of replicate r's generator (`src/random/streams.ts`): data split(0); fits `fitSeedOf`;
+ * the synthetic dataset of ε index e and synthesizer j REPLICATE_SYNTHESIS_STREAM + 5e + j, of its
+ * retuned synthesizer t REPLICATE_SYNTHESIS_STREAM + 5E + 3e + t (E the number of ε's), of the
+ * downscaling comparison's synthesizer t with (u = 0) and without (u = 1) downscaling
+ * REPLICATE_SYNTHESIS_STREAM + 8E + 2t + u; the histogram noise REPLICATE_NOISE_STREAM + e.
  *
  * Files: the settings in `five_settings.ts`, the record and summary types in `five_result.ts`, the
  * report as data in `five_document.ts` (verdicts in `five_verdicts.ts`) and its prose in
@@ -44,6 +44,7 @@ import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
 import { sampleBeta, sampleLaplace } from "../random/distributions.ts";
+import { REPLICATE_NOISE_STREAM, REPLICATE_SYNTHESIS_STREAM } from "../random/streams.ts";
 import { betaMedian } from "../stats/incomplete_beta.ts";
 import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import { utilityOf } from "../synthesis/utility.ts";
@@ -94,7 +95,7 @@ export async function fiveReplicate(
     x: new Float64Array(settings.n).fill(1),
     coefficientNames: ["intercept"],
   });
-  const noise = settings.epsilons.map((_, e) => rng.split(runner.NOISE_STREAM + e));
+  const noise = settings.epsilons.map((_, e) => rng.split(REPLICATE_NOISE_STREAM + e));
   let current = 0;
   const fits = runner.replicateFits(model, runner.fitSeedOf(rng), {
     sampler: settings.sampler,
@@ -144,7 +145,7 @@ export async function fiveReplicate(
     };
   };
   const epsilons = [];
-  const retunedStream = runner.SYNTHESIS_STREAM + 5 * settings.epsilons.length;
+  const retunedStream = REPLICATE_SYNTHESIS_STREAM + 5 * settings.epsilons.length;
   const downscalingStream = retunedStream + FIVE_TUNABLE.length * settings.epsilons.length;
   for (const [e, epsilon] of settings.epsilons.entries()) {
     current = e;
@@ -157,7 +158,7 @@ export async function fiveReplicate(
         mechanism,
         epsilon,
         fixed ? slides : { c: 1, g: undefined },
-        runner.SYNTHESIS_STREAM + 5 * e + j,
+        REPLICATE_SYNTHESIS_STREAM + 5 * e + j,
       );
     }
     // The other tuning: Weighted at the fixed rule (the same weights as Weighted-e's first fit),

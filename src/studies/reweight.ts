@@ -24,8 +24,9 @@
  * the relative ball ρ = 0.1 (r_i = 0.1·y_i, the authors' convention and the project default);
  * the unshifted CW (g = 0) is far below the cap and shows the paper's tail distortion.
  *
- * Streams of replicate r's generator: data split(0); fits `fitSeedOf`; the d-th synthetic dataset
- * of the j-th synthesizer split(SYNTHESIS_STREAM + j).split(d); the bootstrap of the data
+ * Streams of replicate r's generator (`src/random/streams.ts`): data split(0); fits `fitSeedOf`;
+ * the d-th synthetic dataset of the j-th synthesizer
+ * split(REPLICATE_SYNTHESIS_STREAM + j).split(d); the bootstrap of the data
  * split(BOOTSTRAP_STREAM), of the j-th synthesizer's release split(BOOTSTRAP_STREAM + 1 + j).
  *
  * Files: the settings in `reweight_settings.ts`, the paper's Table 1 in `reweight_paper.ts`, the
@@ -38,6 +39,7 @@
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { MechanismOutcome } from "../mechanisms/mechanism.ts";
 import { createModel } from "../models/mod.ts";
+import { BOOTSTRAP_STREAM, REPLICATE_SYNTHESIS_STREAM } from "../random/streams.ts";
 import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import { bootstrapIntervals, type SummaryIntervals } from "../stats/bootstrap.ts";
 import type { SampleSummary } from "../stats/sample_summary.ts";
@@ -72,14 +74,10 @@ import {
   replicateFits,
   replicateRng,
   summarize,
-  SYNTHESIS_STREAM,
   totalFitStats,
 } from "./study_runner.ts";
 import type { Study } from "./study_types.ts";
 import { quantileStandardError } from "./verdict.ts";
-
-/** First stream of a replicate's bootstrap resamples (clear of the runner's streams). */
-export const BOOTSTRAP_STREAM = 2 ** 43;
 
 export { PAPER_TABLE_1 } from "./reweight_paper.ts";
 export {
@@ -190,7 +188,7 @@ export async function reweightReplicate(
       recordLevel[name as FigureMechanism] = recordLevelOf(outcome);
     }
     if (name === "lw") lwLipschitz = outcome.lipschitz;
-    const streams = rng.split(SYNTHESIS_STREAM + j);
+    const streams = rng.split(REPLICATE_SYNTHESIS_STREAM + j);
     const synthetic = syntheticDatasets(model, outcome, settings.datasets, (d) => streams.split(d))
       .datasets.map((draw) => draw.y);
     const ci = bootstrapIntervals(

@@ -8,8 +8,9 @@
  * function of its arguments) plus `aggregate(records, settings) → summary` (pure), so the result is
  * a pure function of (seed, R, settings) however the replicates are scheduled. Replicate r draws
  * its data from `new Rng(seed).split(r)`; its fit seed and its synthesis and noise streams are
- * split from that generator (streams {@linkcode FIT_STREAM}, {@linkcode SYNTHESIS_STREAM} + j and
- * {@linkcode NOISE_STREAM} + j, clear of the data streams 0, 1, 2, …).
+ * split from that generator (streams {@linkcode REPLICATE_FIT_STREAM},
+ * {@linkcode REPLICATE_SYNTHESIS_STREAM} + j and {@linkcode REPLICATE_NOISE_STREAM} + j of
+ * `src/random/streams.ts`, clear of the data streams 0, 1, 2, …).
  *
  * @module
  */
@@ -21,6 +22,7 @@ import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
 import type { MechanismContext } from "../mechanisms/mechanism.ts";
 import type { Model, Weighting } from "../models/model.ts";
 import { Rng } from "../random/rng.ts";
+import { REPLICATE_FIT_STREAM } from "../random/streams.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
 import { createGpuLipschitz } from "../gpu/lipschitz_gpu.ts";
 import { fitter } from "../synthesis/release.ts";
@@ -31,13 +33,6 @@ import {
   scheduleReplicates,
 } from "./replicate_scheduler.ts";
 import type { Study, StudyResult } from "./study_types.ts";
-
-/** Stream of a replicate's generator that seeds its fits. */
-export const FIT_STREAM = 2 ** 40;
-/** First stream of a replicate's synthetic datasets (one per mechanism, j = 0, 1, …). */
-export const SYNTHESIS_STREAM = 2 ** 41;
-/** First stream of a replicate's seeded Laplace noise (histogram; one per ε, j = 0, 1, …). */
-export const NOISE_STREAM = 2 ** 42;
 
 /** NUTS settings of a study: K chains, each with `warmup` + `draws` iterations. */
 export interface SamplerSettings {
@@ -86,13 +81,13 @@ export function replicateRng(seed: number, r: number): Rng {
 }
 
 /**
- * The fit seed of a replicate: 53 bits from the stream {@linkcode FIT_STREAM} of its generator,
- * (w₀ mod 2²¹)·2³² + w₁ for the stream's first two words.
+ * The fit seed of a replicate: 53 bits from the stream {@linkcode REPLICATE_FIT_STREAM} of its
+ * generator, (w₀ mod 2²¹)·2³² + w₁ for the stream's first two words.
  *
  * @param replicate The replicate's generator (not advanced: the seed comes from a split).
  */
 export function fitSeedOf(replicate: Rng): number {
-  const stream = replicate.split(FIT_STREAM);
+  const stream = replicate.split(REPLICATE_FIT_STREAM);
   const high = stream.nextUint32() & 0x1fffff;
   return high * 2 ** 32 + stream.nextUint32();
 }

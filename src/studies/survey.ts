@@ -23,11 +23,12 @@
  * smallest Δ its calibrations reached (then 1.1×, 1.25×, 1.5×), and the record says so: the
  * reported ε is always 2·Δ·m of the fit that generated the data.
  *
- * Streams: the population comes from `new Rng(seed).split(POPULATION_STREAM)` (the same for all
- * replicates); replicate r's sample from split(0) of its generator, fits from `fitSeedOf`;
- * in arm a, synthetic sample ℓ of method j from SYNTHESIS_STREAM + (a·2 + j)·m_max + ℓ and the
- * Laplace table for the k-th m from NOISE_STREAM + 2(a·|ms| + k) (half-samples) and one more
- * (noise).
+ * Streams (`src/random/streams.ts`): the population comes from
+ * `new Rng(seed).split(POPULATION_STREAM)` (the same for all replicates); replicate r's sample
+ * from split(0) of its generator, fits from `fitSeedOf`; in arm a, synthetic sample ℓ of method j
+ * from REPLICATE_SYNTHESIS_STREAM + (a·2 + j)·m_max + ℓ and the Laplace table for the k-th m from
+ * REPLICATE_NOISE_STREAM + 2(a·|ms| + k) (half-samples) and one more (noise); replicate 0's
+ * Figures 8–9 weights of synthesizer j from FIGURE_STREAM + j.
  *
  * Files: the settings and vocabulary in `survey_settings.ts`, the record types in
  * `survey_record.ts`, the per-cell measures in `survey_metrics.ts`, the aggregate in
@@ -44,6 +45,12 @@ import type { MechanismContext, MechanismOutcome } from "../mechanisms/mechanism
 import { createModel, isSurveyModel, outcomeKind } from "../models/mod.ts";
 import { synthesizeWeights } from "../models/survey_model.ts";
 import { Rng } from "../random/rng.ts";
+import {
+  FIGURE_STREAM,
+  POPULATION_STREAM,
+  REPLICATE_NOISE_STREAM,
+  REPLICATE_SYNTHESIS_STREAM,
+} from "../random/streams.ts";
 import { correlation } from "../stats/correlation.ts";
 import { quantile } from "../stats/quantile.ts";
 import { type CombinedTable, combineTables } from "../survey/combine.ts";
@@ -91,12 +98,6 @@ export {
   SURVEY_SYNTHESIZERS,
   type SurveySettings,
 } from "./survey_settings.ts";
-
-/** Stream of the study seed's root generator that simulates the population. */
-export const POPULATION_STREAM = 2 ** 43;
-
-/** The stream of replicate 0's synthesised weights (Figures 8–9), one per synthesizer. */
-const FIGURE_STREAM = 2 ** 44;
 
 /**
  * Caps tried, as multiples of the smallest Δ reached so far, when Δ* is out of reach. A retry
@@ -183,7 +184,7 @@ export async function surveyReplicate(
         finalFit: outcome.finalFit!,
         refits: outcome.refits.length,
       };
-      const stream = runner.SYNTHESIS_STREAM + (a * SURVEY_SYNTHESIZERS.length + j) * mMax;
+      const stream = REPLICATE_SYNTHESIS_STREAM + (a * SURVEY_SYNTHESIZERS.length + j) * mMax;
       const { drawIndices, datasets } = syntheticDatasets(
         model,
         outcome,
@@ -224,7 +225,7 @@ export async function surveyReplicate(
     }
     stage(`Δ* = ${target} laplace`);
     tables.laplace = Object.fromEntries(ms.map((m, k) => {
-      const stream = runner.NOISE_STREAM + 2 * (a * ms.length + k);
+      const stream = REPLICATE_NOISE_STREAM + 2 * (a * ms.length + k);
       return [
         `m${m}`,
         laplaceTable(base, {
