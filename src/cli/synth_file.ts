@@ -3,7 +3,7 @@
  *
  *     deno task synth --data F.csv --schema S.json --y all [--model auto|latent-class]
  *       [--mechanism auto|sw|lw|lw-final|weighted-e|censored|censored-w|unweighted]
- *       --epsilon E [--m M] [--classes K] [--dirichlet A] [--chains C] [--warmup W] [--draws D] [--thin T]
+ *       --epsilon E [--m M] [--classes K] [--dirichlet A] [--chains C] [--warmup W] [--draws D] [--thin T] [--split-merge N]
  *       [--seed N] [--allow-flagged] --out DIR
  *
  * Every column of F.csv is synthesised by the latent class model under the owner's declared
@@ -34,6 +34,7 @@ const NUMBERS = [
   "warmup",
   "draws",
   "thin",
+  "split-merge",
   "seed",
 ] as const;
 const TEXTS = ["y", "model", "mechanism"] as const;
@@ -75,14 +76,16 @@ export function parseFileArgs(
     if (values[name] === undefined) continue;
     const parsed = parseDecimal(String(values[name]));
     if (!Number.isFinite(parsed)) throw new UsageError(`--${name}: not a finite decimal number`);
-    raw[name] = parsed;
+    raw[name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())] = parsed;
   }
   if (values["allow-flagged"] === true) raw.allowFlagged = true;
   const parsed = FileSynthesisSpec.safeParse(raw);
   if (!parsed.success) {
     throw new UsageError(
       parsed.error.issues.map((issue) =>
-        `--${String(issue.path[0] ?? "options")}: ${issue.message}`
+        `--${
+          String(issue.path[0] ?? "options").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+        }: ${issue.message}`
       )
         .join("; "),
     );

@@ -64,6 +64,8 @@ export interface FileSynthesisSettings {
   readonly draws: number;
   /** Sweeps per kept draw. */
   readonly thin?: number;
+  /** Split–merge moves per sweep (default 0). */
+  readonly splitMerge?: number;
   /** Why `auto` chose the mechanism (public facts only), when it did. */
   readonly autoReason?: string;
   /** Release even from a flagged fit (research; the manifest then says so). */
@@ -132,6 +134,7 @@ export async function synthesizeFile(
     warmup: settings.warmup,
     draws: settings.draws,
     thin: settings.thin,
+    splitMerge: settings.splitMerge ?? 0,
     prior: { ...DEFAULT_LATENT_CLASS_PRIOR, dirichlet: settings.dirichlet ?? 1 },
   };
   const context = latentClassContext(model, gibbs);

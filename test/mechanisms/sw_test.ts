@@ -1,8 +1,8 @@
 /**
  * SW's calibration rounds: where Δ falls more slowly than α (Δ = c·√α here, as a whole file's
  * centred term does when a lower weight widens the posterior), the linear rescale approaches the
- * target only as r ↦ √(0.99·r) and misses it after its four extra rounds; the power law through
- * the last two fits reaches it on the second extra round.
+ * target only as r ↦ √(0.99·r) and misses it after its four extra rounds; the squared step that
+ * follows reaches it.
  */
 import assert from "node:assert/strict";
 import { readCsv } from "../../src/data/csv.ts";
@@ -28,7 +28,7 @@ const squareRootBound: LipschitzBackend = {
   },
 };
 
-Deno.test("SW reaches ε where Δ ∝ √α, in two extra rounds (the linear rescale needs more than four)", async () => {
+Deno.test("SW reaches ε where Δ ∝ √α: four linear rounds miss it, the squared step lands on it", async () => {
   const data = await readCsv(new URL("../../examples/skewed_counts.csv", import.meta.url).pathname);
   const model = createModel("negbin", buildDesign(data, { y: "y" }, "count"));
   const options = { seed: 3, chains: 1, warmup: 50, draws: 20 };
@@ -49,8 +49,8 @@ Deno.test("SW reaches ε where Δ ∝ √α, in two extra rounds (the linear res
   for (let round = 0; round < 4; round++) r = Math.sqrt(0.99 * r);
   assert.ok(r > 1, `the linear rescale would end at ${r} × the target`);
   assert.ok(outcome.privacy.epsilon <= epsilon, `ε = ${outcome.privacy.epsilon}`);
-  // unweighted, the first scalar, one linear round, one power-law round.
-  assert.equal(outcome.refits.length, 4);
+  // unweighted, the first scalar, four linear rounds, one squared step.
+  assert.equal(outcome.refits.length, 7);
   const alpha = outcome.alpha![0];
   assert.ok(Math.abs(C * Math.sqrt(alpha) - outcome.lipschitz) < 1e-12);
   assert.ok(outcome.lipschitz > 0.97 * target, `Δ = ${outcome.lipschitz}: no α is wasted`);
