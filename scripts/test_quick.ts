@@ -1,0 +1,89 @@
+/**
+ * Issue 36: the files `deno task test:quick` runs, printed one a line.
+ *
+ * The rule: every test file in the lower layers' folders ({@link QUICK_FOLDERS}: pure functions,
+ * random numbers, data, statistics, models, samplers, mechanisms, survey tables, and the
+ * architecture checks), less the files named in {@link SLOW_FILES} — those that fit a posterior
+ * against rstan, a real file or an exact posterior, draw a large sample for a distribution test or
+ * run a mechanism end to end (each several seconds or more on an idle 2-core machine). The other
+ * folders ({@link SLOW_FOLDERS}) start servers, subprocesses, browsers, the GPU, databases or whole
+ * syntheses and studies, and run only in `deno task test`. Every test file is in one of the sets;
+ * test/architecture/test_sets_test.ts fails otherwise, so a new file or folder is classified.
+ *
+ * (`deno test --ignore=…` with several folders applies the ignores to the first folder only, in
+ * Deno 2.9.6, hence a list of files rather than folders with `--ignore`.)
+ *
+ * @module
+ */
+
+/** The folders whose test files are quick, less {@link SLOW_FILES}. */
+export const QUICK_FOLDERS: readonly string[] = [
+  "test/architecture",
+  "test/random",
+  "test/data",
+  "test/stats",
+  "test/models",
+  "test/mcmc",
+  "test/mechanisms",
+  "test/survey",
+];
+
+/** Slow files inside {@link QUICK_FOLDERS}: file → why it is slow. */
+export const SLOW_FILES: Readonly<Record<string, string>> = {
+  "test/mcmc/latent_class_gibbs_test.ts": "the Gibbs sampler against exact pseudo posteriors",
+  "test/mcmc/stan_covariates_test.ts": "NUTS against rstan",
+  "test/mcmc/stan_reference_test.ts": "NUTS against rstan",
+  "test/mechanisms/auto_test.ts": "runs the auto mechanism twice on a file",
+  "test/mechanisms/run_mechanism_test.ts": "every mechanism run end to end with fits",
+  "test/mechanisms/secure_laplace_test.ts": "KS and chi-square tests on large samples",
+  "test/models/categorical_test.ts": "NUTS against rstan",
+  "test/models/cps1988_stan_test.ts": "NUTS on the 28,155-row CPS file against rstan",
+  "test/models/fbs_test.ts": "FBS fits on a §4.1 PPS sample",
+  "test/models/hurdle_test.ts": "NUTS against rstan",
+  "test/models/joint_test.ts": "joint and conditional fits compared",
+  "test/models/logistic_test.ts": "NUTS against rstan",
+  "test/stats/file_metrics_test.ts": "k-marginal on ma2019 subsamples against NIST's baselines",
+  "test/survey/fbs_sizes_test.ts": "FBS fits with and without declared sizes",
+};
+
+/** Folders whose test files all run only in `deno task test`: folder → why. */
+export const SLOW_FOLDERS: Readonly<Record<string, string>> = {
+  "test/api": "the HTTP app with jobs, a browser and Postgres",
+  "test/cli": "the CLIs run as subprocesses",
+  "test/clients": "R CMD check against a live server",
+  "test/golden": "committed outputs recomputed",
+  "test/gpu": "WebGPU shaders and samplers",
+  "test/jobs": "the job runner with whole syntheses",
+  "test/reference": "the rstan reference scripts and fits (no tests)",
+  "test/scale": "Redis, Postgres and queue workers",
+  "test/security": "requests and jobs end to end",
+  "test/studies": "studies run and their committed reports",
+  "test/synthesis": "whole syntheses and report.html in a browser",
+};
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** Whether `deno test` takes a file name as a test module. */
+export function isTestFile(name: string): boolean {
+  return /(?:^|[._])test\.(?:ts|tsx|mts|js|mjs|jsx)$/.test(name);
+}
+
+/** Every test file under `dir` (relative to the repository root), sorted. */
+export async function testFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) out.push(...await testFiles(path));
+    else if (entry.isFile && isTestFile(entry.name)) out.push(path);
+  }
+  return out.sort();
+}
+
+/** The quick set: the test files of {@link QUICK_FOLDERS} less {@link SLOW_FILES}. */
+export async function quickFiles(): Promise<string[]> {
+  const out: string[] = [];
+  for (const folder of QUICK_FOLDERS) out.push(...await testFiles(folder));
+  return out.filter((file) => !(file in SLOW_FILES));
+}
+
+if (import.meta.main) console.log((await quickFiles()).join("\n"));
