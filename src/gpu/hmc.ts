@@ -39,6 +39,7 @@ import type { ExactCoordinates, Model, Weighting } from "../models/model.ts";
 import { laplacePreconditioner, toPosition } from "../mcmc/precondition.ts";
 import type { ChainInfo, SampleResult } from "../mcmc/sample.ts";
 import { Rng } from "../random/rng.ts";
+import { KEY_STREAM } from "../random/streams.ts";
 import { bufferPool } from "./buffers.ts";
 import { type GpuContext, GpuError, withErrorScopes } from "./device.ts";
 import {
@@ -95,8 +96,6 @@ export interface GpuHmcOptions {
   readonly onDeviceCall?: (event: GpuHmcEvent) => void;
 }
 
-/** Stream id of the Philox key: `split` never gives it to a chain's starting point. */
-const KEY_STREAM = Number.MAX_SAFE_INTEGER;
 /** Attempts at a finite starting point per chain (as Stan and `sample.ts`). */
 const MAX_INIT_ATTEMPTS = 100;
 

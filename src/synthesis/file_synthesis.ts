@@ -32,6 +32,7 @@ import {
   LatentClassModel,
 } from "../models/latent_class.ts";
 import { Rng } from "../random/rng.ts";
+import { FILE_STREAM } from "../random/streams.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
 import { simulateFileRecords } from "./file_records.ts";
 import { latentClassContext, runLatentClassMechanism } from "./latent_class_release.ts";
@@ -40,9 +41,6 @@ import type { ReleaseManifest } from "./report.ts";
 
 /** The model name a whole-file release states. */
 export const LATENT_CLASS = "latent-class";
-
-/** Stream of the release seed that the synthetic files are drawn on (the chains split 0..K−1). */
-const FILE_STREAM = 2 ** 43;
 
 /** What a whole-file release runs: the mechanism, its privacy target and the sampler. */
 export interface FileSynthesisSettings {
