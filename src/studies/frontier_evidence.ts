@@ -7,6 +7,9 @@
  *
  * @module
  */
+import type { MechanismName } from "../mechanisms/mechanism.ts";
+import type { Guarantee } from "../mechanisms/privacy.ts";
+import { lookupMechanism, MECHANISMS } from "../mechanisms/registry.ts";
 import {
   type FrontierArm,
   type FrontierMechanism,
@@ -15,9 +18,12 @@ import {
   RECORD_MECHANISMS,
 } from "./frontier.ts";
 
-/** The guarantee of a record mechanism: the censored ones are pure DP, the rest aDP. */
-export function recordGuarantee(mechanism: FrontierMechanism): "DP" | "aDP" {
-  return mechanism === "censored" || mechanism === "censored-w" ? "DP" : "aDP";
+/**
+ * The guarantee of a record mechanism, as its privacy map in the mechanism registry states it
+ * (the censored ones pure DP, the rest aDP); throws for the Laplace table, which is not in it.
+ */
+export function recordGuarantee(mechanism: FrontierMechanism): Guarantee {
+  return lookupMechanism(MECHANISMS, mechanism as MechanismName).privacy.guarantee;
 }
 
 /** The best record mechanisms at one file, m and ε. */

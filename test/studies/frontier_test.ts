@@ -6,9 +6,14 @@ import {
   type FrontierResult,
   isReleased,
   NHANES_FILE,
+  RECORD_MECHANISMS,
   runFrontier,
 } from "../../src/studies/frontier.ts";
-import { frontierCells, frontierWinners } from "../../src/studies/frontier_evidence.ts";
+import {
+  frontierCells,
+  frontierWinners,
+  recordGuarantee,
+} from "../../src/studies/frontier_evidence.ts";
 import { frontierSvg } from "../../src/studies/frontier_figure.ts";
 import {
   frontierDocument,
@@ -146,4 +151,13 @@ Deno.test("frontier: the committed report is what its committed JSON renders to,
   for (const name of ["frontier.json", "frontier.md", "frontier.html", "frontier_nhanes.svg"]) {
     assert.equal(files.get(name), await Deno.readTextFile(new URL(name, DIR)), name);
   }
+});
+
+Deno.test("a record mechanism's guarantee is its privacy map's in the mechanism registry", () => {
+  assert.deepEqual(RECORD_MECHANISMS, ["sw", "lw-final", "weighted-e", "censored-w", "censored"]);
+  assert.deepEqual(RECORD_MECHANISMS.map(recordGuarantee), ["aDP", "aDP", "aDP", "DP", "DP"]);
+  assert.throws(
+    () => recordGuarantee("laplace-table"),
+    /Invalid mechanism: unknown "laplace-table"/,
+  );
 });
