@@ -27,7 +27,17 @@
 /** How one column is discretised. */
 export type ColumnBinning =
   | { readonly kind: "category" }
-  | { readonly kind: "percentile"; readonly ownBins?: readonly string[] }
+  | {
+    readonly kind: "percentile";
+    readonly ownBins?: readonly string[];
+    /**
+     * Where a synthetic value at or below the lowest bin's edge goes when that bin is not bin 0
+     * (a mass of ties at the bottom, as a count's zeros): "sdnist" (default) keeps SDNist's rule,
+     * no bin, the value is its own cell; "lowest" puts it in the lowest bin, as its confidential
+     * ties are (the owner's measures of every numeric column, `file_utility.ts`).
+     */
+    readonly belowLowest?: "sdnist" | "lowest";
+  }
   | { readonly kind: "log-density"; readonly max: number };
 
 /** A binned column: one cell label per record, null where the record has no cell. */
@@ -77,7 +87,12 @@ export function binFilePair(
     const c = columnOf(confidential, column, "confidential");
     const s = columnOf(synthetic, column, "synthetic");
     if (binning.kind === "percentile") {
-      const binned = percentileBins(c, s, { na, ownBins: binning.ownBins ?? [], column });
+      const binned = percentileBins(c, s, {
+        na,
+        ownBins: binning.ownBins ?? [],
+        column,
+        belowLowest: binning.belowLowest,
+      });
       conf.set(column, binned.confidential);
       syn.set(column, binned.synthetic);
     } else if (binning.kind === "log-density") {
@@ -97,8 +112,9 @@ export function binFilePair(
  *
  * @param confidential The confidential cells.
  * @param synthetic The synthetic cells.
- * @param options The not-applicable marker, the own-bin codes (numeric strings) and the column's
- *   name for error messages.
+ * @param options The not-applicable marker, the own-bin codes (numeric strings), the column's
+ *   name for error messages, and where a synthetic value below the lowest bin goes (see
+ *   `ColumnBinning`).
  * @returns The bin labels ("0".."19", an own-bin code, "N", or an unmatched synthetic value).
  *
  * @example Ties share the average rank: 1, 3, 3, 3, 10 have r/n = 0.2, 0.6, 0.6, 0.6, 1
@@ -108,12 +124,21 @@ export function binFilePair(
  * const { confidential, synthetic } = percentileBins(["1", "3", "3", "3", "10"], ["2", "11"]);
  * assert.deepEqual(confidential, ["4", "12", "12", "12", "19"]);
  * assert.deepEqual(synthetic, ["12", "19"]);
+ * // Zeros tied at the bottom rank into bin 8: SDNist leaves a synthetic 0 without a bin.
+ * const zeros = ["0", "0", "0", "1", "2"];
+ * assert.deepEqual(percentileBins(zeros, ["0"]).synthetic, ["0"]);
+ * assert.deepEqual(percentileBins(zeros, ["0"], { belowLowest: "lowest" }).synthetic, ["8"]);
  * ```
  */
 export function percentileBins(
   confidential: readonly string[],
   synthetic: readonly string[],
-  options: { na?: string; ownBins?: readonly string[]; column?: string } = {},
+  options: {
+    na?: string;
+    ownBins?: readonly string[];
+    column?: string;
+    belowLowest?: "sdnist" | "lowest";
+  } = {},
 ): { confidential: string[]; synthetic: string[] } {
   const na = options.na ?? "N";
   const column = options.column ?? "the column";
@@ -150,6 +175,9 @@ export function percentileBins(
   const synLabels = synthetic.map((cell, row) => {
     if (cell === na) return na;
     const v = integerOf(cell, column, row);
+    if (options.belowLowest === "lowest" && bins.length > 0 && v <= edges.get(bins[0])!) {
+      return String(bins[0]);
+    }
     let prev = 0;
     for (const b of bins) {
       const edge = edges.get(b)!;

@@ -73,7 +73,7 @@ export function measureBinnings(schema: FileSchema): Map<string, ColumnBinning> 
   return new Map(schema.columns.map((column): [string, ColumnBinning] => [
     column.name,
     isNumericKind(column.kind) && column.determinedBy === undefined
-      ? { kind: "percentile", ownBins: (column.points ?? []).map(String) }
+      ? { kind: "percentile", ownBins: (column.points ?? []).map(String), belowLowest: "lowest" }
       : { kind: "category" },
   ]));
 }
