@@ -7,21 +7,14 @@
  */
 import type { DesignReleaseResult, Estimate } from "./design_release.ts";
 import * as T from "./design_release_template.ts";
+import { grouped, millions, percent, significant } from "../report/format.ts";
 import { fillTemplate, renderStudy, type StudyDocument } from "./study_document.ts";
 
 /** A design-release result with its report's document (the JSON file). */
 export type DesignReleaseReport = DesignReleaseResult & { readonly document: StudyDocument };
 
-const finite = (v: number | null | undefined): v is number => Number.isFinite(v);
 /** A share in [0, 1] as a percentage with one decimal. */
-const pct = (v: number | null | undefined) => finite(v) ? `${(100 * v).toFixed(1)} %` : "–";
-/** A number with `digits` significant digits. */
-const num = (v: number | null | undefined, digits = 3) =>
-  finite(v) ? Number(v.toPrecision(digits)).toString() : "–";
-/** A weighted count in millions, two decimals. */
-const millions = (v: number | null | undefined) => finite(v) ? `${(v / 1e6).toFixed(2)} M` : "–";
-/** A weight in whole units with thousands separators. */
-const weight = (v: number) => Number.isFinite(v) ? Math.round(v).toLocaleString("en-US") : "–";
+const pct = (v: number | null | undefined) => percent(v, 1);
 const yes = (v: boolean | null) => v === null ? "–" : v ? "yes" : "**no**";
 const interval = (e: Estimate) => `[${pct(e.lower)}, ${pct(e.upper)}]`;
 const countInterval = (e: Estimate) => `[${millions(e.lower)}, ${millions(e.upper)}]`;
@@ -60,26 +53,26 @@ export function designReleaseDocument(result: DesignReleaseResult): StudyDocumen
     confidentialWeight: pct(heldOut.confidentialWeight),
     predict: heldOut.noBetter ? "do not predict" : "PREDICT",
     comparison: heldOut.noBetter ? "≤" : ">",
-    margin: num(heldOut.margin),
-    weightGain: num(100 * (heldOut.confidentialWeight - heldOut.publicOnly), 3),
+    margin: significant(heldOut.margin),
+    weightGain: significant(100 * (heldOut.confidentialWeight - heldOut.publicOnly), 3),
     tableCoverage: pct(verdicts.tableCoverage),
-    maxDifference: num(100 * s.maxAbsPrevalenceDifference, 3),
+    maxDifference: significant(100 * s.maxAbsPrevalenceDifference, 3),
     maxAt: `${s.maxAt.agecat} × ${s.maxAt.gender}`,
     totalConfidential: millions(s.totalConfidential),
     totalSynthetic: millions(s.totalSynthetic),
     mechanismLabel: release.mechanism.toUpperCase(),
     autoPicks: release.autoPicks.toUpperCase(),
-    epsilon: num(release.epsilon, 4),
-    lipschitz: num(release.lipschitz, 4),
+    epsilon: significant(release.epsilon, 4),
+    lipschitz: significant(release.lipschitz, 4),
     finalFit: fit === null ? "–" : fragment(T.DESIGN_RELEASE_FINAL_FIT, {
       state: fit.flagged ? "**flagged**" : "unflagged",
-      rhat: num(fit.rhatMax, 4),
-      ess: num(fit.essBulkMin, 4),
+      rhat: significant(fit.rhatMax, 4),
+      ess: significant(fit.essBulkMin, 4),
       divergences: `${fit.divergences}`,
     }),
     every: settings.every === 1 ? "record" : `${settings.every}th record`,
     outcomes: release.outcomes.map((o) => `${o.y} (${o.model})`).join(", "),
-    epsilonPerDataset: num(release.epsilonPerDataset, 4),
+    epsilonPerDataset: significant(release.epsilonPerDataset, 4),
     coverage: pct(s.coverage),
     countCoverage: pct(s.countCoverage),
   };
@@ -91,7 +84,7 @@ export function designReleaseDocument(result: DesignReleaseResult): StudyDocumen
       rows: table.cells.map((c) => {
         const [p, n, y] = [c.confidential.prevalence, c.confidential.count, c.synthetic];
         return [c.agecat, c.gender, pct(p.estimate), interval(p), pct(y.prevalence.estimate)]
-          .concat([num(100 * c.prevalenceDifference, 3), yes(c.prevalenceCovered)])
+          .concat([significant(100 * c.prevalenceDifference, 3), yes(c.prevalenceCovered)])
           .concat([millions(n.estimate), countInterval(n), millions(y.count.estimate)])
           .concat([yes(c.countCovered)]);
       }),
@@ -100,7 +93,7 @@ export function designReleaseDocument(result: DesignReleaseResult): StudyDocumen
       header: h.race,
       rows: race.map((r) =>
         [r.level, pct(r.confidential.share.estimate), interval(r.confidential.share)]
-          .concat([pct(r.synthetic.share.estimate), num(100 * r.shareDifference, 3)])
+          .concat([pct(r.synthetic.share.estimate), significant(100 * r.shareDifference, 3)])
           .concat([yes(r.shareCovered), millions(r.confidential.count)])
           .concat([millions(r.synthetic.count)])
       ),
@@ -108,15 +101,15 @@ export function designReleaseDocument(result: DesignReleaseResult): StudyDocumen
     weights: {
       header: h.weights,
       rows: conf.quantiles.map((q, k) => [q.p, q.value, synth.quantiles[k].value])
-        .map(([p, c, y]) => [`${(100 * p).toFixed(0)} % quantile`, weight(c), weight(y)])
-        .concat([["mean", weight(conf.mean), weight(synth.mean)]])
-        .concat([["sum", weight(conf.sum), weight(synth.sum)]]),
+        .map(([p, c, y]) => [`${percent(p, 0)} quantile`, grouped(c), grouped(y)])
+        .concat([["mean", grouped(conf.mean), grouped(synth.mean)]])
+        .concat([["sum", grouped(conf.sum), grouped(synth.sum)]]),
     },
     meanByRace: {
       header: h.meanByRace,
       rows: Object.keys(conf.meanByRace).map((level) =>
-        [level, weight(conf.meanByRace[level]), weight(synth.meanByRace[level])]
-          .concat([weight(weights.syntheticByConfidentialRace[level])])
+        [level, grouped(conf.meanByRace[level]), grouped(synth.meanByRace[level])]
+          .concat([grouped(weights.syntheticByConfidentialRace[level])])
       ),
     },
     heldOut: {

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { tickLabel } from "../report/format.ts";
+import { ticks } from "../report/ticks.ts";
 
 /** One line of a panel. */
 export interface Series {
@@ -68,33 +70,6 @@ export function escapeSvg(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** Round ticks of a linear or log10 range. */
-function ticks(lo: number, hi: number, log: boolean): number[] {
-  if (log) {
-    const out: number[] = [];
-    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) out.push(10 ** e);
-    return out;
-  }
-  const step = 10 ** Math.floor(Math.log10((hi - lo) / 4 || 1));
-  const nice = [1, 2, 5, 10].map((f) => f * step).find((s) => (hi - lo) / s <= 6)!;
-  const out: number[] = [];
-  for (let v = Math.floor(lo / nice) * nice; v <= hi + 1e-12; v += nice) out.push(v);
-  return out;
-}
-
-/**
- * A tick's label: three significant digits, or on a linear axis with tick spacing `step` as many
- * decimals as the spacing needs (so that close ticks stay distinct); exponents beyond 10⁴.
- */
-function label(v: number, step?: number): string {
-  if (step !== undefined && Math.abs(v) < 1e4 && step >= 1e-6) {
-    return v.toFixed(Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
-  }
-  return Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0)
-    ? v.toExponential(0)
-    : String(Number(v.toPrecision(3)));
-}
-
 /**
  * The [lo, hi] of an axis over values, widened to its ticks (linear axes include 0) unless
  * `exact` (a log x axis, ticked at the points' own x).
@@ -104,7 +79,7 @@ function axis(values: readonly number[], log: boolean, includeZero: boolean, exa
   let hi = Math.max(...values);
   if (!log && includeZero) lo = Math.min(0, lo);
   if (hi === lo) hi = log ? lo * 10 : lo + 1;
-  const t = ticks(lo, hi, log);
+  const t = ticks(lo, hi, log ? { kind: "log" } : { kind: "covering" });
   if (!exact) {
     lo = Math.min(lo, t[0]);
     hi = Math.max(hi, t[t.length - 1]);
@@ -148,7 +123,7 @@ export function panelSvg(x0: number, panel: Panel): string {
   for (const x of xTicks) {
     parts.push(
       `<text x="${fx(x).toFixed(1)}" y="${H - B + 14}" text-anchor="middle">${
-        label(x, logX ? undefined : xTicks[1] - xTicks[0])
+        tickLabel(x, logX ? undefined : xTicks[1] - xTicks[0])
       }</text>`,
     );
   }
@@ -157,7 +132,7 @@ export function panelSvg(x0: number, panel: Panel): string {
     parts.push(
       `<line x1="${L - 3}" y1="${py}" x2="${W - R}" y2="${py}" stroke="#ddd"/>`,
       `<text x="${L - 5}" y="${py}" text-anchor="end" dominant-baseline="middle">${
-        label(y, logY ? undefined : yAxis.ticks[1] - yAxis.ticks[0])
+        tickLabel(y, logY ? undefined : yAxis.ticks[1] - yAxis.ticks[0])
       }</text>`,
     );
   }

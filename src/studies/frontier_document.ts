@@ -9,6 +9,7 @@ import type { FrontierArm, FrontierFailure, FrontierFile, FrontierResult } from 
 import { isReleased, MECHANISM_LABELS } from "./frontier.ts";
 import { type FrontierCell, frontierCells, frontierWinners } from "./frontier_evidence.ts";
 import * as T from "./frontier_template.ts";
+import { percent, significant } from "../report/format.ts";
 import { fillTemplate, renderStudy, type StudyDocument } from "./study_document.ts";
 
 /** A frontier result with its report's document (the JSON file). */
@@ -16,9 +17,7 @@ export type FrontierReport = FrontierResult & { readonly document: StudyDocument
 /** The SVG file name of each file's figure, by file key. */
 type Figures = Readonly<Record<string, string>>;
 
-const num = (v: number | null | undefined, digits = 3) =>
-  v === null || v === undefined || !Number.isFinite(v) ? "–" : `${Number(v.toPrecision(digits))}`;
-const pct = (share: number) => `${(100 * share).toFixed(0)} %`;
+const pct = (share: number) => percent(share, 0);
 const label = (m: string | null) =>
   m === null ? "none" : MECHANISM_LABELS[m as keyof typeof MECHANISM_LABELS];
 const tally = (counts: Record<string, number>) =>
@@ -42,12 +41,14 @@ function armCells(arm: FrontierArm | FrontierFailure, file: FrontierFile): strin
   const { binary, skewed } = outcomesOf(file);
   const [f, t, r] = [arm.finalFit, arm.metrics, arm.release];
   const amount = skewed === undefined || t.bias[skewed] === undefined ? null : 100 * t.bias[skewed];
-  const fit = f?.flagged ? `**flagged** (${f.divergences} div., R̂ ${num(f.rhatMax, 4)})` : "ok";
-  return [...head, num(r.epsilon), r.guarantee, num(r.lipschitz), `${arm.fits}`]
-    .concat([f === null ? "–" : fit, `${num(t.sPMSE)}${t.separated ? " (sep.)" : ""}`])
-    .concat([num(t.meanTvd), binary === undefined ? "–" : num(t.bias[binary], 2)])
-    .concat([skewed === undefined ? "–" : num(amount, 3), num(t.ciOverlap)])
-    .concat([num(t.tableCoverage, 2), num(t.tableError, 2)]);
+  const fit = f?.flagged
+    ? `**flagged** (${f.divergences} div., R̂ ${significant(f.rhatMax, 4)})`
+    : "ok";
+  return [...head, significant(r.epsilon), r.guarantee, significant(r.lipschitz), `${arm.fits}`]
+    .concat([f === null ? "–" : fit, `${significant(t.sPMSE)}${t.separated ? " (sep.)" : ""}`])
+    .concat([significant(t.meanTvd), binary === undefined ? "–" : significant(t.bias[binary], 2)])
+    .concat([skewed === undefined ? "–" : significant(amount, 3), significant(t.ciOverlap)])
+    .concat([significant(t.tableCoverage, 2), significant(t.tableError, 2)]);
 }
 
 /** A file's arm table as markdown; a row with fewer cells ends in empty ones (`||…`). */
@@ -67,7 +68,7 @@ function bestBias(result: FrontierResult, { file, m, epsilon, best }: FrontierCe
   );
   const { binary } = outcomesOf(result.settings.files.find((f) => f.key === file)!);
   const bias = arm === undefined || binary === undefined ? undefined : arm.metrics.bias[binary];
-  return bias === undefined ? "–" : `${binary} ${num(bias, 2)}`;
+  return bias === undefined ? "–" : `${binary} ${significant(bias, 2)}`;
 }
 
 /** A file's values, named `KEY.NAME`. */
@@ -82,7 +83,9 @@ function fileValues(result: FrontierResult, file: FrontierFile, figures: Figures
     dropped: baseline.dropped > 0 ? fragment(T.FRONTIER_DROPPED, { dropped }) : "",
     outcomes: file.outcomes.map((o) => `${o.name} (${o.model})`).join(", "),
     public: file.public.join(", "),
-    confidential: Object.entries(baseline.values).map(([k, v]) => `${k} ${num(v, 4)}`).join(", "),
+    confidential: Object.entries(baseline.values).map(([k, v]) => `${k} ${significant(v, 4)}`).join(
+      ", ",
+    ),
     leakage: leak === undefined ? "" : fragment(T.FRONTIER_LEAKAGE, {
       outcome: leak.outcome,
       publicOnly: pct(leak.publicOnly),
@@ -120,8 +123,8 @@ export function frontierDocument(result: FrontierResult, figures: Figures): Stud
     ...Object.fromEntries(result.settings.files.flatMap((f) => fileValues(result, f, figures))),
   };
   const rows = cells.map((c) =>
-    [c.file, `${c.m}`, `${c.epsilon}`, `${label(c.best)} (${num(c.bestSPMSE)})`]
-      .concat([bestBias(result, c), `${label(c.bestDP)} (${num(c.bestDPSPMSE)})`])
+    [c.file, `${c.m}`, `${c.epsilon}`, `${label(c.best)} (${significant(c.bestSPMSE)})`]
+      .concat([bestBias(result, c), `${label(c.bestDP)} (${significant(c.bestDPSPMSE)})`])
   );
   const header = T.FRONTIER_CELLS_HEADER;
   return { verdicts: [], values, tables: { cells: { header, rows } }, figures: {} };

@@ -1,14 +1,13 @@
 /**
- * The two markdown primitives every study report uses, with no imports (so that the report
- * document, `study_document.ts`, and the verdicts, `verdict.ts`, sit below the study runner).
+ * The two markdown primitives every study report uses, importing only the reports' number
+ * formats (so that the report document, `study_document.ts`, and the verdicts, `verdict.ts`, sit
+ * below the study runner).
  *
  * @module
  */
 
-/** A number for a markdown table, with `digits` decimals ("–" when null). */
-export function fmt(value: number | null | undefined, digits = 2): string {
-  return value === null || value === undefined ? "–" : value.toFixed(digits);
-}
+/** A number for a markdown table, with `digits` decimals (default 2; "–" when null). */
+export { fixed as fmt } from "../report/format.ts";
 
 /** A markdown table from a header row and body rows. */
 export function markdownTable(

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ModelUtility, UtilityReport } from "../synthesis/utility_report.ts";
+import { scientific } from "../report/format.ts";
 import { fmt } from "./markdown.ts";
 import type { ArmFailure, ArmResult, RealFileRecord, RealFileSettings } from "./real_file_types.ts";
 
@@ -15,8 +16,8 @@ export type View = Omit<RealFileRecord, "arms"> & {
   readonly failures: readonly ArmFailure[];
 };
 
-export const sci = (v: number | null | undefined) =>
-  v === null || v === undefined ? "–" : v.toExponential(2);
+/** A number in exponent form with two decimals ("–" when null). */
+export const sci = (v: number | null | undefined) => scientific(v, 2);
 
 export const pct = (v: number, digits = 1) => fmt(100 * v, digits);
 

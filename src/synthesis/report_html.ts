@@ -12,6 +12,8 @@
  * @module
  */
 import type { MechanismName } from "../mechanisms/mechanism.ts";
+import { readable } from "../report/format.ts";
+import { ticks } from "../report/ticks.ts";
 import { FIT_LIMITS, MECHANISM_DESCRIPTIONS, type ReleaseSummary } from "./release_summary.ts";
 import type { RiskReport } from "./risk_report.ts";
 import type {
@@ -78,17 +80,6 @@ function colour(l: number): string {
   return PALETTE[l % PALETTE.length];
 }
 
-/** A number for reading: 4 significant digits, exponent form when very large or small. */
-function num(x: number | null | undefined, digits = 4): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
-  if (x === 0) return "0";
-  const a = Math.abs(x);
-  if (a >= 1e5 || a < 1e-3) {
-    return x.toExponential(digits - 1).replace("e", "·10^").replace("+", "");
-  }
-  return String(Number(x.toPrecision(digits)));
-}
-
 /** A coordinate for SVG: 2 decimals. */
 function px(x: number): string {
   return String(Math.round(x * 100) / 100);
@@ -98,19 +89,6 @@ function px(x: number): string {
 function label(text: string, max = 24): string {
   const chars = [...text];
   return escapeHtml(chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text);
-}
-
-/** About `count` round ticks over [lo, hi] (steps 1, 2 or 5 × 10^k). */
-function ticks(lo: number, hi: number, count = 5): number[] {
-  if (!(hi > lo)) return [lo];
-  const raw = (hi - lo) / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) ?? 10 * power;
-  const out: number[] = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
-    out.push(Math.abs(t) < step * 1e-9 ? 0 : Number(t.toPrecision(12)));
-  }
-  return out;
 }
 
 interface Frame {
@@ -146,11 +124,11 @@ function ecdfSvg(variable: NumericVariableUtility): string {
     }
     return d;
   };
-  const xTicks = ticks(lo, hi).map((t) =>
+  const xTicks = ticks(lo, hi, { kind: "inside", count: 5 }).map((t) =>
     `<g class="tick"><line x1="${px(x(t))}" x2="${px(x(t))}" y1="${f.height - f.bottom}" y2="${
       f.height - f.bottom + 5
     }"/><text x="${px(x(t))}" y="${f.height - f.bottom + 17}" text-anchor="middle">${
-      num(t, 3)
+      readable(t, 3)
     }</text></g>`
   ).join("");
   const yTicks = [0, 0.25, 0.5, 0.75, 1].map((t) =>
@@ -209,19 +187,19 @@ function barsSvg(variable: CategoricalVariableUtility): string {
     }</text>` +
       `<rect class="bar confidential" x="${f.left}" y="${y0 + 3}" width="${
         px(x(c) - f.left)
-      }" height="11" fill="${CONFIDENTIAL}"><title>confidential ${num(c)}</title></rect>` +
+      }" height="11" fill="${CONFIDENTIAL}"><title>confidential ${readable(c)}</title></rect>` +
       `<rect class="bar synthetic" x="${f.left}" y="${y0 + 15}" width="${
         px(x(s) - f.left)
-      }" height="11" fill="${SYNTHETIC}"><title>synthetic ${num(s)}</title></rect>` +
-      `<text x="${f.width - f.right + 8}" y="${y0 + 17}" class="value">${num(c, 3)} / ${
-        num(s, 3)
+      }" height="11" fill="${SYNTHETIC}"><title>synthetic ${readable(s)}</title></rect>` +
+      `<text x="${f.width - f.right + 8}" y="${y0 + 17}" class="value">${readable(c, 3)} / ${
+        readable(s, 3)
       }</text></g>`;
   }).join("");
   const axisY = f.top + band * L + 2;
-  const xTicks = ticks(0, max, 4).map((t) =>
+  const xTicks = ticks(0, max, { kind: "inside", count: 4 }).map((t) =>
     `<g class="tick"><line x1="${px(x(t))}" x2="${px(x(t))}" y1="${axisY}" y2="${
       axisY + 5
-    }"/><text x="${px(x(t))}" y="${axisY + 17}" text-anchor="middle">${num(t, 3)}</text></g>`
+    }"/><text x="${px(x(t))}" y="${axisY + 17}" text-anchor="middle">${readable(t, 3)}</text></g>`
   ).join("");
   const name = escapeHtml(variable.name);
   return `<svg class="plot bars" role="img" aria-label="Proportions of ${name}" width="${f.width}" height="${f.height}" viewBox="0 0 ${f.width} ${f.height}">` +
@@ -264,22 +242,22 @@ function numericSection(variable: NumericVariableUtility, m: number): string {
   const s = variable.mean.synthetic;
   const rows = (["mean", "median", "q15", "q90"] as const).map((key) => [
     { mean: "mean", median: "median", q15: "15th percentile", q90: "90th percentile" }[key],
-    num(c[key]),
-    num(s[key]),
-    variable.byDataset.map((d) => num(d.synthetic[key])).join(", "),
+    readable(c[key]),
+    readable(s[key]),
+    variable.byDataset.map((d) => readable(d.synthetic[key])).join(", "),
   ]);
   rows.push(
     [
       "ECDF max difference",
       "",
-      num(variable.mean.ecdfMax),
-      variable.byDataset.map((d) => num(d.ecdfMax)).join(", "),
+      readable(variable.mean.ecdfMax),
+      variable.byDataset.map((d) => readable(d.ecdfMax)).join(", "),
     ],
     [
       "ECDF mean-squared difference",
       "",
-      num(variable.mean.ecdfMeanSquared),
-      variable.byDataset.map((d) => num(d.ecdfMeanSquared)).join(", "),
+      readable(variable.mean.ecdfMeanSquared),
+      variable.byDataset.map((d) => readable(d.ecdfMeanSquared)).join(", "),
     ],
   );
   return `<section class="variable numeric"><h3>${
@@ -293,10 +271,10 @@ function numericSection(variable: NumericVariableUtility, m: number): string {
 function categoricalSection(variable: CategoricalVariableUtility, m: number): string {
   const rows = variable.levels.map((level, j) => [
     escapeHtml(level),
-    num(variable.confidential.counts[j]),
-    num(variable.confidential.proportions[j]),
-    num(variable.synthetic.counts[j]),
-    num(variable.synthetic.proportions[j]),
+    readable(variable.confidential.counts[j]),
+    readable(variable.confidential.proportions[j]),
+    readable(variable.synthetic.counts[j]),
+    readable(variable.synthetic.proportions[j]),
   ]);
   return `<section class="variable categorical"><h3>${
     escapeHtml(variable.name)
@@ -306,9 +284,9 @@ function categoricalSection(variable: CategoricalVariableUtility, m: number): st
     }<p class="legend"><span class="key" style="background:${CONFIDENTIAL}"></span>confidential <span class="key" style="background:${SYNTHETIC}"></span>synthetic (mean of ${m})</p></div>` +
     table(["level", "confidential n", "share", `synthetic n (mean of ${m})`, "share"], rows) +
     `<p class="measure">Total variation distance: <strong>${
-      num(variable.tvd.mean)
+      readable(variable.tvd.mean)
     }</strong> (mean of ${m}; by dataset ${
-      variable.tvd.byDataset.map((t) => num(t)).join(", ")
+      variable.tvd.byDataset.map((t) => readable(t)).join(", ")
     })</p>` +
     "</section>";
 }
@@ -321,15 +299,15 @@ function twoWaySection(t: TwoWayUtility, m: number): string {
   const rows = la.map((level, r) => [
     escapeHtml(level),
     ...lb.map((_, c) =>
-      `${num(t.confidential[r][c] / nConf, 3)} <span class="syn">${
-        num(t.synthetic[r][c] / nSyn, 3)
+      `${readable(t.confidential[r][c] / nConf, 3)} <span class="syn">${
+        readable(t.synthetic[r][c] / nSyn, 3)
       }</span>`
     ),
   ]);
   return `<section class="two-way"><h4>${escapeHtml(a)} × ${escapeHtml(b)}</h4>` +
     table([`${escapeHtml(a)} \\ ${escapeHtml(b)}`, ...lb.map((level) => escapeHtml(level))], rows) +
-    `<p class="measure">TVD <strong>${num(t.tvd.mean)}</strong> (mean of ${m}; by dataset ${
-      t.tvd.byDataset.map((v) => num(v)).join(", ")
+    `<p class="measure">TVD <strong>${readable(t.tvd.mean)}</strong> (mean of ${m}; by dataset ${
+      t.tvd.byDataset.map((v) => readable(v)).join(", ")
     })</p></section>`;
 }
 
@@ -337,16 +315,16 @@ function propensitySection(report: UtilityReport): string {
   const p = report.propensity;
   const rows = p.byDataset.map((d, l) => [
     String(l + 1),
-    num(d.pMSE),
-    num(d.expected),
-    num(d.ratio),
+    readable(d.pMSE),
+    readable(d.expected),
+    readable(d.ratio),
     String(d.k),
     String(d.N),
-    num(d.c),
+    readable(d.c),
     d.separated ? "yes" : "no",
     d.aliased.map(escapeHtml).join(", ") || "—",
   ]);
-  rows.push(["mean", num(p.mean.pMSE), "", num(p.mean.ratio), "", "", "", "", ""]);
+  rows.push(["mean", readable(p.mean.pMSE), "", readable(p.mean.ratio), "", "", "", "", ""]);
   return `<section id="propensity"><h2>Propensity-score utility</h2>` +
     `<p>Logistic model <code>${
       escapeHtml(p.model)
@@ -370,13 +348,13 @@ function modelSection(model: ModelUtility): string {
   }
   const rows = model.coefficients.map((c) => [
     escapeHtml(c.name),
-    num(c.confidential.estimate),
-    `[${num(c.confidential.lower)}, ${num(c.confidential.upper)}]`,
-    num(c.synthetic.estimate),
-    `[${num(c.synthetic.lower)}, ${num(c.synthetic.upper)}]`,
+    readable(c.confidential.estimate),
+    `[${readable(c.confidential.lower)}, ${readable(c.confidential.upper)}]`,
+    readable(c.synthetic.estimate),
+    `[${readable(c.synthetic.lower)}, ${readable(c.synthetic.upper)}]`,
     intervalsSvg(c.confidential, c.synthetic),
-    num(c.overlap, 3),
-    num(c.standardizedDifference, 3),
+    readable(c.overlap, 3),
+    readable(c.standardizedDifference, 3),
   ]);
   const level = Math.round(model.level * 100);
   return `<section class="model">${head}` +
@@ -400,24 +378,24 @@ function modelSection(model: ModelUtility): string {
 function riskSection(risk: RiskReport): string {
   const rows = risk.byDataset.map((d, l) => [
     String(l + 1),
-    num(d.expectedMatchRisk),
-    num(d.trueMatchRate),
+    readable(d.expectedMatchRisk),
+    readable(d.trueMatchRate),
     String(d.matched),
     String(d.replicatedUniques),
   ]);
   rows.push([
     "mean",
-    num(risk.mean.expectedMatchRisk),
-    num(risk.mean.trueMatchRate),
+    readable(risk.mean.expectedMatchRisk),
+    readable(risk.mean.trueMatchRate),
     "",
-    num(risk.mean.replicatedUniques),
+    readable(risk.mean.replicatedUniques),
   ]);
   const keys = risk.keys.map(escapeHtml).join(", ") || "none";
   return `<section id="risk"><h2>Identification risk <small>confidential: the owner's diagnostics</small></h2>` +
     `<p>An intruder knows a record's public keys (${keys}) and its synthesized values (${
       risk.synthesized.map(escapeHtml).join(", ")
     }); a synthetic record matches when the keys and categories are equal and each number lies within ${
-      num(risk.tolerance * 100)
+      readable(risk.tolerance * 100)
     }% of the record's. ${risk.confidentialUniques} of ${risk.n} confidential records are unique in these values.</p>` +
     table(
       [
@@ -455,7 +433,7 @@ function releaseSection(release: ReleaseSummary): string {
       report.outcomes.map(({ y, model }) => `${escapeHtml(y)} (${escapeHtml(model)})`).join(", ")
     }`;
   const target = settings?.find((s) => s.label === "target ε")?.value;
-  const exact = (x: number | null) => num(x, 6);
+  const exact = (x: number | null) => readable(x, 6);
   const rows: [string, string][] = [
     [
       "Mechanism",
@@ -523,13 +501,13 @@ function releaseSection(release: ReleaseSummary): string {
       ],
       [
         "R̂ max",
-        `${num(fit.rhatMax)} <small>(≤ ${FIT_LIMITS.rhatMax})</small>${
+        `${readable(fit.rhatMax)} <small>(≤ ${FIT_LIMITS.rhatMax})</small>${
           mark(fit.rhatMax <= FIT_LIMITS.rhatMax)
         }`,
       ],
       [
         "Bulk ESS min",
-        `${num(fit.essBulkMin)} <small>(≥ ${FIT_LIMITS.essBulkMin})</small>${
+        `${readable(fit.essBulkMin)} <small>(≥ ${FIT_LIMITS.essBulkMin})</small>${
           mark(fit.essBulkMin >= FIT_LIMITS.essBulkMin)
         }`,
       ],

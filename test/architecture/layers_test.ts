@@ -18,6 +18,7 @@ const LAYERS = [
   "src/mcmc",
   "src/mechanisms",
   "src/gpu",
+  "src/report",
   "src/synthesis",
   "src/survey",
   "src/studies",
