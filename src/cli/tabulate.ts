@@ -32,8 +32,8 @@ import { readCsv } from "../data/csv.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import {
-  countsNeedStratumSizes,
   formatTable,
+  missingStratumSizes,
   runTableMethod,
   TableBounds,
   TableSettings,
@@ -67,12 +67,13 @@ function checkOptions(options: TabulateOptions): void {
   if (options.method !== "sample" && options.epsilon === undefined) {
     throw new UsageError(`--epsilon: required by --method ${options.method}`);
   }
-  if (options.method === "fbp" && options.stratumSizes === undefined) {
+  const missing = missingStratumSizes(options);
+  if (missing === "fbp") {
     throw new UsageError(
       "--stratum-sizes: the fbp model needs the public population size of every stratum",
     );
   }
-  if (countsNeedStratumSizes(options)) {
+  if (missing === "fbs-counts") {
     throw new UsageError(
       "--stratum-sizes: fbs counts and totals need the public population size of every " +
         "stratum (without them the synthetic weights have no declared scale and their totals " +

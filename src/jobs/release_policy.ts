@@ -33,6 +33,7 @@ import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { MECHANISMS } from "../mechanisms/registry.ts";
 import { modelRequirements, outcomeKind } from "../models/mod.ts";
 import { parseFormula } from "../stats/formula.ts";
+import { missingStratumSizes } from "../survey/table_methods.ts";
 import { type FileSynthesisSpec, resolveFileMechanism } from "../synthesis/file_spec.ts";
 import { outcomesOf, resolveMechanism, type SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
@@ -689,7 +690,7 @@ export function checkTable(policy: DatasetPolicy, spec: TableSpec): TableSpec {
     }
   }
   const sizes = policy.stratumSizes[spec.strata];
-  if (spec.method === "fbp" && sizes === undefined) {
+  if (missingStratumSizes({ method: spec.method, stratumSizes: sizes }) === "fbp") {
     throw refuse(
       "stratum_sizes_required",
       "the fbp method needs the public size of every stratum, declared at registration",

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import {
   DEFAULT_TABLE_M,
+  missingStratumSizes,
   SYNTHETIC_TABLE_METHODS,
   TABLE_METHOD_NAMES,
   type TableMethodName,
@@ -77,7 +78,7 @@ export function tableRules(
       message: `the ${spec.method} method needs the total epsilon of the table`,
     });
   }
-  if (spec.method === "fbp" && spec.stratumSizes === undefined && !sizesFromPolicy) {
+  if (!sizesFromPolicy && missingStratumSizes(spec) === "fbp") {
     context.addIssue({
       code: "custom",
       path: ["stratumSizes"],

@@ -60,12 +60,48 @@ export const TABLE_ESTIMATES = ["counts-and-means", "means"] as const;
 export type TableEstimates = typeof TABLE_ESTIMATES[number];
 
 /**
+ * The public stratum sizes a table request lacks, or null when it needs none it does not have:
+ * the one rule that the tabulate CLI, the API's request rules (`jobs/table_request.ts`), the
+ * release policy (`jobs/release_policy.ts`) and {@linkcode runTableMethod} apply, each with its
+ * own wording.
+ *
+ * - `"fbp"`: FBP needs the sizes for any table (its synthetic weights are scaled to their total).
+ * - `"fbs-counts"`: FBS counts and totals need them. FBS's w* = exp(E[log w | ỹ]) is the
+ *   lognormal's median, not its mean (Σ w* fell about 10 % below Σ w on the survey sample); only
+ *   the declared population size Σ_h N_h scales it, since Σ w is a statistic of the confidential
+ *   weights that ε does not cover. A ratio mean Σ w*y / Σ w* does not depend on that scale, so
+ *   `estimates: "means"` needs no sizes.
+ *
+ * @param request The method, stratum sizes (from the request or a release policy) and estimates.
+ * @returns What is missing, or null.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { missingStratumSizes } from "./table_methods.ts";
+ * assert.equal(missingStratumSizes({ method: "fbp" }), "fbp");
+ * assert.equal(missingStratumSizes({ method: "fbp", estimates: "means" }), "fbp");
+ * assert.equal(missingStratumSizes({ method: "fbs" }), "fbs-counts");
+ * assert.equal(missingStratumSizes({ method: "fbs", estimates: "means" }), null);
+ * assert.equal(missingStratumSizes({ method: "fbs", stratumSizes: { a: 10 } }), null);
+ * assert.equal(missingStratumSizes({ method: "laplace" }), null);
+ * ```
+ */
+export function missingStratumSizes(
+  request: {
+    readonly method: string;
+    readonly stratumSizes?: unknown;
+    readonly estimates?: string;
+  },
+): "fbp" | "fbs-counts" | null {
+  if (request.stratumSizes !== undefined) return null;
+  if (request.method === "fbp") return "fbp";
+  return request.method === "fbs" && request.estimates !== "means" ? "fbs-counts" : null;
+}
+
+/**
  * Whether a request asks for FBS counts or totals without the public stratum sizes that give the
- * synthetic weights their scale. FBS's w* = exp(E[log w | ỹ]) is the lognormal's median, not its
- * mean (Σ w* fell about 10 % below Σ w on the survey sample); only the declared population size
- * Σ_h N_h scales it, since Σ w is a statistic of the confidential weights that ε does not cover.
- * A ratio mean Σ w*y / Σ w* does not depend on that scale, so `estimates: "means"` needs no
- * sizes. (FBP needs the sizes for any table: it is refused without them before this.)
+ * synthetic weights their scale ({@linkcode missingStratumSizes} is `"fbs-counts"`). (FBP needs
+ * the sizes for any table: it is refused without them before this.)
  *
  * @param request The method, stratum sizes and estimates of a table request.
  * @returns True when the request must be refused.
@@ -85,8 +121,7 @@ export function countsNeedStratumSizes(
     readonly estimates?: string;
   },
 ): boolean {
-  return request.method === "fbs" && request.stratumSizes === undefined &&
-    request.estimates !== "means";
+  return missingStratumSizes(request) === "fbs-counts";
 }
 
 const finite = z.number().finite();
