@@ -25,12 +25,9 @@
  * @module
  */
 import type { LipschitzResult } from "../mechanisms/lipschitz.ts";
-import { CategoricalModel } from "../models/categorical.ts";
 import { isJointModel, JointModel } from "../models/joint.ts";
-import { binarySigns, LogisticModel } from "../models/logistic.ts";
 import type { Design, Model } from "../models/model.ts";
-import { createModel, type ModelName } from "../models/registry.ts";
-import { rowGroups } from "../models/row_groups.ts";
+import { type ModelName, subsetModel } from "../models/registry.ts";
 
 /** An approximation of the per-record maxima, with its error bounds. */
 export interface ApproximateMaxima {
@@ -76,7 +73,9 @@ type SubModels = (records: Int32Array) => Model;
  * group (few distinct rows) and the WebAssembly SIMD loop elsewhere, and the two differ by a few
  * ulp, while a subset's own grouping need not be its parent's. The TypeScript loop gives the
  * same values grouped or not, and the SIMD loop the same value to a record wherever it sits, so
- * a subset runs ungrouped, in the loop its parent (as `createModel` builds it) runs. A joint
+ * a subset runs ungrouped, in the loop its parent (as `createModel` builds it) runs. Which
+ * models need this, and how, is their registry entry's (`subset`, read through `subsetModel`);
+ * this file names no model. A joint
  * model's subset is the joint model of its conditionals' subsets, each rebuilt as above, so its
  * ℓ_i = Σ_j ℓ_ij is summed in the same order from the same terms.
  */
@@ -101,16 +100,8 @@ function subModels(model: Model): SubModels {
     }
     return { ...parent, n: m, y, x, ...(weight === undefined ? {} : { weight }) };
   };
-  if (model.name === "logistic") {
-    const key = binarySigns(parent, "logistic");
-    const simd = rowGroups(parent.x, parent.n, k, key) === null;
-    return (records) => new LogisticModel(subDesign(records), { groupRows: false, simd });
-  }
-  if (model.name === "categorical") {
-    const simd = rowGroups(parent.x, parent.n, k, null) === null;
-    return (records) => new CategoricalModel(subDesign(records), { groupRows: false, simd });
-  }
-  return (records) => createModel(model.name as ModelName, subDesign(records));
+  const build = subsetModel(model.name as ModelName, parent);
+  return (records) => build(subDesign(records));
 }
 
 /**

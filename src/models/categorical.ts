@@ -267,11 +267,19 @@ export class CategoricalModel extends GlmModel {
 
 /**
  * The categorical model's registry entry: categorical outcomes; the `categorical` Lipschitz and
- * GPU HMC kernels on the level code, one linear predictor per level but the reference.
+ * GPU HMC kernels on the level code, one linear predictor per level but the reference; a subset of
+ * a design's records is bound ungrouped.
  */
 export const CATEGORICAL = describeModel(
   "categorical",
   "categorical",
   (design) => new CategoricalModel(design),
-  { gpu: hmcKernels("categorical", [(y) => y, () => 0], null, true) },
+  {
+    gpu: hmcKernels("categorical", [(y) => y, () => 0], null, true),
+    // A subset runs ungrouped, in the loop its parent runs (grouped rows: the TypeScript loop).
+    subset: (parent) => {
+      const simd = rowGroups(parent.x, parent.n, parent.k, null) === null;
+      return (design) => new CategoricalModel(design, { groupRows: false, simd });
+    },
+  },
 );

@@ -276,8 +276,14 @@ export class LogisticModel extends GlmModel {
 
 /**
  * The logistic model's registry entry: binary outcomes; the `logistic` Lipschitz kernel on
- * s = 2y − 1 (no GPU HMC).
+ * s = 2y − 1 (no GPU HMC); a subset of a design's records is bound ungrouped.
  */
 export const LOGISTIC = describeModel("logistic", "binary", (design) => new LogisticModel(design), {
   gpu: hmcKernels("logistic", [(y) => 2 * y - 1, () => 0], null),
+  // A subset runs ungrouped, in the loop its parent runs (grouped rows: the TypeScript loop).
+  subset: (parent) => {
+    const key = binarySigns(parent, "logistic");
+    const simd = rowGroups(parent.x, parent.n, parent.k, key) === null;
+    return (design) => new LogisticModel(design, { groupRows: false, simd });
+  },
 });

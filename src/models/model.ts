@@ -140,6 +140,13 @@ export interface ModelDescriptor<N extends string = string> {
   readonly metric: MetricKind;
   /** Its GPU kernels, or null when it runs on the CPU only. */
   readonly gpu: ModelGpu | null;
+  /**
+   * For a model whose record loop depends on the whole design (the logistic and categorical
+   * models group records that share a row): given the parent design, binds the model to a
+   * design of some of its records so that each record's ℓ is the parent's bit for bit (the f64
+   * confirmation of `src/gpu/lipschitz_confirm.ts`). Absent: `create` does.
+   */
+  readonly subset?: (parent: Design) => (design: Design) => Model;
 }
 
 /**
@@ -148,7 +155,7 @@ export interface ModelDescriptor<N extends string = string> {
  * @param name the model's name (also the class's `name`).
  * @param outcome what its outcome column must hold.
  * @param create binds the model to a design.
- * @param options its GPU kernels and default metric.
+ * @param options its GPU kernels, default metric and subset builder (`ModelDescriptor.subset`).
  * @returns the descriptor.
  * @example
  * ```ts
@@ -163,7 +170,11 @@ export function describeModel<N extends string>(
   name: N,
   outcome: OutcomeKind,
   create: (design: Design) => Model,
-  options: { readonly gpu?: ModelGpu; readonly metric?: MetricKind } = {},
+  options: {
+    readonly gpu?: ModelGpu;
+    readonly metric?: MetricKind;
+    readonly subset?: (parent: Design) => (design: Design) => Model;
+  } = {},
 ): ModelDescriptor<N> {
   return Object.freeze({
     name,
@@ -171,6 +182,7 @@ export function describeModel<N extends string>(
     create,
     metric: options.metric ?? "diag",
     gpu: options.gpu ?? null,
+    ...(options.subset === undefined ? {} : { subset: options.subset }),
   });
 }
 

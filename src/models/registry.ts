@@ -177,6 +177,31 @@ export function createModel(name: ModelName, design: Design): Model {
 }
 
 /**
+ * Binds the model `name` to designs of some of `parent`'s records so that each record's ℓ is the
+ * one the model on `parent` computes, bit for bit: the descriptor's `subset` where it has one
+ * (a record loop that groups rows), else `create` (`src/gpu/lipschitz_confirm.ts` uses it).
+ *
+ * @param name the model.
+ * @param parent the design the subsets are drawn from.
+ * @returns a builder of the model on a subset's design.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { subsetModel } from "./registry.ts";
+ * const parent = {
+ *   n: 2, k: 1, y: new Float64Array([0, 1]), x: new Float64Array([1, 1]),
+ *   coefficientNames: ["intercept"],
+ * };
+ * assert.equal(subsetModel("logistic", parent)(parent).name, "logistic");
+ * assert.equal(subsetModel("poisson", parent)(parent).name, "poisson");
+ * ```
+ */
+export function subsetModel(name: ModelName, parent: Design): (design: Design) => Model {
+  const descriptor = modelDescriptor(name);
+  return descriptor.subset?.(parent) ?? descriptor.create;
+}
+
+/**
  * The GPU kernels of the model `name`, or null when it has none (an unknown name). Every model of
  * {@linkcode MODELS} has a Lipschitz kernel; {@linkcode hasGpuHmc} says which also run GPU HMC.
  *

@@ -311,11 +311,15 @@ export async function synthesize(
   if (flagged && !spec.allowFlagged) throw new FitFlaggedError(outcome.fit!);
   const original = datasetColumns(data);
   const weightTotal = publicWeightTotal(data, spec);
-  if (spec.model === "fbs" && weightTotal === undefined) {
+  // A survey model that does not need the strata's public sizes (FBS; FBP does) scales its
+  // synthetic weights to their total only when they are given.
+  const lone = outcomes.length === 1 ? modelRequirements(outcomes[0].model) : null;
+  if (lone?.surveyWeight === true && !lone.stratumSizes && weightTotal === undefined) {
     note(
-      "ppsynth: fbs without public stratum sizes (--stratum-sizes): the synthetic weights are " +
-        "not scaled to a population size (their sum is about 10% below it, the lognormal's " +
-        "median): totals from them run low; means and proportions are unaffected",
+      `ppsynth: ${outcomes[0].model} without public stratum sizes (--stratum-sizes): the ` +
+        "synthetic weights are not scaled to a population size (their sum is about 10% below " +
+        "it, the lognormal's median): totals from them run low; means and proportions are " +
+        "unaffected",
     );
   }
   const ball = { radius: spec.radius, relative: spec.radiusMode === "relative" };
