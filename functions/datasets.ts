@@ -22,7 +22,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope } from "../src/api/auth.ts";
-import type { ApiContext } from "../src/api/context.ts";
+import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import {
@@ -40,7 +40,7 @@ import {
   getById,
   Records,
 } from "../src/api/schemas.ts";
-import { standalone } from "../src/service/standalone.ts";
+import { standalone } from "../src/api/standalone.ts";
 import type { DatasetInfo as StoredDataset } from "../src/jobs/store.ts";
 import { health } from "./health.ts";
 

@@ -6,8 +6,8 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { functionApp } from "../src/api/app.ts";
-import type { ApiContext } from "../src/api/context.ts";
-import { standalone } from "../src/service/standalone.ts";
+import type { ApiContext } from "../src/jobs/context.ts";
+import { standalone } from "../src/api/standalone.ts";
 
 const Health = z.object({ status: z.enum(["ok", "unavailable"]) }).openapi("Health");
 

@@ -10,7 +10,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope } from "../src/api/auth.ts";
-import type { ApiContext } from "../src/api/context.ts";
+import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import {
@@ -20,7 +20,7 @@ import {
   exactlyOneSource,
   Records,
 } from "../src/api/schemas.ts";
-import { standalone } from "../src/service/standalone.ts";
+import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 import { buildDesign } from "../src/data/design.ts";
 import type { LipschitzBackend } from "../src/mechanisms/lipschitz_backend.ts";

@@ -5,8 +5,8 @@
  * @module
  */
 import { type ApiFunction, createApp } from "../src/api/app.ts";
-import type { ApiContext } from "../src/api/context.ts";
-import { standalone } from "../src/service/standalone.ts";
+import type { ApiContext } from "../src/jobs/context.ts";
+import { standalone } from "../src/api/standalone.ts";
 import { datasets } from "./datasets.ts";
 import { health } from "./health.ts";
 import { lipschitz } from "./lipschitz.ts";

@@ -19,8 +19,8 @@ import {
   PLOT,
   scriptHandler,
 } from "../src/api/assets.ts";
-import type { ApiContext } from "../src/api/context.ts";
-import { standalone } from "../src/service/standalone.ts";
+import type { ApiContext } from "../src/jobs/context.ts";
+import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 
 /** Only this server's scripts, and requests only to it; Plot's SVG carries inline styles. */

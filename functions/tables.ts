@@ -42,7 +42,7 @@ import type { Dataset } from "../src/data/dataset.ts";
 import { tableInput } from "../src/survey/tables.ts";
 import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
-import type { ApiContext } from "../src/api/context.ts";
+import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
 import {
@@ -54,7 +54,7 @@ import {
   sourcedRules,
   submitRoute,
 } from "../src/api/schemas.ts";
-import { standalone } from "../src/service/standalone.ts";
+import { standalone } from "../src/api/standalone.ts";
 import {
   checkTable,
   type DatasetPolicy,

@@ -16,8 +16,8 @@ import { routePath } from "hono/route";
 import { secureHeaders } from "hono/secure-headers";
 import { askWorker } from "../data/data_worker.ts";
 import type { ApiEnv } from "./auth.ts";
-import type { ApiConfig } from "./config.ts";
-import type { ApiContext } from "./context.ts";
+import type { ApiConfig } from "../jobs/config.ts";
+import type { ApiContext } from "../jobs/context.ts";
 import { mountDocs } from "./docs.ts";
 import { ApiError, errorHandler, notFound, validationHook } from "./errors.ts";
 import {

@@ -20,7 +20,7 @@ import {
   SWAGGER_CSS,
 } from "./assets.ts";
 import { type ApiEnv, requireScope } from "./auth.ts";
-import type { ApiContext } from "./context.ts";
+import type { ApiContext } from "../jobs/context.ts";
 
 /** Adds the key kept in sessionStorage (asked for once) to every request of the explorer. */
 const REQUEST_INTERCEPTOR = `(request) => {

@@ -11,7 +11,7 @@ import { z } from "@hono/zod-openapi";
 import { showsRunDetails } from "../jobs/release_policy.ts";
 import type { JobView } from "../jobs/store.ts";
 import { samplerWork } from "../jobs/work_limits.ts";
-import type { ApiConfig } from "./config.ts";
+import type { ApiConfig } from "../jobs/config.ts";
 import { JobProgress } from "./schemas.ts";
 
 /** The settings a job's release time follows. */

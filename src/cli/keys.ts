@@ -15,7 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { createApiKey, parseScopes } from "../api/auth.ts";
-import { configFromEnv } from "../api/config.ts";
+import { configFromEnv } from "../jobs/config.ts";
 import { openStore } from "../jobs/open_store.ts";
 import { runCommand, UsageError } from "./run_command.ts";
 

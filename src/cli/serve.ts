@@ -9,9 +9,9 @@
  *
  * @module
  */
-import { configFromEnv } from "../api/config.ts";
+import { configFromEnv } from "../jobs/config.ts";
 import { jsonLogger } from "../api/log.ts";
-import { openServiceContext } from "../service/service_context.ts";
+import { openServiceContext } from "../api/standalone.ts";
 import { mainApp } from "../../functions/main.ts";
 import { queueUrlFromEnv } from "../scale/redis_context.ts";
 

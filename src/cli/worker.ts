@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { configFromEnv } from "../api/config.ts";
+import { configFromEnv } from "../jobs/config.ts";
 import { jsonLogger } from "../api/log.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { checkQueueUrl } from "../scale/redis.ts";

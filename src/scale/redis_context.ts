@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { ApiConfig } from "../api/config.ts";
-import type { ApiContext } from "../api/context.ts";
-import type { Logger } from "../api/log.ts";
+import type { ApiConfig } from "../jobs/config.ts";
+import type { ApiContext } from "../jobs/context.ts";
 import { openStore } from "../jobs/open_store.ts";
+import type { Logger } from "../jobs/worker_pool.ts";
 import { checkQueueUrl } from "./redis.ts";
 import { RedisQueuedStore } from "./redis_store.ts";
 import { ScaleQueues } from "./scale_queues.ts";

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
-import { ApiConfig } from "../../src/api/config.ts";
-import { type ApiContext, openContext } from "../../src/api/context.ts";
+import { ApiConfig } from "../../src/jobs/config.ts";
+import { type ApiContext, openContext } from "../../src/jobs/context.ts";
 import type { Scope } from "../../src/jobs/store.ts";
 import { mainApp } from "../../functions/main.ts";
 import { until } from "../_poll.ts";

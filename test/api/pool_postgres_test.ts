@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
-import { ApiConfig } from "../../src/api/config.ts";
-import { type ApiContext, openContext } from "../../src/api/context.ts";
+import { ApiConfig } from "../../src/jobs/config.ts";
+import { type ApiContext, openContext } from "../../src/jobs/context.ts";
 import { mainApp } from "../../functions/main.ts";
 import { IGNORE_POSTGRES, startPostgres } from "../_postgres.ts";
 import { auth, confidentialCsv, QUICK, waitForJob } from "./_helpers.ts";

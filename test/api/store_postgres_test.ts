@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // @ts-types="@types/pg"
 import pg from "pg";
-import { configFromEnv } from "../../src/api/config.ts";
+import { configFromEnv } from "../../src/jobs/config.ts";
 import { openStore } from "../../src/jobs/open_store.ts";
 import { MIGRATIONS } from "../../src/jobs/postgres_schema.ts";
 import { PostgresJobStore } from "../../src/jobs/postgres_store.ts";

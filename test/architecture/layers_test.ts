@@ -23,9 +23,8 @@ const LAYERS = [
   "src/survey",
   "src/studies",
   "src/jobs",
-  "src/api",
   "src/scale",
-  "src/service",
+  "src/api",
   "functions",
   "src/cli",
 ];

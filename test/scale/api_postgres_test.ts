@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
-import { ApiConfig } from "../../src/api/config.ts";
+import { ApiConfig } from "../../src/jobs/config.ts";
 import { openRedisContext } from "../../src/scale/redis_context.ts";
 import { mainApp } from "../../functions/main.ts";
 import { freePort } from "../_poll.ts";

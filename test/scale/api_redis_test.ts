@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
-import { ApiConfig } from "../../src/api/config.ts";
+import { ApiConfig } from "../../src/jobs/config.ts";
 import { apiJobKey } from "../../src/scale/scale_jobs.ts";
 import { ScaleQueues } from "../../src/scale/scale_queues.ts";
 import { openRedisContext, queueUrlFromEnv } from "../../src/scale/redis_context.ts";

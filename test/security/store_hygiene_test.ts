@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
-import { ApiConfig } from "../../src/api/config.ts";
+import { ApiConfig } from "../../src/jobs/config.ts";
 import { WORKER_CSV_LENGTH } from "../../src/api/data_input.ts";
-import { type ApiContext, openContext } from "../../src/api/context.ts";
+import { type ApiContext, openContext } from "../../src/jobs/context.ts";
 import { mainApp } from "../../functions/main.ts";
 
 const POSIX = Deno.build.os !== "windows";

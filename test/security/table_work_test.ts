@@ -5,7 +5,7 @@
  * PPSYNTH_MAX_TABLE_CELLS cells is refused 422 too_much_work.
  */
 import assert from "node:assert/strict";
-import { configFromEnv } from "../../src/api/config.ts";
+import { configFromEnv } from "../../src/jobs/config.ts";
 import { freePort, until } from "../_poll.ts";
 import { createKeyCommand, serveCommand, serveEnv } from "../api/_helpers.ts";
 import * as h from "./_helpers.ts";

@@ -1,17 +1,17 @@
 /**
  * What the functions share: the store, the settings, the log and (in a process that runs jobs)
  * the worker pool (syntheses and survey-table jobs). Tests build one on a temporary directory or
- * database; the server builds one from the environment (`service_context.ts`).
+ * database; the server builds one from the environment (`openServiceContext`,
+ * `src/api/standalone.ts`), or on the Redis queue (`src/scale/redis_context.ts`).
  *
  * @module
  */
-import { failureOf } from "../jobs/failure.ts";
-import { openStore } from "../jobs/open_store.ts";
-import type { JobStore } from "../jobs/store.ts";
-import { jobHandler } from "../jobs/job_handler.ts";
-import { WorkerPool } from "../jobs/worker_pool.ts";
 import type { ApiConfig } from "./config.ts";
-import type { Logger } from "./log.ts";
+import { failureOf } from "./failure.ts";
+import { jobHandler } from "./job_handler.ts";
+import { openStore } from "./open_store.ts";
+import type { JobStore } from "./store.ts";
+import { type Logger, WorkerPool } from "./worker_pool.ts";
 
 /** The functions' shared state. */
 export interface ApiContext {

@@ -1,7 +1,14 @@
 /**
- * A function file's default export for `deno serve`: the app built from the environment (see
- * `configFromEnv`, and `openServiceContext`: with PPSYNTH_QUEUE the jobs go to the Redis workers,
- * and with PPSYNTH_STORE_URL as well the function writes nothing locally). When the file is the
+ * The service as deployed. {@linkcode openServiceContext} opens its context as the environment
+ * asks, for `deno task serve` and every function file's `deno serve` export alike: with a queue URL
+ * (PPSYNTH_QUEUE) the jobs go to Redis and run on `deno task worker` processes (no pool here,
+ * nothing written locally when the store is PostgreSQL: an edge function needs no writable
+ * directory); without one, jobs run in this process's pool when `jobs` is set. The store is
+ * `openStore`'s either way.
+ *
+ * {@linkcode standalone} is a function file's default export for `deno serve`: the app built from
+ * the environment (see `configFromEnv`; with PPSYNTH_QUEUE the jobs go to the Redis workers, and
+ * with PPSYNTH_STORE_URL as well the function writes nothing locally). When the file is the
  * program's entry point it opens the store (and starts the worker pool) at once, and SIGINT or
  * SIGTERM closes the store's and the queue's connections and exits (`deno serve` alone would
  * wait forever for them to close); when it is only imported, nothing happens until a first
@@ -9,12 +16,30 @@
  *
  * @module
  */
-import { queueUrlFromEnv } from "../scale/redis_context.ts";
-import { type ApiFunction, createApp } from "../api/app.ts";
-import { configFromEnv } from "../api/config.ts";
-import type { ApiContext } from "../api/context.ts";
-import { jsonLogger } from "../api/log.ts";
-import { openServiceContext } from "./service_context.ts";
+import { configFromEnv } from "../jobs/config.ts";
+import type { ApiConfig } from "../jobs/config.ts";
+import { type ApiContext, openContext, type OpenContextOptions } from "../jobs/context.ts";
+import { openRedisContext, queueUrlFromEnv } from "../scale/redis_context.ts";
+import { type ApiFunction, createApp } from "./app.ts";
+import { jsonLogger } from "./log.ts";
+
+/**
+ * Opens the context: the Redis-queued one when `queueUrl` is given, else `openContext`.
+ *
+ * @param config The settings.
+ * @param queueUrl The Redis URL (`queueUrlFromEnv`), or null.
+ * @param options The log and whether this process runs jobs (without a queue).
+ * @returns The context.
+ */
+export function openServiceContext(
+  config: ApiConfig,
+  queueUrl: string | null,
+  options: OpenContextOptions,
+): Promise<ApiContext> {
+  return queueUrl === null
+    ? openContext(config, options)
+    : openRedisContext(config, queueUrl, options.log);
+}
 
 /** How long a stopping function waits for its connections (and running jobs) to close. */
 const STOP_GRACE_MS = 10_000;
