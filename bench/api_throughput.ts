@@ -20,7 +20,7 @@
  * @module
  */
 import { createApiKey } from "../src/api/auth.ts";
-import { ApiConfig } from "../src/api/config.ts";
+import { ApiConfig } from "../src/jobs/config.ts";
 import { openRedisContext } from "../src/scale/redis_context.ts";
 import { mainApp } from "../functions/main.ts";
 import { confidentialCsv } from "../test/api/_helpers.ts";

@@ -69,7 +69,7 @@ import {
 } from "./hmc_layout.ts";
 import { HmcResources, type ReadbackSource, stageReadback } from "./hmc_resources.ts";
 import { baseParams, gpuTarget } from "./hmc_target.ts";
-import { checkInteger } from "../checks/arguments.ts";
+import { checkInteger } from "../random/arguments.ts";
 
 /** A device interaction the sampler reports to `onDeviceCall`. */
 export type GpuHmcEvent = "submit" | "readback";

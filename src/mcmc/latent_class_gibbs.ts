@@ -32,7 +32,7 @@
  *
  * @module
  */
-import { checkInteger } from "../checks/arguments.ts";
+import { checkInteger } from "../random/arguments.ts";
 import {
   DEFAULT_LATENT_CLASS_PRIOR,
   type LatentClassModel,

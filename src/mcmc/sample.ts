@@ -31,7 +31,7 @@ import { warmupFinal, warmupInit, warmupParams, warmupUpdate } from "./warmup.ts
 import type { WarmupOptions } from "./warmup.ts";
 import { checkMetricKind, type MetricKind } from "./metric.ts";
 import { preconditioned, type Preconditioner, toLatent, toPosition } from "./precondition.ts";
-import { checkInteger } from "../checks/arguments.ts";
+import { checkInteger } from "../random/arguments.ts";
 
 /** Options of `sample`; Stan's defaults where Stan has one. */
 export interface SampleOptions {

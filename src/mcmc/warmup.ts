@@ -34,7 +34,7 @@ import {
   dualAveragingUpdate,
   initStepSize,
 } from "./step_size.ts";
-import { checkInteger } from "../checks/arguments.ts";
+import { checkInteger } from "../random/arguments.ts";
 
 /** Warmup settings; Stan's defaults. */
 export interface WarmupOptions extends DualAveragingOptions {

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { checkPositiveFinite } from "../checks/arguments.ts";
+import { checkPositiveFinite } from "../random/arguments.ts";
 
 /** A target ε that no weights in the searched family reach. */
 export class CalibrationError extends Error {

@@ -15,7 +15,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { checkPositiveFinite } from "../checks/arguments.ts";
+import { checkPositiveFinite } from "../random/arguments.ts";
 
 /** L1 sensitivity of the bin counts under add/remove neighbours. */
 export const HISTOGRAM_SENSITIVITY = 1;

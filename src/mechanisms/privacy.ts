@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { checkInteger, checkNonNegativeFinite, checkPositiveFinite } from "../checks/arguments.ts";
+import { checkInteger, checkNonNegativeFinite, checkPositiveFinite } from "../random/arguments.ts";
 
 /**
  * The one neighbour relation of every ppsynth mechanism (SPEC §11): databases x and y are

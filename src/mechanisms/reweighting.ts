@@ -8,7 +8,7 @@
  * @module
  */
 import { pairedLength } from "./weights.ts";
-import { checkPositiveFinite } from "../checks/arguments.ts";
+import { checkPositiveFinite } from "../random/arguments.ts";
 
 /**
  * Re-weighted weights (eq. 3.1): α^w_i = clamp(k·α_i·Δ_{α,x}/Δ_{α,x_i}, 0, 1), with the bounds

@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { checkPositiveFinite } from "../checks/arguments.ts";
+import { checkPositiveFinite } from "../random/arguments.ts";
 
 /** A source of uniform random bytes: returns a fresh Uint8Array of exactly n bytes. */
 export type RandomBytes = (n: number) => Uint8Array;

@@ -7,7 +7,7 @@
  * @module
  */
 import { pairedLength } from "./weights.ts";
-import { checkPositiveFinite } from "../checks/arguments.ts";
+import { checkPositiveFinite } from "../random/arguments.ts";
 
 /**
  * Truncated weights: α*_i = 0 where Δ_{α,x_i} > ε/2 (strictly; a record exactly at ε/2 keeps its

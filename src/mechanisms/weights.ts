@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { checkFinite, checkNonNegativeFinite, checkPositiveFinite } from "../checks/arguments.ts";
+import { checkFinite, checkNonNegativeFinite, checkPositiveFinite } from "../random/arguments.ts";
 
 /**
  * The number of records n of a weighted fit's weights α and its per-record bounds Δ_{α,x_i}, once

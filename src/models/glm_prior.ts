@@ -35,7 +35,7 @@ import type { CoefficientPrior } from "../data/design.ts";
 import { sampleGamma } from "../random/distributions.ts";
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 import type { ExactCoordinates } from "./exact_coordinates.ts";
-import { checkPositiveFinite } from "../checks/arguments.ts";
+import { checkPositiveFinite } from "../random/arguments.ts";
 
 /**
  * A half-Student-t(ν, 0, s) prior on a positive x = e^u, evaluated on the unconstrained u:

@@ -10,7 +10,7 @@ import {
   checkInteger,
   checkNonNegativeFinite,
   checkPositiveFinite,
-} from "../checks/arguments.ts";
+} from "./arguments.ts";
 
 /**
  * Uniform(a, b) by a + (b − a)·U with U = `rng.uniform()` ∈ (0, 1); the result lies in [a, b]

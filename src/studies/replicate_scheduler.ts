@@ -9,7 +9,7 @@
  */
 import type { Study, StudyResult } from "./study_types.ts";
 import type { ReplicateJob, WorkerMessage } from "./study_worker.ts";
-import { checkInteger } from "../checks/arguments.ts";
+import { checkInteger } from "../random/arguments.ts";
 
 /** The flags that fix a study's result: the seed, R and the settings. */
 export interface ReplicateRun<S> {

@@ -57,7 +57,7 @@ import type { Rng } from "../random/rng.ts";
 import { addUp } from "../mechanisms/privacy.ts";
 import { laplaceQueryGrid, secureLaplace } from "../mechanisms/secure_laplace.ts";
 import { type CellLayout, cellLayout, type SurveyTable, type TableInput } from "./tables.ts";
-import { checkPositiveFinite } from "../checks/arguments.ts";
+import { checkPositiveFinite } from "../random/arguments.ts";
 
 /** Adds ε-DP Laplace noise for a query of the given L1 sensitivity to a value. */
 export type LaplaceRelease = (value: number, sensitivity: number, epsilon: number) => number;

@@ -10,7 +10,7 @@ import type { Rng } from "../random/rng.ts";
 import { proportionalAllocation } from "./allocation.ts";
 import { paperPopulationCells } from "./paper_tables_4_5.ts";
 import { GENDER_LEVELS } from "./sdr_tables.ts";
-import { checkNonNegativeFinite } from "../checks/arguments.ts";
+import { checkNonNegativeFinite } from "../random/arguments.ts";
 
 /**
  * A finite population, one entry per unit in every array. Units are ordered by field, then

@@ -159,7 +159,7 @@ Deno.test("the guides name files that exist and symbols found in them", async ()
 Deno.test("a path span is a path, a placeholder is not", () => {
   assert.equal(isPathSpan("src/mechanisms/registry.ts"), true);
   assert.equal(isPathSpan("kinds/steps.ts"), true);
-  assert.equal(isPathSpan("src/checks"), true);
+  assert.equal(isPathSpan("src/random"), true);
   assert.equal(isPathSpan("src/mechanisms/kinds/*.ts"), false);
   assert.equal(isPathSpan("shaders/lipschitz_<kernel>.wgsl"), false);
   assert.equal(isPathSpan("MECHANISMS"), false);

@@ -10,7 +10,6 @@ import assert from "node:assert/strict";
 
 /** The layers, lowest first. */
 const LAYERS = [
-  "src/checks",
   "src/random",
   "src/data",
   "src/stats",
