@@ -83,8 +83,9 @@ export type FileSynthesisSpec = z.infer<typeof FileSynthesisSpec>;
  * docs/performance.md) with the uncentred Δ = max_s |u_i|: LW's calibration to ε drove most
  * records' weights to about 0 (mean α 0.015 against SW's 0.08), because a record's |u_i| at α = 1
  * varies little across the file (24 columns), so risk weighting spent the file's weight without
- * lowering Δ much. With the centred Δ (half the range of u_i) SW at ε = 10 keeps α ≈ 0.85; LW
- * has not been re-measured under it (docs/decisions.md).
+ * lowering Δ much. With the centred Δ (half the range of u_i), at ε = 10, seed 1: SW 860 / 844
+ * (simple / all, α ≈ 0.85, `bench:crc`), LW 867 / 851 (mean α 0.55, 6 fits); the difference is
+ * within the 15–40 points one seed moves a run, so SW, the simpler and cheaper, stays.
  *
  * @param spec The request.
  * @returns The mechanism and the reason the manifest states.
