@@ -117,7 +117,9 @@ export async function synthFile(args: string[]): Promise<void> {
   }
   const data = await readCsv(path);
   const started = performance.now();
-  const result = await synthesizeFile(data, schema, fileSettings(spec), (stage) => {
+  const result = await synthesizeFile(data, schema, fileSettings(spec), (stage, done) => {
+    // One line per stage (a fit's sweeps go to the API's progress, not to this log).
+    if (done !== undefined) return;
     console.error(`synth: ${((performance.now() - started) / 1000).toFixed(0)} s: ${stage}`);
   });
   const confidential = new Map(

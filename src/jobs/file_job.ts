@@ -25,7 +25,8 @@ import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { FileWorkerJob } from "./file_job_worker.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { FileJobSpec, JobOutput, JobProgress } from "./store.ts";
-import { publicStage } from "./synthesis_job.ts";
+import { parseProgressNote } from "./file_progress.ts";
+import { jobProgress, publicStage } from "./synthesis_job.ts";
 
 /**
  * Whether a request (or a stored job's spec) is a whole-file synthesis.
@@ -100,7 +101,8 @@ function restored(name: string, message: string): Error | undefined {
  * @param data The confidential file.
  * @param spec The request (on a registered dataset: no seed, no allowFlagged).
  * @param schema The declared schema (the policy's, or the inline request's).
- * @param onProgress Where the stages go (public stage names only).
+ * @param onProgress Where the stages go (public stage names only), and within a fit its sweeps as
+ *   a synthesis's `fits` (one, conditional null).
  * @param signal Aborted at the job's time limit: the worker is stopped, the job rejects.
  * @returns The public manifest, the owner's diagnostics (with each file's utility) and the m CSVs.
  */
@@ -112,8 +114,16 @@ export function runFileSynthesisJob(
   signal?: AbortSignal,
 ): Promise<JobOutput> {
   const job: FileWorkerJob = { data, schema, settings: fileSettings(spec) };
+  const fits = jobProgress(onProgress);
   return askWorker<JobOutput>(new URL("./file_job_worker.ts", import.meta.url), job, signal, {
-    onNote: (stage) => onProgress({ stage: publicStage(stage), fraction: 0 }),
+    onNote: (note) => {
+      const { stage, done, total } = parseProgressNote(note);
+      if (done === undefined || total === undefined) {
+        onProgress({ stage: publicStage(stage), fraction: 0 });
+      } else {
+        fits(stage, done, total);
+      }
+    },
     restore: restored,
   });
 }

@@ -4,7 +4,8 @@
  * seconds to minutes of one core, and the server must keep answering meanwhile (issue 34: nothing
  * heavy on the request thread). Asked by `runFileSynthesisJob` (`file_job.ts`) through
  * `askWorker`, which terminates it when the job's time limit aborts it; the stages go back as
- * notes, the release as the value, an error by its class name (`answerWith`).
+ * notes (`progressNote`, `file_progress.ts`), the release as the value, an error by its class name
+ * (`answerWith`).
  *
  * @module
  */
@@ -16,6 +17,7 @@ import type { FileSchema } from "../data/file_schema.ts";
 import type { FileSynthesisSettings } from "../synthesis/file_synthesis.ts";
 import { synthesizeFile } from "../synthesis/file_synthesis.ts";
 import { fileUtility } from "../synthesis/file_utility.ts";
+import { progressNote } from "./file_progress.ts";
 import type { JobOutput } from "./store.ts";
 
 /** What the worker runs. */
@@ -31,7 +33,12 @@ export interface FileWorkerJob {
  */
 async function fileRelease(job: FileWorkerJob): Promise<JobOutput> {
   const { data, schema, settings } = job;
-  const result = await synthesizeFile(data, schema, settings, postNote);
+  const result = await synthesizeFile(
+    data,
+    schema,
+    settings,
+    (stage, done, total) => postNote(progressNote(stage, done, total)),
+  );
   const confidential = new Map(
     [...datasetColumns(data)].map(([name, column]) => [name, Array.from(column, String)]),
   );

@@ -75,6 +75,11 @@ export interface LatentClassGibbsOptions {
    * collapsed one they leave invariant).
    */
   readonly splitMerge?: number;
+  /**
+   * Progress: sweeps done of the fit's total, chains·(warmup + draws·thin), about a hundred times
+   * per fit and once at the end (public settings only).
+   */
+  readonly onSweep?: (done: number, total: number) => void;
 }
 
 /** The name of the Σ_i u_i diagnostic in a fit's summary. */
@@ -123,6 +128,15 @@ export function sampleLatentClass(
   const lastPositions = new Float64Array(chains * dim);
   const root = new Rng(seed);
   const groups = model.termGroups(alpha);
+  const totalSweeps = chains * (warmup + draws * thin);
+  const every = Math.max(1, Math.floor(totalSweeps / 100));
+  let sweeps = 0;
+  const tick = () => {
+    sweeps++;
+    if (options.onSweep !== undefined && (sweeps % every === 0 || sweeps === totalSweeps)) {
+      options.onSweep(sweeps, totalSweeps);
+    }
+  };
   const groupSize = new Float64Array(groups.alpha.length);
   for (let i = 0; i < model.n; i++) groupSize[groups.of[i]]++;
   for (let c = 0; c < chains; c++) {
@@ -137,10 +151,16 @@ export function sampleLatentClass(
       options.splitMerge ?? 0,
       root.split(c),
     );
-    for (let t = 0; t < warmup; t++) chain.sweep();
+    for (let t = 0; t < warmup; t++) {
+      chain.sweep();
+      tick();
+    }
     for (let d = 0; d < draws; d++) {
       let termSum = 0;
-      for (let t = 0; t < thin; t++) termSum = chain.sweep();
+      for (let t = 0; t < thin; t++) {
+        termSum = chain.sweep();
+        tick();
+      }
       const s = c * draws + d;
       out.set(chain.theta, s * dim);
       quantities[0][s] = termSum;

@@ -101,8 +101,11 @@ export interface FileSynthesisResult {
   readonly datasets: Map<string, string[]>[];
 }
 
-/** Progress of a whole-file release: its stage. */
-export type FileProgress = (stage: string) => void;
+/**
+ * Progress of a whole-file release: its stage ("encode", "fit k: label", "simulate"), and within
+ * a fit the Gibbs sweeps done of its total.
+ */
+export type FileProgress = (stage: string, done?: number, total?: number) => void;
 
 /**
  * Synthesises every column of a confidential file under its declared schema.
@@ -110,7 +113,7 @@ export type FileProgress = (stage: string) => void;
  * @param data The confidential file (its columns all declared by `schema`).
  * @param schema The owner's declared schema.
  * @param settings The mechanism, ε, m and Gibbs settings.
- * @param onProgress Called with each stage's name.
+ * @param onProgress Called with each stage's name, and with each fit's sweeps.
  * @returns The public manifest, the owner's diagnostics and the m files; throws a `DataError`
  * for a record outside the schema, a `RangeError` for a mechanism that needs a one-dimensional
  * outcome, a `CalibrationError` when ε cannot be met and a `FitFlaggedError` for a flagged fit.
@@ -126,7 +129,9 @@ export async function synthesizeFile(
   const classes = settings.classes ?? DEFAULT_CLASSES;
   const model = new LatentClassModel(encoded, classes);
   const { seed, policy: seedPolicy } = releaseSeed(settings.seed);
+  let stage = "fit";
   const gibbs: LatentClassGibbsOptions = {
+    onSweep: (done, total) => onProgress(stage, done, total),
     seed,
     chains: settings.chains,
     warmup: settings.warmup,
@@ -148,7 +153,8 @@ export async function synthesizeFile(
     {
       ...context,
       fit: (weighting, label) => {
-        onProgress(`fit ${++fits.count}: ${label}`);
+        stage = `fit ${++fits.count}: ${label}`;
+        onProgress(stage);
         return context.fit(weighting, label);
       },
     },
