@@ -10,6 +10,7 @@
  */
 import type { FileSchema } from "../data/file_schema.ts";
 import type { FileSynthesisSpec } from "../synthesis/file_spec.ts";
+import type { FitStatus } from "../synthesis/fit_progress.ts";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import type { ReleaseManifest } from "../synthesis/report.ts";
 import type { SynthesisDiagnostics } from "../synthesis/synthesize.ts";
@@ -89,18 +90,10 @@ export interface Budget {
 export type JobStatus = "queued" | "running" | "succeeded" | "failed";
 
 /**
- * One running fit of a job (issue 37): its stage (a public label), the outcome whose conditional
- * it fits (null with one outcome), the sampler iteration of the total, and seconds run and left.
+ * One running fit of a job (issue 37): a {@linkcode FitStatus} whose stage is the public label
+ * (`publicStage`) and whose seconds are rounded to tenths (`jobProgress`).
  */
-export interface JobFitProgress {
-  readonly stage: string;
-  readonly conditional: string | null;
-  readonly iteration: number;
-  readonly total: number;
-  readonly elapsedSeconds: number;
-  /** Null before its first iteration and once it is done. */
-  readonly remainingSeconds: number | null;
-}
+export type JobFitProgress = FitStatus;
 
 /**
  * How far a running job is: the stage (a public label) of the fit that last reported and the

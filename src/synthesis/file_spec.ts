@@ -34,10 +34,12 @@ export const FileSynthesisSpec = z.object({
   epsilon: z.number().positive().finite().optional(),
   m: z.number().int().min(1).max(100).default(1),
   /**
-   * The truncation K. Default {@linkcode FILE_CLASSES} (5), not the model's 30: at the small α a
-   * whole file's ε allows, few classes are supported; measured on ma2019 (seed 3, SW, a = 0.1),
-   * k-marginal on the CRC's simple features at ε = 10: K = 2 809, 5 824, 10 802, 30 769–772; at
-   * ε = 5: K = 5 789, 30 766; at ε = 1: K = 2 620, 5 618, 30 474 (docs/decisions.md).
+   * The truncation K. Default {@linkcode FILE_CLASSES} (5), not the model's 30. Measured with the
+   * uncentred Δ, whose small α supported few classes (ma2019, seed 3, SW, a = 0.1, k-marginal on
+   * the CRC's simple features at ε = 10: K = 2 809, 5 824, 10 802, 30 769–772; at ε = 5: K = 5
+   * 789, 30 766; at ε = 1: K = 2 620, 5 618, 30 474; docs/decisions.md). The centred Δ leaves α
+   * ≈ 0.85 at ε = 10, where K = 10 was still flagged after 1,000 sweeps without split–merge moves;
+   * larger K has not been re-measured with them.
    */
   classes: z.number().int().min(1).max(200).default(FILE_CLASSES),
   /**
