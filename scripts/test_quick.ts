@@ -2,12 +2,12 @@
  * Issue 36: the files `deno task test:quick` runs, printed one a line.
  *
  * The rule: every test file in the lower layers' folders ({@link QUICK_FOLDERS}: pure functions,
- * random numbers, data, statistics, models, samplers, mechanisms, survey tables, and the
- * architecture checks), less the files named in {@link SLOW_FILES} — those that fit a posterior
- * against rstan, a real file or an exact posterior, draw a large sample for a distribution test or
- * run a mechanism end to end (each several seconds or more on an idle 2-core machine). The other
- * folders ({@link SLOW_FOLDERS}) start servers, subprocesses, browsers, the GPU, databases or whole
- * syntheses and studies, and run only in `deno task test`. Every test file is in one of the sets;
+ * random numbers, data, statistics, models, samplers, mechanisms, survey tables, the reports'
+ * figures and the architecture checks), less the files named in {@link SLOW_FILES} — those that
+ * fit a posterior against rstan, a real file or an exact posterior, draw a large sample for a
+ * distribution test or run a mechanism end to end (each several seconds or more on an idle 2-core
+ * machine). The other folders ({@link SLOW_FOLDERS}) start servers, subprocesses, browsers, the
+ * GPU, databases or whole syntheses and studies, and run only in `deno task test`. Every test file is in one of the sets;
  * test/architecture/test_sets_test.ts fails otherwise, so a new file or folder is classified.
  *
  * (`deno test --ignore=…` with several folders applies the ignores to the first folder only, in
@@ -26,6 +26,7 @@ export const QUICK_FOLDERS: readonly string[] = [
   "test/mcmc",
   "test/mechanisms",
   "test/survey",
+  "test/report",
 ];
 
 /** Slow files inside {@link QUICK_FOLDERS}: file → why it is slow. */

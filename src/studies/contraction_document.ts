@@ -20,7 +20,8 @@ import { CHOSEN_RULE } from "./contraction_template.ts";
 import { chain, contractionVerdicts, shareCell } from "./contraction_verdicts.ts";
 import { fmt, percent } from "./markdown.ts";
 import { estimandsFigure } from "./contraction_figures.ts";
-import type { LineFigure, StudyDocument, Table } from "./study_document.ts";
+import type { Figure } from "../report/figure.ts";
+import type { StudyDocument, Table } from "./study_document.ts";
 import type { totalFitStats } from "./study_runner.ts";
 import type { StudyResult } from "./study_types.ts";
 
@@ -173,7 +174,7 @@ export function contractionDocument(
     ...fitValues("", summary.fits),
   };
   const tables: Record<string, Table> = {};
-  const figures: Record<string, LineFigure> = {};
+  const figures: Record<string, Figure> = {};
   for (const [g, generator] of summary.generators.entries()) {
     Object.assign(values, generatorValues(generator, sizes));
     tables[`${generator.name}.sizes`] = sizeTable(generator);

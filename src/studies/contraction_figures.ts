@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { distributionSeries, type LineFigure, type Panel } from "./figure_svg.ts";
+import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
 import type { ContractionRecord } from "./contraction_result.ts";
 import {
   CONTRACTION_LABELS,
@@ -42,7 +42,7 @@ export function estimandsFigure(
   records: readonly ContractionRecord[],
   settings: ContractionSettings,
   g: number,
-): LineFigure {
+): Figure {
   const { name } = settings.generators[g];
   const j = settings.estimandsN === null ? -1 : settings.sizes.indexOf(settings.estimandsN);
   const panel = ([stat, title]: typeof STATISTICS[number]): Panel => ({

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { distributionSeries, type LineFigure, type Panel } from "./figure_svg.ts";
+import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
 import type { FiveEntry, FiveRecord, FiveResult } from "./five_result.ts";
 import { FIVE_DOWNSCALED, FIVE_LABELS, type FiveDownscaled } from "./five_settings.ts";
 import * as md from "./markdown.ts";
@@ -38,7 +38,7 @@ function entries(
 }
 
 /** The slides' two violins as distributions over the databases: Δ and avg-ECDF. */
-export function downscalingFigure(result: FiveResult): LineFigure {
+export function downscalingFigure(result: FiveResult): Figure {
   const c1 = result.settings.downscaling === null
     ? "–"
     : String(result.settings.downscaling / result.settings.reference);
@@ -52,7 +52,7 @@ export function downscalingFigure(result: FiveResult): LineFigure {
           `${FIVE_LABELS[m]}, c = ${downscaled ? c1 : 1}`,
           COLORS[m],
           entries(result, m, downscaled).map((x) => x === null ? null : value(x)),
-          !downscaled,
+          { dashed: !downscaled },
         )
       )
     ),

@@ -15,7 +15,8 @@ import {
   isReleased,
   MECHANISM_LABELS,
 } from "./frontier.ts";
-import { lineFigureSvg, type Series } from "./figure_svg.ts";
+import type { Series } from "../report/figure.ts";
+import { figureSvg } from "../report/svg.ts";
 
 /** Colour of each mechanism (Okabe–Ito, distinguishable with colour-blindness). */
 const COLORS: Readonly<Record<FrontierMechanism, string>> = {
@@ -69,7 +70,7 @@ export function frontierSvg(result: FrontierResult, fileKey: string): string {
   );
   const right = seriesOf((a) => headlineError(file, a));
   const axes = { xLabel: "ε (log scale)", logX: true, logY: true };
-  return lineFigureSvg({
+  return figureSvg({
     title: `${file.label}: utility against ε, per mechanism`,
     panels: [
       { ...axes, title: `${file.label}: S_pMSE`, yLabel: "S_pMSE (log scale)", series: left },

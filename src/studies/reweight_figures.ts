@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { distributionSeries, type LineFigure, type Series } from "./figure_svg.ts";
+import { distributionSeries, type Figure, type Series } from "../report/figure.ts";
 import { FIGURE_MECHANISMS, type FigureMechanism, type ReweightRecord } from "./reweight_result.ts";
 import { REWEIGHT_LABELS as LABELS } from "./reweight_settings.ts";
 
@@ -19,7 +19,7 @@ const COLORS: Readonly<Record<FigureMechanism, string>> = {
 };
 
 /** Figure 1: the share of records with Δ_{α,x_i} ≤ x, one line per synthesizer. */
-export function recordBoundsFigure(first: ReweightRecord | undefined): LineFigure {
+export function recordBoundsFigure(first: ReweightRecord | undefined): Figure {
   const levels = first?.recordLevel ?? {};
   const shown = FIGURE_MECHANISMS.filter((m) => levels[m] !== undefined);
   const series: Series[] = shown.map((m) => ({
@@ -41,7 +41,7 @@ export function recordBoundsFigure(first: ReweightRecord | undefined): LineFigur
 }
 
 /** Figure 2: Δ_{α,x_i} against α_i for LW and CW, the overall bound dashed. */
-export function weightEfficiencyFigure(first: ReweightRecord | undefined): LineFigure {
+export function weightEfficiencyFigure(first: ReweightRecord | undefined): Figure {
   const levels = first?.recordLevel ?? {};
   const panel = (m: "lw" | "cw") => {
     const level = levels[m];
@@ -83,7 +83,7 @@ const ESTIMAND_SERIES = [
  * and of each synthesizer's synthetic data (averaged over its datasets), as its distribution over
  * the databases.
  */
-export function estimandsFigure(records: readonly ReweightRecord[]): LineFigure {
+export function estimandsFigure(records: readonly ReweightRecord[]): Figure {
   const panel = (stat: "mean" | "median" | "q15" | "q90", title: string) => ({
     title,
     xLabel: "value",

@@ -14,11 +14,12 @@
  *
  * @module
  */
-import { type LineFigure, lineFigureSvg } from "./figure_svg.ts";
+import type { Figure } from "../report/figure.ts";
+import { figureSvg } from "../report/svg.ts";
 import { markdownTable } from "./markdown_table.ts";
 import { type Verdict, verdictTable } from "./verdict.ts";
 
-export type { LineFigure, Verdict };
+export type { Verdict };
 
 /** A table of a report: a header row and body rows of formatted cells. */
 export interface Table {
@@ -35,7 +36,7 @@ export interface StudyDocument {
   /** Tables by placeholder name. */
   readonly tables: Readonly<Record<string, Table>>;
   /** Figures by placeholder name. */
-  readonly figures: Readonly<Record<string, LineFigure>>;
+  readonly figures: Readonly<Record<string, Figure>>;
 }
 
 /** `{{verdicts}}`, `{{table:NAME}}`, `{{figure:NAME}}` or `{{NAME}}`. */
@@ -78,7 +79,7 @@ export function fillTemplate(template: string, document: StudyDocument): string 
     if (kind === "table") {
       return markdownTable(document.tables[name].header, document.tables[name].rows);
     }
-    if (kind === "figure") return lineFigureSvg(document.figures[name]);
+    if (kind === "figure") return figureSvg(document.figures[name]);
     return document.values[name];
   });
   const unused = [

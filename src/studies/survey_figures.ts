@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { LineFigure, Panel } from "./figure_svg.ts";
+import type { Figure, Panel } from "../report/figure.ts";
 import type { SurveyRecord } from "./survey_record.ts";
 
 const UNWEIGHTED = "#000000";
@@ -16,7 +16,7 @@ const COLORS = { sample: "#009E73", fbs: "#E69F00", fbp: "#0072B2" } as const;
 const LABELS = { sample: "Sample", fbs: "FBS", fbp: "FBP" } as const;
 
 /** Figure 3: the share of records with a bound at or below x, unweighted and released. */
-export function surveyBoundsFigure(first: SurveyRecord | undefined, target: number): LineFigure {
+export function surveyBoundsFigure(first: SurveyRecord | undefined, target: number): Figure {
   const bounds = first?.figures?.bounds;
   const panel = (method: "fbs" | "fbp"): Panel => ({
     title: LABELS[method],
@@ -49,7 +49,7 @@ export function surveyBoundsFigure(first: SurveyRecord | undefined, target: numb
 }
 
 /** Figure 4: salary against weight, confidential and synthetic. */
-export function weightSmoothingFigure(first: SurveyRecord | undefined): LineFigure {
+export function weightSmoothingFigure(first: SurveyRecord | undefined): Figure {
   const pairs = first?.figures?.pairs;
   const panel = (which: "sample" | "fbs" | "fbp"): Panel => ({
     title: LABELS[which],
@@ -78,7 +78,7 @@ export function logWeightSpread(pairs: readonly (readonly [number, number])[]): 
 export function synthesizedWeightsFigure(
   first: SurveyRecord | undefined,
   method: "fbs" | "fbp",
-): LineFigure {
+): Figure {
   const figures = first?.figures;
   const panel = (title: string, points: readonly (readonly [number, number])[] | undefined) => ({
     title,
