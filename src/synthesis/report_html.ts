@@ -1,11 +1,11 @@
 /**
  * The release report: first the release itself (mechanism, settings, ε, guarantee and neighbours,
  * Δ, m, n and the final fit's health: `release_summary.ts`), then the utility report (and, for
- * the owner, the risk report), as one self-contained HTML page: inline
- * SVG plots drawn here and inline CSS, no script and nothing fetched (its Content-Security-Policy
- * is `default-src 'none'`), so the page opens from a file on a machine with no network. Observable
- * Plot, which the web report uses in the browser, needs a DOM to render and Deno has none; the
- * few plots here are small SVG renderers instead.
+ * the owner, the risk report), as one self-contained HTML page: inline SVG plots and inline CSS,
+ * no script and nothing fetched (its Content-Security-Policy is `default-src 'none'`), so the page
+ * opens from a file on a machine with no network. The plots are figure specs
+ * (`report/release_figures.ts`) drawn by the one SVG renderer (`report/svg.ts`), as the studies'
+ * figures and the web page's are.
  *
  * Every text (variable names and levels are the data owner's) is escaped.
  *
@@ -13,7 +13,15 @@
  */
 import type { MechanismName } from "../mechanisms/mechanism.ts";
 import { readable } from "../report/format.ts";
-import { ticks } from "../report/ticks.ts";
+import {
+  CONFIDENTIAL,
+  ecdfFigure,
+  type Interval,
+  intervalsFigure,
+  marginalFigure,
+  syntheticColour,
+} from "../report/release_figures.ts";
+import { figureSvg } from "../report/svg.ts";
 import { FIT_LIMITS, MECHANISM_DESCRIPTIONS, type ReleaseSummary } from "./release_summary.ts";
 import type { RiskReport } from "./risk_report.ts";
 import type {
@@ -61,172 +69,31 @@ const ENTITIES: Readonly<Record<string, string>> = {
   "'": "&#39;",
 };
 
-const CONFIDENTIAL = "#222222";
-const PALETTE = [
-  "#1f77b4",
-  "#ff7f0e",
-  "#2ca02c",
-  "#d62728",
-  "#9467bd",
-  "#8c564b",
-  "#e377c2",
-  "#7f7f7f",
-  "#bcbd22",
-  "#17becf",
-];
-const SYNTHETIC = PALETTE[0];
-
-function colour(l: number): string {
-  return PALETTE[l % PALETTE.length];
-}
-
-/** A coordinate for SVG: 2 decimals. */
-function px(x: number): string {
-  return String(Math.round(x * 100) / 100);
-}
-
-/** Text no longer than `max` characters (an ellipsis marks the cut), escaped. */
-function label(text: string, max = 24): string {
-  const chars = [...text];
-  return escapeHtml(chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text);
-}
-
-interface Frame {
-  readonly width: number;
-  readonly height: number;
-  readonly left: number;
-  readonly right: number;
-  readonly top: number;
-  readonly bottom: number;
-}
-
-function scale(d0: number, d1: number, r0: number, r1: number): (v: number) => number {
-  const span = d1 - d0 || 1;
-  return (v) => r0 + (v - d0) / span * (r1 - r0);
-}
-
-/** The SVG of one numeric variable's ECDFs: confidential in black, each synthetic in colour. */
+/** A numeric variable's ECDFs: confidential on top, each synthetic dataset in its colour. */
 function ecdfSvg(variable: NumericVariableUtility): string {
-  const f: Frame = { width: 560, height: 280, left: 48, right: 16, top: 12, bottom: 36 };
   const { probabilities, confidential, synthetic } = variable.ecdf;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const series of [confidential, ...synthetic]) {
-    for (const v of series) (lo = Math.min(lo, v), hi = Math.max(hi, v));
-  }
-  if (!(hi > lo)) (lo -= 0.5, hi += 0.5);
-  const x = scale(lo, hi, f.left, f.width - f.right);
-  const y = scale(0, 1, f.height - f.bottom, f.top);
-  const path = (series: readonly number[]) => {
-    let d = `M${px(x(series[0]))},${px(y(probabilities[0]))}`;
-    for (let k = 1; k < series.length; k++) {
-      d += `H${px(x(series[k]))}V${px(y(probabilities[k]))}`;
-    }
-    return d;
-  };
-  const xTicks = ticks(lo, hi, { kind: "inside", count: 5 }).map((t) =>
-    `<g class="tick"><line x1="${px(x(t))}" x2="${px(x(t))}" y1="${f.height - f.bottom}" y2="${
-      f.height - f.bottom + 5
-    }"/><text x="${px(x(t))}" y="${f.height - f.bottom + 17}" text-anchor="middle">${
-      readable(t, 3)
-    }</text></g>`
-  ).join("");
-  const yTicks = [0, 0.25, 0.5, 0.75, 1].map((t) =>
-    `<g class="tick"><line x1="${f.left}" x2="${f.width - f.right}" y1="${px(y(t))}" y2="${
-      px(y(t))
-    }" class="grid"/><text x="${f.left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${t}</text></g>`
-  ).join("");
-  const lines =
-    synthetic.map((series, l) =>
-      `<path class="series synthetic" d="${path(series)}" stroke="${
-        colour(l)
-      }" stroke-opacity="0.8" fill="none" stroke-width="1.5"><title>synthetic ${
-        l + 1
-      }</title></path>`
-    ).join("") +
-    `<path class="series confidential" d="${
-      path(confidential)
-    }" stroke="${CONFIDENTIAL}" fill="none" stroke-width="2.5"><title>confidential</title></path>`;
-  const name = escapeHtml(variable.name);
-  return `<svg class="plot ecdf" role="img" aria-label="ECDF of ${name}" width="${f.width}" height="${f.height}" viewBox="0 0 ${f.width} ${f.height}">` +
-    `<g class="axis">${yTicks}${xTicks}<line x1="${f.left}" x2="${f.width - f.right}" y1="${
-      f.height - f.bottom
-    }" y2="${f.height - f.bottom}"/></g>` +
-    lines +
-    `<text class="axis-label" x="${(f.left + f.width - f.right) / 2}" y="${
-      f.height - 4
-    }" text-anchor="middle">${name}</text></svg>`;
+  const series = (label: string, color: string, values: readonly number[], className: string) => ({
+    label,
+    color,
+    step: true,
+    marks: false,
+    width: className.endsWith("confidential") ? 2.5 : 1.5,
+    className,
+    points: values.map((v, k) => [v, probabilities[k]] as const),
+  });
+  return figureSvg(ecdfFigure(variable.name, [
+    series("confidential", CONFIDENTIAL, confidential, "series confidential"),
+    ...synthetic.map((values, l) =>
+      series(`synthetic ${l + 1}`, syntheticColour(l), values, "series synthetic")
+    ),
+  ]));
 }
 
-/** The legend of the ECDF plots. */
-function ecdfLegend(m: number): string {
-  const items = [`<span class="key" style="background:${CONFIDENTIAL}"></span>confidential`];
-  for (let l = 0; l < m; l++) {
-    items.push(`<span class="key" style="background:${colour(l)}"></span>synthetic ${l + 1}`);
-  }
-  return `<p class="legend">${items.join(" ")}</p>`;
-}
-
-/** Horizontal grouped bars of a marginal: confidential and synthetic (mean over m) proportions. */
-function barsSvg(variable: CategoricalVariableUtility): string {
-  const L = variable.levels.length;
-  const band = 30;
-  const f: Frame = { width: 600, height: 36 + band * L, left: 150, right: 110, top: 8, bottom: 28 };
-  const max = Math.max(
-    ...variable.confidential.proportions,
-    ...variable.synthetic.proportions,
-    1e-9,
-  );
-  const x = scale(0, max, f.left, f.width - f.right);
-  const rows = variable.levels.map((level, j) => {
-    const y0 = f.top + j * band;
-    const c = variable.confidential.proportions[j];
-    const s = variable.synthetic.proportions[j];
-    return `<g class="level"><text x="${f.left - 6}" y="${y0 + 17}" text-anchor="end">${
-      label(level)
-    }</text>` +
-      `<rect class="bar confidential" x="${f.left}" y="${y0 + 3}" width="${
-        px(x(c) - f.left)
-      }" height="11" fill="${CONFIDENTIAL}"><title>confidential ${readable(c)}</title></rect>` +
-      `<rect class="bar synthetic" x="${f.left}" y="${y0 + 15}" width="${
-        px(x(s) - f.left)
-      }" height="11" fill="${SYNTHETIC}"><title>synthetic ${readable(s)}</title></rect>` +
-      `<text x="${f.width - f.right + 8}" y="${y0 + 17}" class="value">${readable(c, 3)} / ${
-        readable(s, 3)
-      }</text></g>`;
-  }).join("");
-  const axisY = f.top + band * L + 2;
-  const xTicks = ticks(0, max, { kind: "inside", count: 4 }).map((t) =>
-    `<g class="tick"><line x1="${px(x(t))}" x2="${px(x(t))}" y1="${axisY}" y2="${
-      axisY + 5
-    }"/><text x="${px(x(t))}" y="${axisY + 17}" text-anchor="middle">${readable(t, 3)}</text></g>`
-  ).join("");
-  const name = escapeHtml(variable.name);
-  return `<svg class="plot bars" role="img" aria-label="Proportions of ${name}" width="${f.width}" height="${f.height}" viewBox="0 0 ${f.width} ${f.height}">` +
-    rows +
-    `<g class="axis"><line x1="${f.left}" x2="${
-      f.width - f.right
-    }" y1="${axisY}" y2="${axisY}"/>${xTicks}</g></svg>`;
-}
-
-/** Two intervals on their union's scale, confidential above synthetic. */
-function intervalsSvg(
-  o: { lower: number; upper: number; estimate: number },
-  s: { lower: number; upper: number; estimate: number },
-): string {
-  const width = 180;
-  const lo = Math.min(o.lower, s.lower);
-  const hi = Math.max(o.upper, s.upper);
-  if (![lo, hi, o.estimate, s.estimate].every(Number.isFinite)) return "";
-  const x = scale(lo, hi > lo ? hi : lo + 1, 6, width - 6);
-  const one = (v: typeof o, y: number, fill: string, kind: string) =>
-    `<line class="interval ${kind}" x1="${px(x(v.lower))}" x2="${
-      px(x(v.upper))
-    }" y1="${y}" y2="${y}" stroke="${fill}" stroke-width="2"/>` +
-    `<circle cx="${px(x(v.estimate))}" cy="${y}" r="3" fill="${fill}"/>`;
-  return `<svg class="plot intervals" role="img" aria-label="intervals" width="${width}" height="22" viewBox="0 0 ${width} 22">${
-    one(o, 6, CONFIDENTIAL, "confidential")
-  }${one(s, 16, SYNTHETIC, "synthetic")}</svg>`;
+/** Two intervals on their union's scale, confidential above synthetic ("" unless finite). */
+function intervalsSvg(confidential: Interval, synthetic: Interval): string {
+  const ends = [confidential.lower, synthetic.lower, confidential.upper, synthetic.upper];
+  if (![...ends, confidential.estimate, synthetic.estimate].every(Number.isFinite)) return "";
+  return figureSvg(intervalsFigure(confidential, synthetic));
 }
 
 function table(head: readonly string[], rows: readonly (readonly string[])[], cls = ""): string {
@@ -263,7 +130,7 @@ function numericSection(variable: NumericVariableUtility, m: number): string {
   return `<section class="variable numeric"><h3>${
     escapeHtml(variable.name)
   } <small>numeric</small></h3>` +
-    `<div class="figure">${ecdfSvg(variable)}${ecdfLegend(m)}</div>` +
+    `<div class="figure">${ecdfSvg(variable)}</div>` +
     table(["", "confidential", `synthetic (mean of ${m})`, "synthetic 1…m"], rows) +
     "</section>";
 }
@@ -280,8 +147,16 @@ function categoricalSection(variable: CategoricalVariableUtility, m: number): st
     escapeHtml(variable.name)
   } <small>categorical</small></h3>` +
     `<div class="figure">${
-      barsSvg(variable)
-    }<p class="legend"><span class="key" style="background:${CONFIDENTIAL}"></span>confidential <span class="key" style="background:${SYNTHETIC}"></span>synthetic (mean of ${m})</p></div>` +
+      figureSvg(
+        marginalFigure(
+          variable.name,
+          variable.levels,
+          variable.confidential.proportions,
+          variable.synthetic.proportions,
+          m,
+        ),
+      )
+    }</div>` +
     table(["level", "confidential n", "share", `synthetic n (mean of ${m})`, "share"], rows) +
     `<p class="measure">Total variation distance: <strong>${
       readable(variable.tvd.mean)
@@ -551,12 +426,11 @@ h3 { font-size: 15px; margin-bottom: 4px; } small { color: #666; font-weight: no
 table { border-collapse: collapse; margin: 8px 0; } td, th { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: right; vertical-align: middle; }
 td { white-space: nowrap; }
 td:first-child, th:first-child { text-align: left; }
-.syn { color: ${SYNTHETIC}; margin-left: 4px; }
+.syn { color: ${syntheticColour(0)}; margin-left: 4px; }
 .warning { background: #fde8e8; border: 2px solid #b91c1c; color: #7f1d1d; padding: 8px 12px; }
 table.release th { text-align: left; padding-right: 16px; white-space: nowrap; } table.release td, table.settings td, table.settings th { text-align: left; white-space: normal; }
 .bad { color: #b91c1c; } .good { color: #15803d; }
-svg text { font: 11px system-ui, sans-serif; fill: #333; } svg .axis line, svg .tick line { stroke: #999; }
-svg line.grid { stroke: #eee; } .legend { margin: 2px 0 8px; color: #444; }
+svg text { font: 11px system-ui, sans-serif; fill: #333; }
 .key { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 10px; vertical-align: -1px; }
 .error { color: #a00; } code { background: #f4f4f4; padding: 1px 4px; }
 `;
@@ -621,7 +495,9 @@ export function reportHtml(utility: UtilityReport, options: ReportHtmlOptions): 
   const models = utility.models.length === 0
     ? ""
     : `<section id="models"><h2>Utility models: confidence-interval overlap</h2>` +
-      `<p>Each model fitted to the confidential data and to every synthetic dataset, the synthetic fits combined by the partial-synthesis rules (q̄, T = b/m + ū, t<sub>ν</sub>). Overlap (Karr et al. 2006) is 1 for identical intervals and negative for disjoint ones; |β̄ − β|/SE is in confidential standard errors. <span class="key" style="background:${CONFIDENTIAL}"></span>confidential <span class="key" style="background:${SYNTHETIC}"></span>synthetic</p>` +
+      `<p>Each model fitted to the confidential data and to every synthetic dataset, the synthetic fits combined by the partial-synthesis rules (q̄, T = b/m + ū, t<sub>ν</sub>). Overlap (Karr et al. 2006) is 1 for identical intervals and negative for disjoint ones; |β̄ − β|/SE is in confidential standard errors. <span class="key" style="background:${CONFIDENTIAL}"></span>confidential <span class="key" style="background:${
+        syntheticColour(0)
+      }"></span>synthetic</p>` +
       utility.models.map(modelSection).join("") + "</section>";
   return `<!DOCTYPE html>
 <html lang="en">

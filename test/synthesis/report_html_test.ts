@@ -169,6 +169,13 @@ Deno.test("`reportHtml()` escapes every name and level and refers to nothing out
     "stroke-width",
     "stroke-opacity",
     "text-anchor",
+    "dominant-baseline",
+    "stroke-dasharray",
+    "transform",
+    "font-family",
+    "font-size",
+    "font-weight",
+    "xmlns",
     "html",
     "data-field",
   ]);
