@@ -1,7 +1,9 @@
 /**
  * The web report: `GET /` (a static page, no key needed to load it: it asks for a key and keeps
- * it in sessionStorage), its module `GET /web/report.js`, and the plotting library it draws
- * with (Observable Plot and d3, pinned in deno.json and served from this server, never a CDN).
+ * it in sessionStorage), its module `GET /web/report.js`, the report modules it draws its figures
+ * with (`/web/report/*.ts`: the figure specs and the SVG renderer of report.html and the studies)
+ * and the library it reads CSV with (d3, pinned in deno.json and served from this server, never
+ * a CDN).
  * The page submits a synthesis through the API, follows the job, and draws the public report;
  * the confidential plots only for a key with the diagnostics scope.
  *
@@ -10,13 +12,13 @@
 import page from "../web/index.html" with { type: "text" };
 import script from "../web/report.js" with { type: "text" };
 import { functionApp } from "../src/api/app.ts";
+import { REPORT_MODULES } from "../src/api/browser_modules.ts";
 import {
   assetHandler,
   assetUrl,
   contentSecurityPolicy,
   D3,
   pageHandler,
-  PLOT,
   scriptHandler,
 } from "../src/api/assets.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
@@ -36,7 +38,8 @@ export function report(_context: ApiContext) {
   const app = functionApp();
   app.get("/", pageHandler(page, CONTENT_SECURITY_POLICY));
   app.get("/web/report.js", scriptHandler(script));
-  for (const asset of [D3, PLOT]) app.get(assetUrl(asset), assetHandler(asset));
+  for (const [path, module] of REPORT_MODULES) app.get(path, scriptHandler(module));
+  app.get(assetUrl(D3), assetHandler(D3));
   return app;
 }
 

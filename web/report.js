@@ -1,15 +1,29 @@
 // The web report (served at / by functions/report.ts): submit a synthesis through the HTTP API,
-// follow its job, and draw the public privacy report with Observable Plot (the globals `Plot`
-// and `d3`, served by this server). The confidential plots (record-level Lipschitz bounds,
-// weights, the confidential ECDF) are drawn only when the key may read the job's diagnostics.
+// follow its job, and draw the public privacy report. Its figures are the figure specs of
+// src/report/release_figures.ts drawn by src/report/svg.ts, the renderer of report.html and the
+// studies' figures, which this server serves as JavaScript under /web/report/; the global `d3`
+// (served by this server too) reads CSV and formats numbers. The confidential plots (record-level
+// Lipschitz bounds, weights, the confidential ECDF) are drawn only when the key may read the job's
+// diagnostics.
 // The key lives in sessionStorage (this tab only), under the name /docs uses too.
 // A registered dataset carries the release policy its owner sets once at registration: the
 // public columns (the only ones a request may name as covariates, strata or table labels) and
 // public bounds and stratum sizes; requests on it state their ε and never a seed (the server
 // takes stratum sizes and bounds from the policy).
 
+import {
+  boundsFigure,
+  cellsFigure,
+  CONFIDENTIAL,
+  ecdfFigure,
+  ecdfSeries,
+  syntheticColour,
+  weightsFigure,
+} from "/web/report/release_figures.ts";
+import { figureSvg } from "/web/report/svg.ts";
+
 const KEY = "ppsynth-api-key";
-const { Plot, d3 } = globalThis;
+const { d3 } = globalThis;
 const $ = (id) => document.getElementById(id);
 
 /** What the page knows of the uploaded file (kept in this tab only): its header and rows. */
@@ -307,16 +321,9 @@ async function showBudget(datasetId) {
       ` (${budget.releases.length} charges, each a request's ε, charged when it was accepted).`;
 }
 
-/** Step points of the empirical CDF of each series. */
-function ecdf(series) {
-  return series.flatMap(([name, values]) => {
-    const sorted = Float64Array.from(values).sort();
-    return Array.from(sorted, (value, i) => ({ series: name, value, F: (i + 1) / sorted.length }));
-  });
-}
-
-function draw(id, plot) {
-  $(id).replaceChildren(plot);
+/** Draws a figure spec into the element `id` (the renderer escapes every text). */
+function draw(id, figure) {
+  $(id).innerHTML = figureSvg(figure);
 }
 
 /** The public report of a succeeded synthesis, and the owner's plots when the key allows. */
@@ -335,7 +342,8 @@ async function showReport(job, y) {
   const synthetic = await Promise.all(job.datasets.map(async (url, k) => {
     const response = await request(url);
     if (!response.ok) throw new ApiFailure(response.status, (await response.json()).error);
-    return [`synthetic ${k + 1}`, column(parse(await response.text()), outcome)];
+    const values = column(parse(await response.text()), outcome);
+    return ecdfSeries(`synthetic ${k + 1}`, syntheticColour(k), values, "series synthetic");
   }));
   $("diagnostics-note").textContent = diagnostics === null
     ? 'This key lacks the "diagnostics" scope, so only the public report is shown: the ' +
@@ -344,28 +352,16 @@ async function showReport(job, y) {
     : "Confidential diagnostics shown: this key has the diagnostics scope.";
   const local = diagnostics !== null && data.columns.includes(outcome) &&
     data.rows.length === report.n;
-  const series = local ? [["confidential", column(data, outcome)], ...synthetic] : synthetic;
+  const series = local
+    ? [
+      ecdfSeries("confidential", CONFIDENTIAL, column(data, outcome), "series confidential"),
+      ...synthetic,
+    ]
+    : synthetic;
   $("ecdf-caption").textContent = local
     ? "Confidential and synthetic outcomes (empirical CDFs)"
     : "Synthetic outcomes (empirical CDFs)";
-  const palette = d3.schemeTableau10;
-  draw(
-    "plot-ecdf",
-    Plot.plot({
-      height: 280,
-      color: {
-        legend: true,
-        domain: series.map(([name]) => name),
-        range: local ? ["black", ...palette] : palette,
-      },
-      x: { label: outcome },
-      y: { label: "ECDF", domain: [0, 1] },
-      marks: [
-        Plot.ruleY([0]),
-        Plot.line(ecdf(series), { x: "value", y: "F", stroke: "series", curve: "step-after" }),
-      ],
-    }),
-  );
+  draw("plot-ecdf", ecdfFigure(outcome, series));
   const bounds = diagnostics?.recordLipschitz ?? null;
   $("fig-lipschitz").hidden = bounds === null;
   $("fig-weights").hidden = bounds === null;
@@ -373,36 +369,12 @@ async function showReport(job, y) {
     $("plot-lipschitz").replaceChildren();
     $("plot-weights").replaceChildren();
   } else {
-    const alpha = diagnostics.alpha ?? bounds.map(() => 1);
+    // On registered data the public report states no Δ: the owner's diagnostics hold it.
     draw(
       "plot-lipschitz",
-      Plot.plot({
-        height: 150,
-        x: { label: "Δ_i of each record (red: the released bound Δ)" },
-        marks: [
-          Plot.boxX(bounds),
-          // On registered data the public report states no Δ: the owner's diagnostics hold it.
-          Plot.ruleX([diagnostics.achieved?.lipschitz ?? report.lipschitz], { stroke: "crimson" }),
-        ],
-      }),
+      boundsFigure(bounds, diagnostics.achieved?.lipschitz ?? report.lipschitz),
     );
-    draw(
-      "plot-weights",
-      Plot.plot({
-        height: 280,
-        x: { label: "Δ_i" },
-        y: { label: "α_i", domain: [0, 1] },
-        marks: [
-          Plot.dot(bounds.map((bound, i) => ({ bound, alpha: alpha[i] })), {
-            x: "bound",
-            y: "alpha",
-            r: 2.5,
-            fill: "steelblue",
-            fillOpacity: 0.6,
-          }),
-        ],
-      }),
-    );
+    draw("plot-weights", weightsFigure(bounds, diagnostics.alpha ?? bounds.map(() => 1)));
   }
   await showUtility(job, diagnostics);
   $("report-section").hidden = false;
@@ -436,23 +408,11 @@ function showTable(table) {
   )
     .map((row) => ({
       cell: `${row[a]} · ${row[b]}`,
-      mean: row.mean,
+      estimate: row.mean,
       lower: row.meanLower ?? row.mean - 1.96 * row.meanSE,
       upper: row.meanUpper ?? row.mean + 1.96 * row.meanSE,
     }));
-  draw(
-    "plot-tables",
-    Plot.plot({
-      height: 40 + 22 * cells.length,
-      marginLeft: 140,
-      x: { label: "mean (95% interval)" },
-      y: { label: null },
-      marks: [
-        Plot.ruleY(cells, { y: "cell", x1: "lower", x2: "upper", stroke: "#999" }),
-        Plot.dot(cells, { y: "cell", x: "mean", fill: "black" }),
-      ],
-    }),
-  );
+  draw("plot-tables", cellsFigure(cells, "mean (95% interval)"));
   const names = Object.keys(table.rows[0]);
   const head = document.createElement("tr");
   head.append(...names.map((name) => {

@@ -1,5 +1,5 @@
 /**
- * Browser files of pinned npm packages (Observable Plot and d3 for the web report, Swagger UI for
+ * Browser files of pinned npm packages (d3 for the web report, Swagger UI for
  * `/docs`), served by this server at `/assets/PACKAGE/PATH` so that no page loads anything from
  * a CDN. The versions are the ones deno.json pins; Deno installs them in its npm cache with the
  * rest of the lockfile, and the files are read from there once, then kept in memory.
@@ -40,16 +40,8 @@ function packageAsset(
   return { name, path, type, graph };
 }
 
-/** d3's browser build (the global `d3` Observable Plot's UMD build needs). */
+/** d3's browser build (the global `d3`: the web report reads CSV and formats numbers with it). */
 export const D3 = packageAsset("d3", "dist/d3.min.js", JAVASCRIPT, () => import("d3"));
-
-/** Observable Plot's browser build (the global `Plot`). */
-export const PLOT = packageAsset(
-  "@observablehq/plot",
-  "dist/plot.umd.min.js",
-  JAVASCRIPT,
-  () => import("@observablehq/plot"),
-);
 
 /** Swagger UI's stylesheet. */
 export const SWAGGER_CSS = packageAsset(

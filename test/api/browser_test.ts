@@ -37,7 +37,11 @@ Deno.test("the web report and /docs load with no key and take every file from th
       if (url.endsWith(".css")) assert.match(type, /^text\/css/, url);
       await response.body?.cancel();
     }
-    assert.ok(local.includes("/assets/@observablehq/plot/dist/plot.umd.min.js"));
+    assert.ok(local.includes("/web/report.js"));
+    // The report modules the page imports: the figure specs and the SVG renderer, as JavaScript.
+    const modules = await t.app.request("/web/report/svg.ts");
+    assert.match(modules.headers.get("content-type")!, /^text\/javascript/);
+    assert.match(await modules.text(), /export function figureSvg\(figure\s*\)/);
     assert.ok(local.includes("/assets/swagger-ui-dist/swagger-ui-bundle.js"));
     const d3 = await (await t.app.request("/assets/d3/dist/d3.min.js")).text();
     assert.ok(d3.startsWith("// https://d3js.org v7.9.2"), "the d3 deno.json pins");
@@ -184,11 +188,14 @@ Deno.test({
       );
       assert.equal(spent?.[1], "10", "each request's ε is charged when it is accepted");
       // ECDF: the confidential data and the m = 2 synthetic datasets.
-      assert.equal(await count(page, "#plot-ecdf svg g[aria-label=line] path"), 3);
-      assert.ok(await count(page, "#plot-lipschitz svg g[aria-label=bar] rect") >= 1);
-      // The box's whisker and the released bound Δ_{α,x}.
-      assert.equal(await count(page, "#plot-lipschitz svg g[aria-label=rule] line"), 2);
-      assert.equal(await count(page, "#plot-weights svg g[aria-label=dot] circle"), 200);
+      assert.equal(await count(page, "#plot-ecdf svg.ecdf path.series"), 3);
+      assert.equal(await count(page, "#plot-ecdf svg path.confidential"), 1);
+      const ecdfBox = await page.locator("#plot-ecdf svg path.confidential").boundingBox();
+      assert.ok(ecdfBox !== null && ecdfBox.width > 200, JSON.stringify(ecdfBox));
+      // The records' bounds Δ_i and the released bound Δ_{α,x}.
+      assert.equal(await count(page, "#plot-lipschitz svg path.records"), 1);
+      assert.equal(await count(page, "#plot-lipschitz svg path.released"), 1);
+      assert.equal(await count(page, "#plot-weights svg circle.record"), 200);
       // The owner's utility report, in its sandboxed frame: its ECDF plot is drawn.
       assert.ok(await page.isVisible("#utility-report"));
       const utility = page.frameLocator("#utility-report");
@@ -209,7 +216,7 @@ Deno.test({
       assert.match(await cell("Final fit"), /^passed/);
       assert.match(await cell("Target ε"), /^8$/);
       // Survey tables: 4 regions × 2 sexes, and every row of the 5·3 table.
-      assert.equal(await count(page, "#plot-tables svg g[aria-label=dot] circle"), 8);
+      assert.equal(await count(page, "#plot-tables svg circle.cell"), 8);
       assert.equal(await count(page, "#table-rows tr"), 1 + 15);
       assert.match(
         (await page.textContent("#table-privacy"))!,
@@ -233,7 +240,8 @@ Deno.test({
         (await other.textContent("#diagnostics-note"))!,
         /lacks the "diagnostics" scope/,
       );
-      assert.equal(await count(other, "#plot-ecdf svg g[aria-label=line] path"), 2);
+      assert.equal(await count(other, "#plot-ecdf svg path.series"), 2);
+      assert.equal(await count(other, "#plot-ecdf svg path.confidential"), 0);
       assert.equal(await count(other, "#plot-lipschitz svg, #plot-weights svg"), 0);
       // The release as analysts read it: the cap, no Δ, the fit's verdict, no owner's rows.
       const analystRelease = (await other.textContent("#report"))!;
