@@ -30,13 +30,7 @@
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { DataError } from "../src/data/data_error.ts";
-import { type FileSchema, parseFileSchema } from "../src/data/file_schema.ts";
-import type { ApiEnv } from "../src/api/auth.ts";
-import { PolicyError } from "../src/jobs/domain_errors.ts";
-import { fileRequest, isFileSpec } from "../src/jobs/file_job.ts";
-import { getColumn } from "../src/data/dataset.ts";
+import { isFileSpec } from "../src/jobs/file_job.ts";
 import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
@@ -58,30 +52,15 @@ import {
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 import {
-  checkFileSynthesis,
-  checkSynthesis,
-  requireColumns,
-  requireSchemaColumns,
-} from "../src/jobs/release_policy.ts";
-import { checkFileWork, checkWork } from "../src/jobs/work_limits.ts";
+  type DataSource,
+  submitFileSynthesis,
+  submitSynthesis,
+  type Submitter,
+} from "../src/jobs/submit.ts";
 import { Accepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
-import type { FileJobSpec, JobStore, JobView, OwnerDiagnostics } from "../src/jobs/store.ts";
-import {
-  outcomesOf,
-  SynthesisFields,
-  synthesisRules,
-  type SynthesisSpec,
-} from "../src/synthesis/spec.ts";
-import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
-import { reportHtml } from "../src/synthesis/report_html.ts";
-import {
-  type AchievedPrivacy,
-  type FitHealth,
-  FLAGGED_WARNING,
-  type ReleaseSetting,
-} from "../src/synthesis/release_summary.ts";
-import type { RiskReport } from "../src/synthesis/risk_report.ts";
-import type { UtilityReport } from "../src/synthesis/utility_report.ts";
+import type { JobStore, JobView, OwnerDiagnostics } from "../src/jobs/store.ts";
+import { SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
+import { type PageSource, releasePage } from "../src/synthesis/release_bundle.ts";
 
 /** The documented example of a synthesis request. */
 const SYNTHESIS_EXAMPLE = {
@@ -264,35 +243,34 @@ export function syntheses(context: ApiContext) {
       },
       async (c) => {
         const valid = c.req.valid("json");
-        if (isFileSpec(valid)) {
-          return await submitFile(c, context, valid as z.infer<typeof FileSynthesisRequest>);
-        }
-        const body = valid as z.infer<typeof SynthesisRequest>;
-        const { datasetId, csv, records, ...request } = body;
-        const { tenant } = c.var.apiKey;
-        // The sampler work is capped whatever the data (422 too_much_work).
-        checkWork(request, context.config);
-        let inline: string | null = null;
-        let spec = request;
-        if (datasetId !== undefined) {
-          const info = await store.dataset(datasetId, tenant);
-          if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-          requireColumns(info.columns, [
-            ...outcomesOf(spec).map(({ y }, k) =>
-              [typeof spec.y === "string" ? "y" : `y.${k}`, y] as const
-            ),
-            ...spec.x.map((x, k) => [`x.${k}`, x] as const),
-            ["weight", spec.weight],
-            ["strata", spec.strata],
-          ]);
-          spec = checkSynthesis(info.policy, spec);
-        } else {
-          const read = await readDataInputAsync({ csv, records }, "inline data", requestSignal(c));
-          synthesisModel(read.data, spec);
-          if (spec.strata !== undefined) getColumn(read.data, spec.strata);
-          inline = read.csv;
-        }
-        return await accept(c, context, body, datasetId ?? null, inline, spec);
+        const { datasetId, csv, records, ...fields } = valid as z.infer<typeof SynthesisRequest>;
+        const submitter: Submitter = {
+          keyId: c.var.apiKey.id,
+          tenant: c.var.apiKey.tenant,
+          idempotencyKey: c.req.header("idempotency-key") ?? null,
+          requestHash: await sha256Hex(JSON.stringify(valid)),
+          commit: () => commitRequest(c),
+        };
+        const source: DataSource = datasetId !== undefined ? { datasetId } : {
+          read: () => readDataInputAsync({ csv, records }, "inline data", requestSignal(c)),
+        };
+        const job = isFileSpec(valid)
+          ? await submitFileSynthesis(
+            context,
+            submitter,
+            withoutFileSchema(fields),
+            (valid as z.infer<typeof FileSynthesisRequest>).fileSchema,
+            source,
+          )
+          : await submitSynthesis(context, submitter, fields, source);
+        const location = `/v1/syntheses/${job.id}`;
+        c.header("Location", location);
+        const { status } = visibleJob(
+          job,
+          c.var.apiKey.scopes.includes("diagnostics"),
+          context.config,
+        );
+        return c.json({ id: job.id, status, location }, 202);
       },
     )
     .openapi(
@@ -355,29 +333,15 @@ export function syntheses(context: ApiContext) {
           c.var.apiKey.tenant,
           requireSucceeded,
         );
-        const found = diagnostics as {
-          utilityReport?: UtilityReport;
-          riskReport?: RiskReport;
-          releaseSettings?: ReleaseSetting[];
-          achieved?: AchievedPrivacy;
-          fit?: FitHealth | null;
-        } | null;
-        if (found?.utilityReport === undefined || job.report === null) {
-          throw new ApiError(404, "not_found", "this job has no utility report");
-        }
         // The owner's page (scope diagnostics): the public report as analysts read it (on
         // registered data the cap, no Δ) and, from the owner's diagnostics, the achieved values
         // and the fit's health.
-        const html = reportHtml(found.utilityReport, {
-          release: {
-            report: job.report,
-            settings: found.releaseSettings,
-            achieved: found.achieved,
-            fit: found.fit,
-          },
-          risk: found.riskReport,
-          ...(job.report.fitFlagged ? { warning: FLAGGED_WARNING } : {}),
-        });
+        const html = job.report === null
+          ? undefined
+          : releasePage(job.report, (diagnostics ?? {}) as PageSource);
+        if (html === undefined) {
+          throw new ApiError(404, "not_found", "this job has no utility report");
+        }
         return c.html(html, 200, {
           "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
         });
@@ -385,87 +349,10 @@ export function syntheses(context: ApiContext) {
     );
 }
 
-// deno-lint-ignore no-explicit-any
-type SubmitContext = Context<ApiEnv, any, any>;
-
-/**
- * Persists an accepted request (charging its ε on a registered dataset), enqueues it and
- * answers 202: one path for a synthesis and a whole file.
- */
-async function accept(
-  c: SubmitContext,
-  context: ApiContext,
-  body: unknown,
-  datasetId: string | null,
-  inline: string | null,
-  spec: SynthesisSpec | FileJobSpec,
-) {
-  const { store } = context;
-  commitRequest(c);
-  const submitted = await store.submit({
-    id: crypto.randomUUID(),
-    keyId: c.var.apiKey.id,
-    tenant: c.var.apiKey.tenant,
-    idempotencyKey: c.req.header("idempotency-key") ?? null,
-    requestHash: await sha256Hex(JSON.stringify(body)),
-    datasetId,
-    csv: inline,
-    spec,
-  });
-  const { job } = submitted;
-  await store.enqueue(job.id);
-  context.pool?.wake();
-  const location = `/v1/syntheses/${job.id}`;
-  c.header("Location", location);
-  const { status } = visibleJob(
-    job,
-    c.var.apiKey.scopes.includes("diagnostics"),
-    context.config,
-  );
-  return c.json({ id: job.id, status, location }, 202);
-}
-
-/**
- * A whole-file request (`y: "all"`, issue 35), decided before any data are read where it can
- * be: what a whole file cannot take (422 `invalid_file_request`), its Gibbs work (422
- * `too_much_work`), and on a registered dataset the release policy (`checkFileSynthesis`: the
- * declared file schema, which the request cannot set, no seed, ε, the guarantee); inline data
- * need the request's own `fileSchema`, which must declare exactly the data's columns.
- */
-async function submitFile(
-  c: SubmitContext,
-  context: ApiContext,
-  body: z.infer<typeof FileSynthesisRequest>,
-) {
-  const { datasetId, csv, records, fileSchema, ...fields } = body;
-  const request = fileRequest(fields);
-  checkFileWork(request, context.config);
-  if (datasetId !== undefined) {
-    const info = await context.store.dataset(datasetId, c.var.apiKey.tenant);
-    if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-    const spec = checkFileSynthesis(info.policy, request, fileSchema);
-    return await accept(c, context, body, datasetId, null, spec);
-  }
-  if (fileSchema === undefined) {
-    throw new PolicyError(
-      422,
-      "file_schema_required",
-      'a whole-file release (y: "all") of inline data needs its file schema (fileSchema)',
-      "fileSchema",
-    );
-  }
-  let schema: FileSchema;
-  try {
-    schema = parseFileSchema(fileSchema, "fileSchema");
-  } catch (error) {
-    if (error instanceof DataError) {
-      throw new ApiError(400, "invalid_data", error.message, "fileSchema");
-    }
-    throw error;
-  }
-  const read = await readDataInputAsync({ csv, records }, "inline data", requestSignal(c));
-  requireSchemaColumns(schema, read.data.names, "invalid_data", "fileSchema");
-  return await accept(c, context, body, null, read.csv, { ...request, fileSchema: schema });
+/** A whole-file request's fields without its `fileSchema` (which `submitFileSynthesis` takes apart). */
+function withoutFileSchema(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { fileSchema: _, ...rest } = fields;
+  return rest;
 }
 
 /** The job if it is a synthesis; a table job (see /v1/tables) or none is a 404 here. */

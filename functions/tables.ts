@@ -37,9 +37,6 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { parseCsvAsync } from "../src/data/parse_csv_async.ts";
-import type { Dataset } from "../src/data/dataset.ts";
-import { tableInput } from "../src/survey/tables.ts";
 import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
@@ -55,23 +52,11 @@ import {
   submitRoute,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
-import {
-  checkTable,
-  type DatasetPolicy,
-  policyData,
-  requireColumns,
-} from "../src/jobs/release_policy.ts";
 import { Accepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
-import type { JobView, Submission } from "../src/jobs/store.ts";
-import { answerTableNow, policyTableBounds, tabulate } from "../src/jobs/table_job.ts";
+import type { JobView } from "../src/jobs/store.ts";
+import { submitTable } from "../src/jobs/submit.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_request.ts";
-import { BudgetExceededError, fits } from "../src/jobs/ledger.ts";
-import { checkWork } from "../src/jobs/work_limits.ts";
-import {
-  countsNeedStratumSizes,
-  SYNTHETIC_TABLE_METHODS,
-  TABLE_METHOD_NAMES,
-} from "../src/survey/table_methods.ts";
+import { TABLE_METHOD_NAMES } from "../src/survey/table_methods.ts";
 import { health } from "./health.ts";
 
 const TablesRequest = TableSpec.safeExtend(DATA_SOURCE).superRefine(sourcedRules(tableRules))
@@ -197,7 +182,6 @@ export function tables(context: ApiContext) {
       async (c) => {
         const body = c.req.valid("json");
         const { datasetId, csv, records, ...request } = body;
-        const { tenant } = c.var.apiKey;
         const scope = request.method === "sample" ? "diagnostics" : "submit";
         if (!c.var.apiKey.scopes.includes(scope)) {
           throw new ApiError(
@@ -207,109 +191,34 @@ export function tables(context: ApiContext) {
               (scope === "diagnostics" ? " (sample releases the confidential estimates)" : ""),
           );
         }
-        let spec = request;
-        let policy: DatasetPolicy | null = null;
-        let inline: Dataset | null = null;
-        let inlineCsv: string | null = null;
-        let levelCounts: [number, number];
-        if (datasetId === undefined) {
-          const read = await readDataInputAsync({ csv, records }, "inline data", requestSignal(c));
-          const { by } = tableInput(read.data, spec);
-          levelCounts = [by[0].levels.length, by[1].levels.length];
-          inline = read.data;
-          inlineCsv = read.csv;
-        } else {
-          const info = await store.dataset(datasetId, tenant);
-          if (info === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-          requireColumns(info.columns, [
-            ["y", spec.y],
-            ["weight", spec.weight],
-            ["strata", spec.strata],
-            ["by.0", spec.by[0]],
-            ["by.1", spec.by[1]],
-          ]);
-          spec = checkTable(info.policy, spec);
-          policy = info.policy;
-          levelCounts = [policy.levels[spec.by[0]].length, policy.levels[spec.by[1]].length];
-        }
-        if (spec.method === "fbs" || spec.method === "fbp") checkWork(spec, context.config);
-        // The cells as the table builds them: every level pair, both margins and the total.
-        const cells = (levelCounts[0] + 1) * (levelCounts[1] + 1);
-        if (cells > context.config.maxTableCells) {
-          throw new ApiError(
-            422,
-            "too_much_work",
-            `the table would have ${cells} cells (margins included), more than ` +
-              `${context.config.maxTableCells} (PPSYNTH_MAX_TABLE_CELLS)`,
-            "by",
-          );
-        }
-        if (countsNeedStratumSizes(spec)) {
-          // FBS's synthetic weights have no declared scale without them: its totals would run
-          // about 10% low (the lognormal's median), never silently.
-          throw new ApiError(
-            422,
-            "stratum_sizes_required",
-            "fbs counts and totals need the public population size of every stratum " +
-              (datasetId === undefined
-                ? "(stratumSizes)"
-                : "(the policy's stratumSizes of the strata column, declared at registration)") +
-              ": without them the synthetic weights have no declared scale and their totals run " +
-              'about 10% low; ask for estimates "means" for the means alone',
-            datasetId === undefined ? "stratumSizes" : "strata",
-          );
-        }
-        // fbs and fbp synthesise; a laplace table of many cells is a job too (never the request's).
-        const asJob = SYNTHETIC_TABLE_METHODS.includes(request.method) ||
-          (request.method === "laplace" && cells > context.config.syncTableCells);
-        const submission: Submission = {
-          id: crypto.randomUUID(),
-          kind: "table",
-          keyId: c.var.apiKey.id,
-          tenant,
-          idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
-          requestHash: await sha256Hex(JSON.stringify({ kind: "table", ...body })),
-          datasetId: datasetId ?? null,
-          csv: asJob ? inlineCsv : null,
-          spec,
-        };
-        if (asJob) {
-          commitRequest(c);
-          const { job } = await store.submit(submission);
-          await store.enqueue(job.id);
-          context.pool?.wake();
+        const submitted = await submitTable(
+          context,
+          {
+            keyId: c.var.apiKey.id,
+            tenant: c.var.apiKey.tenant,
+            idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
+            requestHash: await sha256Hex(JSON.stringify({ kind: "table", ...body })),
+            commit: () => commitRequest(c),
+          },
+          request,
+          datasetId !== undefined ? { datasetId } : {
+            read: () => readDataInputAsync({ csv, records }, "inline data", requestSignal(c)),
+          },
+          requestSignal(c),
+        );
+        if (submitted.table === undefined) {
+          const { job } = submitted;
           const location = `/v1/tables/${job.id}`;
           c.header("Location", location);
           const diagnostics = c.var.apiKey.scopes.includes("diagnostics");
           const { status } = visibleJob(job, diagnostics, context.config);
           return c.json({ id: job.id, status, location }, 202);
         }
-        if (datasetId !== undefined && spec.method === "laplace") {
-          await refuseOverBudget(datasetId, tenant, spec.epsilon!, submission.idempotencyKey);
-        }
-        const confidential = inline ?? await registeredData(datasetId!, requestSignal(c));
-        const levels = policy?.levels;
-        if (spec.method === "sample") {
-          const { result } = await tabulate(confidential, spec, { levels });
-          return c.json(tableJson(result), 200);
-        }
-        const read = policy === null
-          ? { data: confidential, clamped: undefined }
-          : policyData(confidential, policy);
-        const bounds = policy === null ? undefined : policyTableBounds(policy.bounds, spec);
-        if (policy !== null && bounds === undefined) {
-          throw new TypeError("a laplace table on a registered dataset needs declared bounds");
-        }
-        const job = await answerTableNow(
-          store,
-          submission,
-          () => tabulate(read.data, spec, { levels, bounds }),
-          read.clamped === undefined ? undefined : { clamped: read.clamped },
-          () => commitRequest(c),
-        );
+        const { job } = submitted;
+        if (job === undefined) return c.json(tableJson(submitted.table), 200);
         const location = `/v1/tables/${job.id}`;
         c.header("Location", location);
-        return c.json({ ...tableJson(job.result!), id: job.id, location }, 200);
+        return c.json({ ...tableJson(submitted.table), id: job.id, location }, 200);
       },
     )
     .openapi(
@@ -340,37 +249,6 @@ export function tables(context: ApiContext) {
         return c.json({ ...found } as Record<string, unknown>, 200);
       },
     );
-
-  /**
-   * A registered dataset's confidential data (its tenant was checked), parsed off the event loop;
-   * `signal` (the request's deadline) stops the parse.
-   */
-  async function registeredData(datasetId: string, signal?: AbortSignal): Promise<Dataset> {
-    const text = await store.datasetCsv(datasetId);
-    if (text === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-    return await parseCsvAsync(text, `dataset ${datasetId}`, signal);
-  }
-
-  /**
-   * 409 before the stored CSV is read when `epsilon` does not fit the dataset's budget (the
-   * ledger's own rule, `fits`): a request over budget costs no parse. The charge itself is
-   * still made, and checked again, in the transaction that stores the table. A request with an
-   * Idempotency-Key goes on (its retry returns the stored table whatever the budget).
-   */
-  async function refuseOverBudget(
-    datasetId: string,
-    tenant: string,
-    epsilon: number,
-    idempotencyKey: string | null,
-  ): Promise<void> {
-    if (idempotencyKey !== null) return;
-    const budget = await store.budget(datasetId, tenant);
-    if (budget === null) throw new ApiError(404, "not_found", "no such dataset", "datasetId");
-    const charges = budget.releases.map((release) => release.epsilon);
-    if (!fits(budget.epsilonTotal, charges, epsilon)) {
-      throw new BudgetExceededError(epsilon, budget.remaining);
-    }
-  }
 }
 
 /** `deno serve functions/tables.ts`: this function alone (and /healthz), with the worker pool. */

@@ -30,13 +30,13 @@
  *
  * @module
  */
-import { formatCsv, readCsv } from "../data/csv.ts";
+import { readCsv } from "../data/csv.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
+import { synthesisPlan } from "../synthesis/plan.ts";
+import { releaseBundle, releaseFiles } from "../synthesis/release_bundle.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
 import { synthesize } from "../synthesis/synthesize.ts";
-import { reportHtml } from "../synthesis/report_html.ts";
-import { FLAGGED_WARNING, releaseSettings } from "../synthesis/release_summary.ts";
 import { progress } from "./progress.ts";
 import { parseFlags, runCommand, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
@@ -164,37 +164,18 @@ export function parseSynthArgs(args: string[]): { data: string; out: string; spe
 async function main(): Promise<void> {
   if (isFileRequest(Deno.args)) return await synthFile(Deno.args);
   const { data: path, out, spec } = parseSynthArgs(Deno.args);
+  // The request normalised once (one's own data: "auto" may choose either guarantee).
+  const plan = synthesisPlan(spec);
   const data = await readCsv(path);
   const shown = progress("fit");
-  const result = await synthesize(data, spec, {
+  const result = await synthesize(data, plan, {
     onNote: (line) => {
       shown.end();
       console.error(line);
     },
     onProgress: shown.update,
   }).finally(() => shown.close());
-  const files = new Map<string, string>();
-  result.datasets.forEach((columns, j) =>
-    files.set(`synthetic-${j + 1}.csv`, formatCsv(columns, { escapeFormulas: true }))
-  );
-  files.set("report.json", JSON.stringify(result.report, null, 2) + "\n");
-  files.set("diagnostics.json", JSON.stringify(result.diagnostics, null, 2) + "\n");
-  if (result.utility !== undefined) {
-    files.set("utility.json", JSON.stringify(result.utility, null, 2) + "\n");
-    files.set(
-      "report.html",
-      reportHtml(result.utility, {
-        // The owner's own data: report.json states the achieved Δ and ε.
-        release: {
-          report: result.report,
-          settings: releaseSettings(spec),
-          fit: result.diagnostics.fit,
-        },
-        risk: result.diagnostics.riskReport,
-        ...(result.report.fitFlagged ? { warning: FLAGGED_WARNING } : {}),
-      }),
-    );
-  }
+  const files = releaseFiles(releaseBundle({ kind: "synthesis", result, plan }));
   await writeFilesAtomically(out, files);
   const { report } = result;
   console.log(

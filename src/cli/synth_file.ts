@@ -16,13 +16,13 @@
  *
  * @module
  */
-import { datasetColumns, formatCsv, readCsv } from "../data/csv.ts";
+import { readCsv } from "../data/csv.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { readFileSchema } from "../data/file_schema.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { fileSettings, FileSynthesisSpec } from "../synthesis/file_spec.ts";
 import { synthesizeFile } from "../synthesis/file_synthesis.ts";
-import { fileUtility } from "../synthesis/file_utility.ts";
+import { releaseBundle, releaseFiles } from "../synthesis/release_bundle.ts";
 import { parseFlags, UsageError } from "./run_command.ts";
 
 const NUMBERS = [
@@ -122,18 +122,9 @@ export async function synthFile(args: string[]): Promise<void> {
     if (done !== undefined) return;
     console.error(`synth: ${((performance.now() - started) / 1000).toFixed(0)} s: ${stage}`);
   });
-  const confidential = new Map(
-    [...datasetColumns(data)].map(([name, column]) => [name, Array.from(column, String)]),
-  );
-  const files = new Map<string, string>();
-  result.datasets.forEach((columns, j) =>
-    files.set(`synthetic-${j + 1}.csv`, formatCsv(columns, { escapeFormulas: true }))
-  );
-  files.set("report.json", JSON.stringify(result.report, null, 2) + "\n");
-  files.set("diagnostics.json", JSON.stringify(result.diagnostics, null, 2) + "\n");
-  const utility = result.datasets.map((columns) => fileUtility(confidential, columns, schema));
-  files.set("utility.json", JSON.stringify(utility, null, 2) + "\n");
-  await writeFilesAtomically(out, files);
+  const bundle = releaseBundle({ kind: "file", result, confidential: data, schema });
+  await writeFilesAtomically(out, releaseFiles(bundle));
+  const utility = bundle.utility!;
   const { report } = result;
   console.log(
     `synth: ${report.mechanism}, ${report.model}, n=${report.n}, m=${report.m}, ` +

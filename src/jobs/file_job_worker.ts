@@ -10,13 +10,12 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { datasetColumns, formatCsv } from "../data/csv.ts";
 import { answerWith, postNote } from "../data/data_worker.ts";
 import type { Dataset } from "../data/dataset.ts";
 import type { FileSchema } from "../data/file_schema.ts";
 import type { FileSynthesisSettings } from "../synthesis/file_synthesis.ts";
 import { synthesizeFile } from "../synthesis/file_synthesis.ts";
-import { fileUtility } from "../synthesis/file_utility.ts";
+import { releaseBundle } from "../synthesis/release_bundle.ts";
 import { progressNote } from "./file_progress.ts";
 import type { JobOutput } from "./store.ts";
 
@@ -28,8 +27,9 @@ export interface FileWorkerJob {
 }
 
 /**
- * The release of a whole-file job: the manifest, the owner's diagnostics with each file's
- * utility report (aggregates of the confidential file), and the m CSVs with formula cells escaped.
+ * The release of a whole-file job, as the one release bundle (`release_bundle.ts`) holds it: the
+ * manifest, the owner's diagnostics with each file's utility report (aggregates of the
+ * confidential file), and the m CSVs with formula cells escaped.
  */
 async function fileRelease(job: FileWorkerJob): Promise<JobOutput> {
   const { data, schema, settings } = job;
@@ -39,17 +39,13 @@ async function fileRelease(job: FileWorkerJob): Promise<JobOutput> {
     settings,
     (stage, done, total) => postNote(progressNote(stage, done, total)),
   );
-  const confidential = new Map(
-    [...datasetColumns(data)].map(([name, column]) => [name, Array.from(column, String)]),
-  );
-  return {
-    report: result.report,
-    diagnostics: {
-      ...result.diagnostics,
-      utility: result.datasets.map((columns) => fileUtility(confidential, columns, schema)),
-    },
-    datasets: result.datasets.map((columns) => formatCsv(columns, { escapeFormulas: true })),
-  };
+  const { report, owner, datasets } = releaseBundle({
+    kind: "file",
+    result,
+    confidential: data,
+    schema,
+  });
+  return { report, diagnostics: owner, datasets };
 }
 
 self.onmessage = (event: MessageEvent<FileWorkerJob>) =>

@@ -11,6 +11,7 @@
  * @module
  */
 import { parseCsvAsync } from "../data/parse_csv_async.ts";
+import { synthesisPlan } from "../synthesis/plan.ts";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import { isFileSpec, runFileSynthesisJob } from "./file_job.ts";
 import { publicRelease } from "./public_release.ts";
@@ -18,6 +19,7 @@ import { policyData } from "./release_policy.ts";
 import { runSynthesisJob } from "./synthesis_job.ts";
 import { policyTableBounds, runTableJob } from "./table_job.ts";
 import type { JobOutput, JobStore } from "./store.ts";
+import type { TableSpec } from "./table_request.ts";
 import type { JobHandler } from "./worker_pool.ts";
 
 /**
@@ -51,18 +53,22 @@ export function jobHandler(store: JobStore): JobHandler {
       );
       return publicRelease(release, input.spec.epsilon!);
     }
-    const spec = input.spec as SynthesisSpec;
+    // The stored request normalised once (on a registered dataset "auto" was resolved under
+    // the policy when it was accepted; the seed goes).
+    const plan = input.kind === "synthesis"
+      ? synthesisPlan(
+        policy === null
+          ? input.spec as SynthesisSpec
+          : { ...input.spec as SynthesisSpec, seed: undefined },
+      )
+      : undefined;
     if (policy === null) {
-      return input.kind === "table"
-        ? await runTableJob(parsed, input.spec, onProgress, { signal })
-        : await runSynthesisJob(parsed, spec, onProgress, signal);
+      return plan === undefined
+        ? await runTableJob(parsed, input.spec as TableSpec, onProgress, { signal })
+        : await runSynthesisJob(parsed, plan, onProgress, signal);
     }
     // A synthesis's outcomes are also moved into their models' domains (`policyData`).
-    const { data, clamped } = policyData(
-      parsed,
-      policy,
-      input.kind === "synthesis" ? spec : undefined,
-    );
+    const { data, clamped } = policyData(parsed, policy, plan);
     if (input.kind === "table" && input.spec.method === "laplace") {
       // The bounded mode only (checkTable refused the request without the declared bounds); its
       // ε is exactly the charge and its privacy states no Δ, so there is nothing to restate.
@@ -77,12 +83,12 @@ export function jobHandler(store: JobStore): JobHandler {
       });
       return { ...table, diagnostics: { ...table.diagnostics, clamped } };
     }
-    const release: JobOutput = input.kind === "table"
-      ? await runTableJob(data, { ...input.spec, seed: undefined }, onProgress, {
+    const release: JobOutput = plan === undefined
+      ? await runTableJob(data, { ...input.spec as TableSpec, seed: undefined }, onProgress, {
         levels: policy.levels,
         signal,
       })
-      : await runSynthesisJob(data, { ...spec, seed: undefined }, onProgress, signal);
+      : await runSynthesisJob(data, plan, onProgress, signal);
     return publicRelease(
       { ...release, diagnostics: { ...release.diagnostics, clamped } },
       input.spec.epsilon!,

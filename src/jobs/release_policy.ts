@@ -31,11 +31,12 @@ import { encodeFile } from "../data/file_encoding.ts";
 import { type FileSchema, parseFileSchema } from "../data/file_schema.ts";
 import { type Guarantee, NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { MECHANISMS } from "../mechanisms/registry.ts";
-import { modelRequirements, outcomeKind } from "../models/mod.ts";
+import { modelRequirements } from "../models/mod.ts";
 import { parseFormula } from "../stats/formula.ts";
 import { missingStratumSizes } from "../survey/table_methods.ts";
 import { type FileSynthesisSpec, resolveFileMechanism } from "../synthesis/file_spec.ts";
-import { outcomesOf, resolveMechanism, type SynthesisSpec } from "../synthesis/spec.ts";
+import type { SynthesisPlan } from "../synthesis/plan.ts";
+import type { SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { TableSpec } from "./table_request.ts";
 
@@ -474,9 +475,9 @@ function requirePositiveBounds(
  * that names a column neither synthesised nor a covariate of the request (422
  * `invalid_utility_model`, before anything is charged).
  */
-function checkUtilityModels(spec: SynthesisSpec): void {
-  const known = new Set([...spec.x, ...outcomesOf(spec).map(({ y }) => y)]);
-  spec.utilityModels?.forEach((text, k) => {
+function checkUtilityModels(plan: SynthesisPlan): void {
+  const known = new Set([...plan.covariates, ...plan.outcomes.map(({ y }) => y)]);
+  plan.spec.utilityModels?.forEach((text, k) => {
     let message: string | null = null;
     try {
       const formula = parseFormula(text);
@@ -493,26 +494,32 @@ function checkUtilityModels(spec: SynthesisSpec): void {
 }
 
 /**
+ * The guarantees a policy lets `mechanism: "auto"` choose from (`synthesisPlan`).
+ *
+ * @param policy The dataset's policy.
+ * @returns ["DP"] where the owner allows only DP, else both.
+ */
+export function policyGuarantees(policy: DatasetPolicy): Guarantee[] {
+  return (policy.guarantee ?? "aDP") === "DP" ? ["DP"] : ["DP", "aDP"];
+}
+
+/**
  * Checks a synthesis request against the policy and returns the spec to run: stratum sizes
  * and histogram bounds taken from the policy, no seed.
  *
  * @param policy The dataset's policy.
- * @param requested The validated request; "auto" is resolved under the guarantees it allows.
+ * @param plan The request's plan, "auto" resolved under {@linkcode policyGuarantees}.
  * @returns The spec the job runs; throws a `PolicyError` (422) naming the request field.
  */
-export function checkSynthesis(policy: DatasetPolicy, requested: SynthesisSpec): SynthesisSpec {
-  if (requested.autoReason !== undefined) {
+export function checkSynthesis(policy: DatasetPolicy, plan: SynthesisPlan): SynthesisSpec {
+  if (plan.requested.autoReason !== undefined) {
     throw refuse(
       "set_by_service",
       'autoReason is set by mechanism "auto", not a request',
       "autoReason",
     );
   }
-  // "auto" chooses under the guarantees the owner allows, before any check reads the mechanism.
-  const spec = resolveMechanism(
-    requested,
-    (policy.guarantee ?? "aDP") === "DP" ? ["DP"] : ["DP", "aDP"],
-  );
+  const { spec } = plan;
   // What the mechanism carries and accepts, known before it runs (`mechanisms/registry.ts`).
   const mechanism = MECHANISMS[spec.mechanism];
   checkCommon(policy, spec, true, mechanism.privacy.guarantee);
@@ -534,7 +541,6 @@ export function checkSynthesis(policy: DatasetPolicy, requested: SynthesisSpec):
     );
   }
   const run: SynthesisSpec = { ...spec };
-  const several = typeof spec.y !== "string";
   // Every text column is coded over its declared levels: the outcomes' (required) and the
   // public covariates' (declared, or the public column's own).
   const levels: Record<string, string[]> = {};
@@ -542,57 +548,51 @@ export function checkSynthesis(policy: DatasetPolicy, requested: SynthesisSpec):
     if (policy.levels[name] !== undefined) levels[name] = [...policy.levels[name]];
   }
   let levelledOutcomes = 0;
-  outcomesOf(spec).forEach(({ y, model }, k) => {
-    if (outcomeKind(model) !== "binary" && outcomeKind(model) !== "categorical") return;
+  for (const { y, model, kind, field } of plan.outcomes) {
+    if (kind !== "binary" && kind !== "categorical") continue;
     const declared = policy.levels[y];
     if (declared === undefined || policy.publicColumns.includes(y)) {
       throw refuse(
         "levels_required",
         `the ${model} model releases levels of its outcome: declare the outcome's level set ` +
           "(levels) at registration",
-        several ? `y.${k}` : "y",
+        field,
       );
     }
-    const field = several ? `y.${k}` : "y";
     const count = new Set(declared).size;
-    if (outcomeKind(model) === "binary" ? count !== 2 : count < 2) {
+    if (kind === "binary" ? count !== 2 : count < 2) {
       throw refuse(
         "invalid_levels",
         `the ${model} model's outcome has ${
-          outcomeKind(model) === "binary" ? "two levels" : "at least two levels"
+          kind === "binary" ? "two levels" : "at least two levels"
         }: ${count} declared`,
         field,
       );
     }
     levels[y] = [...declared];
     levelledOutcomes++;
-  });
-  outcomesOf(spec).forEach(({ y, model }, k) => {
-    if (outcomeKind(model) !== "positive") return;
-    requirePositiveBounds(
-      policy,
-      y,
-      y === spec.weight ? "weight" : several ? `y.${k}` : "y",
-      model,
-    );
-  });
-  if (typeof spec.model === "string" && modelRequirements(spec.model).surveyWeight) {
-    requirePositiveBounds(policy, spec.weight!, "weight", spec.model);
   }
-  checkUtilityModels(spec);
+  for (const { y, model, kind, field } of plan.outcomes) {
+    if (kind === "positive") requirePositiveBounds(policy, y, field, model);
+  }
+  if (plan.survey !== null) {
+    requirePositiveBounds(policy, plan.survey.weight, "weight", plan.manifest.model);
+  }
+  checkUtilityModels(plan);
   requireUnweightedAllowed(policy, spec.mechanism);
   if (Object.keys(levels).length > 0) run.levels = levels;
   if (spec.strata !== undefined && policy.stratumSizes[spec.strata] !== undefined) {
     run.stratumSizes = { ...policy.stratumSizes[spec.strata] };
-  } else if (typeof spec.model === "string" && modelRequirements(spec.model).stratumSizes) {
+  } else if (!plan.joint && modelRequirements(plan.outcomes[0].model).stratumSizes) {
     throw refuse(
       "stratum_sizes_required",
-      `the ${spec.model} model needs the public size of every stratum, declared at registration`,
+      `the ${plan.manifest.model} model needs the public size of every stratum, declared at ` +
+        "registration",
       "strata",
     );
   }
   if (mechanism.accepts.bounds && levelledOutcomes === 0) {
-    const bounds = typeof spec.y === "string" ? policy.bounds[spec.y] : undefined;
+    const bounds = plan.joint ? undefined : policy.bounds[plan.outcomes[0].y];
     if (bounds === undefined) {
       throw refuse(
         "bounds_required",
@@ -734,13 +734,13 @@ const DOMAIN_RULES: Partial<Record<string, (v: number, n: number) => number>> = 
  *
  * @param data The registered dataset.
  * @param policy Its policy.
- * @param spec The synthesis it is read for (absent: a table, or clamping only).
+ * @param plan The synthesis it is read for (absent: a table, or clamping only).
  * @returns The clamped data and the count of values moved per column.
  */
 export function policyData(
   data: Dataset,
   policy: DatasetPolicy,
-  spec?: Pick<SynthesisSpec, "y" | "model" | "weight">,
+  plan?: Pick<SynthesisPlan, "outcomes">,
 ): PolicyData {
   const columns = new Map(data.columns);
   const clamped: Record<string, number> = {};
@@ -759,8 +759,8 @@ export function policyData(
   for (const [name, [lo, hi]] of Object.entries(policy.bounds)) {
     move(name, (v) => v < lo ? lo : v > hi ? hi : v);
   }
-  for (const { y, model } of spec === undefined ? [] : outcomesOf(spec)) {
-    const rule = DOMAIN_RULES[outcomeKind(model)];
+  for (const { y, kind } of plan?.outcomes ?? []) {
+    const rule = DOMAIN_RULES[kind];
     if (rule !== undefined) move(y, (v) => rule(v, data.n));
   }
   return { data: { ...data, columns }, clamped };

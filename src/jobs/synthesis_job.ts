@@ -5,10 +5,9 @@
  *
  * @module
  */
-import { formatCsv } from "../data/csv.ts";
 import type { Dataset } from "../data/dataset.ts";
-import { releaseSettings } from "../synthesis/release_summary.ts";
-import type { SynthesisSpec } from "../synthesis/spec.ts";
+import type { SynthesisPlan } from "../synthesis/plan.ts";
+import { releaseBundle } from "../synthesis/release_bundle.ts";
 import { FitTracker } from "../synthesis/fit_progress.ts";
 import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import type { JobOutput, JobProgress } from "./store.ts";
@@ -81,33 +80,22 @@ export function jobProgress(
 }
 
 /**
- * Synthesizes and returns the release (report, diagnostics, the m CSVs).
+ * Synthesizes and returns the release as the one release bundle holds it (`release_bundle.ts`):
+ * the public report, the owner's diagnostics with the utility report and the request's settings,
+ * and the m CSVs (formula cells escaped: released to analysts).
  *
  * @param data The confidential dataset.
- * @param spec The job's request.
+ * @param plan The job's plan.
  * @param onProgress Where the fits' progress goes (public stage names only).
  * @param signal Aborting it stops the synthesis (the job ran past its time limit).
  */
 export async function runSynthesisJob(
   data: Dataset,
-  spec: SynthesisSpec,
+  plan: SynthesisPlan,
   onProgress: (progress: JobProgress) => void,
   signal?: AbortSignal,
 ): Promise<JobOutput> {
-  const result = await synthesize(data, spec, {
-    onProgress: jobProgress(onProgress),
-    signal,
-  });
-  return {
-    report: result.report,
-    // The utility report summarises the confidential data: it goes with the diagnostics, with
-    // the request's settings that the release report's first section lists.
-    diagnostics: result.utility === undefined ? result.diagnostics : {
-      ...result.diagnostics,
-      utilityReport: result.utility,
-      releaseSettings: releaseSettings(spec),
-    },
-    // Released to analysts: cells a spreadsheet would run as formulas are escaped.
-    datasets: result.datasets.map((columns) => formatCsv(columns, { escapeFormulas: true })),
-  };
+  const result = await synthesize(data, plan, { onProgress: jobProgress(onProgress), signal });
+  const { report, owner, datasets } = releaseBundle({ kind: "synthesis", result, plan });
+  return { report, diagnostics: owner, datasets };
 }

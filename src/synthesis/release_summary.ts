@@ -12,7 +12,8 @@
  */
 import type { MechanismName } from "../mechanisms/mechanism.ts";
 import type { ReleaseManifest } from "./report.ts";
-import { outcomesOf, type SynthesisSpec } from "./spec.ts";
+import { planOf, type SynthesisPlan } from "./plan.ts";
+import type { SynthesisSpec } from "./spec.ts";
 
 /** One setting of the request, as text for the page. */
 export interface ReleaseSetting {
@@ -80,25 +81,30 @@ const SCALED = ["lw", "cw", "lw-final", "cw-final", "weighted-e", "censored-w"];
  * The settings of a synthesis request as the release section lists them: every one is the
  * requester's (or the release policy's public declaration), none is computed from the data.
  *
- * @param spec The request as it ran.
+ * @param request The plan of the request as it ran, or the request (its settings as asked: "auto"
+ *   lists none of the chosen mechanism's).
  * @returns Label and text of each setting that applies to its mechanism.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { synthesisPlan } from "./plan.ts";
  * import { releaseSettings } from "./release_summary.ts";
  * import { SynthesisSpec } from "./spec.ts";
- * const settings = releaseSettings(
+ * const settings = releaseSettings(synthesisPlan(
  *   SynthesisSpec.parse({ y: "y", model: "poisson", mechanism: "lw-final", epsilon: 5, m: 2 }),
- * );
+ * ));
+ * assert.equal(settings[0].value, "y (poisson)");
  * assert.deepEqual(settings.find((s) => s.label === "target ε"), { label: "target ε", value: "5" });
  * ```
  */
-export function releaseSettings(spec: SynthesisSpec): ReleaseSetting[] {
+export function releaseSettings(request: SynthesisPlan | SynthesisSpec): ReleaseSetting[] {
+  const plan = planOf(request);
+  const spec = plan.requested;
   const out: ReleaseSetting[] = [];
   const add = (label: string, value: string | number) => out.push({ label, value: String(value) });
   add(
     "outcomes and models",
-    outcomesOf(spec).map(({ y, model }) => `${y} (${model})`).join(", "),
+    plan.outcomes.map(({ y, model }) => `${y} (${model})`).join(", "),
   );
   add("public covariates", spec.x.join(", ") || "none");
   add("target ε", spec.epsilon ?? "none (not calibrated to a target)");
@@ -122,8 +128,7 @@ export function releaseSettings(spec: SynthesisSpec): ReleaseSetting[] {
     }
     add("bins", spec.bins ?? "default (about n^(1/3); one per level of a level outcome)");
   }
-  const synthesisedWeight = outcomesOf(spec).some(({ y }) => y === spec.weight);
-  if (spec.weight !== undefined && synthesisedWeight) {
+  if (spec.weight !== undefined && plan.survey === null) {
     add("survey weight", spec.weight);
     add(
       "synthetic weights",

@@ -11,13 +11,13 @@ import config from "../../deno.json" with { type: "json" };
 import { datasetColumns, type OutputColumn } from "../data/csv.ts";
 import { type Dataset, getColumn } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
-import type { MechanismOutcome, MechanismSettings, Refit } from "../mechanisms/mechanism.ts";
+import type { MechanismOutcome, Refit } from "../mechanisms/mechanism.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { acquireGpu, type GpuContext } from "../gpu/device.ts";
 import { gpuHmcRefusal } from "../gpu/hmc_target.ts";
 import { selectLipschitz } from "../gpu/select_lipschitz.ts";
 import { secureLaplaceNoise } from "../mechanisms/secure_laplace.ts";
-import { hasGpuHmc, isSurveyModel, type Model, modelRequirements } from "../models/mod.ts";
+import { hasGpuHmc, type Model } from "../models/mod.ts";
 import { isJointModel, type JointModel } from "../models/joint.ts";
 import { sampleLaplace } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
@@ -27,7 +27,8 @@ import { jointFitter } from "./joint_fit.ts";
 import { fitter, runMechanismUnderCap, syntheticDatasets } from "./release.ts";
 import type { ReleaseManifest } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
-import { outcomesOf, type ResolvedSpec, resolveMechanism, type SynthesisSpec } from "./spec.ts";
+import { planOf, type SynthesisPlan } from "./plan.ts";
+import type { SynthesisSpec } from "./spec.ts";
 import { synthesisModel } from "./synthesis_model.ts";
 import { inReleaseOrder } from "./release_order.ts";
 import { type Utility, utilityOf } from "./utility.ts";
@@ -179,42 +180,21 @@ function outcomeColumn(model: Model, values: Float64Array): OutputColumn {
   return levels === undefined ? values : Array.from(values, (code) => levels[code]);
 }
 
-/**
- * The mechanism's settings from a request; a lone outcome whose model bounds it by definition
- * (beta's [0, 1]) gives the histogram its public range unless the request gives one.
- */
-function mechanismSettings(spec: ResolvedSpec): MechanismSettings {
-  const outcomes = outcomesOf(spec);
-  const bounds = outcomes.length === 1 ? modelRequirements(outcomes[0].model).bounds : null;
-  return {
-    mechanism: spec.mechanism,
-    m: spec.m,
-    epsilon: spec.epsilon,
-    c: spec.c,
-    g: spec.g,
-    radius: spec.radius,
-    relativeRadius: spec.radiusMode === "relative",
-    matchLipschitz: spec.matchLipschitz,
-    retruncations: spec.retruncations,
-    lower: spec.lower ?? bounds?.lower,
-    upper: spec.upper ?? bounds?.upper,
-    bins: spec.bins,
-  };
-}
-
 /** The public manifest (report.json) of a release: what was run, its privacy, its columns. */
 function releaseManifest(
-  spec: ResolvedSpec,
+  plan: SynthesisPlan,
   outcome: MechanismOutcome,
   model: Model,
   written: { readonly columns: string[]; readonly backend: string; readonly seedPolicy: string },
 ): ReleaseManifest {
-  const outcomes = outcomesOf(spec);
+  const { spec } = plan;
   const flagged = outcome.fit?.flagged ?? false;
   return {
     mechanism: spec.mechanism,
-    model: outcomes.length === 1 ? outcomes[0].model : "joint",
-    ...(outcomes.length === 1 ? {} : { outcomes: outcomes.map(({ y, model }) => ({ y, model })) }),
+    model: plan.manifest.model,
+    ...(plan.manifest.outcomes === undefined
+      ? {}
+      : { outcomes: plan.manifest.outcomes.map(({ y, model }) => ({ y, model })) }),
     n: model.design.n,
     m: spec.m,
     lipschitz: Number.isNaN(outcome.privacyLipschitz) ? null : outcome.privacyLipschitz,
@@ -227,7 +207,7 @@ function releaseManifest(
     columns: written.columns,
     software: { name: "ppsynth", version: config.version },
     seedPolicy: written.seedPolicy,
-    ...(isSurveyModel(model) ? {} : { coefficientPrior: spec.prior }),
+    ...(plan.survey !== null ? {} : { coefficientPrior: spec.prior }),
     ...(flagged ? { fitFlagged: true as const } : {}),
     ...(spec.autoReason === undefined
       ? {}
@@ -253,8 +233,9 @@ function fitDiagnostics(fit: Fit): NonNullable<SynthesisDiagnostics["fit"]> {
 /**
  * Runs a synthesis on the confidential `data`.
  *
- * @param data The confidential dataset.
- * @param requested The validated request ("auto" is resolved with both guarantees allowed).
+ * @param confidential The confidential dataset.
+ * @param request The plan (`plan.ts`), or a validated request on one's own data ("auto" is then
+ *   resolved with both guarantees allowed).
  * @returns The public report, the confidential diagnostics and the synthetic datasets; throws
  * a `DataError` for bad data, a `RangeError` for settings that do not fit the mechanism, a
  * `CalibrationError` when the target ε cannot be met, and a `FitFlaggedError` when the final fit
@@ -262,30 +243,23 @@ function fitDiagnostics(fit: Fit): NonNullable<SynthesisDiagnostics["fit"]> {
  */
 export async function synthesize(
   confidential: Dataset,
-  requested: SynthesisSpec,
+  request: SynthesisPlan | SynthesisSpec,
   options: SynthesizeOptions = {},
 ): Promise<SynthesisResult> {
-  // "auto" on one's own data: both guarantees allowed (the API resolves it under the policy).
-  const spec = resolveMechanism(requested);
-  const read = [
-    ...outcomesOf(spec).map(({ y }) => y),
-    ...spec.x,
-    ...[spec.weight, spec.strata].filter((name) => name !== undefined),
-  ];
+  const plan = planOf(request);
+  const { spec, outcomes, sampler } = plan;
   const { data, dropped } = spec.missing === "drop"
-    ? dropMissing(confidential, read)
+    ? dropMissing(confidential, plan.reads)
     : { data: confidential, dropped: 0 };
-  const model = synthesisModel(data, spec);
-  const outcomes = outcomesOf(spec);
+  const model = synthesisModel(data, plan);
   const note = options.onNote ?? (() => {});
-  const lipschitz = await selectLipschitz(spec.backend, note);
+  const lipschitz = await selectLipschitz(sampler.backend, note);
   const seeded = spec.seed !== undefined;
   const { seed, policy: seedPolicy } = releaseSeed(spec.seed);
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
-  const chains = spec.chains ?? (spec.sampler === "gpu-hmc" ? 64 : 4);
-  const gpu = spec.sampler === "gpu-hmc" ? await gpuSamplerFor(model, note) : null;
+  const gpu = sampler.sampler === "gpu-hmc" ? await gpuSamplerFor(model, note) : null;
 
-  const outcome: MechanismOutcome = await runMechanismUnderCap(mechanismSettings(spec), {
+  const outcome: MechanismOutcome = await runMechanismUnderCap(plan.mechanism, {
     model,
     lipschitz,
     laplace: seeded
@@ -293,9 +267,9 @@ export async function synthesize(
       : (scale) => secureLaplaceNoise(scale),
     fit: (isJointModel(model) ? jointFitter : fitter)(model as JointModel, {
       seed,
-      chains,
-      warmup: spec.warmup,
-      drawsPerChain: Math.ceil(spec.draws / chains),
+      chains: sampler.chains,
+      warmup: sampler.warmup,
+      drawsPerChain: sampler.drawsPerChain,
       gpu,
       shortFirstWarmup: true,
       continueUnmixed: true,
@@ -311,19 +285,8 @@ export async function synthesize(
   if (flagged && !spec.allowFlagged) throw new FitFlaggedError(outcome.fit!);
   const original = datasetColumns(data);
   const weightTotal = publicWeightTotal(data, spec);
-  // A survey model that does not need the strata's public sizes (FBS; FBP does) scales its
-  // synthetic weights to their total only when they are given.
-  const lone = outcomes.length === 1 ? modelRequirements(outcomes[0].model) : null;
-  if (lone?.surveyWeight === true && !lone.stratumSizes && weightTotal === undefined) {
-    note(
-      `ppsynth: ${outcomes[0].model} without public stratum sizes (--stratum-sizes): the ` +
-        "synthetic weights are not scaled to a population size (their sum is about 10% below " +
-        "it, the lognormal's median): totals from them run low; means and proportions are " +
-        "unaffected",
-    );
-  }
+  if (plan.unscaledWeightsNote !== null) note(plan.unscaledWeightsNote);
   const ball = { radius: spec.radius, relative: spec.radiusMode === "relative" };
-  const several = outcomes.length > 1;
   const datasets: Map<string, OutputColumn>[] = [];
   const byOutcome = outcomes.map(({ y, model }) => ({
     y,
@@ -332,6 +295,7 @@ export async function synthesize(
     risk: [] as OutcomeRisk[],
   }));
   const conditionals = isJointModel(model) ? model.components.map((c) => c.model) : [model];
+  const released = new Set([...plan.covariates, ...[spec.strata].filter((n) => n !== undefined)]);
   const { drawIndices, datasets: draws } = syntheticDatasets(
     model,
     outcome,
@@ -347,16 +311,14 @@ export async function synthesize(
     for (const name of data.names) {
       const k = outcomes.findIndex(({ y }) => y === name);
       if (k >= 0) columns.set(name, outcomeColumn(conditionals[k], synthetic.get(name)!));
-      else if (name === spec.weight && isSurveyModel(model)) columns.set(name, draw.w);
-      else if (spec.x.includes(name) || name === spec.strata) {
-        columns.set(name, original.get(name)!);
-      }
+      else if (name === plan.survey?.weight) columns.set(name, draw.w);
+      else if (released.has(name)) columns.set(name, original.get(name)!);
     }
     datasets.push(columns);
-    // Each outcome's utility and risk per dataset: a lone outcome whatever its kind, of several
-    // the numeric ones (the level outcomes are in the utility report's tables).
+    // Each outcome's utility and risk per dataset: a lone outcome whatever its kind, of a joint
+    // record the numeric ones (the level outcomes are in the utility report's tables).
     conditionals.forEach((conditional, k) => {
-      if (several && conditional.design.outcomeLevels !== undefined) return;
+      if (plan.joint && conditional.design.outcomeLevels !== undefined) return;
       const ystar = synthetic.get(outcomes[k].y)!;
       byOutcome[k].utility.push(utilityOf(conditional.design.y, ystar));
       byOutcome[k].risk.push({ ...identificationRisk(conditional.design.y, ystar, ball), ...ball });
@@ -369,12 +331,17 @@ export async function synthesize(
       ? { name: y, kind: "numeric" }
       : { name: y, kind: "categorical", levels };
   });
-  const reportInput = { confidential: original, synthetic: datasets, synthesized, public: spec.x };
-  const utilityReported = several || spec.report === true || spec.utilityModels !== undefined
+  const reportInput = {
+    confidential: original,
+    synthetic: datasets,
+    synthesized,
+    public: spec.x,
+  };
+  const utilityReported = plan.utilityReport
     ? utilityReport(reportInput, { models: spec.utilityModels })
     : undefined;
   return {
-    report: releaseManifest(spec, outcome, model, {
+    report: releaseManifest(plan, outcome, model, {
       columns: [...datasets[0].keys()],
       backend: lipschitz.name,
       seedPolicy,
@@ -391,16 +358,17 @@ export async function synthesize(
       k: outcome.k ?? null,
       fit: outcome.fit === null ? null : fitDiagnostics(outcome.fit),
       drawIndices,
-      utility: several ? [] : byOutcome[0].utility,
-      risk: several ? [] : byOutcome[0].risk,
-      ...(several ? { outcomes: byOutcome } : {}),
-      ...(several
+      // A joint record lists each outcome's utility and risk under it, with the risk report.
+      ...(plan.joint
         ? {
+          utility: [],
+          risk: [],
+          outcomes: byOutcome,
           riskReport: riskReport(reportInput, {
             tolerance: spec.radiusMode === "relative" ? spec.radius : undefined,
           }),
         }
-        : {}),
+        : { utility: byOutcome[0].utility, risk: byOutcome[0].risk }),
       ...(spec.missing === "drop" ? { missingDropped: dropped } : {}),
       seed,
     },

@@ -24,6 +24,7 @@ import {
 } from "../../src/jobs/work_limits.ts";
 import { WorkerPool } from "../../src/jobs/worker_pool.ts";
 import { fitModelParallel, type ParallelFitOptions } from "../../src/mcmc/parallel_fit.ts";
+import { synthesisPlan } from "../../src/synthesis/plan.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { confidentialCsv, QUICK } from "../api/_helpers.ts";
 import { twoRecordPoisson } from "../models/_helpers.ts";
@@ -253,7 +254,7 @@ Deno.test("`runSynthesisJob()`: the job's signal stops the synthesis's fits", as
   const reason = new JobTimeLimitError(1);
   const started = performance.now();
   await assert.rejects(
-    runSynthesisJob(data, spec, () => {
+    runSynthesisJob(data, synthesisPlan(spec), () => {
       if (!controller.signal.aborted) controller.abort(reason);
     }, controller.signal),
     (error) => error === reason,

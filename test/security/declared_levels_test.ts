@@ -10,6 +10,7 @@ import { parseCsv } from "../../src/data/csv.ts";
 import { DataError } from "../../src/data/data_error.ts";
 import { checkSynthesis, createPolicy } from "../../src/jobs/release_policy.ts";
 import type { JointModel } from "../../src/models/joint.ts";
+import { synthesisPlan } from "../../src/synthesis/plan.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { synthesisModel } from "../../src/synthesis/synthesis_model.ts";
 
@@ -67,7 +68,10 @@ Deno.test("declared levels: on a registered dataset the policy codes outcomes an
     allowUnweighted: true,
   }, data);
   const { levels: _levels, ...request } = SPEC;
-  const run = checkSynthesis(policy, SynthesisSpec.parse({ ...request, epsilon: 1 }));
+  const run = checkSynthesis(
+    policy,
+    synthesisPlan(SynthesisSpec.parse({ ...request, epsilon: 1 })),
+  );
   assert.deepEqual(run.levels, { sex: ["m", "f"], race: ["a", "b", "c"] });
   const model = synthesisModel(data, run) as JointModel;
   assert.deepEqual([...model.components[1].model.design.coefficientNames], [
