@@ -1,10 +1,10 @@
 // The web report (served at / by functions/report.ts): submit a synthesis through the HTTP API,
 // follow its job, and draw the public privacy report. Its figures are the figure specs of
 // src/report/release_figures.ts drawn by src/report/svg.ts, the renderer of report.html and the
-// studies' figures, which this server serves as JavaScript under /web/report/; the global `d3`
-// (served by this server too) reads CSV and formats numbers. The confidential plots (record-level
-// Lipschitz bounds, weights, the confidential ECDF) are drawn only when the key may read the job's
-// diagnostics.
+// studies' figures, which this server serves as JavaScript under /web/report/ with the formatter
+// of report.html's numbers; the global `d3` (served by this server too) reads CSV. The
+// confidential plots (record-level Lipschitz bounds, weights, the confidential ECDF) are drawn
+// only when the key may read the job's diagnostics.
 // The key lives in sessionStorage (this tab only), under the name /docs uses too.
 // A registered dataset carries the release policy its owner sets once at registration: the
 // public columns (the only ones a request may name as covariates, strata or table labels) and
@@ -20,6 +20,7 @@ import {
   syntheticColour,
   weightsFigure,
 } from "/web/report/release_figures.ts";
+import { readable } from "/web/report/format.ts";
 import { figureSvg } from "/web/report/svg.ts";
 
 const KEY = "ppsynth-api-key";
@@ -271,7 +272,8 @@ function releaseRows(report, diagnostics) {
   return rows;
 }
 
-const format = (value) => typeof value === "number" ? d3.format(",.6~g")(value) : String(value);
+/** A value as text: a number as report.html prints it (six significant digits). */
+const format = (value) => typeof value === "number" ? readable(value, 6) : String(value);
 
 function tableRows(table, pairs) {
   table.replaceChildren(...pairs.map(([label, value]) => {

@@ -26,6 +26,11 @@ export function escapeSvg(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** A coordinate as printed: one decimal. */
+function at(v: number): string {
+  return v.toFixed(1);
+}
+
 /** ` class="…"` when a class is given, else nothing. */
 function classAttribute(className: string | undefined): string {
   return className === undefined ? "" : ` class="${escapeSvg(className).replace(/"/g, "&quot;")}"`;
@@ -75,7 +80,7 @@ function xAxisSvg(
   const parts = [`<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#444"/>`];
   for (const x of xTicks) {
     parts.push(
-      `<text x="${fx(x).toFixed(1)}" y="${H - B + 14}" text-anchor="middle">${
+      `<text x="${at(fx(x))}" y="${H - B + 14}" text-anchor="middle">${
         tickLabel(x, panel.logX === true ? undefined : xTicks[1] - xTicks[0])
       }</text>`,
     );
@@ -120,7 +125,7 @@ function xyPanelSvg(x0: number, panel: Panel, frame: Frame): string {
     parts.push(xLine, `<line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#444"/>`);
     parts.push(...xRest.slice(0, -1));
     for (const y of yAxis.ticks) {
-      const py = fy(y).toFixed(1);
+      const py = at(fy(y));
       parts.push(
         `<line x1="${L - 3}" y1="${py}" x2="${W - R}" y2="${py}" stroke="#ddd"/>`,
         `<text x="${L - 5}" y="${py}" text-anchor="end" dominant-baseline="middle">${
@@ -137,10 +142,10 @@ function xyPanelSvg(x0: number, panel: Panel, frame: Frame): string {
     if (s.line !== false) {
       const path = kept.map(([x, y], j) =>
         j === 0
-          ? `M${fx(x).toFixed(1)},${fy(y).toFixed(1)}`
+          ? `M${at(fx(x))},${at(fy(y))}`
           : s.step === true
-          ? `H${fx(x).toFixed(1)}V${fy(y).toFixed(1)}`
-          : `L${fx(x).toFixed(1)},${fy(y).toFixed(1)}`
+          ? `H${at(fx(x))}V${at(fy(y))}`
+          : `L${at(fx(x))},${at(fy(y))}`
       ).join(s.step === true ? "" : " ");
       parts.push(
         `<path${cls} d="${path}" fill="none" stroke="${s.color}" stroke-width="${s.width ?? 1.6}"${
@@ -152,7 +157,7 @@ function xyPanelSvg(x0: number, panel: Panel, frame: Frame): string {
     const radius = s.line === false ? 1.6 : 2.6;
     for (const [x, y, hollow] of kept) {
       parts.push(
-        `<circle${cls} cx="${fx(x).toFixed(1)}" cy="${fy(y).toFixed(1)}" r="${radius}" ` +
+        `<circle${cls} cx="${at(fx(x))}" cy="${at(fy(y))}" r="${radius}" ` +
           `stroke="${s.color}" fill="${hollow === true ? "white" : s.color}"/>`,
       );
     }
@@ -184,7 +189,7 @@ function bandPanelSvg(x0: number, panel: Panel, frame: Frame, bands: readonly st
     parts.push(...xAxisSvg(panel, frame, xAxis.ticks, fx));
     bands.forEach((name, j) =>
       parts.push(
-        `<text x="${L - 5}" y="${(T + (j + 0.5) * band).toFixed(1)}" text-anchor="end" ` +
+        `<text x="${L - 5}" y="${at(T + (j + 0.5) * band)}" text-anchor="end" ` +
           `dominant-baseline="middle">${bandLabel(name)}</text>`,
       )
     );
@@ -199,19 +204,19 @@ function bandPanelSvg(x0: number, panel: Panel, frame: Frame, bands: readonly st
         const v = m.values[j];
         if (!Number.isFinite(v)) return;
         parts.push(
-          `<rect${cls} x="${fx(0).toFixed(1)}" y="${(y - 0.4 * slot).toFixed(1)}" width="${
-            (fx(v) - fx(0)).toFixed(1)
-          }" height="${(0.8 * slot).toFixed(1)}" fill="${m.color}">${title(tickLabel(v))}</rect>`,
+          `<rect${cls} x="${at(fx(0))}" y="${at(y - 0.4 * slot)}" width="${
+            at(fx(v) - fx(0))
+          }" height="${at(0.8 * slot)}" fill="${m.color}">${title(tickLabel(v))}</rect>`,
         );
         return;
       }
       const [lower, estimate, upper] = m.intervals[j];
       if (![lower, estimate, upper].every(Number.isFinite)) return;
       parts.push(
-        `<line${cls} x1="${fx(lower).toFixed(1)}" y1="${y.toFixed(1)}" x2="${
-          fx(upper).toFixed(1)
-        }" y2="${y.toFixed(1)}" stroke="${m.color}" stroke-width="2"/>`,
-        `<circle${cls} cx="${fx(estimate).toFixed(1)}" cy="${y.toFixed(1)}" r="3" ` +
+        `<line${cls} x1="${at(fx(lower))}" y1="${at(y)}" x2="${at(fx(upper))}" y2="${
+          at(y)
+        }" stroke="${m.color}" stroke-width="2"/>`,
+        `<circle${cls} cx="${at(fx(estimate))}" cy="${at(y)}" r="3" ` +
           `stroke="${m.color}" fill="${m.color}">${title(tickLabel(estimate))}</circle>`,
       );
     });

@@ -136,7 +136,7 @@ export function fiveDocument(result: FiveResult): StudyDocument {
       reference: String(settings.reference),
       downscaling: String(settings.downscaling ?? "–"),
       bins: String(settings.bins ?? `⌈n^{1/3}⌉ = ${Math.ceil(Math.cbrt(settings.n))}`),
-      analyticMedian: summary.analyticMedian.toFixed(6),
+      analyticMedian: md.fmt(summary.analyticMedian, 6),
       dataMedian: md.fmt(summary.dataMedian.median, 4),
       dataMedianMin: md.fmt(summary.dataMedian.min, 4),
       dataMedianMax: md.fmt(summary.dataMedian.max, 4),

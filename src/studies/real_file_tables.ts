@@ -175,8 +175,8 @@ export function countsTable(view: View): Table {
     rows: t.count.map((count, r) => [
       t.labels[0][r],
       t.labels[1][r],
-      count.toFixed(0),
-      t.countSE[r].toFixed(0),
+      fmt(count, 0),
+      fmt(t.countSE[r], 0),
       fmt(100 * t.countSE[r] / count, 2),
     ]),
   };
