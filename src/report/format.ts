@@ -1,10 +1,11 @@
 /**
  * Numbers as text for the reports (issue 36): the one home of the formats that report.html
- * (`synthesis/report_html.ts`) and the studies' markdown (`studies/markdown_table.ts`, the
- * frontier's and the design release's documents, the real-file study's tables) print. Each format
- * is exactly what its call sites printed before it moved here (the committed study reports are
- * compared byte for byte); a missing value (null, undefined and, where noted, a non-finite
- * number) prints as an en dash "–", report.html's {@linkcode readable} as an em dash "—".
+ * (`synthesis/report_html.ts`), the web page (`web/report.js`), the figures' tick labels
+ * (`svg.ts`) and the studies' markdown (`studies/markdown_table.ts`, the frontier's and the design
+ * release's documents, the real-file study's tables) print. Each format is exactly what its call
+ * sites printed before it moved here (the committed study reports are compared byte for byte); a
+ * missing value (null, undefined and, where noted, a non-finite number) prints as an en dash "–",
+ * report.html's {@linkcode readable} as an em dash "—".
  *
  * @example
  * ```ts
@@ -73,7 +74,7 @@ export function readable(x: number | null | undefined, digits = 4): string {
 }
 
 /**
- * An axis tick's label in the studies' figures: three significant digits, or on a linear axis
+ * An axis tick's label in the figures (`svg.ts`): three significant digits, or on a linear axis
  * with tick spacing `step` as many decimals as the spacing needs (so that close ticks stay
  * distinct); exponent form (`1e+4`) beyond 10⁴, and from 1,000 or below 0.01 without a step.
  */
