@@ -72,22 +72,26 @@ function enumerate(
   return [total, cell, pi];
 }
 
-/** The same means with γ ~ Gamma(a_γ, b_γ) integrated out: γ = t⁴ (smooth at 0), trapezoid. */
+/**
+ * The same means with γ ~ Gamma(a_γ, b_γ) integrated out: γ = t⁴ (smooth at 0), the midpoint rule
+ * over t ∈ (0, 400^¼). The integrand is smooth and vanishes at both ends, so the rule converges
+ * faster than any power of the step: 250 and 20,000 steps agree to 1e-15 (a trapezoid without its
+ * t = 0 end, the rule before issue 36, was off by 2e-5 at 20,000 steps).
+ */
 function enumerateOverGamma(alpha: Float64Array, K: number): [number, number] {
   const { gammaShape: shape, gammaRate: rate } = DEFAULT_LATENT_CLASS_PRIOR;
   const T = 400 ** 0.25;
-  const steps = 20_000;
+  const steps = 400;
   let [total, cell, pi] = [0, 0, 0];
   for (let s = 1; s <= steps; s++) {
-    const t = (s * T) / steps;
+    const t = ((s - 0.5) * T) / steps;
     const gamma = t ** 4;
     // Gamma density in γ times dγ/dt = 4t³; the constant cancels.
     const density = Math.exp((shape - 1) * Math.log(gamma) - rate * gamma) * 4 * t ** 3;
-    const weight = s === steps ? 0.5 : 1;
     const [w, c, p] = enumerate(alpha, gamma, K);
-    total += weight * density * w;
-    cell += weight * density * c;
-    pi += weight * density * p;
+    total += density * w;
+    cell += density * c;
+    pi += density * p;
   }
   return [cell / total, pi / total];
 }
