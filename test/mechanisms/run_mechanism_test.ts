@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readCsv } from "../../src/data/csv.ts";
 import { buildDesign } from "../../src/data/design.ts";
-import { fitModel } from "../../src/mcmc/fit.ts";
+import { type Fit, fitModel } from "../../src/mcmc/fit.ts";
 import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
 import { cpuLipschitz } from "../../src/mechanisms/lipschitz_backend.ts";
 import type { MechanismName, MechanismSettings } from "../../src/mechanisms/mechanism.ts";
@@ -10,18 +10,37 @@ import { predictLipschitz } from "../../src/mechanisms/predict_lipschitz.ts";
 import { pseudoPosteriorPrivacy } from "../../src/mechanisms/privacy.ts";
 import { runMechanism } from "../../src/mechanisms/run_mechanism.ts";
 import { createModel } from "../../src/models/mod.ts";
+import type { Weighting } from "../../src/models/model.ts";
 import { fitter } from "../../src/synthesis/release.ts";
 
 const DATA = await readCsv(new URL("../../examples/skewed_counts.csv", import.meta.url).pathname);
 const MODEL = createModel("negbin", buildDesign(DATA, { y: "y" }, "count"));
 const FIT_OPTIONS = { seed: 3, chains: 2, warmup: 200, draws: 200 };
 
+/**
+ * The fits already made, by weighting: a fit is a function of its weighting (the seed and
+ * options are fixed), so the tests share the unweighted fit and the calibration steps they have
+ * in common instead of repeating them (issue 36).
+ */
+const FITS = new Map<string, Fit>();
+
+/** {@link MODEL} fitted under `weighting` with {@link FIT_OPTIONS}, once per weighting. */
+function sharedFit(weighting: Weighting): Fit {
+  const key = `${weighting.censor}|${weighting.alpha?.join(",")}`;
+  let fit = FITS.get(key);
+  if (fit === undefined) {
+    fit = fitModel(MODEL, weighting, FIT_OPTIONS);
+    FITS.set(key, fit);
+  }
+  return fit;
+}
+
 function run(mechanism: MechanismName, extra: Partial<MechanismSettings> = {}) {
   return runMechanism({ mechanism, m: 3, radius: 0.1, relativeRadius: true, ...extra }, {
     model: MODEL,
     lipschitz: cpuLipschitz,
     laplace: () => 0,
-    fit: (weighting) => Promise.resolve(fitModel(MODEL, weighting, FIT_OPTIONS)),
+    fit: (weighting) => Promise.resolve(sharedFit(weighting)),
   });
 }
 
