@@ -31,28 +31,29 @@ import { z } from "zod";
 import { readCsv } from "../data/csv.ts";
 import { parseDecimal } from "../data/decimal.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
+import { TableSpec } from "../jobs/table_request.ts";
 import {
   formatTable,
   missingStratumSizes,
   runTableMethod,
   TableBounds,
-  TableSettings,
-  VALUE_COLUMNS,
 } from "../survey/table_methods.ts";
 import { progress } from "./progress.ts";
 import { runCommand, stringFlags, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
 
-/** The options of `deno task tabulate`, validated. */
-export const TabulateOptions = TableSettings.extend({
+/**
+ * The options of `deno task tabulate`, validated: the API's table request ({@linkcode TableSpec},
+ * field for field) with `by` given as `A,B`, the method defaulting to `sample`, and the input and
+ * output paths.
+ */
+export const TabulateOptions = TableSpec.omit({ by: true, method: true }).extend({
   data: z.string().min(1),
   by: z.string().transform((v) => v.split(",").map((name) => name.trim())).refine(
     (names) => names.length === 2 && names.every((name) => name !== ""),
     "must name exactly two columns, e.g. --by field,gender",
-  ).refine((names) => names[0] !== names[1], "the two grouping columns must differ").refine(
-    (names) => names.every((name) => !(VALUE_COLUMNS as readonly string[]).includes(name)),
-    `a grouping column cannot be named ${VALUE_COLUMNS.join(", ")}`,
-  ).transform((names) => [names[0], names[1]] as const),
+  ).transform((names) => [names[0], names[1]] as const).pipe(TableSpec.shape.by),
+  method: TableSpec.shape.method.default("sample"),
   out: z.string().refine(
     (path) => [".csv", ".json"].includes(extname(path).toLowerCase()),
     "must end in .csv or .json",
