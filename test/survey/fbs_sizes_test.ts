@@ -8,12 +8,18 @@ import { FBS_QUICK, FIELD_SIZES, MEAN_ROW_KEYS, SLICE_CSV } from "./_reference.t
 const SLICE = parseCsv(SLICE_CSV, "slice.csv");
 const POPULATION = Object.values(FIELD_SIZES).reduce((a, b) => a + b, 0);
 
+/**
+ * FBS_QUICK with 1,600 draws instead of 4,000 (enough for the fits to pass the release checks, R̂
+ * and bulk ESS, at this seed; 400 are not): the claims here (Σ N_h, the same means with and
+ * without sizes) are equalities at a fixed seed, whatever the fit's length (issue 36).
+ */
 const FBS: TableRequest = {
   y: "salary",
   weight: "w",
   strata: "field",
   by: ["field", "gender"],
   ...FBS_QUICK,
+  draws: 1600,
   seed: 3,
 };
 
