@@ -1,13 +1,15 @@
 /**
  * `deno task synth --schema S.json`: a whole file in one release (issue 35).
  *
- *     deno task synth --data F.csv --schema S.json --y all [--model auto|latent-class]
+ *     deno task synth --data F.csv --schema S.json --y all [--model auto|bayes-net|latent-class]
  *       [--mechanism auto|sw|lw|lw-final|weighted-e|censored|censored-w|unweighted]
- *       --epsilon E [--m M] [--classes K] [--dirichlet A] [--chains C] [--warmup W] [--draws D] [--thin T] [--split-merge N]
+ *       --epsilon E [--m M] [--dirichlet A] [--parents P] [--max-cells C] [--classes K]
+ *       [--chains C] [--warmup W] [--draws D] [--thin T] [--split-merge N]
  *       [--seed N] [--allow-flagged] --out DIR
  *
- * Every column of F.csv is synthesised by the latent class model under the owner's declared
- * schema (`deno task schema` drafts one). Writes DIR/synthetic-1.csv … synthetic-M.csv (the
+ * Every column of F.csv is synthesised by the Bayesian network (`--parents`, `--max-cells`; auto
+ * but under censoring) or the latent class model (`--classes`, `--warmup`, `--thin`,
+ * `--split-merge`) under the owner's declared schema (`deno task schema` drafts one). Writes DIR/synthetic-1.csv … synthetic-M.csv (the
  * input's header, column order and N/A markers), DIR/report.json (the public manifest),
  * DIR/diagnostics.json (the owner's: Δ, the fits, the rules' redraws) and DIR/utility.json (the
  * owner's: k-marginal, 3-way marginals, pMSE, per-column TVD, rule violations, weighted totals),
@@ -30,6 +32,8 @@ const NUMBERS = [
   "m",
   "classes",
   "dirichlet",
+  "parents",
+  "max-cells",
   "chains",
   "warmup",
   "draws",

@@ -95,6 +95,43 @@ function logStandardGamma(rng: Rng, shape: number): number {
 }
 
 /**
+ * A Dirichlet(shapes) draw on the log scale: log θ_l = ln G_l − ln Σ_k G_k with G_l ~ Gamma(shape_l, 1)
+ * drawn on the log scale, so that small shapes (a sparse table's a + count) do not round θ_l to 0.
+ *
+ * @param rng The random stream (one log-gamma draw per shape, in order).
+ * @param shapes The positive, finite shapes.
+ * @param out Where log θ is written (same length as `shapes`).
+ * @returns `out`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Rng } from "./rng.ts";
+ * import { sampleLogDirichlet } from "./distributions.ts";
+ * const logTheta = sampleLogDirichlet(new Rng(1), Float64Array.of(0.3, 2, 5), new Float64Array(3));
+ * const total = logTheta.reduce((sum, v) => sum + Math.exp(v), 0);
+ * assert.ok(Math.abs(total - 1) < 1e-12);
+ * ```
+ */
+export function sampleLogDirichlet(
+  rng: Rng,
+  shapes: ArrayLike<number>,
+  out: Float64Array,
+): Float64Array {
+  let max = -Infinity;
+  for (let l = 0; l < shapes.length; l++) {
+    checkPositiveFinite("shape", shapes[l]);
+    out[l] = logStandardGamma(rng, shapes[l]);
+    if (out[l] > max) max = out[l];
+  }
+  let total = 0;
+  for (let l = 0; l < shapes.length; l++) total += Math.exp(out[l] - max);
+  const logTotal = max + Math.log(total);
+  for (let l = 0; l < shapes.length; l++) out[l] -= logTotal;
+  return out;
+}
+
+/**
  * Gamma(shape, rate), density ∝ x^{shape−1} e^{−rate·x}, mean shape/rate, variance shape/rate².
  * Marsaglia & Tsang (2000) for shape ≥ 1; for shape < 1 their boost
  * G_shape = G_{shape+1}·U^{1/shape}. Very small shapes can round the draw to 0.

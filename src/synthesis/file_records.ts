@@ -13,8 +13,13 @@
 import { columnUnit, type FileColumn, type FileSchema } from "../data/file_schema.ts";
 import { decodeFile, formatStep } from "../data/file_encoding.ts";
 import { recordSatisfiesRules } from "../data/file_rules.ts";
-import type { LatentClassModel } from "../models/latent_class.ts";
+import type { EncodedFile } from "../data/file_encoding.ts";
 import type { Rng } from "../random/rng.ts";
+
+/** A whole-file model's record generator: n records i.i.d. from p(x | θ), as codes. */
+export interface FileRecordModel {
+  simulate(theta: Float64Array, n: number, rng: Rng): EncodedFile;
+}
 
 /** Rounds of redrawing the records that break a rule (each round redraws only those). */
 export const RULE_ROUNDS = 50;
@@ -32,7 +37,7 @@ export interface FileRecords {
 /**
  * Draws n synthetic records from θ, held to the schema's rules by rejection.
  *
- * @param model The latent class model of the encoded file.
+ * @param model The whole-file model (latent class or network) of the encoded file.
  * @param theta One posterior draw θ.
  * @param n The number of records (the public n).
  * @param schema The declared schema (its rules, bins and formats).
@@ -41,7 +46,7 @@ export interface FileRecords {
  * @returns The records and the count still breaking a rule.
  */
 export function simulateFileRecords(
-  model: LatentClassModel,
+  model: FileRecordModel,
   theta: Float64Array,
   n: number,
   schema: FileSchema,

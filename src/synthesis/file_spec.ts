@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 import type { MechanismName } from "../mechanisms/mechanism.ts";
-import type { FileSynthesisSettings } from "./file_synthesis.ts";
+import { DEFAULT_BAYES_NET_PRIOR } from "../models/bayes_net.ts";
+import { FILE_MODELS, type FileModelName, type FileSynthesisSettings } from "./file_synthesis.ts";
 
 /** The mechanisms a whole record can take (CW and the histogram need a one-dimensional outcome). */
 export const FILE_MECHANISMS = [
@@ -21,6 +22,18 @@ export const FILE_MECHANISMS = [
   "censored-w",
 ] as const satisfies readonly MechanismName[];
 
+/**
+ * Each model's default Dirichlet concentration a.
+ * - latent class, 0.1: on ma2019 at ε ≈ 10 (SW, K = 30) a = 0.1 gave k-marginal 793 on the CRC's
+ *   simple features against 680 for a = 1, whose prior mass (a·Σ_j L_j = 543 per class) outweighs
+ *   the α-weighted records of a class (docs/decisions.md);
+ * - Bayesian network, 0.3 (`DEFAULT_BAYES_NET_PRIOR`).
+ */
+export const FILE_DIRICHLET: Readonly<Record<FileModelName, number>> = {
+  "bayes-net": DEFAULT_BAYES_NET_PRIOR.dirichlet,
+  "latent-class": 0.1,
+};
+
 /** A whole file's default truncation K (see `classes`). */
 export const FILE_CLASSES = 5;
 
@@ -28,8 +41,11 @@ export const FILE_CLASSES = 5;
 export const FileSynthesisSpec = z.object({
   /** Every column of the file ("all"; the only form a whole-file release takes today). */
   y: z.literal("all"),
-  /** "auto": the latent class model for a whole file (the only whole-file model today). */
-  model: z.enum(["auto", "latent-class"]).default("auto"),
+  /**
+   * The whole-file synthesizer: "bayes-net" (`src/models/bayes_net.ts`), "latent-class"
+   * (`src/models/latent_class.ts`), or "auto" ({@linkcode resolveFileModel}).
+   */
+  model: z.enum(["auto", ...FILE_MODELS]).default("auto"),
   mechanism: z.enum([...FILE_MECHANISMS, "auto"]).default("auto"),
   epsilon: z.number().positive().finite().optional(),
   m: z.number().int().min(1).max(100).default(1),
@@ -43,11 +59,14 @@ export const FileSynthesisSpec = z.object({
    */
   classes: z.number().int().min(1).max(200).default(FILE_CLASSES),
   /**
-   * The Dirichlet concentration a of every φ_kj. Default 0.1: on ma2019 at ε ≈ 10 (SW, K = 30)
-   * a = 0.1 gave k-marginal 793 on the CRC's simple features against 680 for a = 1, whose prior
-   * mass (a·Σ_j L_j = 543 per class) outweighs the α-weighted records of a class (docs/decisions.md).
+   * The Dirichlet concentration a of every table cell (the network's θ_{t,c,l}, the latent class
+   * model's φ_kj). Default: the model's ({@linkcode FILE_DIRICHLET}).
    */
-  dirichlet: z.number().positive().max(10).default(0.1),
+  dirichlet: z.number().positive().max(10).optional(),
+  /** The network's most parents per column (public; default 2, `DEFAULT_BAYES_NET_PRIOR`). */
+  parents: z.number().int().min(0).max(4).optional(),
+  /** The network's most cells per table (public; default 3,000, `DEFAULT_BAYES_NET_PRIOR`). */
+  maxCells: z.number().int().min(1).max(1_000_000).optional(),
   chains: z.number().int().min(1).max(64).default(2),
   /**
    * Sweeps discarded per chain. Default 300, with a split–merge move every sweep (`splitMerge`).
@@ -98,9 +117,26 @@ export function resolveFileMechanism(
   if (spec.mechanism !== "auto") return { mechanism: spec.mechanism };
   return {
     mechanism: "sw",
-    reason: "a whole file (latent class model): one weight for every record, calibrated to ε " +
+    reason: "a whole file: one weight for every record, calibrated to ε " +
       "(aDP); per-record risk weights measured worse on whole files (bench:crc)",
   };
+}
+
+/**
+ * The model of `auto` for a whole file, from public facts only (the mechanism): the Bayesian
+ * network, except under censoring (pure DP), which needs the latent class model's Gibbs sampler
+ * and its correction step. Measured on ma2019 with SW (`bench:crc`, docs/performance.md): at ε ≈ 10
+ * the network scored 891 / 872 (simple / all) in seconds a fit, the latent class model 860 / 844 in
+ * about a minute a fit.
+ *
+ * @param spec The request.
+ * @returns The model.
+ */
+export function resolveFileModel(spec: FileSynthesisSpec): { model: FileModelName } {
+  if (spec.model !== "auto") return { model: spec.model };
+  const { mechanism } = resolveFileMechanism(spec);
+  const censored = mechanism === "censored" || mechanism === "censored-w";
+  return { model: censored ? "latent-class" : "bayes-net" };
 }
 
 /**
@@ -111,12 +147,16 @@ export function resolveFileMechanism(
  */
 export function fileSettings(spec: FileSynthesisSpec): FileSynthesisSettings {
   const { mechanism, reason } = resolveFileMechanism(spec);
+  const { model } = resolveFileModel(spec);
   return {
+    model,
     mechanism,
     epsilon: spec.epsilon,
     m: spec.m,
     classes: spec.classes,
-    dirichlet: spec.dirichlet,
+    dirichlet: spec.dirichlet ?? FILE_DIRICHLET[model],
+    parents: spec.parents,
+    maxCells: spec.maxCells,
     seed: spec.seed,
     chains: spec.chains,
     warmup: spec.warmup,

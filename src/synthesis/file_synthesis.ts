@@ -1,30 +1,33 @@
 /**
  * A whole file in one release (SPEC §13, issue 35): every column of a confidential file, declared
- * by its {@linkcode FileSchema}, synthesised jointly by the latent class model under one
- * record-level guarantee.
+ * by its {@linkcode FileSchema}, synthesised jointly under one record-level guarantee, by the
+ * Bayesian network (`src/models/bayes_net.ts`, exact draws) or the latent class model
+ * (`src/models/latent_class.ts`, Gibbs).
  *
  * 1. The file is encoded through the declared schema only (`encodeFile`: levels, N/A states and
  *    bins from the declaration, so the release's shape depends on no confidential value; an
  *    undeclared level or a value outside the declared bounds is an error naming column and row).
- * 2. A mechanism of the registry runs on the latent class model (`latent_class_release.ts`:
- *    the Gibbs fit, Δ of the complete-data term u_i), under the ε cap.
+ * 2. A mechanism of the registry runs on the model (`bayes_net_release.ts`,
+ *    `latent_class_release.ts`: the fit, Δ of the term the pseudo posterior raises), under the ε
+ *    cap.
  * 3. Each of the m files is drawn from its posterior draw θ_s, s = `datasetDrawIndices(S, m)[j]`,
  *    held to the schema's rules (`file_records.ts`), in the input's column order. Records are
  *    i.i.d. draws of θ: their order depends on no confidential record.
  *
- * ε = 2Δm (aDP, add/remove neighbours; the proof is `src/models/latent_class.ts`'s) with Δ the
- * largest half range of u_i(θ_s) over the final fit's draws (`centredTerm`); a fit that fails its label-invariant checks
- * releases nothing (`FitFlaggedError`).
+ * ε = 2Δm (aDP, add/remove neighbours; the proofs are the models' module docs) with Δ the
+ * largest half range of u_i(θ_s) over the final fit's draws (`centredTerm`); a fit that fails its
+ * checks releases nothing (`FitFlaggedError`).
  *
  * @module
  */
 import config from "../../deno.json" with { type: "json" };
 import type { Dataset } from "../data/dataset.ts";
-import { encodeFile } from "../data/file_encoding.ts";
+import { type EncodedFile, encodeFile } from "../data/file_encoding.ts";
 import type { FileSchema } from "../data/file_schema.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import type { LatentClassGibbsOptions } from "../mcmc/latent_class_gibbs.ts";
-import type { MechanismName, MechanismOutcome } from "../mechanisms/mechanism.ts";
+import type { MechanismContext, MechanismName, MechanismOutcome } from "../mechanisms/mechanism.ts";
+import { BayesNetModel, DEFAULT_BAYES_NET_PRIOR } from "../models/bayes_net.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import {
   DEFAULT_CLASSES,
@@ -34,16 +37,25 @@ import {
 import { Rng } from "../random/rng.ts";
 import { FILE_STREAM } from "../random/streams.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
-import { simulateFileRecords } from "./file_records.ts";
-import { latentClassContext, runLatentClassMechanism } from "./latent_class_release.ts";
+import { BAYES_NET, bayesNetContext } from "./bayes_net_release.ts";
+import { type FileRecordModel, simulateFileRecords } from "./file_records.ts";
+import { latentClassContext, runFileMechanism } from "./latent_class_release.ts";
 import { datasetDrawIndices } from "./release.ts";
 import type { ReleaseManifest } from "./report.ts";
 
-/** The model name a whole-file release states. */
+/** The latent class model's name in a whole-file release. */
 export const LATENT_CLASS = "latent-class";
 
-/** What a whole-file release runs: the mechanism, its privacy target and the sampler. */
+/** The whole-file synthesizers. */
+export const FILE_MODELS = [BAYES_NET, LATENT_CLASS] as const;
+
+/** A whole-file synthesizer's name. */
+export type FileModelName = typeof FILE_MODELS[number];
+
+/** What a whole-file release runs: the model, the mechanism, its privacy target and the sampler. */
 export interface FileSynthesisSettings {
+  /** The whole-file synthesizer (default "latent-class"). */
+  readonly model?: FileModelName;
   /** A registry mechanism that takes a whole record (sw, lw, lw-final, weighted-e, unweighted). */
   readonly mechanism: MechanismName;
   /** Target total ε of the m files (a cap; required by every mechanism but `unweighted`). */
@@ -51,12 +63,17 @@ export interface FileSynthesisSettings {
   readonly m: number;
   /** Truncation K of the mixture (public; default {@linkcode DEFAULT_CLASSES}). */
   readonly classes?: number;
-  /** Dirichlet concentration a of every φ_kj (public; default the model's, a = 1). */
+  /** Dirichlet concentration a of every table cell (public; default the model's prior's). */
   readonly dirichlet?: number;
+  /** The network's most parents per column (public; default `DEFAULT_BAYES_NET_PRIOR`'s). */
+  readonly parents?: number;
+  /** The network's most cells per table (public; default `DEFAULT_BAYES_NET_PRIOR`'s). */
+  readonly maxCells?: number;
   /** Seed (CLI, studies, tests); absent: a fresh secret seed from the OS CSPRNG. */
   readonly seed?: number;
+  /** Chains (the network: independent streams of exact draws). */
   readonly chains: number;
-  /** Gibbs sweeps discarded per chain. */
+  /** Gibbs sweeps discarded per chain (the network has none). */
   readonly warmup: number;
   /** Draws kept per chain. */
   readonly draws: number;
@@ -89,7 +106,9 @@ export interface FileSynthesisDiagnostics {
   readonly drawIndices: number[];
   /** Per file: records drawn (n plus the rules' redraws) and records still breaking a rule. */
   readonly files: readonly { readonly drawn: number; readonly unrepaired: number }[];
-  readonly classes: number;
+  readonly model: FileModelName;
+  /** The latent class model's K (null for the network). */
+  readonly classes: number | null;
   readonly seed: number;
 }
 
@@ -126,23 +145,15 @@ export async function synthesizeFile(
 ): Promise<FileSynthesisResult> {
   onProgress("encode");
   const encoded = encodeFile(data, schema);
-  const classes = settings.classes ?? DEFAULT_CLASSES;
-  const model = new LatentClassModel(encoded, classes);
+  const modelName = settings.model ?? LATENT_CLASS;
   const { seed, policy: seedPolicy } = releaseSeed(settings.seed);
   let stage = "fit";
-  const gibbs: LatentClassGibbsOptions = {
-    onSweep: (done, total) => onProgress(stage, done, total),
-    seed,
-    chains: settings.chains,
-    warmup: settings.warmup,
-    draws: settings.draws,
-    thin: settings.thin,
-    splitMerge: settings.splitMerge ?? 0,
-    prior: { ...DEFAULT_LATENT_CLASS_PRIOR, dirichlet: settings.dirichlet ?? 1 },
-  };
-  const context = latentClassContext(model, gibbs);
+  const onDraws = (done: number, total: number) => onProgress(stage, done, total);
+  const { model, context, classes } = modelName === BAYES_NET
+    ? bayesNetRun(encoded, settings, seed, onDraws)
+    : latentClassRun(encoded, settings, seed, onDraws);
   const fits = { count: 0 };
-  const outcome = await runLatentClassMechanism(
+  const outcome = await runFileMechanism(
     {
       mechanism: settings.mechanism,
       m: settings.m,
@@ -178,7 +189,7 @@ export async function synthesizeFile(
   return {
     report: {
       mechanism: settings.mechanism,
-      model: LATENT_CLASS,
+      model: modelName,
       n: data.n,
       m: settings.m,
       lipschitz: outcome.privacyLipschitz,
@@ -212,9 +223,55 @@ export async function synthesizeFile(
       },
       drawIndices,
       files: files.map(({ drawn, unrepaired }) => ({ drawn, unrepaired })),
+      model: modelName,
       classes,
       seed,
     },
     datasets,
   };
+}
+
+/** A whole-file model ready for the mechanisms: what simulates records, and its context. */
+interface FileModelRun {
+  readonly model: FileRecordModel;
+  readonly context: MechanismContext;
+  readonly classes: number | null;
+}
+
+/** The latent class model of the file under the request's Gibbs settings. */
+function latentClassRun(
+  encoded: EncodedFile,
+  settings: FileSynthesisSettings,
+  seed: number,
+  onSweep: (done: number, total: number) => void,
+): FileModelRun {
+  const classes = settings.classes ?? DEFAULT_CLASSES;
+  const model = new LatentClassModel(encoded, classes);
+  const gibbs: LatentClassGibbsOptions = {
+    onSweep,
+    seed,
+    chains: settings.chains,
+    warmup: settings.warmup,
+    draws: settings.draws,
+    thin: settings.thin,
+    splitMerge: settings.splitMerge ?? 0,
+    prior: { ...DEFAULT_LATENT_CLASS_PRIOR, dirichlet: settings.dirichlet ?? 1 },
+  };
+  return { model, context: latentClassContext(model, gibbs), classes };
+}
+
+/** The Bayesian network of the file: its public prior and caps, exact draws on `chains` streams. */
+function bayesNetRun(
+  encoded: EncodedFile,
+  settings: FileSynthesisSettings,
+  seed: number,
+  onDraw: (done: number, total: number) => void,
+): FileModelRun {
+  const model = new BayesNetModel(encoded, {
+    dirichlet: settings.dirichlet ?? DEFAULT_BAYES_NET_PRIOR.dirichlet,
+    maxParents: settings.parents ?? DEFAULT_BAYES_NET_PRIOR.maxParents,
+    maxCells: settings.maxCells ?? DEFAULT_BAYES_NET_PRIOR.maxCells,
+  });
+  const options = { seed, chains: settings.chains, draws: settings.draws, onDraw };
+  return { model, context: bayesNetContext(model, options), classes: null };
 }

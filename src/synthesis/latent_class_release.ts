@@ -7,7 +7,7 @@
  * - `design.n` (every mechanism's n): the file's n.
  * - `design.y`: read only by CW's isolation ball and the histogram (`accepts.outcomes` "one": a
  *   one-dimensional outcome); a file's record has no such outcome, so
- *   {@linkcode runLatentClassMechanism} refuses those mechanisms before anything runs.
+ *   {@linkcode runFileMechanism} refuses those mechanisms before anything runs.
  * - the Lipschitz backend: the CPU backend bounds |α_i·ℓ_i|, which is not this model's term; the
  *   context's backend ({@linkcode latentClassLipschitz}) gives Δ_i = half the range of u_i(θ_s)
  *   over the draws, u_i = log (1/K) Σ_k (π_k f_k(x_i))^{α_i}, the complete-data term the Gibbs
@@ -182,14 +182,14 @@ export function latentClassContext(
 }
 
 /**
- * Runs a registry mechanism on the latent class model under the ε cap, refusing the mechanisms
- * that need a one-dimensional outcome (`accepts.outcomes` "one": CW, CW-final, the histogram).
+ * Runs a registry mechanism on a whole-file model under the ε cap, refusing the mechanisms that
+ * need a one-dimensional outcome (`accepts.outcomes` "one": CW, CW-final, the histogram).
  *
  * @param settings The mechanism and its settings.
- * @param context A {@linkcode latentClassContext}.
+ * @param context A {@linkcode latentClassContext} or the network's `bayesNetContext`.
  * @returns The outcome; a `CalibrationError` when ε ends above the target.
  */
-export async function runLatentClassMechanism(
+export async function runFileMechanism(
   settings: MechanismSettings,
   context: MechanismContext,
 ): Promise<MechanismOutcome> {
@@ -225,7 +225,7 @@ export async function releaseLatentClass(
   settings: MechanismSettings,
   options: LatentClassFitOptions,
 ): Promise<LatentClassRelease> {
-  const outcome = await runLatentClassMechanism(settings, latentClassContext(model, options));
+  const outcome = await runFileMechanism(settings, latentClassContext(model, options));
   const fit = outcome.fit!;
   if (fit.flagged) throw new FitFlaggedError(fit);
   const drawIndices = datasetDrawIndices(fit.S, settings.m);

@@ -75,7 +75,7 @@ Deno.test("API whole file: declared in the policy, released under it, the cap as
     }
     assert.equal(job!.status, "succeeded", JSON.stringify(job!.error));
     const report = job!.report as Record<string, unknown>;
-    assert.equal(report.model, "latent-class");
+    assert.equal(report.model, "bayes-net", "auto's whole-file model");
     assert.equal(report.mechanism, "sw");
     assert.equal(report.epsilon, 20);
     assert.equal(report.epsilonPerDataset, 20);
@@ -103,6 +103,7 @@ Deno.test("API whole file: inline data with their own schema, seed and allowFlag
       csv: CSV,
       fileSchema: SCHEMA,
       y: "all",
+      model: "latent-class",
       mechanism: "sw",
       epsilon: 20,
       m: 2,

@@ -1,6 +1,7 @@
 /**
  * A whole-file job's progress (issue 37): the worker's stages, and within each fit its Gibbs
- * sweeps as a synthesis's `fits` entry (one, no conditional), counted to the fit's total.
+ * sweeps (the latent class model) or exact draws (the network) as a synthesis's `fits` entry (one,
+ * no conditional), counted to the fit's total.
  */
 import assert from "node:assert/strict";
 import { parseCsv } from "../../src/data/csv.ts";
@@ -15,6 +16,7 @@ Deno.test("runFileSynthesisJob() reports its stages and each fit's sweeps of its
   const schema = parseFileSchema(SCHEMA, "schema.json");
   const spec = FileSynthesisSpec.parse({
     y: "all",
+    model: "latent-class",
     mechanism: "sw",
     epsilon: 20,
     classes: 2,
@@ -39,4 +41,24 @@ Deno.test("runFileSynthesisJob() reports its stages and each fit's sweeps of its
     assert.ok(fit.iteration >= 1 && fit.iteration <= total);
   }
   assert.ok(sweeps.some((fit) => fit.iteration === total), "a fit reported its last sweep");
+});
+
+Deno.test("runFileSynthesisJob() reports the network's exact draws of each fit's total", async () => {
+  const data = parseCsv(fileCsv(200), "file.csv");
+  const schema = parseFileSchema(SCHEMA, "schema.json");
+  const spec = FileSynthesisSpec.parse({
+    y: "all",
+    model: "bayes-net",
+    mechanism: "sw",
+    epsilon: 20,
+    chains: 2,
+    draws: 300,
+    seed: 3,
+  });
+  const seen: JobProgress[] = [];
+  await runFileSynthesisJob(data, spec, schema, (progress) => seen.push(progress));
+  const draws = seen.flatMap((progress) => progress.fits ?? []);
+  assert.ok(draws.length > 10, `${draws.length} draw updates`);
+  for (const fit of draws) assert.equal(fit.total, 2 * 300);
+  assert.ok(draws.some((fit) => fit.iteration === 2 * 300), "a fit reported its last draw");
 });

@@ -8,7 +8,7 @@ import { Rng } from "../../src/random/rng.ts";
 import {
   latentClassContext,
   releaseLatentClass,
-  runLatentClassMechanism,
+  runFileMechanism,
 } from "../../src/synthesis/latent_class_release.ts";
 
 // A file of 300 records from three latent classes over four columns of three levels.
@@ -85,7 +85,7 @@ for (const [mechanism, epsilon] of [["sw", 6], ["lw", 3], ["weighted-e", 8]] as 
 }
 
 Deno.test("LW-final on the latent class model re-weights (a k accepted) within Îµ = 10", async () => {
-  const outcome = await runLatentClassMechanism(
+  const outcome = await runFileMechanism(
     settings("lw-final", 10),
     latentClassContext(MODEL, GIBBS),
   );
@@ -98,11 +98,11 @@ Deno.test("LW-final on the latent class model re-weights (a k accepted) within Î
 Deno.test("the latent class release refuses CW, the histogram and a flagged fit", async () => {
   const context = latentClassContext(MODEL, GIBBS);
   await assert.rejects(
-    () => runLatentClassMechanism(settings("cw", 8), context),
+    () => runFileMechanism(settings("cw", 8), context),
     /one-dimensional/,
   );
   await assert.rejects(
-    () => runLatentClassMechanism(settings("histogram", 8), context),
+    () => runFileMechanism(settings("histogram", 8), context),
     /one-dimensional/,
   );
   const short = { seed: 5, chains: 2, warmup: 20, draws: 40 };
@@ -118,7 +118,7 @@ Deno.test("the latent class release refuses CW, the histogram and a flagged fit"
 });
 
 Deno.test("censored-w on the latent class model is 2Cm-DP with every clamped term within C", async () => {
-  const outcome = await runLatentClassMechanism(
+  const outcome = await runFileMechanism(
     settings("censored-w", 8),
     latentClassContext(MODEL, GIBBS),
   );

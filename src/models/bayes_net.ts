@@ -1,0 +1,284 @@
+/**
+ * The Bayesian network of a whole file (SPEC §13, issue 35): the file's encoded columns
+ * (`encodeFile`: levels, N/A states and bins from the declared schema only) in the schema's
+ * order, each given at most `maxParents` of the columns before it,
+ *
+ *   p(x | G, θ) = Π_t θ_{t, pa_t(x), x_t},   θ_{t,c,·} ~ Dirichlet(a, …, a),
+ *
+ * with the parent set pa_t = G_t drawn from the candidates of column t (every subset of earlier
+ * columns of size ≤ `maxParents` whose table has at most `maxCells` cells, the empty set always
+ * included) under a uniform prior. The order, the candidates, a and the caps are public (the
+ * schema and the model's settings); the structure G is a parameter, drawn with θ from the pseudo
+ * posterior, never chosen on the data.
+ *
+ * **The pseudo posterior and its exact draws.** With record weights α_i the pseudo posterior is
+ *
+ *   π_α(G, θ | x) ∝ p(G) p(θ | G) Π_i p(x_i | G, θ)^{α_i},
+ *
+ * conjugate: given G, each table row is Dirichlet(a + w_{t,c,·}) with the α-weighted counts
+ * w_{t,c,l} = Σ_i α_i 1[pa_t(x_i) = c, x_it = l], and G's columns are independent a posteriori
+ * with p(G_t = g | x) ∝ Π_c B(a + w_{t,c,·}) / B(a·1) (the Dirichlet–multinomial marginal, its
+ * fractional counts included). `sampleBayesNet` draws (G, θ) exactly from it: no chain, no
+ * warmup, nothing to mix.
+ *
+ * **The per-record term and ε = 2Δm.** The target raises u_i(G, θ) = α_i log p(x_i | G, θ) — this
+ * module's `recordTerm`, the term Δ is computed on. For add/remove neighbours x' = x ∪ {x_j} the
+ * release density ratio is
+ *
+ *   log π_α(G, θ | x') − log π_α(G, θ | x) = u_j(G, θ) − log E_{π_α(·|x)}[e^{u_j}],
+ *
+ * and log E[e^{u_j}] lies within [inf u_j, sup u_j], so the log ratio lies within ± (sup u_j −
+ * inf u_j) = ±2Δ_j with Δ_j the half range of u_j over (G, θ) (SPEC §13: "the per-pair bound is
+ * then the range of u_i over θ"). A synthetic file simulated from one draw costs ε = 2Δ, m files
+ * 2Δm (sequential composition), Δ = max_j Δ_j, estimated as the largest half range over the S
+ * posterior draws (aDP, as every pseudo posterior release of ppsynth: Δ is a maximum over draws).
+ * u_i ≤ 0 (discrete probabilities), so the range of |u_i| is that of u_i (`centredTerm`).
+ *
+ * **The draw's layout.** A draw is self-describing: θ[0..T) holds each column's parent-set index
+ * g_t, then each column's table log θ_{t,g_t} (configs × levels, row-major by the parents'
+ * mixed-radix configuration), in column order; a fit pads its draws to its longest one.
+ *
+ * @module
+ */
+import type { EncodedFile } from "../data/file_encoding.ts";
+import { checkInteger, checkPositiveFinite } from "../random/arguments.ts";
+import type { Rng } from "../random/rng.ts";
+import type { TermMaxima } from "./latent_class.ts";
+
+/** The public settings of the network: the Dirichlet concentration and the candidates' caps. */
+export interface BayesNetPrior {
+  /** Dirichlet concentration a of every table cell. */
+  readonly dirichlet: number;
+  /** Most parents a column may have. */
+  readonly maxParents: number;
+  /** Most cells (parent configurations × levels) a candidate's table may have. */
+  readonly maxCells: number;
+}
+
+/**
+ * Defaults: a = 0.3, two parents, 3,000 cells. Measured on ma2019 with SW at ε ≈ 10 (k-marginal,
+ * simple features): a = 0.1 859, 0.3 891, 1 864; three parents 875 (docs/decisions.md).
+ */
+export const DEFAULT_BAYES_NET_PRIOR: BayesNetPrior = Object.freeze({
+  dirichlet: 0.3,
+  maxParents: 2,
+  maxCells: 3000,
+});
+
+/** One candidate parent set of a column: the parents (file column indices) and its table's size. */
+export interface ParentSet {
+  readonly parents: readonly number[];
+  /** Parent configurations Π_p L_p. */
+  readonly configs: number;
+  /** configs × the column's levels. */
+  readonly cells: number;
+}
+
+/** The Bayesian network bound to one encoded file. */
+export class BayesNetModel {
+  readonly n: number;
+  readonly prior: BayesNetPrior;
+  /** The file's columns (schema order); a one-level (determined) column is not modelled. */
+  readonly file: EncodedFile;
+  /** The modelled columns (file indices with more than one level), in the schema's order. */
+  readonly order: readonly number[];
+  /** Candidates per modelled column (position t in `order`); index 0 is the empty set. */
+  readonly candidates: readonly (readonly ParentSet[])[];
+  readonly #cellIndex = new Map<string, Int32Array>();
+
+  /**
+   * @param file The encoded file.
+   * @param prior The public settings (default {@linkcode DEFAULT_BAYES_NET_PRIOR}).
+   */
+  constructor(file: EncodedFile, prior: BayesNetPrior = DEFAULT_BAYES_NET_PRIOR) {
+    checkPositiveFinite("dirichlet", prior.dirichlet);
+    checkInteger("maxParents", prior.maxParents, 0);
+    checkInteger("maxCells", prior.maxCells, 1);
+    this.n = file.n;
+    this.file = file;
+    this.prior = prior;
+    this.order = file.columns.flatMap((column, j) => column.levels > 1 ? [j] : []);
+    const levels = file.columns.map((column) => column.levels);
+    this.candidates = this.order.map((j, t) => {
+      const sets: ParentSet[] = [];
+      const earlier = this.order.slice(0, t);
+      const extend = (from: number, parents: number[], configs: number) => {
+        sets.push({ parents: [...parents], configs, cells: configs * levels[j] });
+        if (parents.length === prior.maxParents) return;
+        for (let q = from; q < earlier.length; q++) {
+          const next = configs * levels[earlier[q]];
+          if (next * levels[j] > prior.maxCells) continue;
+          extend(q + 1, [...parents, earlier[q]], next);
+        }
+      };
+      extend(0, [], 1);
+      return sets;
+    });
+  }
+
+  /** Levels of modelled column t. */
+  levelsAt(t: number): number {
+    return this.file.columns[this.order[t]].levels;
+  }
+
+  /**
+   * Each record's cell of candidate g's table of column t: config(pa(x_i)) × L_t + x_it, the
+   * configuration mixed-radix in the parents' order.
+   */
+  cellIndex(t: number, g: number): Int32Array {
+    const key = `${t}:${g}`;
+    const cached = this.#cellIndex.get(key);
+    if (cached !== undefined) return cached;
+    const { parents } = this.candidates[t][g];
+    const cells = new Int32Array(this.n);
+    for (const p of parents) {
+      const { levels, codes } = this.file.columns[p];
+      for (let i = 0; i < this.n; i++) cells[i] = cells[i] * levels + codes[i];
+    }
+    const own = this.file.columns[this.order[t]];
+    for (let i = 0; i < this.n; i++) cells[i] = cells[i] * own.levels + own.codes[i];
+    this.#cellIndex.set(key, cells);
+    return cells;
+  }
+
+  /**
+   * The α-weighted counts w_{t,g} of candidate g of column t (its table's shape).
+   *
+   * @param alpha α (null: all 1).
+   */
+  weightedCounts(t: number, g: number, alpha: Float64Array | null): Float64Array {
+    const counts = new Float64Array(this.candidates[t][g].cells);
+    const cells = this.cellIndex(t, g);
+    for (let i = 0; i < this.n; i++) counts[cells[i]] += alpha === null ? 1 : alpha[i];
+    return counts;
+  }
+
+  /** Where each column's table starts in a draw (after the T parent-set indices), and the end. */
+  tableOffsets(theta: Float64Array): Int32Array {
+    const T = this.order.length;
+    const offsets = new Int32Array(T + 1);
+    offsets[0] = T;
+    for (let t = 0; t < T; t++) offsets[t + 1] = offsets[t] + this.#set(theta, t).cells;
+    return offsets;
+  }
+
+  /** Parameter names of a draw of length `dim`: g per column, then θ's cells, then padding. */
+  paramNames(dim: number): string[] {
+    const names = this.order.map((j) => `parents:${this.file.columns[j].name}`);
+    for (let k = names.length; k < dim; k++) names.push(`theta[${k - this.order.length}]`);
+    return names;
+  }
+
+  /**
+   * log p(x_i | G, θ) of every record.
+   *
+   * @param theta One draw.
+   * @param out Where to write (length n).
+   * @returns `out`.
+   */
+  logLik(theta: Float64Array, out: Float64Array): Float64Array {
+    out.fill(0);
+    const offsets = this.tableOffsets(theta);
+    this.order.forEach((_, t) => {
+      const cells = this.cellIndex(t, theta[t]);
+      const base = offsets[t];
+      for (let i = 0; i < this.n; i++) out[i] += theta[base + cells[i]];
+    });
+    return out;
+  }
+
+  /**
+   * The term the pseudo posterior raises, u_i = α_i log p(x_i | G, θ) (see the module doc).
+   *
+   * @param theta One draw.
+   * @param i The record.
+   * @param alpha Its α_i.
+   */
+  recordTerm(theta: Float64Array, i: number, alpha: number): number {
+    const offsets = this.tableOffsets(theta);
+    let sum = 0;
+    this.order.forEach((_, t) => {
+      sum += theta[offsets[t] + this.cellIndex(t, theta[t])[i]];
+    });
+    return alpha * sum;
+  }
+
+  /**
+   * max_s |u_i| and min_s |u_i| per record over S draws of length `dim` (a NaN counts as +∞),
+   * each with the first draw attaining it.
+   *
+   * @param draws S×dim draws.
+   * @param dim A draw's length.
+   * @param alpha α (null: all 1).
+   */
+  termMaxima(draws: Float64Array, dim: number, alpha: Float64Array | null): TermMaxima {
+    const S = draws.length / dim;
+    const n = this.n;
+    const perRecord = new Float64Array(n);
+    const argDraw = new Int32Array(n);
+    const minimum = new Float64Array(n).fill(Infinity);
+    const argMinDraw = new Int32Array(n);
+    const ell = new Float64Array(n);
+    for (let s = 0; s < S; s++) {
+      this.logLik(draws.subarray(s * dim, (s + 1) * dim), ell);
+      for (let i = 0; i < n; i++) {
+        const v = Math.abs((alpha === null ? 1 : alpha[i]) * ell[i]);
+        const bounded = Number.isNaN(v) ? Infinity : v;
+        if (bounded > perRecord[i]) {
+          perRecord[i] = bounded;
+          argDraw[i] = s;
+        }
+        if (bounded < minimum[i]) {
+          minimum[i] = bounded;
+          argMinDraw[i] = s;
+        }
+      }
+    }
+    return { perRecord, argDraw, minimum, argMinDraw };
+  }
+
+  /**
+   * n records drawn i.i.d. from p(x | G, θ) by ancestral sampling in the schema's order; a
+   * one-level column gets code 0.
+   *
+   * @param theta One draw.
+   * @param n Records to draw.
+   * @param rng The stream (one uniform per modelled cell, record by record).
+   */
+  simulate(theta: Float64Array, n: number, rng: Rng): EncodedFile {
+    const columns = this.file.columns.map((column) => ({
+      name: column.name,
+      levels: column.levels,
+      codes: new Int32Array(n),
+    }));
+    const offsets = this.tableOffsets(theta);
+    const sets = this.order.map((_, t) => this.#set(theta, t));
+    for (let i = 0; i < n; i++) {
+      this.order.forEach((j, t) => {
+        let config = 0;
+        for (const p of sets[t].parents) config = config * columns[p].levels + columns[p].codes[i];
+        const levels = columns[j].levels;
+        const row = offsets[t] + config * levels;
+        let u = rng.uniform();
+        let level = 0;
+        for (; level < levels - 1; level++) {
+          u -= Math.exp(theta[row + level]);
+          if (u <= 0) break;
+        }
+        columns[j].codes[i] = level;
+      });
+    }
+    return { n, columns };
+  }
+
+  #set(theta: Float64Array, t: number): ParentSet {
+    const set = this.candidates[t][theta[t]];
+    if (set === undefined) {
+      throw new RangeError(
+        `Invalid draw: column ${this.file.columns[this.order[t]].name}'s parent set index is ` +
+          `outside 0..${this.candidates[t].length - 1}: index=${theta[t]}`,
+      );
+    }
+    return set;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The Bayesian network of whole files (`src/models/bayes_net.ts`) released through the
+ * mechanisms of the registry, unchanged: SW, LW, LW-final, Weighted-e and the unweighted fit run on
+ * a {@linkcode MechanismContext} whose parts are the network's, as `latent_class_release.ts` does
+ * for the latent class model.
+ *
+ * - `fit(weighting)`: exact draws of the α-weighted pseudo posterior (`sampleBayesNet`, the same
+ *   seed every refit). A censored weighting is refused: censoring clamps the target's terms,
+ *   whose posterior is no longer conjugate, and the exact sampler has no correction step (the
+ *   latent class model's Gibbs sampler has one; `--model latent-class` for pure DP).
+ * - the Lipschitz backend: Δ_i = half the range of u_i = α_i log p(x_i | G, θ) over the fit's
+ *   draws (`termMaxima`, `centredTerm`), exactly the term the pseudo posterior raises, on this
+ *   thread in f64. A draw's length varies with its structure, so the backend reads each fit's
+ *   draw length from the fits it made.
+ * - `Model.dim`, gradients, `initialPoint` and `Model.simulate` are never called by the
+ *   mechanisms on this path; the adapter's throw a `TypeError` naming the exact sampler.
+ *
+ * @module
+ */
+import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
+import { overallOf } from "../mechanisms/lipschitz.ts";
+import type { MechanismContext } from "../mechanisms/mechanism.ts";
+import { type BayesNetSampleOptions, sampleBayesNet } from "../mcmc/bayes_net_exact.ts";
+import { type BayesNetModel } from "../models/bayes_net.ts";
+import { centredTerm } from "../models/latent_class.ts";
+import type { Model } from "../models/model.ts";
+
+/** The model name a Bayesian network release states. */
+export const BAYES_NET = "bayes-net";
+
+/**
+ * The mechanisms' view of the network: n and log p(x_i | G, θ) as `logLik`; the rest throws.
+ *
+ * @param model The network bound to the file.
+ * @returns A `Model` for the mechanism context.
+ */
+export function bayesNetMechanismModel(model: BayesNetModel): Model {
+  const exactOnly = (what: string) => () => {
+    throw new TypeError(
+      `Invalid use of the Bayesian network: ${what} is not defined; it is drawn exactly ` +
+        "(sampleBayesNet) and simulates whole records (BayesNetModel.simulate)",
+    );
+  };
+  const identity = (theta: Float64Array, out?: Float64Array) => {
+    const result = out ?? new Float64Array(theta.length);
+    result.set(theta);
+    return result;
+  };
+  return {
+    name: BAYES_NET,
+    design: {
+      n: model.n,
+      k: 0,
+      y: new Float64Array(0),
+      x: new Float64Array(0),
+      coefficientNames: [],
+    },
+    get dim(): number {
+      return exactOnly("a fixed draw length (each fit has its own)")();
+    },
+    paramNames: [],
+    constrain: identity,
+    unconstrain: identity,
+    initialPoint: exactOnly("a starting point"),
+    logLik: (theta, out) => model.logLik(theta, out),
+    logDensity: exactOnly("a gradient log density"),
+    simulate: exactOnly("one outcome per record"),
+  };
+}
+
+/**
+ * The mechanism context of the network: its `Model` view, the exact fit (same seed every refit)
+ * and its Lipschitz backend.
+ *
+ * @param model The network bound to the file.
+ * @param options The seed, streams and draws of every fit.
+ * @returns The context.
+ */
+export function bayesNetContext(
+  model: BayesNetModel,
+  options: BayesNetSampleOptions,
+): MechanismContext {
+  const adapter = bayesNetMechanismModel(model);
+  const drawLength = new WeakMap<Float64Array, number>();
+  const lipschitz: LipschitzBackend = {
+    name: "cpu",
+    compute: (given, draws, settings = {}) => {
+      const dim = drawLength.get(draws);
+      if (given !== adapter || dim === undefined) {
+        throw new TypeError(
+          "Invalid model: the Bayesian network backend bounds its own fits' draws only",
+        );
+      }
+      if (settings.matrix === true) {
+        throw new TypeError("Invalid request: the Bayesian network backend gives no matrix");
+      }
+      const extremes = model.termMaxima(draws, dim, settings.alpha ?? null);
+      const perRecord = centredTerm(extremes);
+      return Promise.resolve({ perRecord, ...overallOf(perRecord, extremes.argDraw) });
+    },
+  };
+  return {
+    model: adapter,
+    fit: (weighting) => {
+      if (weighting.censor !== undefined) {
+        return Promise.reject(
+          new RangeError(
+            "Invalid mechanism: censoring needs a sampler with a correction step; the Bayesian " +
+              "network is drawn exactly from the uncensored pseudo posterior (use model " +
+              '"latent-class" for a censored, pure-DP release)',
+          ),
+        );
+      }
+      const fit = sampleBayesNet(model, weighting.alpha, options);
+      drawLength.set(fit.draws, fit.dim);
+      return Promise.resolve(fit);
+    },
+    lipschitz,
+    laplace: () => {
+      throw new RangeError("Invalid mechanism: the Bayesian network draws no noise");
+    },
+  };
+}
