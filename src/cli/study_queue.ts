@@ -7,7 +7,7 @@
  */
 import { runStudyOnQueue } from "../scale/study_fanout.ts";
 import { checkQueueUrl } from "../scale/redis.ts";
-import type { Study, StudyResult } from "../studies/study_types.ts";
+import type { Study, StudyResult } from "../studies/study.ts";
 import { UsageError } from "./run_command.ts";
 
 /** What the study command passes: the queue URL, seed, R and settings. */

@@ -18,7 +18,7 @@ import {
   type ReplicateTransport,
   scheduleReplicates,
 } from "../studies/replicate_scheduler.ts";
-import type { Study, StudyResult } from "../studies/study_types.ts";
+import type { Study, StudyResult } from "../studies/study.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
 import {
   errorsKey,

@@ -65,8 +65,8 @@ import {
   summarize,
   totalFitStats,
 } from "./study_runner.ts";
-import type { Study } from "./study_types.ts";
-import { wilsonInterval } from "./verdict.ts";
+import type { Study } from "./study.ts";
+import { wilsonInterval } from "../stats/wilson_interval.ts";
 
 /** The settings, rules and labels of the study (all of `contraction_settings.ts`). */
 export * from "./contraction_settings.ts";

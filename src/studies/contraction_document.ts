@@ -23,7 +23,7 @@ import { estimandsFigure } from "./contraction_figures.ts";
 import type { Figure } from "../report/figure.ts";
 import type { StudyDocument, Table } from "./study_document.ts";
 import type { totalFitStats } from "./study_runner.ts";
-import type { StudyResult } from "./study_types.ts";
+import type { StudyResult } from "./study.ts";
 
 /** The fit counts of the "Fits" and "Sampler" lines, their names prefixed with `prefix`. */
 function fitValues(prefix: string, fits: ReturnType<typeof totalFitStats>) {

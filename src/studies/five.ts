@@ -64,7 +64,7 @@ import {
 } from "./five_settings.ts";
 import { FIVE_TEMPLATE } from "./five_template.ts";
 import * as runner from "./study_runner.ts";
-import type { Study } from "./study_types.ts";
+import type { Study } from "./study.ts";
 
 export { FIVE_LABELS, FIVE_MECHANISMS, FIVE_SETTINGS, type FiveMechanism, type FiveSettings };
 export { fiveDocument };

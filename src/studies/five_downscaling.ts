@@ -11,7 +11,8 @@ import { distributionSeries, type Figure, type Panel } from "../report/figure.ts
 import type { FiveEntry, FiveRecord, FiveResult } from "./five_result.ts";
 import { FIVE_DOWNSCALED, FIVE_LABELS, type FiveDownscaled } from "./five_settings.ts";
 import * as md from "./markdown.ts";
-import { isTie, Judge, pairedDifference, type Verdict, verdict } from "./verdict.ts";
+import { pairedDifference } from "../stats/paired_difference.ts";
+import { isTie, Judge, type Verdict, verdict } from "./verdict.ts";
 
 const COLORS: Readonly<Record<FiveDownscaled, string>> = {
   "weighted-e": "#CC79A7",

@@ -10,7 +10,8 @@ import type { FiveResult } from "./five_result.ts";
 import { FIVE_LABELS, type FiveMechanism } from "./five_settings.ts";
 import { entryUnder, labelUnder, type Tuning } from "./five_tuning.ts";
 import * as md from "./markdown.ts";
-import { isTie, type PairedDifference, pairedDifference } from "./verdict.ts";
+import { type PairedDifference, pairedDifference } from "../stats/paired_difference.ts";
+import { isTie } from "./verdict.ts";
 
 /** The utility measures: max-ECDF and avg-ECDF. */
 export type Utility = "ecdfMax" | "ecdfMeanSquared";

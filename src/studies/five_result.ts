@@ -6,7 +6,7 @@
  */
 import type { SampleSummary } from "../stats/sample_summary.ts";
 import type { FiveDownscaled, FiveMechanism, FiveSettings, FiveTunable } from "./five_settings.ts";
-import type { StudyResult } from "./study_types.ts";
+import type { StudyResult } from "./study.ts";
 import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
 
 /** One synthesizer at one ε on one database. */

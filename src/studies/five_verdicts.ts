@@ -10,14 +10,8 @@ import { downscalingVerdict } from "./five_downscaling.ts";
 import { flip, type Lower, lowerBy, lowerText, tiesText } from "./five_paired.ts";
 import { cellUnder, entryUnder, rankUnder, type Tuning } from "./five_tuning.ts";
 import * as md from "./markdown.ts";
-import {
-  isTie,
-  Judge,
-  type Judgement,
-  pairedDifference,
-  type Verdict,
-  verdict,
-} from "./verdict.ts";
+import { pairedDifference } from "../stats/paired_difference.ts";
+import { isTie, Judge, type Judgement, type Verdict, verdict } from "./verdict.ts";
 
 /**
  * Weighted-e's truncation per ε: the databases still above ε/2 after it (refused) and the

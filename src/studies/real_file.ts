@@ -20,6 +20,7 @@
  * @module
  */
 import type { OutputColumn } from "../data/csv.ts";
+import { parseDecimal } from "../data/decimal.ts";
 import { datasetColumns, readCsv } from "../data/csv.ts";
 import { type Dataset, selectRows } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
@@ -49,7 +50,7 @@ import {
   type TableJson,
   UTILITY_MODELS,
 } from "./real_file_types.ts";
-import type { StageFn, Study } from "./study_types.ts";
+import type { StageFn, Study, StudyFlags, StudyFlagValues } from "./study.ts";
 import { outputCells, syntheticRows } from "./synthetic_rows.ts";
 
 export * from "./real_file_types.ts";
@@ -425,3 +426,53 @@ export const study: Study<RealFileSettings, RealFileRecord, RealFileSummary> = {
   document: realFileDocument,
   template: REAL_FILE_TEMPLATE,
 };
+
+/** The flags of a reduced run (`deno task study real_file --every 20 --draws 200 …`). */
+export const REAL_FILE_FLAGS: StudyFlags = Object.freeze({
+  every: "string",
+  draws: "string",
+  warmup: "string",
+  m: "string",
+  epsilons: "string",
+});
+
+function positiveInteger(flag: string, value: string | boolean | undefined, fallback: number) {
+  if (value === undefined) return fallback;
+  const parsed = parseDecimal(String(value));
+  if (!Number.isSafeInteger(parsed) || parsed < 1) {
+    throw new RangeError(`--${flag}: must be a positive integer`);
+  }
+  return parsed;
+}
+
+/**
+ * The settings of a run with the flags of {@linkcode REAL_FILE_FLAGS} (a reduced run; the
+ * committed files are the defaults' output).
+ *
+ * @param settings The full-size settings.
+ * @param values The flags given.
+ * @returns The settings; throws a RangeError naming a flag whose value is not a positive integer
+ * (`--epsilons`: positive numbers separated by commas).
+ */
+export function realFileSettings(
+  settings: RealFileSettings,
+  values: StudyFlagValues,
+): RealFileSettings {
+  const epsilons = values.epsilons === undefined
+    ? settings.epsilons
+    : String(values.epsilons).split(",").map((text) => {
+      const value = parseDecimal(text.trim());
+      if (!(value > 0) || !Number.isFinite(value)) {
+        throw new RangeError("--epsilons: positive numbers separated by commas");
+      }
+      return value;
+    });
+  return {
+    ...settings,
+    epsilons,
+    m: positiveInteger("m", values.m, settings.m),
+    draws: positiveInteger("draws", values.draws, settings.draws),
+    warmup: positiveInteger("warmup", values.warmup, settings.warmup),
+    every: positiveInteger("every", values.every, settings.every),
+  };
+}

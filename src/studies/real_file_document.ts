@@ -28,7 +28,7 @@ import {
   UTILITY_MODELS,
 } from "./real_file_types.ts";
 import type { StudyDocument } from "./study_document.ts";
-import type { StudyResult } from "./study_types.ts";
+import type { StudyResult } from "./study.ts";
 
 /** The failed-fits sentence under a utility model's table ("" when none failed). */
 function failedFits(failures: readonly string[]): string {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Study, StudyResult } from "./study_types.ts";
+import type { Study, StudyResult } from "./study.ts";
 import type { ReplicateJob, WorkerMessage } from "./study_worker.ts";
 import { checkInteger } from "../random/arguments.ts";
 

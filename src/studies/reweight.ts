@@ -76,8 +76,8 @@ import {
   summarize,
   totalFitStats,
 } from "./study_runner.ts";
-import type { Study } from "./study_types.ts";
-import { quantileStandardError } from "./verdict.ts";
+import type { Study } from "./study.ts";
+import { quantileStandardError } from "../stats/quantile_standard_error.ts";
 
 export { PAPER_TABLE_1 } from "./reweight_paper.ts";
 export {

@@ -17,7 +17,7 @@ import {
 } from "./reweight_settings.ts";
 import { reweightVerdicts, showInterval, type Stat, STAT_LABELS } from "./reweight_verdicts.ts";
 import type { StudyDocument, Table } from "./study_document.ts";
-import type { StudyResult } from "./study_types.ts";
+import type { StudyResult } from "./study.ts";
 
 type Result = StudyResult<ReweightSettings, ReweightRecord, ReweightSummary>;
 

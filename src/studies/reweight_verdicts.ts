@@ -13,7 +13,7 @@ import {
   type ReweightSettings,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
-import type { StudyResult } from "./study_types.ts";
+import type { StudyResult } from "./study.ts";
 import { inInterval, Judge, type Judgement, type Verdict, verdict } from "./verdict.ts";
 
 /** One of Table 1's statistics. */

@@ -105,3 +105,15 @@ export function fillTemplate(template: string, document: StudyDocument): string 
 export function renderStudy(template: string, document: StudyDocument, footer: string): string {
   return `${fillTemplate(template, document)}\n\n${footer}\n`;
 }
+
+/**
+ * The machine-dependent footer of a rendered report: from its last line "---" on, or "" when it
+ * has none (kept when the report is rendered again from its JSON).
+ *
+ * @param markdown The rendered report.
+ * @returns The footer, without the final newline.
+ */
+export function footerOf(markdown: string): string {
+  const at = markdown.lastIndexOf("\n---\n");
+  return at < 0 ? "" : markdown.slice(at + 1).trimEnd();
+}

@@ -6,7 +6,7 @@
  * @module
  */
 import { renderStudy } from "./study_document.ts";
-import type { Study, StudyResult } from "./study_types.ts";
+import type { Study, StudyResult } from "./study.ts";
 
 /**
  * The result with its document, decided again from the settings, summary and records (any

@@ -4,7 +4,7 @@
  * running a study (the scheduler and its transports are `replicate_scheduler.ts`) to its JSON and
  * markdown files (the markdown helpers are `markdown.ts`).
  *
- * A study (`study_types.ts`) is `replicate(r, seed, settings) → record` (plain JSON, a pure
+ * A study (`study.ts`) is `replicate(r, seed, settings) → record` (plain JSON, a pure
  * function of its arguments) plus `aggregate(records, settings) → summary` (pure), so the result is
  * a pure function of (seed, R, settings) however the replicates are scheduled. Replicate r draws
  * its data from `new Rng(seed).split(r)`; its fit seed and its synthesis and noise streams are
@@ -32,7 +32,7 @@ import {
   type OnStage,
   scheduleReplicates,
 } from "./replicate_scheduler.ts";
-import type { Study, StudyResult } from "./study_types.ts";
+import type { Study, StudyResult } from "./study.ts";
 
 /** NUTS settings of a study: K chains, each with `warmup` + `draws` iterations. */
 export interface SamplerSettings {

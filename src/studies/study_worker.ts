@@ -7,7 +7,7 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import type { Study } from "./study_types.ts";
+import type { Study } from "./study.ts";
 
 /** One replicate to run: the study module's URL (its export `study`), r, the seed, settings. */
 export interface ReplicateJob<S> {

@@ -61,7 +61,7 @@ import { syntheticSampleTable } from "../survey/synthetic_tables.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import * as runner from "./study_runner.ts";
-import type { Study } from "./study_types.ts";
+import type { Study } from "./study.ts";
 import { surveyAggregate, type SurveySummary } from "./survey_aggregate.ts";
 import { surveyDocument } from "./survey_document.ts";
 import { cellRmse, coverageOf, populationTruth, ratioOf } from "./survey_metrics.ts";

@@ -7,7 +7,7 @@
  */
 import { fmt, samplerParagraph } from "./markdown.ts";
 import type { StudyDocument, Table } from "./study_document.ts";
-import type { StudyResult } from "./study_types.ts";
+import type { StudyResult } from "./study.ts";
 import type { SurveySummary } from "./survey_aggregate.ts";
 import type { SurveyRecord } from "./survey_record.ts";
 import { SURVEY_SETTINGS, SURVEY_SYNTHESIZERS, type SurveySettings } from "./survey_settings.ts";

@@ -8,7 +8,7 @@
 import { MARGIN_LABEL } from "../survey/tables.ts";
 import { fmt, medianRange, quantileCells } from "./markdown.ts";
 import type { Table } from "./study_document.ts";
-import type { StudyResult } from "./study_types.ts";
+import type { StudyResult } from "./study.ts";
 import type { ArmSummary, SurveySummary } from "./survey_aggregate.ts";
 import { PAPER_TABLES_4_5, paperTableRows } from "./survey_paper.ts";
 import type { SurveyRecord } from "./survey_record.ts";

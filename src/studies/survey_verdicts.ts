@@ -6,7 +6,7 @@
  * @module
  */
 import { fmt, medianRange } from "./markdown.ts";
-import type { StudyResult } from "./study_types.ts";
+import type { StudyResult } from "./study.ts";
 import type { ArmSummary, CoverageCells, SurveySummary } from "./survey_aggregate.ts";
 import { PAPER_TABLES_4_5, paperTableRows } from "./survey_paper.ts";
 import type { SurveyRecord } from "./survey_record.ts";

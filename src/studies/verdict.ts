@@ -7,12 +7,11 @@
  * helpers that decide agreement treat the paper's number as a Monte Carlo estimate with the same
  * error as ours (the same design and R), so two estimates agree when they differ by at most z·√2
  * standard errors, plus half the paper's rounding unit; two of our synthesizers on the same
- * databases are compared by their paired difference ({@linkcode pairedDifference}).
+ * databases are compared by their paired difference (`src/stats/paired_difference.ts`).
  *
  * @module
  */
-import { Rng } from "../random/rng.ts";
-import { normalQuantile } from "../stats/student_t.ts";
+import type { PairedDifference } from "../stats/paired_difference.ts";
 import { markdownTable } from "./markdown_table.ts";
 
 /** The verdict for a number reproduced within Monte Carlo error. */
@@ -249,177 +248,6 @@ export function withinMonteCarloError(
 }
 
 /**
- * The bootstrap standard error of a statistic of replicate values (Efron): the standard
- * deviation of the statistic over `resamples` resamples of the values with replacement, drawn
- * from a seeded generator (the same values and seed give the same error).
- *
- * @param values The replicate values (finite, at least two).
- * @param statistic The statistic of a sorted resample.
- * @param options Resamples (default 1000) and seed (default 1).
- * @returns The standard error.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { bootstrapStandardError } from "./verdict.ts";
- * const values = Array.from({ length: 400 }, (_, i) => i % 2);
- * const se = bootstrapStandardError(values, (x) => x.reduce((s, v) => s + v, 0) / x.length);
- * assert.ok(Math.abs(se - 0.025) < 0.003); // √(0.25/400)
- * ```
- */
-export function bootstrapStandardError(
-  values: readonly number[],
-  statistic: (sorted: Float64Array) => number,
-  options: { readonly resamples?: number; readonly seed?: number } = {},
-): number {
-  const { resamples = 1000, seed = 1 } = options;
-  const n = values.length;
-  if (n < 2) throw new RangeError(`Invalid values: need at least two: got ${n}`);
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v)) throw new RangeError(`Invalid values: entry ${i} is not finite`);
-  });
-  const rng = new Rng(seed);
-  const resample = new Float64Array(n);
-  let sum = 0;
-  let sumSquares = 0;
-  for (let b = 0; b < resamples; b++) {
-    for (let i = 0; i < n; i++) resample[i] = values[Math.floor(rng.uniform() * n)];
-    resample.sort();
-    const t = statistic(resample);
-    sum += t;
-    sumSquares += t * t;
-  }
-  const mean = sum / resamples;
-  return Math.sqrt(Math.max(0, sumSquares / resamples - mean * mean) * resamples / (resamples - 1));
-}
-
-/**
- * The Monte Carlo standard error of the p-quantile of R replicate values (for the endpoints of a
- * 95% interval over replicates, p = 0.025 and 0.975): the larger of two estimates.
- *
- * - Order statistics (distribution-free): the number of values below the true quantile is
- *   Binomial(R, p), so x₍⌊Rp − z·s⌋₎ and x₍⌈Rp + z·s⌉₎ with s = √(Rp(1 − p)) (clamped to 1..R)
- *   bracket it with about 95% probability; the error is that bracket's width over 2z.
- * - Normal theory: √(p(1 − p)/R)/φ(Φ⁻¹(p)) times the values' standard deviation.
- *
- * Tied values (statistics of integer counts) collapse the first to 0, and the second assumes the
- * values are near normal (true of means and quantiles of many records); taking the larger keeps
- * either failure from understating the error. (A bootstrap of the 2.5% quantile of 100 values
- * redraws the same few order statistics and understates it too.)
- *
- * @param values The replicate values (finite, at least two).
- * @param p The probability, in (0, 1).
- * @returns The standard error.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { quantileStandardError } from "./verdict.ts";
- * const values = Array.from({ length: 100 }, (_, i) => i + 1); // 1..100
- * // Order statistics 1 and 6 bracket the 2.5% quantile: (6 − 1)/(2·1.96) = 1.28; the normal
- * // theory gives √(0.025·0.975/100)/φ(1.96)·29.0 = 7.7 (the uniform's tail is no normal's).
- * assert.ok(quantileStandardError(values, 0.025) > 5 / 3.92);
- * ```
- */
-export function quantileStandardError(values: readonly number[], p: number): number {
-  const n = values.length;
-  if (n < 2) throw new RangeError(`Invalid values: need at least two: got ${n}`);
-  if (!(p > 0 && p < 1)) throw new RangeError(`Invalid p: must lie in (0, 1): p=${p}`);
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v)) throw new RangeError(`Invalid values: entry ${i} is not finite`);
-  });
-  const sorted = Float64Array.from(values).sort();
-  const z = 1.959963984540054;
-  const spread = z * Math.sqrt(n * p * (1 - p));
-  const lo = Math.min(Math.max(Math.floor(n * p - spread), 1), n);
-  const hi = Math.min(Math.max(Math.ceil(n * p + spread), 1), n);
-  const orderStatistics = (sorted[hi - 1] - sorted[lo - 1]) / (2 * z);
-  const mean = sorted.reduce((t, v) => t + v, 0) / n;
-  const sd = Math.sqrt(sorted.reduce((t, v) => t + (v - mean) ** 2, 0) / (n - 1));
-  const q = normalQuantile(p);
-  const density = Math.exp(-q * q / 2) / Math.sqrt(2 * Math.PI);
-  return Math.max(orderStatistics, Math.sqrt(p * (1 - p) / n) / density * sd);
-}
-
-/**
- * The Wilson 95% interval of a proportion k/R (Wilson 1927), for shares such as P(Δ > 3.5)
- * over R databases: it stays inside [0, 1] and is not degenerate at k = 0.
- *
- * @param k Successes (0 ≤ k ≤ R).
- * @param total R (positive).
- * @returns [lower, upper].
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { wilsonInterval } from "./verdict.ts";
- * const [lo, hi] = wilsonInterval(0, 100);
- * assert.equal(lo, 0);
- * assert.ok(Math.abs(hi - 0.037) < 0.001);
- * ```
- */
-export function wilsonInterval(k: number, total: number): [number, number] {
-  if (!(total > 0) || !Number.isInteger(total)) {
-    throw new RangeError(`Invalid total: must be a positive integer: total=${total}`);
-  }
-  if (!(k >= 0 && k <= total) || !Number.isInteger(k)) {
-    throw new RangeError(`Invalid k: must be an integer in [0, total]: k=${k}`);
-  }
-  const z = 1.959963984540054;
-  const p = k / total;
-  const z2 = z * z;
-  const centre = (p + z2 / (2 * total)) / (1 + z2 / total);
-  const half = (z / (1 + z2 / total)) * Math.sqrt(p * (1 - p) / total + z2 / (4 * total * total));
-  return [k === 0 ? 0 : Math.max(0, centre - half), k === total ? 1 : Math.min(1, centre + half)];
-}
-
-/** A paired difference a − b over the databases where both ran, and its Monte Carlo error. */
-export interface PairedDifference {
-  /** Databases with both values. */
-  readonly n: number;
-  /** Mean of a − b. */
-  readonly mean: number;
-  /** Standard error of the mean: sd(a − b)/√n. */
-  readonly standardError: number;
-  /** mean/standardError (0 when both are 0; ±Infinity when only the error is 0). */
-  readonly z: number;
-}
-
-/**
- * The paired difference of two synthesizers' values on the same databases: pairs with a null on
- * either side are dropped, so each is compared only where both ran. Both values carry the same
- * database's sampling error, which the pairing removes; the difference is within Monte Carlo
- * error when |z| < 2 ({@linkcode withinMonteCarloError}'s default z).
- *
- * @param pairs [a, b] per database (null where that synthesizer did not run).
- * @returns The difference; throws a RangeError when fewer than two databases have both.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { pairedDifference } from "./verdict.ts";
- * const d = pairedDifference([[1.1, 1], [1.3, 1], [1.2, 1], [null, 1]]);
- * assert.equal(d.n, 3);
- * assert.ok(Math.abs(d.mean - 0.2) < 1e-12 && Math.abs(d.z - 0.2 / (0.1 / Math.sqrt(3))) < 1e-9);
- * ```
- */
-export function pairedDifference(
-  pairs: readonly (readonly [number | null, number | null])[],
-): PairedDifference {
-  const d = pairs.flatMap(([a, b]) => a === null || b === null ? [] : [a - b]);
-  const n = d.length;
-  if (n < 2) throw new RangeError(`Invalid pairs: need at least two with both values: got ${n}`);
-  d.forEach((v, i) => {
-    if (!Number.isFinite(v)) throw new RangeError(`Invalid pairs: difference ${i} is not finite`);
-  });
-  const mean = d.reduce((t, v) => t + v, 0) / n;
-  const sd = Math.sqrt(d.reduce((t, v) => t + (v - mean) ** 2, 0) / (n - 1));
-  const standardError = sd / Math.sqrt(n);
-  const z = standardError > 0 ? mean / standardError : mean === 0 ? 0 : Math.sign(mean) * Infinity;
-  return { n, mean, standardError, z };
-}
-
-/**
  * Whether a paired difference is within Monte Carlo error: |z| below the quantile
  * ({@linkcode withinMonteCarloError}'s default, 2).
  *
@@ -430,7 +258,8 @@ export function pairedDifference(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { isTie, pairedDifference } from "./verdict.ts";
+ * import { pairedDifference } from "../stats/paired_difference.ts";
+ * import { isTie } from "./verdict.ts";
  * assert.equal(isTie(pairedDifference([[1.1, 1], [0.9, 1], [1.05, 1]])), true);
  * ```
  */

@@ -12,7 +12,7 @@ import { study as reweight } from "../../src/studies/reweight.ts";
 import { replicateFits, runStudy, type SamplerSettings } from "../../src/studies/study_runner.ts";
 import { createModel } from "../../src/models/mod.ts";
 import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
-import type { Study } from "../../src/studies/study_types.ts";
+import type { Study } from "../../src/studies/study.ts";
 import { announceGpu, GPU_TEST } from "./_helpers.ts";
 
 announceGpu("the GPU study backend test", true);

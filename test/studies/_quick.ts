@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { runStudy, studyJson } from "../../src/studies/study_runner.ts";
-import type { Study, StudyResult } from "../../src/studies/study_types.ts";
+import type { Study, StudyResult } from "../../src/studies/study.ts";
 
 /**
  * Runs a study's quick mode twice, serially and on two workers, asserts that both give the same

@@ -9,8 +9,9 @@ import assert from "node:assert/strict";
 import { HISTOGRAM_SENSITIVITY } from "../../src/mechanisms/histogram.ts";
 import { STUDIES } from "../../src/studies/registry.ts";
 import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
-import type { Study, StudyResult } from "../../src/studies/study_types.ts";
-import { inInterval, pairedDifference } from "../../src/studies/verdict.ts";
+import type { Study, StudyResult } from "../../src/studies/study.ts";
+import { pairedDifference } from "../../src/stats/paired_difference.ts";
+import { inInterval } from "../../src/studies/verdict.ts";
 
 const DIR = new URL("../../docs/studies/", import.meta.url).pathname;
 

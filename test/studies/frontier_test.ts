@@ -21,7 +21,7 @@ import {
   type FrontierReport,
   withFrontierDocument,
 } from "../../src/studies/frontier_document.ts";
-import { frontierFiles, withEarlierArms } from "../../src/cli/frontier.ts";
+import { frontierFiles, withEarlierArms } from "../../src/studies/frontier_run.ts";
 
 /** A released arm with the given S_pMSE and fit health (the other measures unset). */
 function arm(

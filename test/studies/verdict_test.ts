@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
-import { Rng } from "../../src/random/rng.ts";
 import {
-  bootstrapStandardError,
   inInterval,
   Judge,
   monteCarloInterval,
-  quantileStandardError,
   verdict,
   verdictTable,
   verdictText,
-  wilsonInterval,
   withinMonteCarloError,
 } from "../../src/studies/verdict.ts";
 
@@ -50,39 +46,4 @@ Deno.test("`withinMonteCarloError()` allows z·√2 standard errors plus half th
   assert.equal(withinMonteCarloError(1.05, 1, 0, { rounding: 0.1 }), true);
   assert.equal(withinMonteCarloError(1.06, 1, 0, { rounding: 0.1 }), false);
   assert.throws(() => withinMonteCarloError(1, 1, NaN), RangeError);
-});
-
-Deno.test("`bootstrapStandardError()` is seeded and near the textbook error of a mean", () => {
-  const values = Array.from({ length: 200 }, (_, i) => (i * 37) % 101);
-  const mean = (x: Float64Array) => x.reduce((s, v) => s + v, 0) / x.length;
-  const a = bootstrapStandardError(values, mean);
-  assert.equal(bootstrapStandardError(values, mean), a);
-  assert.notEqual(bootstrapStandardError(values, mean, { seed: 2 }), a);
-  const m = mean(Float64Array.from(values));
-  const sd = Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length);
-  assert.ok(Math.abs(a / (sd / Math.sqrt(values.length)) - 1) < 0.1, `se = ${a}`);
-  assert.throws(() => bootstrapStandardError([1], mean), RangeError);
-});
-
-Deno.test("`wilsonInterval()` brackets k/R and stays in [0, 1]", () => {
-  const [lo, hi] = wilsonInterval(50, 100);
-  assert.ok(lo < 0.5 && hi > 0.5 && Math.abs(hi - lo - 0.192) < 0.002);
-  assert.deepEqual(wilsonInterval(100, 100).map((v) => v <= 1), [true, true]);
-  assert.equal(wilsonInterval(100, 100)[1], 1);
-  assert.throws(() => wilsonInterval(3, 2), RangeError);
-});
-
-Deno.test("`quantileStandardError()` takes the larger of the order-statistic and normal errors", () => {
-  // Normal-looking values: both estimates near the textbook √(p(1 − p)/R)/φ(z_p)·σ.
-  const rng = new Rng(5);
-  const normal = Array.from({ length: 400 }, () => 10 + 2 * rng.normal());
-  const textbook = Math.sqrt(0.025 * 0.975 / 400) / 0.05844094433345147 * 2;
-  const se = quantileStandardError(normal, 0.975);
-  assert.ok(se >= 0.8 * textbook && se < 1.6 * textbook, `se ${se}, textbook ${textbook}`);
-  // Ties collapse the order-statistic bracket; the normal estimate keeps the error positive.
-  const tied = [...Array(90).fill(72), 69, 70, 70, 71, 71, 71, 74, 75, 75, 76];
-  assert.ok(quantileStandardError(tied, 0.975) > 0);
-  assert.equal(quantileStandardError(Array(50).fill(3), 0.5), 0);
-  assert.throws(() => quantileStandardError([1, 2], 1), RangeError);
-  assert.throws(() => quantileStandardError([1], 0.5), RangeError);
 });
