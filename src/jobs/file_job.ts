@@ -7,7 +7,7 @@
  *
  * - {@linkcode fileRequest}: refuses, before any data are read and uncharged (422
  *   `invalid_file_request`, naming the field), what a whole file cannot take (`x`: every column
- *   is synthesised; a model other than `auto`/`latent-class`; `cw`, `cw-final`, `histogram`,
+ *   is synthesised; a model other than `auto` or a whole-file model (`FILE_MODELS`); `cw`, `cw-final`, `histogram`,
  *   which need a one-dimensional outcome), then validates the rest.
  * - {@linkcode runFileSynthesisJob}: the job, in a worker (`file_job_worker.ts`): the m CSVs (the
  *   input's header and N/A markers, formula cells escaped), the public manifest and the owner's
@@ -20,6 +20,7 @@ import type { Dataset } from "../data/dataset.ts";
 import type { FileSchema } from "../data/file_schema.ts";
 import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
 import { FILE_MECHANISMS, fileSettings, FileSynthesisSpec } from "../synthesis/file_spec.ts";
+import { FILE_MODELS } from "../synthesis/file_synthesis.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { FileWorkerJob } from "./file_job_worker.ts";
@@ -57,10 +58,12 @@ export function fileRequest(body: Readonly<Record<string, unknown>>): FileSynthe
       "x",
     );
   }
-  if (body.model !== undefined && body.model !== "auto" && body.model !== "latent-class") {
+  const models: readonly unknown[] = ["auto", ...FILE_MODELS];
+  if (body.model !== undefined && !models.includes(body.model)) {
     throw refuse(
-      'a whole-file release (y: "all") takes the latent class model: model "auto" or ' +
-        '"latent-class"',
+      `a whole-file release (y: "all") takes a whole-file model: model ${
+        models.map((name) => `"${name}"`).join(", ")
+      }`,
       "model",
     );
   }

@@ -27,7 +27,7 @@ export const FILE_MECHANISMS = [
  * - latent class, 0.1: on ma2019 at ε ≈ 10 (SW, K = 30) a = 0.1 gave k-marginal 793 on the CRC's
  *   simple features against 680 for a = 1, whose prior mass (a·Σ_j L_j = 543 per class) outweighs
  *   the α-weighted records of a class (docs/decisions.md);
- * - Bayesian network, 0.3 (`DEFAULT_BAYES_NET_PRIOR`).
+ * - Bayesian network, 0.5 (`DEFAULT_BAYES_NET_PRIOR`).
  */
 export const FILE_DIRICHLET: Readonly<Record<FileModelName, number>> = {
   "bayes-net": DEFAULT_BAYES_NET_PRIOR.dirichlet,
@@ -106,7 +106,9 @@ export type FileSynthesisSpec = z.infer<typeof FileSynthesisSpec>;
  * varies little across the file (24 columns), so risk weighting spent the file's weight without
  * lowering Δ much. With the centred Δ (half the range of u_i), at ε = 10, seed 1: SW 860 / 844
  * (simple / all, α ≈ 0.85, `bench:crc`), LW 867 / 851 (mean α 0.55, 6 fits); the difference is
- * within the 15–40 points one seed moves a run, so SW, the simpler and cheaper, stays.
+ * within the 15–40 points one seed moves a run, so SW, the simpler and cheaper, stays. The
+ * Bayesian network (a = 0.5, ε = 10, `synth --y all`): SW 889 / 868 and 888 / 866 (seeds 1, 2),
+ * LW 884 / 865 (seed 2; LW at a = 1 889 / 867 and 887 / 865, mean α 0.99): SW stays.
  *
  * @param spec The request.
  * @returns The mechanism and the reason the manifest states.
@@ -125,9 +127,9 @@ export function resolveFileMechanism(
 /**
  * The model of `auto` for a whole file, from public facts only (the mechanism): the Bayesian
  * network, except under censoring (pure DP), which needs the latent class model's Gibbs sampler
- * and its correction step. Measured on ma2019 with SW (`bench:crc`, docs/performance.md): at ε ≈ 10
- * the network scored 891 / 872 (simple / all) in seconds a fit, the latent class model 860 / 844 in
- * about a minute a fit.
+ * and its correction step. Measured on ma2019 with SW at ε = 10 (seed 1, `synth --y all`,
+ * docs/performance.md): the network 889 / 868 (simple / all) in a few seconds a fit, the latent
+ * class model 860 / 844 in about a minute a fit.
  *
  * @param spec The request.
  * @returns The model.
