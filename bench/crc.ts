@@ -9,7 +9,8 @@
  * Per ε and arm (`auto`: the whole-file rule, aDP; `censored`: pure DP), one `synth` process at
  * m = 1 with the command's defaults (`--allow-flagged`, so that a flagged fit is measured rather
  * than refused: the table says whether it was). Per run: wall time of the process, the fits and
- * Gibbs sweeps (`diagnostics.json`), ε and its guarantee, k-marginal on the five CRC feature sets
+ * Gibbs sweeps or exact draws (`diagnostics.json`; the network for `auto`, the latent class model
+ * under censoring), ε and its guarantee, k-marginal on the five CRC feature sets
  * (`utility.json`), the worst rule's violation rate, and the person weights' total against the
  * confidential one. The peers' rows are the CRC archive's published scores (SDNist v2.3.0,
  * ma2019), quoted with their guarantees.
@@ -51,6 +52,7 @@ interface Run {
   readonly exit: number;
   readonly error?: string;
   readonly mechanism?: string;
+  readonly model?: string;
   readonly epsilon?: number;
   readonly guarantee?: string;
   readonly fits?: number;
@@ -111,6 +113,7 @@ async function runArm(
     seconds,
     exit: 0,
     mechanism: report.mechanism,
+    model: report.model,
     epsilon: report.epsilon,
     guarantee: report.guarantee,
     fits: diagnostics.refits.length,
@@ -129,11 +132,13 @@ async function runArm(
 function markdown(runs: readonly Run[]): string {
   const lines = [
     "| system | ε target | guarantee | ε | " + SETS.join(" | ") +
-    " | worst rule | Σ PWGTP syn / conf | fits | sweeps | flagged | wall s |",
+    " | worst rule | Σ PWGTP syn / conf | fits | sweeps or draws | flagged | wall s |",
     "|---|---|---|---|" + SETS.map(() => "---|").join("") + "---|---|---|---|---|---|",
   ];
   for (const run of runs) {
-    const label = `ppsynth ${run.arm === "auto" ? `auto (${run.mechanism ?? "?"})` : run.arm}`;
+    const label = `ppsynth ${run.arm === "auto" ? "auto" : run.arm} (${run.model ?? "?"}, ${
+      run.mechanism ?? "?"
+    })`;
     if (run.exit !== 0) {
       lines.push(
         `| ${label} | ${run.epsilonTarget} | — | — | ${
