@@ -1,32 +1,21 @@
 /**
  * Which pass computes the latent class model's per-record extremes max_s |u_i(θ_s)| and
- * min_s |u_i(θ_s)| (SPEC §13; the release's Δ_i is their half-difference), with the fall-back to
- * the CPU. Every pass gives `LatentClassModel.termMaxima`'s answer bit for bit (both extremes
- * and their first draws); only the time differs.
- *
- * - `cpu`: `termMaxima` on this thread.
- * - `cpu-parallel`: the draws split over every core (`parallel_latent_class.ts`; small problems
- *   stay on this thread).
- * - `gpu`: the WebGPU kernel with its f64 confirmation (`lipschitz_latent_class.ts`) whenever an
- *   adapter exists, software adapters included.
- * - `auto`: a hardware GPU from {@linkcode AUTO_GPU_MIN_CLASS_EVALUATIONS} draw × group × class
- *   evaluations, else every core. As for the GLM kernels (`select_lipschitz.ts`), a software
- *   adapter runs on the cores the CPU pass would use and was slower than it (docs/performance.md,
- *   "Latent class Lipschitz pass"), so `auto` never picks one.
- *
- * Without an adapter, for K above the kernel's class limit, and on any device error, the CPU on
- * every core computes the extremes and the note (and `log`, once per reason) says so.
+ * min_s |u_i(θ_s)| (SPEC §13): `select_term.ts`'s choice bound to `LatentClassModel.termMaxima`,
+ * `parallelTermMaxima` (`parallel_latent_class.ts`) and `gpuTermMaxima`
+ * (`lipschitz_latent_class.ts`), with `auto` taking a hardware GPU from
+ * {@linkcode AUTO_GPU_MIN_CLASS_EVALUATIONS} draw × group × class evaluations (docs/performance.md,
+ * "Latent class Lipschitz pass"). K above the kernel's class limit is a `GpuError`, so the CPU
+ * on every core computes it.
  *
  * @module
  */
 import { parallelTermMaxima } from "../mechanisms/parallel_latent_class.ts";
 import type { LatentClassModel, TermMaxima } from "../models/latent_class.ts";
-import { acquireGpu, type GpuContext, GpuError } from "./device.ts";
 import { gpuTermMaxima } from "./lipschitz_latent_class.ts";
-import { isSoftwareAdapter } from "./select_lipschitz.ts";
+import { type TermBackendChoice, termPass } from "./select_term.ts";
 
 /** The latent class Lipschitz backends. */
-export type LatentClassBackendChoice = "auto" | "cpu" | "cpu-parallel" | "gpu";
+export type LatentClassBackendChoice = TermBackendChoice;
 
 /**
  * Draw × group × class evaluations from which `auto` takes a hardware GPU: the every-core CPU
@@ -76,48 +65,22 @@ export function latentClassMaximaPass(
   choice: LatentClassBackendChoice,
   log: (line: string) => void = () => {},
 ): LatentClassMaximaPass {
-  let last: "cpu" | "gpu" = "cpu";
-  let note: string | null = null;
-  let gpu: Promise<GpuContext | null> | null = null;
-  const logged = new Set<string>();
-  const fallBack = (why: string) => {
-    note = why;
-    if (!logged.has(why)) log(`ppsynth: ${why}`);
-    logged.add(why);
-  };
+  const pass = termPass(choice, "latent class", AUTO_GPU_MIN_CLASS_EVALUATIONS, log);
   return {
     get name() {
-      return last;
+      return pass.name;
     },
     get note() {
-      return note;
+      return pass.note;
     },
-    async compute(model, draws, alpha) {
-      last = "cpu";
-      if (choice === "cpu") return model.termMaxima(draws, alpha);
-      if (choice !== "cpu-parallel") {
-        gpu ??= acquireGpu().catch(() => null);
-        const context = await gpu;
-        const evaluations = (draws.length / model.dim) * model.termGroups(alpha).alpha.length *
-          model.K;
-        if (context === null) {
-          fallBack("no WebGPU adapter: the latent class Lipschitz bound runs on the CPU");
-        } else if (choice === "auto" && isSoftwareAdapter(context)) {
-          note = "a software WebGPU adapter: auto runs the latent class Lipschitz bound on the CPU";
-        } else if (choice === "gpu" || evaluations >= AUTO_GPU_MIN_CLASS_EVALUATIONS) {
-          try {
-            const { maxima } = await gpuTermMaxima(context, model, draws, alpha);
-            last = "gpu";
-            return maxima;
-          } catch (error) {
-            if (!(error instanceof GpuError)) throw error;
-            fallBack(
-              `GPU error, the latent class Lipschitz bound ran on the CPU: ${error.message}`,
-            );
-          }
-        }
-      }
-      return await parallelTermMaxima(model, draws, alpha);
-    },
+    compute: (model, draws, alpha) =>
+      pass.run({
+        cpu: () => model.termMaxima(draws, alpha),
+        parallel: () => parallelTermMaxima(model, draws, alpha),
+        gpu: async (context) => (await gpuTermMaxima(context, model, draws, alpha)).maxima,
+        get work() {
+          return (draws.length / model.dim) * model.termGroups(alpha).alpha.length * model.K;
+        },
+      }),
   };
 }

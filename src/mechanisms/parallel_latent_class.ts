@@ -87,6 +87,22 @@ export async function parallelTermMaxima(
       }, "latent class Lipschitz")
     ),
   );
+  return mergeTermShares(shares, starts);
+}
+
+/**
+ * Merges the extremes of contiguous shares of the draws in draw order: a later share wins only
+ * when strictly larger (or smaller), so every extreme's draw is the first attaining it, as in
+ * the one-thread pass over all draws.
+ *
+ * @param shares Each share's extremes (draw indices local to the share); the first is reused.
+ * @param starts Where each share starts (`shareStarts`).
+ * @returns The extremes over all draws.
+ */
+export function mergeTermShares(
+  shares: readonly TermMaxima[],
+  starts: readonly number[],
+): TermMaxima {
   const { perRecord, argDraw, minimum, argMinDraw } = shares[0];
   shares.forEach((share, t) => {
     if (t === 0) return;

@@ -9,14 +9,17 @@
  *   whose posterior is no longer conjugate, and the exact sampler has no correction step (the
  *   latent class model's Gibbs sampler has one; `--model latent-class` for pure DP).
  * - the Lipschitz backend: Δ_i = half the range of u_i = α_i log p(x_i | G, θ) over the fit's
- *   draws (`termMaxima`, `centredTerm`), exactly the term the pseudo posterior raises, on this
- *   thread in f64. A draw's length varies with its structure, so the backend reads each fit's
+ *   draws (`termMaxima`, `centredTerm`), exactly the term the pseudo posterior raises, in f64 on
+ *   one thread, every core or the GPU with its f64 confirmation (`select_bayes_net.ts`: the same
+ *   bits from each). A draw's length varies with its structure, so the backend reads each fit's
  *   draw length from the fits it made.
  * - `Model.dim`, gradients, `initialPoint` and `Model.simulate` are never called by the
  *   mechanisms on this path; the adapter's throw a `TypeError` naming the exact sampler.
  *
  * @module
  */
+import { bayesNetMaximaPass } from "../gpu/select_bayes_net.ts";
+import type { TermBackendChoice } from "../gpu/select_term.ts";
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
 import { overallOf } from "../mechanisms/lipschitz.ts";
 import type { MechanismContext } from "../mechanisms/mechanism.ts";
@@ -74,17 +77,22 @@ export function bayesNetMechanismModel(model: BayesNetModel): Model {
  *
  * @param model The network bound to the file.
  * @param options The seed, streams and draws of every fit.
- * @returns The context.
+ * @param backend Where the Lipschitz extremes are computed (default "cpu": this thread).
+ * @returns The context; its backend's `name` says where the last extremes were computed.
  */
 export function bayesNetContext(
   model: BayesNetModel,
   options: BayesNetSampleOptions,
+  backend: TermBackendChoice = "cpu",
 ): MechanismContext {
   const adapter = bayesNetMechanismModel(model);
   const drawLength = new WeakMap<Float64Array, number>();
+  const pass = bayesNetMaximaPass(backend);
   const lipschitz: LipschitzBackend = {
-    name: "cpu",
-    compute: (given, draws, settings = {}) => {
+    get name() {
+      return pass.name;
+    },
+    compute: async (given, draws, settings = {}) => {
       const dim = drawLength.get(draws);
       if (given !== adapter || dim === undefined) {
         throw new TypeError(
@@ -94,9 +102,9 @@ export function bayesNetContext(
       if (settings.matrix === true) {
         throw new TypeError("Invalid request: the Bayesian network backend gives no matrix");
       }
-      const extremes = model.termMaxima(draws, dim, settings.alpha ?? null);
+      const extremes = await pass.compute(model, draws, dim, settings.alpha ?? null);
       const perRecord = centredTerm(extremes);
-      return Promise.resolve({ perRecord, ...overallOf(perRecord, extremes.argDraw) });
+      return { perRecord, ...overallOf(perRecord, extremes.argDraw) };
     },
   };
   return {

@@ -1,0 +1,36 @@
+/**
+ * Worker entry of {@linkcode parallelBayesNetMaxima}: rebuilds the Bayesian network from its
+ * encoded file and prior and runs `termMaxima` over the draws it is given.
+ *
+ * Message in: {@linkcode BayesNetJob}. Message out: the `TermMaxima` (draw indices local to the
+ * job's draws) or `{error}`.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import type { EncodedFile } from "../data/file_encoding.ts";
+import { BayesNetModel, type BayesNetPrior } from "../models/bayes_net.ts";
+
+/** One share of the draws. */
+export interface BayesNetJob {
+  readonly file: EncodedFile;
+  readonly prior: BayesNetPrior;
+  readonly draws: Float64Array;
+  /** A draw's length. */
+  readonly dim: number;
+  readonly alpha: Float64Array | null;
+}
+
+self.onmessage = (event: MessageEvent<BayesNetJob>) => {
+  const { file, prior, draws, dim, alpha } = event.data;
+  try {
+    const maxima = new BayesNetModel(file, prior).termMaxima(draws, dim, alpha);
+    self.postMessage(maxima, {
+      transfer: [maxima.perRecord, maxima.argDraw, maxima.minimum, maxima.argMinDraw].map((a) =>
+        a.buffer as ArrayBuffer
+      ),
+    });
+  } catch (error) {
+    self.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  }
+};
