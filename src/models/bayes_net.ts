@@ -127,7 +127,8 @@ export class BayesNetModel {
 
   /**
    * Each record's cell of candidate g's table of column t: config(pa(x_i)) × L_t + x_it, the
-   * configuration mixed-radix in the parents' order.
+   * configuration mixed-radix in the parents' order. Kept for the candidates a fit's draws use
+   * (usually one a column), not for every candidate: the counts are computed without it.
    */
   cellIndex(t: number, g: number): Int32Array {
     const key = `${t}:${g}`;
@@ -151,9 +152,15 @@ export class BayesNetModel {
    * @param alpha α (null: all 1).
    */
   weightedCounts(t: number, g: number, alpha: Float64Array | null): Float64Array {
-    const counts = new Float64Array(this.candidates[t][g].cells);
-    const cells = this.cellIndex(t, g);
-    for (let i = 0; i < this.n; i++) counts[cells[i]] += alpha === null ? 1 : alpha[i];
+    const { parents, cells } = this.candidates[t][g];
+    const counts = new Float64Array(cells);
+    const parentColumns = parents.map((p) => this.file.columns[p]);
+    const own = this.file.columns[this.order[t]];
+    for (let i = 0; i < this.n; i++) {
+      let config = 0;
+      for (const { levels, codes } of parentColumns) config = config * levels + codes[i];
+      counts[config * own.levels + own.codes[i]] += alpha === null ? 1 : alpha[i];
+    }
     return counts;
   }
 
