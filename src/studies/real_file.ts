@@ -31,7 +31,6 @@ import { SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../synthesis/synthesize.ts";
 import { utilityReport } from "../synthesis/utility_report.ts";
 import { realFileDocument } from "./real_file_document.ts";
-import { REAL_FILE_TEMPLATE } from "./real_file_template.ts";
 import {
   type ArmFailure,
   type ArmKind,
@@ -52,6 +51,7 @@ import {
 } from "./real_file_types.ts";
 import type { StageFn, Study, StudyFlags, StudyFlagValues } from "./study.ts";
 import { outputCells, syntheticRows } from "./synthetic_rows.ts";
+import template from "./templates/real_file.md" with { type: "text" };
 
 export * from "./real_file_types.ts";
 
@@ -424,7 +424,7 @@ export const study: Study<RealFileSettings, RealFileRecord, RealFileSummary> = {
   replicate: realFileReplicate,
   aggregate: realFileAggregate,
   document: realFileDocument,
-  template: REAL_FILE_TEMPLATE,
+  template,
 };
 
 /** The flags of a reduced run (`deno task study real_file --every 20 --draws 200 …`). */

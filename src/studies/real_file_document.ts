@@ -1,5 +1,5 @@
 /**
- * The real-file study's report as data (`real_file_template.ts` holds its prose): the tables of
+ * The real-file study's report as data (`templates/real_file.md` holds its prose): the tables of
  * `real_file_tables.ts`, the run's sizes and settings, data-decided clauses, and the findings'
  * values (`real_file_findings.ts`). It has no verdicts: the study compares synthesizers on one real file, not
  * with a paper's numbers.

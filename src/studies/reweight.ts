@@ -31,7 +31,7 @@
  *
  * Files: the settings in `reweight_settings.ts`, the paper's Table 1 in `reweight_paper.ts`, the
  * record and summary types in `reweight_result.ts`, the report's data in `reweight_document.ts`
- * (its verdicts in `reweight_verdicts.ts`) and its prose in `reweight_template.ts`; this module
+ * (its verdicts in `reweight_verdicts.ts`) and its prose in `templates/reweight.md`; this module
  * runs a replicate, aggregates, and exports the settings, Table 1 and the report with them.
  *
  * @module
@@ -67,7 +67,6 @@ import {
   type ReweightSettings,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
-import { REWEIGHT_TEMPLATE } from "./reweight_template.ts";
 import {
   fitSeedOf,
   interval95,
@@ -77,6 +76,7 @@ import {
   totalFitStats,
 } from "./study_runner.ts";
 import type { Study } from "./study.ts";
+import template from "./templates/reweight.md" with { type: "text" };
 import { quantileStandardError } from "../stats/quantile_standard_error.ts";
 
 export { PAPER_TABLE_1 } from "./reweight_paper.ts";
@@ -85,7 +85,6 @@ export {
   REWEIGHT_MECHANISMS,
   REWEIGHT_PLANS,
   REWEIGHT_SETTINGS,
-  REWEIGHT_TEMPLATE,
   reweightDocument,
   type ReweightMechanism,
   type ReweightSettings,
@@ -311,5 +310,5 @@ export const study: Study<ReweightSettings, ReweightRecord, ReweightSummary> = {
   replicate: reweightReplicate,
   aggregate: reweightAggregate,
   document: reweightDocument,
-  template: REWEIGHT_TEMPLATE,
+  template,
 };

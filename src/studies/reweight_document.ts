@@ -1,6 +1,6 @@
 /**
  * The report of the re-weighting study (Study 2; vector-weighted paper §3.2 and Supp 3 Table 1)
- * as data: its values, tables and verdicts, placed by `REWEIGHT_TEMPLATE`.
+ * as data: its values, tables and verdicts, placed by `templates/reweight.md`.
  *
  * @module
  */
@@ -190,7 +190,7 @@ function reweighting(summary: ReweightSummary): Record<string, string> {
  * The report of the re-weighting study as data.
  *
  * @param result The study result (its document, if any, is ignored).
- * @returns The document `REWEIGHT_TEMPLATE` places.
+ * @returns The document `templates/reweight.md` places.
  */
 export function reweightDocument(result: Result): StudyDocument {
   const { settings, summary } = result;

@@ -97,13 +97,14 @@ export function fillTemplate(template: string, document: StudyDocument): string 
 /**
  * A study's markdown report: the filled template, then the machine-dependent footer.
  *
- * @param template The study's fixed prose with placeholders.
+ * @param template The study's fixed prose with placeholders (a template file's final newline is
+ * not part of it).
  * @param document The study's document.
  * @param footer Machine-dependent lines (wall time), not part of the JSON.
  * @returns The markdown, ending in a newline.
  */
 export function renderStudy(template: string, document: StudyDocument, footer: string): string {
-  return `${fillTemplate(template, document)}\n\n${footer}\n`;
+  return `${fillTemplate(template.replace(/\n$/, ""), document)}\n\n${footer}\n`;
 }
 
 /**
