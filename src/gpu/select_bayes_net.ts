@@ -15,8 +15,8 @@ import { gpuBayesNetMaxima } from "./lipschitz_bayes_net.ts";
 import { type TermBackendChoice, termPass } from "./select_term.ts";
 
 /**
- * Draw × record × column lookups from which `auto` takes a hardware GPU: the every-core CPU pass
- * takes about a second there.
+ * Draw × record × column lookups from which `auto` takes a hardware GPU: about 3 s on one CPU
+ * thread (docs/performance.md), a second or less on every core of a 4-core machine.
  */
 export const AUTO_GPU_MIN_TERM_LOOKUPS = 500_000_000;
 

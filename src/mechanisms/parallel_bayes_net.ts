@@ -18,9 +18,10 @@ import { runWorkerJob, shareStarts } from "./worker_job.ts";
 
 /**
  * Draw × record × column lookups from which the pass is split over workers (each a gather and
- * an add; about 0.1 s on one thread, docs/performance.md).
+ * an add: about 0.6 s on one thread, where a worker's start and its network's cell indices cost
+ * a few tenths; docs/performance.md, "Bayesian network Lipschitz pass").
  */
-export const PARALLEL_MIN_TERM_LOOKUPS = 30_000_000;
+export const PARALLEL_MIN_TERM_LOOKUPS = 100_000_000;
 
 /** Options of {@linkcode parallelBayesNetMaxima}. */
 export interface ParallelBayesNetOptions {
