@@ -1,7 +1,7 @@
 /**
  * `deno task synth --schema S.json`: a whole file in one release (issue 35).
  *
- *     deno task synth --data F.csv --schema S.json --y all [--model auto|bayes-net|latent-class]
+ *     deno task synth --data F.csv --schema S.json --y all [--x A,B] [--model auto|bayes-net|latent-class]
  *       [--mechanism auto|sw|lw|lw-final|weighted-e|censored|censored-w|unweighted]
  *       --epsilon E [--m M] [--dirichlet A] [--parents P] [--max-cells C] [--classes K]
  *       [--chains C] [--warmup W] [--draws D] [--thin T] [--split-merge N]
@@ -9,7 +9,8 @@
  *
  * Every column of F.csv is synthesised by the Bayesian network (`--parents`, `--max-cells`; auto
  * but under censoring) or the latent class model (`--classes`, `--warmup`, `--thin`,
- * `--split-merge`) under the owner's declared schema (`deno task schema` drafts one). Writes DIR/synthetic-1.csv … synthetic-M.csv (the
+ * `--split-merge`) under the owner's declared schema; `--x` names columns released as they are (the
+ * network synthesises the others given them, and the records are then put in a random order) (`deno task schema` drafts one). Writes DIR/synthetic-1.csv … synthetic-M.csv (the
  * input's header, column order and N/A markers), DIR/report.json (the public manifest),
  * DIR/diagnostics.json (the owner's: Δ, the fits, the rules' redraws) and DIR/utility.json (the
  * owner's: k-marginal, 3-way marginals, pMSE, per-column TVD, rule violations, weighted totals),
@@ -42,6 +43,7 @@ const NUMBERS = [
   "seed",
 ] as const;
 const TEXTS = ["y", "model", "mechanism"] as const;
+const LISTS = ["x"] as const;
 
 /** Whether a command line asks for a whole-file release (it names a schema). */
 export function isFileRequest(args: readonly string[]): boolean {
@@ -61,7 +63,7 @@ export function parseFileArgs(
     args,
     options: {
       ...Object.fromEntries(
-        ["data", "schema", "out", ...NUMBERS, ...TEXTS].map((name) => [
+        ["data", "schema", "out", ...NUMBERS, ...TEXTS, ...LISTS].map((name) => [
           name,
           { type: "string" as const },
         ]),
@@ -76,6 +78,9 @@ export function parseFileArgs(
   }
   const raw: Record<string, unknown> = {};
   for (const name of TEXTS) if (values[name] !== undefined) raw[name] = values[name];
+  for (const name of LISTS) {
+    if (values[name] !== undefined) raw[name] = String(values[name]).split(",");
+  }
   for (const name of NUMBERS) {
     if (values[name] === undefined) continue;
     const parsed = parseDecimal(String(values[name]));

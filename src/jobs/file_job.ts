@@ -6,8 +6,8 @@
  * those data).
  *
  * - {@linkcode fileRequest}: refuses, before any data are read and uncharged (422
- *   `invalid_file_request`, naming the field), what a whole file cannot take (`x`: every column
- *   is synthesised; a model other than `auto` or a whole-file model (`FILE_MODELS`); `cw`, `cw-final`, `histogram`,
+ *   `invalid_file_request`, naming the field), what a whole file cannot take (a model other than
+ *   `auto` or a whole-file model (`FILE_MODELS`); `cw`, `cw-final`, `histogram`,
  *   which need a one-dimensional outcome), then validates the rest.
  * - {@linkcode runFileSynthesisJob}: the job, in a worker (`file_job_worker.ts`): the m CSVs (the
  *   input's header and N/A markers, formula cells escaped), the public manifest and the owner's
@@ -52,12 +52,6 @@ function refuse(message: string, field: string): PolicyError {
  * @returns The validated request.
  */
 export function fileRequest(body: Readonly<Record<string, unknown>>): FileSynthesisSpec {
-  if (body.x !== undefined) {
-    throw refuse(
-      'a whole-file release (y: "all") synthesises every column: it takes no covariates (x)',
-      "x",
-    );
-  }
   const models: readonly unknown[] = ["auto", ...FILE_MODELS];
   if (body.model !== undefined && !models.includes(body.model)) {
     throw refuse(

@@ -632,6 +632,7 @@ export function checkFileSynthesis(
     );
   }
   const { mechanism } = resolveFileMechanism(spec);
+  spec.x?.forEach((name, k) => requirePublic(policy, name, `x.${k}`));
   checkCommon(policy, spec, true, MECHANISMS[mechanism].privacy.guarantee);
   refuseFlagged(spec.allowFlagged);
   requireUnweightedAllowed(policy, mechanism);

@@ -9,7 +9,9 @@
  * columns of size ≤ `maxParents` whose table has at most `maxCells` cells, the empty set always
  * included) under a uniform prior. The order, the candidates, a and the caps are public (the
  * schema and the model's settings); the structure G is a parameter, drawn with θ from the pseudo
- * posterior, never chosen on the data.
+ * posterior, never chosen on the data. Given columns (`--x`, public by the owner's declaration)
+ * are not modelled: every column may take them as parents, and p(x | G, θ) above is then the
+ * conditional of the other columns given them (the terms below have no factor for them).
  *
  * **The pseudo posterior and its exact draws.** With record weights α_i the pseudo posterior is
  *
@@ -84,7 +86,12 @@ export class BayesNetModel {
   readonly prior: BayesNetPrior;
   /** The file's columns (schema order); a one-level (determined) column is not modelled. */
   readonly file: EncodedFile;
-  /** The modelled columns (file indices with more than one level), in the schema's order. */
+  /**
+   * The given columns (file indices, `--x`): not modelled, each synthetic record keeps a
+   * confidential record's values, and every modelled column may take them as parents.
+   */
+  readonly given: readonly number[];
+  /** The modelled columns (file indices, more than one level, not given), in the schema's order. */
   readonly order: readonly number[];
   /** Candidates per modelled column (position t in `order`); index 0 is the empty set. */
   readonly candidates: readonly (readonly ParentSet[])[];
@@ -93,19 +100,29 @@ export class BayesNetModel {
   /**
    * @param file The encoded file.
    * @param prior The public settings (default {@linkcode DEFAULT_BAYES_NET_PRIOR}).
+   * @param given The given columns' file indices (default none).
    */
-  constructor(file: EncodedFile, prior: BayesNetPrior = DEFAULT_BAYES_NET_PRIOR) {
+  constructor(
+    file: EncodedFile,
+    prior: BayesNetPrior = DEFAULT_BAYES_NET_PRIOR,
+    given: readonly number[] = [],
+  ) {
     checkPositiveFinite("dirichlet", prior.dirichlet);
     checkInteger("maxParents", prior.maxParents, 0);
     checkInteger("maxCells", prior.maxCells, 1);
+    given.forEach((j) => checkInteger("given column", j, 0, file.columns.length - 1));
     this.n = file.n;
     this.file = file;
     this.prior = prior;
-    this.order = file.columns.flatMap((column, j) => column.levels > 1 ? [j] : []);
+    this.given = [...given].sort((a, b) => a - b);
+    this.order = file.columns.flatMap((column, j) =>
+      column.levels > 1 && !given.includes(j) ? [j] : []
+    );
     const levels = file.columns.map((column) => column.levels);
+    const givenParents = this.given.filter((j) => levels[j] > 1);
     this.candidates = this.order.map((j, t) => {
       const sets: ParentSet[] = [];
-      const earlier = this.order.slice(0, t);
+      const earlier = [...givenParents, ...this.order.slice(0, t)];
       const extend = (from: number, parents: number[], configs: number) => {
         sets.push({ parents: [...parents], configs, cells: configs * levels[j] });
         if (parents.length === prior.maxParents) return;
@@ -249,19 +266,33 @@ export class BayesNetModel {
   }
 
   /**
-   * n records drawn i.i.d. from p(x | G, θ) by ancestral sampling in the schema's order; a
-   * one-level column gets code 0.
+   * n records drawn by ancestral sampling in the schema's order: i.i.d. from p(x | G, θ), or with
+   * given columns record r keeping confidential record rows[r]'s given values and drawing the rest
+   * from p(· | given, G, θ); a one-level column gets code 0.
    *
    * @param theta One draw.
    * @param n Records to draw.
    * @param rng The stream (one uniform per modelled cell, record by record).
+   * @param rows Each record's confidential record (required with given columns).
    */
-  simulate(theta: Float64Array, n: number, rng: Rng): EncodedFile {
+  simulate(theta: Float64Array, n: number, rng: Rng, rows?: ArrayLike<number>): EncodedFile {
     const columns = this.file.columns.map((column) => ({
       name: column.name,
       levels: column.levels,
       codes: new Int32Array(n),
     }));
+    if (this.given.length > 0) {
+      if (rows === undefined || rows.length !== n) {
+        throw new RangeError(
+          "Invalid rows: a network with given columns draws each record from a confidential " +
+            `record's given values, one row per record: n=${n}`,
+        );
+      }
+      for (const j of this.given) {
+        const source = this.file.columns[j].codes;
+        for (let i = 0; i < n; i++) columns[j].codes[i] = source[rows[i]];
+      }
+    }
     const offsets = this.tableOffsets(theta);
     const sets = this.order.map((_, t) => this.#set(theta, t));
     for (let i = 0; i < n; i++) {

@@ -16,9 +16,12 @@ import { recordSatisfiesRules } from "../data/file_rules.ts";
 import type { EncodedFile } from "../data/file_encoding.ts";
 import type { Rng } from "../random/rng.ts";
 
-/** A whole-file model's record generator: n records i.i.d. from p(x | θ), as codes. */
+/**
+ * A whole-file model's record generator: n records from p(x | θ), as codes; record r from
+ * confidential record rows[r]'s given columns where the model has any.
+ */
 export interface FileRecordModel {
-  simulate(theta: Float64Array, n: number, rng: Rng): EncodedFile;
+  simulate(theta: Float64Array, n: number, rng: Rng, rows: readonly number[]): EncodedFile;
 }
 
 /** Rounds of redrawing the records that break a rule (each round redraws only those). */
@@ -35,13 +38,16 @@ export interface FileRecords {
 }
 
 /**
- * Draws n synthetic records from θ, held to the schema's rules by rejection.
+ * Draws n synthetic records from θ, held to the schema's rules by rejection. With given columns
+ * (`--x`), record r keeps confidential record r's given cells (a redrawn record too), and a given
+ * weight column is released as it is, not scaled.
  *
  * @param model The whole-file model (latent class or network) of the encoded file.
  * @param theta One posterior draw θ.
  * @param n The number of records (the public n).
  * @param schema The declared schema (its rules, bins and formats).
  * @param rng The dataset's stream.
+ * @param given The given columns' confidential cells, n each (default none).
  * @param rounds Rounds of redrawing (default {@linkcode RULE_ROUNDS}).
  * @returns The records and the count still breaking a rule.
  */
@@ -51,14 +57,20 @@ export function simulateFileRecords(
   n: number,
   schema: FileSchema,
   rng: Rng,
+  given: ReadonlyMap<string, readonly string[]> = new Map(),
   rounds = RULE_ROUNDS,
 ): FileRecords {
-  const cells = decodeFile(model.simulate(theta, n, rng), schema, rng);
+  const draw = (rows: readonly number[]) => {
+    const drawn = decodeFile(model.simulate(theta, rows.length, rng, rows), schema, rng);
+    for (const [name, source] of given) drawn.set(name, rows.map((row) => source[row]));
+    return drawn;
+  };
+  const cells = draw(Array.from({ length: n }, (_, i) => i));
   let drawn = n;
   const hasRules = (schema.rules ?? []).length > 0;
   let broken = hasRules ? brokenRows(cells, n, schema) : [];
   for (let round = 0; round < rounds && broken.length > 0; round++) {
-    const redrawn = decodeFile(model.simulate(theta, broken.length, rng), schema, rng);
+    const redrawn = draw(broken);
     drawn += broken.length;
     const still: number[] = [];
     broken.forEach((row, r) => {
@@ -71,7 +83,7 @@ export function simulateFileRecords(
     broken = still;
   }
   for (const column of schema.columns) {
-    if (column.kind === "weight" && column.total !== undefined) {
+    if (column.kind === "weight" && column.total !== undefined && !given.has(column.name)) {
       cells.set(column.name, scaledToTotal(cells.get(column.name)!, column));
     }
   }

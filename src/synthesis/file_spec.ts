@@ -39,8 +39,14 @@ export const FILE_CLASSES = 5;
 
 /** A whole-file request, validated. */
 export const FileSynthesisSpec = z.object({
-  /** Every column of the file ("all"; the only form a whole-file release takes today). */
+  /** Every column of the file not named in `x` ("all"). */
   y: z.literal("all"),
+  /**
+   * Given columns (the network only): released as they are, each synthetic record keeping a
+   * confidential record's values, and the other columns synthesised given them. On a registered
+   * dataset each must be public under the policy (`publicColumns`).
+   */
+  x: z.array(z.string().min(1)).min(1).max(1000).optional(),
   /**
    * The whole-file synthesizer: "bayes-net" (`src/models/bayes_net.ts`), "latent-class"
    * (`src/models/latent_class.ts`), or "auto" ({@linkcode resolveFileModel}).
@@ -152,6 +158,7 @@ export function fileSettings(spec: FileSynthesisSpec): FileSynthesisSettings {
   const { model } = resolveFileModel(spec);
   return {
     model,
+    ...(spec.x === undefined ? {} : { given: spec.x }),
     mechanism,
     epsilon: spec.epsilon,
     m: spec.m,

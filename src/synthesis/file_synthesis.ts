@@ -22,8 +22,9 @@
  */
 import config from "../../deno.json" with { type: "json" };
 import type { Dataset } from "../data/dataset.ts";
-import { type EncodedFile, encodeFile } from "../data/file_encoding.ts";
-import type { FileSchema } from "../data/file_schema.ts";
+import { datasetColumns } from "../data/csv.ts";
+import { type EncodedFile, encodeFile, formatStep } from "../data/file_encoding.ts";
+import { columnUnit, type FileSchema } from "../data/file_schema.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import type { LatentClassGibbsOptions } from "../mcmc/latent_class_gibbs.ts";
 import type { MechanismContext, MechanismName, MechanismOutcome } from "../mechanisms/mechanism.ts";
@@ -35,11 +36,12 @@ import {
   LatentClassModel,
 } from "../models/latent_class.ts";
 import { Rng } from "../random/rng.ts";
-import { FILE_STREAM } from "../random/streams.ts";
+import { FILE_STREAM, ORDER_STREAM } from "../random/streams.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
 import { BAYES_NET, bayesNetContext } from "./bayes_net_release.ts";
 import { type FileRecordModel, simulateFileRecords } from "./file_records.ts";
 import { latentClassContext, runFileMechanism } from "./latent_class_release.ts";
+import { inReleaseOrder } from "./release_order.ts";
 import { datasetDrawIndices } from "./release.ts";
 import type { ReleaseManifest } from "./report.ts";
 
@@ -56,6 +58,11 @@ export type FileModelName = typeof FILE_MODELS[number];
 export interface FileSynthesisSettings {
   /** The whole-file synthesizer (default "latent-class"). */
   readonly model?: FileModelName;
+  /**
+   * Given columns (`--x`, the network only): released as they are, public by the owner's
+   * declaration; the others are synthesised given them.
+   */
+  readonly given?: readonly string[];
   /** A registry mechanism that takes a whole record (sw, lw, lw-final, weighted-e, unweighted). */
   readonly mechanism: MechanismName;
   /** Target total ε of the m files (a cap; required by every mechanism but `unweighted`). */
@@ -146,11 +153,12 @@ export async function synthesizeFile(
   onProgress("encode");
   const encoded = encodeFile(data, schema);
   const modelName = settings.model ?? LATENT_CLASS;
+  const given = givenColumns(schema, settings.given ?? [], modelName);
   const { seed, policy: seedPolicy } = releaseSeed(settings.seed);
   let stage = "fit";
   const onDraws = (done: number, total: number) => onProgress(stage, done, total);
   const { model, context, classes } = modelName === BAYES_NET
-    ? bayesNetRun(encoded, settings, seed, onDraws)
+    ? bayesNetRun(encoded, settings, seed, onDraws, given)
     : latentClassRun(encoded, settings, seed, onDraws);
   const fits = { count: 0 };
   const outcome = await runFileMechanism(
@@ -175,6 +183,7 @@ export async function synthesizeFile(
   onProgress("simulate");
   const drawIndices = datasetDrawIndices(fit.S, settings.m);
   const order = data.names;
+  const givenCells = confidentialCells(data, schema, given);
   const files = drawIndices.map((s, j) =>
     simulateFileRecords(
       model,
@@ -182,9 +191,17 @@ export async function synthesizeFile(
       data.n,
       schema,
       new Rng(seed).split(FILE_STREAM + j),
+      givenCells,
     )
   );
-  const datasets = files.map(({ cells }) => new Map(order.map((name) => [name, cells.get(name)!])));
+  // Record r keeps confidential record r's given cells: a random order hides which (ranks on a
+  // sorted file, `release_order.ts`); without given columns the records are i.i.d. already.
+  const datasets = files.map(({ cells }, j) => {
+    const columns = new Map(order.map((name) => [name, cells.get(name)!]));
+    return given.length === 0
+      ? columns
+      : inReleaseOrder(columns, new Rng(seed).split(ORDER_STREAM + j)) as Map<string, string[]>;
+  });
   const alphaSum = outcome.alpha === null ? data.n : outcome.alpha.reduce((sum, a) => sum + a, 0);
   return {
     report: {
@@ -200,6 +217,7 @@ export async function synthesizeFile(
       neighbours: NEIGHBOURS,
       backend: "cpu",
       columns: [...order],
+      ...(given.length === 0 ? {} : { given: given.map((j) => schema.columns[j].name) }),
       software: { name: "ppsynth", version: config.version },
       seedPolicy,
       ...(fit.flagged ? { fitFlagged: true as const } : {}),
@@ -266,12 +284,61 @@ function bayesNetRun(
   settings: FileSynthesisSettings,
   seed: number,
   onDraw: (done: number, total: number) => void,
+  given: readonly number[],
 ): FileModelRun {
   const model = new BayesNetModel(encoded, {
     dirichlet: settings.dirichlet ?? DEFAULT_BAYES_NET_PRIOR.dirichlet,
     maxParents: settings.parents ?? DEFAULT_BAYES_NET_PRIOR.maxParents,
     maxCells: settings.maxCells ?? DEFAULT_BAYES_NET_PRIOR.maxCells,
-  });
+  }, given);
   const options = { seed, chains: settings.chains, draws: settings.draws, onDraw };
   return { model, context: bayesNetContext(model, options), classes: null };
+}
+
+/**
+ * The given columns' schema indices, refused (`RangeError` naming the column) when a name is not
+ * a schema column, is named twice, is determined by another column (give its parent), or the
+ * model is not the network.
+ */
+function givenColumns(
+  schema: FileSchema,
+  names: readonly string[],
+  model: FileModelName,
+): number[] {
+  if (names.length > 0 && model !== BAYES_NET) {
+    throw new RangeError(
+      `Invalid x: given columns need the Bayesian network (model "${BAYES_NET}"), not "${model}"`,
+    );
+  }
+  return names.map((name, k) => {
+    const j = schema.columns.findIndex((column) => column.name === name);
+    if (j < 0) throw new RangeError(`Invalid x: the schema has no column "${name}"`);
+    if (names.indexOf(name) !== k) throw new RangeError(`Invalid x: "${name}" is named twice`);
+    const parent = schema.columns[j].determinedBy?.column;
+    if (parent !== undefined) {
+      throw new RangeError(`Invalid x: "${name}" is determined by "${parent}": give "${parent}"`);
+    }
+    return j;
+  });
+}
+
+/** The given columns' confidential cells as the release writes them (numbers on their grid). */
+function confidentialCells(
+  data: Dataset,
+  schema: FileSchema,
+  given: readonly number[],
+): Map<string, string[]> {
+  const columns = datasetColumns(data);
+  return new Map(given.map((j) => {
+    const column = schema.columns[j];
+    const values = columns.get(column.name)!;
+    const unit = columnUnit(column);
+    return [
+      column.name,
+      Array.from(
+        values as ArrayLike<number | string>,
+        (value) => typeof value === "number" ? formatStep(Math.round(value / unit), column) : value,
+      ),
+    ];
+  }));
 }

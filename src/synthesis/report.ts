@@ -29,6 +29,11 @@ export const ReleaseManifestSchema = z.object({
   backend: z.string(),
   /** Columns of each synthetic file: the synthetic outcome and the public covariates. */
   columns: z.array(z.string()),
+  /**
+   * A whole file's given columns (`x`): released as they are (public by the owner's
+   * declaration), each record's with the record's other columns synthesised given them.
+   */
+  given: z.array(z.string()).optional(),
   software: z.object({ name: z.literal("ppsynth"), version: z.string() }),
   seedPolicy: z.string(),
   /**

@@ -41,13 +41,14 @@ async function spent(t: TestApp, key: string, id: string): Promise<number> {
   return (await response.json()).spent;
 }
 
-Deno.test("API whole file: declared in the policy, released under it, the cap as its ε", async () => {
+Deno.test("API whole file: declared in the policy, released under it (a public column given), the cap as its ε", async () => {
   const t = await testApp();
   await withTenant(t, async ({ owner, analyst }) => {
     const { id } = await register(t, owner, {
       epsilonTotal: 100,
       csv: CSV,
       fileSchema: SCHEMA,
+      publicColumns: ["REGION"],
     });
     const info = await (await get(t, `/v1/datasets/${id}`, analyst)).json();
     assert.deepEqual(
@@ -61,6 +62,7 @@ Deno.test("API whole file: declared in the policy, released under it, the cap as
       const response = await post(t, "/v1/syntheses", analyst, {
         datasetId: id,
         y: "all",
+        x: ["REGION"],
         epsilon: 20,
         ...GIBBS,
       });
@@ -76,6 +78,7 @@ Deno.test("API whole file: declared in the policy, released under it, the cap as
     assert.equal(job!.status, "succeeded", JSON.stringify(job!.error));
     const report = job!.report as Record<string, unknown>;
     assert.equal(report.model, "bayes-net", "auto's whole-file model");
+    assert.deepEqual(report.given, ["REGION"], "the public column released as it is");
     assert.equal(report.mechanism, "sw");
     assert.equal(report.epsilon, 20);
     assert.equal(report.epsilonPerDataset, 20);
@@ -144,10 +147,10 @@ Deno.test("API whole file: refused before the data, uncharged", async () => {
         code: "file_schema_required",
         field: "y",
       }],
-      ["y all with x", { datasetId: declared, x: ["REGION"] }, {
+      ["x naming a confidential column", { datasetId: declared, x: ["SEX", "REGION"] }, {
         status: 422,
-        code: "invalid_file_request",
-        field: "x",
+        code: "confidential_column",
+        field: "x.0",
       }],
       ["another model", { datasetId: declared, model: "normal" }, {
         status: 422,

@@ -52,6 +52,59 @@ Deno.test("synthesizeFile: every column released under the declared schema and r
   }
 });
 
+Deno.test("synthesizeFile with given columns (x): kept as they are, the rest drawn given them, in a random order", async () => {
+  // The attack: a file stored sorted by a confidential column (INCOME). Were record r of the
+  // release drawn from confidential record r's given values and left in place, its row number
+  // would give the record's income rank, and its given values would link to it.
+  const text = fileCsv(300).trim().split("\n");
+  const income = (row: string) => {
+    const cell = row.split(",")[4];
+    return cell === "N" ? -Infinity : Number(cell);
+  };
+  const sorted = [text[0], ...text.slice(1).sort((a, b) => income(a) - income(b))].join("\n");
+  const data = parseCsv(sorted, "file.csv");
+  const schema = parseFileSchema(SCHEMA, "schema.json");
+  const result = await synthesizeFile(data, schema, {
+    model: "bayes-net",
+    given: ["REGION", "AGE"],
+    mechanism: "sw",
+    epsilon: 20,
+    m: 1,
+    chains: 2,
+    warmup: 0,
+    draws: 500,
+    seed: 5,
+  });
+  assert.deepEqual(result.report.given, ["REGION", "AGE"]);
+  assert.ok(result.report.epsilon <= 20);
+  const [cells] = result.datasets;
+  const confidential = (name: string) => {
+    const column = data.columns.get(name)!;
+    return column.kind === "numeric"
+      ? Array.from(column.values, String)
+      : Array.from(column.codes, (code) => column.levels[code]);
+  };
+  for (const name of ["REGION", "AGE"]) {
+    // Each confidential record's given values appear once: the same multiset …
+    assert.deepEqual([...cells.get(name)!].sort(), confidential(name).sort(), name);
+  }
+  // … but not in the confidential (income-sorted) order.
+  const ages = cells.get("AGE")!;
+  const inPlace = confidential("AGE").filter((age, i) => age === ages[i]).length;
+  assert.ok(inPlace < 60, `${inPlace} of 300 records in their confidential place`);
+  assert.deepEqual(ruleViolations(cells, schema), [{ rule: "no income under 15", violations: 0 }]);
+});
+
+Deno.test("synthesizeFile refuses given columns the network cannot take, naming the column", async () => {
+  const data = parseCsv(fileCsv(60), "file.csv");
+  const schema = parseFileSchema(SCHEMA, "schema.json");
+  const run = (given: string[], model: "bayes-net" | "latent-class") =>
+    synthesizeFile(data, schema, { ...SETTINGS, model, given, mechanism: "unweighted", m: 1 });
+  await assert.rejects(() => run(["REGION"], "latent-class"), /Invalid x: .*Bayesian network/);
+  await assert.rejects(() => run(["HEIGHT"], "bayes-net"), /no column "HEIGHT"/);
+  await assert.rejects(() => run(["AGE", "AGE"], "bayes-net"), /"AGE" is named twice/);
+});
+
 Deno.test("`synth --schema`: a cell outside the declared schema exits 2 naming column and row, writing nothing", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ppsynth_file_" });
   try {
