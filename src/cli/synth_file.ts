@@ -5,7 +5,7 @@
  *       [--mechanism auto|sw|lw|lw-final|weighted-e|censored|censored-w|unweighted]
  *       --epsilon E [--m M] [--dirichlet A] [--parents P] [--max-cells C] [--classes K]
  *       [--chains C] [--warmup W] [--draws D] [--thin T] [--split-merge N]
- *       [--seed N] [--allow-flagged] --out DIR
+ *       [--backend auto|cpu|cpu-parallel|gpu] [--seed N] [--allow-flagged] --out DIR
  *
  * Every column of F.csv is synthesised by the Bayesian network (`--parents`, `--max-cells`; auto
  * but under censoring) or the latent class model (`--classes`, `--warmup`, `--thin`,
@@ -42,7 +42,7 @@ const NUMBERS = [
   "split-merge",
   "seed",
 ] as const;
-const TEXTS = ["y", "model", "mechanism"] as const;
+const TEXTS = ["y", "model", "mechanism", "backend"] as const;
 const LISTS = ["x"] as const;
 
 /** Whether a command line asks for a whole-file release (it names a schema). */

@@ -90,6 +90,8 @@ export const FileSynthesisSpec = z.object({
    */
   splitMerge: z.number().int().min(0).max(3).default(1),
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Where the Lipschitz extremes are computed (the same bits from each; `select_term.ts`). */
+  backend: z.enum(["auto", "cpu", "cpu-parallel", "gpu"]).default("auto"),
   allowFlagged: z.boolean().optional(),
 }).strict().superRefine((spec, context) => {
   if (spec.mechanism !== "unweighted" && spec.epsilon === undefined) {
@@ -167,6 +169,7 @@ export function fileSettings(spec: FileSynthesisSpec): FileSynthesisSettings {
     parents: spec.parents,
     maxCells: spec.maxCells,
     seed: spec.seed,
+    backend: spec.backend,
     chains: spec.chains,
     warmup: spec.warmup,
     draws: spec.draws,

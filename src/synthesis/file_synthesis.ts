@@ -25,6 +25,7 @@ import type { Dataset } from "../data/dataset.ts";
 import { datasetColumns } from "../data/csv.ts";
 import { type EncodedFile, encodeFile, formatStep } from "../data/file_encoding.ts";
 import { columnUnit, type FileSchema } from "../data/file_schema.ts";
+import type { TermBackendChoice } from "../gpu/select_term.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import type { LatentClassGibbsOptions } from "../mcmc/latent_class_gibbs.ts";
 import type { MechanismContext, MechanismName, MechanismOutcome } from "../mechanisms/mechanism.ts";
@@ -90,6 +91,11 @@ export interface FileSynthesisSettings {
   readonly splitMerge?: number;
   /** Why `auto` chose the mechanism (public facts only), when it did. */
   readonly autoReason?: string;
+  /**
+   * Where the Lipschitz extremes are computed (default "auto": every core from a size, a hardware
+   * GPU from a larger one; every backend gives the same bits, `src/gpu/select_term.ts`).
+   */
+  readonly backend?: TermBackendChoice;
   /** Release even from a flagged fit (research; the manifest then says so). */
   readonly allowFlagged?: boolean;
 }
@@ -215,7 +221,7 @@ export async function synthesizeFile(
       epsilon: outcome.privacy.epsilon,
       guarantee: outcome.privacy.guarantee,
       neighbours: NEIGHBOURS,
-      backend: "cpu",
+      backend: context.lipschitz.name,
       columns: [...order],
       ...(given.length === 0 ? {} : { given: given.map((j) => schema.columns[j].name) }),
       software: { name: "ppsynth", version: config.version },
@@ -275,7 +281,7 @@ function latentClassRun(
     splitMerge: settings.splitMerge ?? 0,
     prior: { ...DEFAULT_LATENT_CLASS_PRIOR, dirichlet: settings.dirichlet ?? 1 },
   };
-  return { model, context: latentClassContext(model, gibbs), classes };
+  return { model, context: latentClassContext(model, gibbs, settings.backend ?? "auto"), classes };
 }
 
 /** The Bayesian network of the file: its public prior and caps, exact draws on `chains` streams. */
@@ -292,7 +298,11 @@ function bayesNetRun(
     maxCells: settings.maxCells ?? DEFAULT_BAYES_NET_PRIOR.maxCells,
   }, given);
   const options = { seed, chains: settings.chains, draws: settings.draws, onDraw };
-  return { model, context: bayesNetContext(model, options), classes: null };
+  return {
+    model,
+    context: bayesNetContext(model, options, settings.backend ?? "auto"),
+    classes: null,
+  };
 }
 
 /**
