@@ -117,6 +117,21 @@ export function linearPredictor(
 }
 
 /**
+ * Adds g·x_ij to grad[at + j] for the covariates j = 1..K−1 of record i (x n×K row-major, column 0
+ * the intercept, whose term the caller adds itself).
+ */
+export function addCovariates(
+  grad: Float64Array,
+  at: number,
+  g: number,
+  x: Float64Array,
+  i: number,
+  k: number,
+): void {
+  for (let j = 1; j < k; j++) grad[at + j] += g * x[i * k + j];
+}
+
+/**
  * clamp(c, ±C): record i's term of the censored log density for c = α_i·ℓ_i (SPEC §4; C = +∞
  * uncensored). A NaN term stays NaN.
  */

@@ -12,6 +12,7 @@
 import type { Rng } from "../random/rng.ts";
 import { sampleBeta } from "../random/distributions.ts";
 import {
+  addCovariates,
   clampTerm,
   GlmModel,
   linearPredictor,
@@ -83,7 +84,6 @@ export class BetaModel extends GlmModel {
     const phi = Math.exp(-u[2 * k]);
     const lgPhi = lgamma(phi);
     const psiPhi = withGrad ? digamma(phi) : 0;
-    const b0 = u[0];
     let g0 = 0;
     let gPhi = 0;
     let lastEta = NaN;
@@ -95,11 +95,10 @@ export class BetaModel extends GlmModel {
     let etaScale = NaN;
     let psiGap = NaN;
     let phiConst = NaN;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
+    for (let i = 0; i < n; i++) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
-      let eta = b0;
-      for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
+      const eta = linearPredictor(x, k, u, i, 0);
       if (eta !== lastEta) {
         lastEta = eta;
         mu = sigmoid(eta);
@@ -124,7 +123,7 @@ export class BetaModel extends GlmModel {
       if (withGrad && unclamped(c, censor)) {
         const g = a * etaScale * (psiGap + ly - l1y);
         g0 += g;
-        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        addCovariates(grad, 0, g, x, i, k);
         gPhi -= a * phi * (phiConst + mu * ly + nu * l1y);
       }
     }
@@ -150,9 +149,8 @@ export class BetaModel extends GlmModel {
     let a1 = NaN;
     let b1 = NaN;
     let lConst = NaN;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
-      let eta = theta[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+    for (let i = 0; i < n; i++) {
+      const eta = linearPredictor(x, k, theta, i, 0);
       if (eta !== lastEta) {
         lastEta = eta;
         const p = sigmoid(eta) * phi;

@@ -24,7 +24,7 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import { clampTerm, type CoefficientBlock, GlmModel, unclamped } from "./_glm.ts";
+import { addCovariates, clampTerm, type CoefficientBlock, GlmModel, unclamped } from "./_glm.ts";
 import { describeModel, type Design, hmcKernels, type Weighting } from "./model.ts";
 import { type RowGroups, rowGroups } from "./row_groups.ts";
 import { LogitSimd } from "./logit_simd.ts";
@@ -203,7 +203,7 @@ export class CategoricalModel extends GlmModel {
     // Record i's η − m and p: eta and p from #softmax, or its group's at `base`.
     const etas = groups === null ? eta : this.#groupEta;
     const ps = groups === null ? p : this.#groupP;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
+    for (let i = 0; i < n; i++) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
       const code = codes[i];
@@ -219,7 +219,7 @@ export class CategoricalModel extends GlmModel {
         for (let l = 1, at = 0; l < levels; l++, at += k) {
           const g = a * ((code === l ? 1 : 0) - ps[base + l]);
           grad[at] += g;
-          for (let j = 1; j < k; j++) grad[at + j] += g * x[off + j];
+          addCovariates(grad, at, g, x, i, k);
         }
       }
     }

@@ -32,7 +32,14 @@
  */
 import type { Rng } from "../random/rng.ts";
 import { sampleLognormal } from "../random/distributions.ts";
-import { clampTerm, GlmModel, linearPredictor, meanVariance, unclamped } from "./_glm.ts";
+import {
+  addCovariates,
+  clampTerm,
+  GlmModel,
+  linearPredictor,
+  meanVariance,
+  unclamped,
+} from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { LogisticModel, logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
 import { type GaussianSums, gaussianSums, sumsDensity } from "./normal.ts";
@@ -133,7 +140,7 @@ export class HurdleModel extends GlmModel {
       return total + sumsDensity(sums, u, k, logSigma, invVar, grad, k, 4 * k);
     }
     let gSigma = 0;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
+    for (let i = 0; i < n; i++) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
       const s = sign[i];
@@ -141,16 +148,14 @@ export class HurdleModel extends GlmModel {
         total += clampTerm(-Infinity, censor); // ℓ_i = −∞
         continue;
       }
-      let etaG = u[0];
-      for (let j = 1; j < k; j++) etaG += x[off + j] * u[j];
+      const etaG = linearPredictor(x, k, u, i, 0);
       const t = s * etaG;
       const e = Math.exp(-Math.abs(t));
       let l = logSigmoidFrom(t, e);
       let r = 0;
       let q = 0;
       if (s > 0) {
-        let etaB = u[k];
-        for (let j = 1; j < k; j++) etaB += x[off + j] * u[k + j];
+        const etaB = linearPredictor(x, k, u, i, k);
         r = z[i] - etaB;
         q = r * r * invVar;
         l += cst[i] - logSigma - 0.5 * q;
@@ -160,11 +165,11 @@ export class HurdleModel extends GlmModel {
       if (grad !== null && unclamped(c, censor)) {
         const g = a * s * sigmoidNegFrom(t, e);
         grad[0] += g;
-        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        addCovariates(grad, 0, g, x, i, k);
         if (s > 0) {
           const gb = a * r * invVar;
           grad[k] += gb;
-          for (let j = 1; j < k; j++) grad[k + j] += gb * x[off + j];
+          addCovariates(grad, k, gb, x, i, k);
           gSigma += a * (q - 1);
         }
       }

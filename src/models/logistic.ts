@@ -21,6 +21,7 @@
  */
 import type { Rng } from "../random/rng.ts";
 import {
+  addCovariates,
   censorBound,
   clampTerm,
   GlmModel,
@@ -204,12 +205,11 @@ export class LogisticModel extends GlmModel {
     const sign = this.#s;
     const simd = this.#simd();
     if (simd !== null) return total + simd.logDensity(u, grad, weighting);
-    const b0 = u[0];
     let g0 = 0;
     const groups = this.#groups;
     if (groups !== null) this.#fillGroups(groups, u);
     const of = groups?.of;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
+    for (let i = 0; i < n; i++) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
       const s = sign[i];
@@ -220,8 +220,7 @@ export class LogisticModel extends GlmModel {
       let t = NaN;
       let e = NaN;
       if (of === undefined) {
-        let eta = b0;
-        for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
+        const eta = linearPredictor(x, k, u, i, 0);
         t = s * eta;
         e = Math.exp(-Math.abs(t));
       }
@@ -231,7 +230,7 @@ export class LogisticModel extends GlmModel {
         const g = a * s *
           (of === undefined ? sigmoidNegFrom(t, e) : this.#groupSigmoidNeg[of[i]]);
         g0 += g;
-        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        addCovariates(grad, 0, g, x, i, k);
       }
     }
     if (grad !== null) grad[0] += g0;
@@ -250,7 +249,7 @@ export class LogisticModel extends GlmModel {
     if (simd !== null) return simd.logLik(theta, out);
     const groups = this.#groups;
     if (groups !== null) this.#fillGroups(groups, theta);
-    for (let i = 0, off = 0; i < n; i++, off += k) {
+    for (let i = 0; i < n; i++) {
       const s = sign[i];
       if (s !== s) {
         out[i] = -Infinity;
@@ -260,8 +259,7 @@ export class LogisticModel extends GlmModel {
         out[i] = this.#groupLogSigmoid[groups.of[i]];
         continue;
       }
-      let eta = theta[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+      const eta = linearPredictor(x, k, theta, i, 0);
       const t = s * eta;
       out[i] = logSigmoidFrom(t, Math.exp(-Math.abs(t)));
     }

@@ -17,6 +17,7 @@
 import type { Rng } from "../random/rng.ts";
 import { sampleNegBinomial } from "../random/distributions.ts";
 import {
+  addCovariates,
   clampTerm,
   COUNT_RECORD,
   GlmModel,
@@ -184,7 +185,6 @@ export class NegBinModel extends GlmModel {
     const psi = this.#psi;
     const simd = this.#simd();
     if (simd !== null) return total + simd.logDensity(u, grad, weighting, cst, psi);
-    const b0 = u[0];
     let g0 = 0;
     let gPhi = 0;
     let lastEta = NaN;
@@ -192,11 +192,10 @@ export class NegBinModel extends GlmModel {
     let logOnePlus = NaN;
     let s = NaN;
     let oneMinusS = NaN;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
+    for (let i = 0; i < n; i++) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
-      let eta = b0;
-      for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
+      const eta = linearPredictor(x, k, u, i, 0);
       if (eta !== lastEta) {
         lastEta = eta;
         d = eta - logPhi;
@@ -220,7 +219,7 @@ export class NegBinModel extends GlmModel {
       if (grad !== null && unclamped(c, censor)) {
         const g = a * (yi - (yi + phi) * s);
         g0 += g;
-        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        addCovariates(grad, 0, g, x, i, k);
         gPhi += a * (phi * (logOnePlus - s) + yi * oneMinusS - psi[t]);
       }
     }
@@ -249,9 +248,8 @@ export class NegBinModel extends GlmModel {
     let lastEta = NaN;
     let d = NaN;
     let logOnePlus = NaN;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
-      let eta = theta[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+    for (let i = 0; i < n; i++) {
+      const eta = linearPredictor(x, k, theta, i, 0);
       if (eta !== lastEta) {
         lastEta = eta;
         d = eta - logPhi;

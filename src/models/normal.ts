@@ -23,6 +23,7 @@
 import type { Rng } from "../random/rng.ts";
 import { sampleNormal } from "../random/distributions.ts";
 import {
+  addCovariates,
   clampTerm,
   GlmModel,
   linearPredictor,
@@ -111,14 +112,12 @@ export abstract class GaussianRegression extends GlmModel {
     const invVar = Math.exp(-2 * logSigma);
     const sums = weighting.censor === undefined && this.#useSums ? this.#sumsOf(alpha) : null;
     if (sums !== null) return total + sumsDensity(sums, u, k, logSigma, invVar, grad);
-    const b0 = u[0];
     let g0 = 0;
     let gSigma = 0;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
+    for (let i = 0; i < n; i++) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
-      let eta = b0;
-      for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
+      const eta = linearPredictor(x, k, u, i, 0);
       const r = z[i] - eta;
       const q = r * r * invVar;
       const c = a * (cst[i] - logSigma - 0.5 * q);
@@ -126,7 +125,7 @@ export abstract class GaussianRegression extends GlmModel {
       if (grad !== null && unclamped(c, censor)) {
         const g = a * r * invVar;
         g0 += g;
-        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        addCovariates(grad, 0, g, x, i, k);
         gSigma += a * (q - 1);
       }
     }
@@ -148,9 +147,8 @@ export abstract class GaussianRegression extends GlmModel {
     const sigma = theta[2 * k];
     const logSigma = Math.log(sigma);
     const halfInvVar = 0.5 / (sigma * sigma);
-    for (let i = 0, off = 0; i < this.n; i++, off += k) {
-      let eta = theta[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+    for (let i = 0; i < this.n; i++) {
+      const eta = linearPredictor(x, k, theta, i, 0);
       const r = z[i] - eta;
       out[i] = cst[i] - logSigma - r * r * halfInvVar;
     }

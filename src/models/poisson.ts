@@ -7,6 +7,7 @@
 import type { Rng } from "../random/rng.ts";
 import { samplePoisson } from "../random/distributions.ts";
 import {
+  addCovariates,
   clampTerm,
   COUNT_RECORD,
   GlmModel,
@@ -65,15 +66,13 @@ export class PoissonModel extends GlmModel {
     const y = this.#y;
     const lgy1 = this.#lgy1;
     let total = this.logPrior(u, grad);
-    const b0 = u[0];
     let g0 = 0;
     let lastEta = NaN;
     let mu = NaN;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
+    for (let i = 0; i < n; i++) {
       const a = alpha === null ? 1 : alpha[i];
       if (a === 0) continue;
-      let eta = b0;
-      for (let j = 1; j < k; j++) eta += x[off + j] * u[j];
+      const eta = linearPredictor(x, k, u, i, 0);
       if (eta !== lastEta) {
         lastEta = eta;
         mu = Math.exp(eta);
@@ -84,7 +83,7 @@ export class PoissonModel extends GlmModel {
       if (grad !== null && unclamped(c, censor)) {
         const g = a * (yi - mu);
         g0 += g;
-        for (let j = 1; j < k; j++) grad[j] += g * x[off + j];
+        addCovariates(grad, 0, g, x, i, k);
       }
     }
     if (grad !== null) grad[0] += g0;
@@ -102,9 +101,8 @@ export class PoissonModel extends GlmModel {
     const lgy1 = this.#lgy1;
     let lastEta = NaN;
     let mu = NaN;
-    for (let i = 0, off = 0; i < n; i++, off += k) {
-      let eta = theta[0];
-      for (let j = 1; j < k; j++) eta += x[off + j] * theta[j];
+    for (let i = 0; i < n; i++) {
+      const eta = linearPredictor(x, k, theta, i, 0);
       if (eta !== lastEta) {
         lastEta = eta;
         mu = Math.exp(eta);
