@@ -37,12 +37,10 @@ export const SLOW_FILES: Readonly<Record<string, string>> = {
   "test/mechanisms/auto_test.ts": "runs the auto mechanism twice on a file",
   "test/mechanisms/run_mechanism_test.ts": "every mechanism run end to end with fits",
   "test/mechanisms/secure_laplace_test.ts": "KS and chi-square tests on large samples",
-  "test/models/categorical_test.ts": "NUTS against rstan",
   "test/models/cps1988_stan_test.ts": "NUTS on the 28,155-row CPS file against rstan",
   "test/models/fbs_test.ts": "FBS fits on a §4.1 PPS sample",
-  "test/models/hurdle_test.ts": "NUTS against rstan",
   "test/models/joint_test.ts": "joint and conditional fits compared",
-  "test/models/logistic_test.ts": "NUTS against rstan",
+  "test/models/outcomes_stan_test.ts": "NUTS against rstan (logistic, categorical, hurdle)",
   "test/stats/file_metrics_test.ts": "k-marginal on ma2019 subsamples against NIST's baselines",
   "test/survey/fbs_sizes_test.ts": "FBS fits with and without declared sizes",
 };

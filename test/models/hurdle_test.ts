@@ -5,7 +5,6 @@ import { LogisticModel } from "../../src/models/logistic.ts";
 import { LognormalModel } from "../../src/models/lognormal.ts";
 import type { Design } from "../../src/models/model.ts";
 import * as h from "./_helpers.ts";
-import { checkAgainstStan, OUTCOME_REFERENCE } from "./_stan_outcome.ts";
 
 const build = (d: Design) => new HurdleModel(d);
 const big = create(all, { number: "BigNumber", precision: 40 });
@@ -139,18 +138,4 @@ Deno.test("`HurdleModel.initialPoint()` starts at the share of positives and the
   assert.ok(Number.isFinite(model.logDensity(u, null, { alpha: null })));
   const allZero = build(h.makeDesign(new Float64Array(3), 1, 1)).initialPoint();
   assert.deepEqual([...allZero], [Math.log(0.5 / 3.5), 0, 0, 0, 0]);
-});
-
-Deno.test("NUTS posterior means of the weighted hurdle model match rstan's within 4 combined MCSE", async () => {
-  const coefficients = OUTCOME_REFERENCE.coefficients;
-  await checkAgainstStan("hurdle", { y: "yh" }, () =>
-    Object.fromEntries([
-      ...coefficients.flatMap((c, j) => [
-        [`nonzero:${c}`, `gamma[${j + 1}]`],
-        [`amount:${c}`, `beta[${j + 1}]`],
-        [`sigma_beta_nonzero:${c}`, `sigma_gamma[${j + 1}]`],
-        [`sigma_beta_amount:${c}`, `sigma_beta[${j + 1}]`],
-      ]),
-      ["sigma", "sigma"],
-    ]));
 });

@@ -3,7 +3,6 @@ import { all, create } from "mathjs";
 import { LogisticModel } from "../../src/models/logistic.ts";
 import type { Design } from "../../src/models/model.ts";
 import * as h from "./_helpers.ts";
-import { checkAgainstStan, OUTCOME_REFERENCE } from "./_stan_outcome.ts";
 
 const build = (d: Design) => new LogisticModel(d);
 const big = create(all, { number: "BigNumber", precision: 40 });
@@ -98,17 +97,4 @@ Deno.test("`LogisticModel` refuses a design whose outcome levels are not two", (
     /needs a binary outcome: outcomeLevels.length=3/,
   );
   assert.equal(build({ ...design, outcomeLevels: ["no", "yes"] }).dim, 2);
-});
-
-Deno.test("NUTS posterior means of the weighted logistic model match rstan's within 4 combined MCSE", async () => {
-  const coefficients = OUTCOME_REFERENCE.coefficients;
-  await checkAgainstStan(
-    "logistic",
-    { y: "yb" },
-    () =>
-      Object.fromEntries(coefficients.flatMap((c, j) => [
-        [c, `beta[${j + 1}]`],
-        [`sigma_beta_${c}`, `sigma_beta[${j + 1}]`],
-      ])),
-  );
 });
