@@ -24,6 +24,7 @@ import { parallelCpuLipschitz } from "../mechanisms/parallel_lipschitz.ts";
 import type { LipschitzOptions, LipschitzResult } from "../mechanisms/lipschitz.ts";
 import { isJointModel } from "../models/joint.ts";
 import type { Model } from "../models/model.ts";
+import { BackendTrace } from "./backend_trace.ts";
 import { acquireGpu, GpuError } from "./device.ts";
 import { createGpuLipschitz } from "./lipschitz_gpu.ts";
 import { hasLipschitzKernel } from "./lipschitz_joint.ts";
@@ -73,32 +74,20 @@ export async function selectLipschitz(
   log: (line: string) => void = () => {},
 ): Promise<SelectingLipschitz> {
   let gpuBackend: LipschitzBackend | null = null;
-  let note: string | null = null;
+  const trace = new BackendTrace(log);
   if (choice !== "cpu") {
     const gpu = await acquireGpu().catch(() => null);
     if (gpu === null) {
-      note = "no WebGPU adapter: the Lipschitz bound runs on the CPU";
-      if (choice === "gpu") log(`ppsynth: ${note}`);
+      const note = "no WebGPU adapter: the Lipschitz bound runs on the CPU";
+      if (choice === "gpu") trace.fallBack(note);
+      else trace.explain(note);
     } else if (choice === "auto" && isSoftwareAdapter(gpu)) {
-      note = "a software WebGPU adapter: auto runs the Lipschitz bound on the CPU";
+      trace.explain("a software WebGPU adapter: auto runs the Lipschitz bound on the CPU");
     } else {
       gpuBackend = createGpuLipschitz(gpu);
     }
   }
-  let last: "cpu" | "gpu" = "cpu";
-  const logged = new Set<string>();
-  const fallBack = (why: string) => {
-    note = why;
-    if (!logged.has(why)) log(`ppsynth: ${why}`);
-    logged.add(why);
-  };
-  return {
-    get name() {
-      return last;
-    },
-    get note() {
-      return note;
-    },
+  return Object.assign(trace, {
     async compute(model: Model, draws: Float64Array, options?: LipschitzOptions) {
       const evaluations = (draws.length / model.dim) * model.design.n;
       const wanted = gpuBackend !== null && hasLipschitzKernel(model) &&
@@ -106,17 +95,19 @@ export async function selectLipschitz(
       if (wanted) {
         try {
           const result: LipschitzResult = await gpuBackend!.compute(model, draws, options);
-          last = "gpu";
+          trace.ran("gpu");
           return result;
         } catch (error) {
           if (!(error instanceof GpuError)) throw error;
-          fallBack(`GPU error, the Lipschitz bound ran on the CPU: ${error.message}`);
+          trace.fallBack(`GPU error, the Lipschitz bound ran on the CPU: ${error.message}`);
         }
       } else if (choice === "gpu" && gpuBackend !== null) {
-        fallBack(`no GPU kernel for the ${model.name} model: the Lipschitz bound runs on the CPU`);
+        trace.fallBack(
+          `no GPU kernel for the ${model.name} model: the Lipschitz bound runs on the CPU`,
+        );
       }
-      last = "cpu";
+      trace.ran("cpu");
       return parallelCpuLipschitz.compute(model, draws, options);
     },
-  };
+  });
 }

@@ -20,6 +20,7 @@
  * @module
  */
 import type { TermMaxima } from "../models/latent_class.ts";
+import { BackendTrace } from "./backend_trace.ts";
 import { acquireGpu, type GpuContext, GpuError } from "./device.ts";
 import { isSoftwareAdapter } from "./select_lipschitz.ts";
 
@@ -63,44 +64,35 @@ export function termPass(
   autoWork: number,
   log: (line: string) => void,
 ): TermPass {
-  let last: "cpu" | "gpu" = "cpu";
-  let note: string | null = null;
   let gpu: Promise<GpuContext | null> | null = null;
-  const logged = new Set<string>();
-  const fallBack = (why: string) => {
-    note = why;
-    if (!logged.has(why)) log(`ppsynth: ${why}`);
-    logged.add(why);
-  };
-  return {
-    get name() {
-      return last;
-    },
-    get note() {
-      return note;
-    },
-    async run(problem) {
-      last = "cpu";
+  const trace = new BackendTrace(log);
+  return Object.assign(trace, {
+    async run(problem: TermPassProblem): Promise<TermMaxima> {
+      trace.ran("cpu");
       if (choice === "cpu") return problem.cpu();
       if (choice !== "cpu-parallel") {
         gpu ??= acquireGpu().catch(() => null);
         const context = await gpu;
         if (context === null) {
-          fallBack(`no WebGPU adapter: the ${model} Lipschitz bound runs on the CPU`);
+          trace.fallBack(`no WebGPU adapter: the ${model} Lipschitz bound runs on the CPU`);
         } else if (choice === "auto" && isSoftwareAdapter(context)) {
-          note = `a software WebGPU adapter: auto runs the ${model} Lipschitz bound on the CPU`;
+          trace.explain(
+            `a software WebGPU adapter: auto runs the ${model} Lipschitz bound on the CPU`,
+          );
         } else if (choice === "gpu" || problem.work >= autoWork) {
           try {
             const maxima = await problem.gpu(context);
-            last = "gpu";
+            trace.ran("gpu");
             return maxima;
           } catch (error) {
             if (!(error instanceof GpuError)) throw error;
-            fallBack(`GPU error, the ${model} Lipschitz bound ran on the CPU: ${error.message}`);
+            trace.fallBack(
+              `GPU error, the ${model} Lipschitz bound ran on the CPU: ${error.message}`,
+            );
           }
         }
       }
       return await problem.parallel();
     },
-  };
+  });
 }
