@@ -20,14 +20,9 @@ import { checkInteger } from "../random/arguments.ts";
 import { sampleLogDirichlet } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
 import { lgamma } from "../stats/special.ts";
-import {
-  ESS_BULK_THRESHOLD,
-  type Fit,
-  type ParamSummary,
-  RHAT_THRESHOLD,
-  summarizeChains,
-} from "./fit.ts";
+import type { Fit } from "./fit.ts";
 import { TERM_SUM } from "./latent_class_gibbs.ts";
+import { quantityFit } from "./quantity_fit.ts";
 
 /** Settings of an exact fit. */
 export interface BayesNetSampleOptions {
@@ -161,35 +156,18 @@ export function sampleBayesNet(
       options.onDraw(s + 1, S);
     }
   }
-  const summary: Record<string, ParamSummary> = {};
-  let rhatMax = -Infinity;
-  let essBulkMin = Infinity;
-  quantityNames.forEach((name, q) => {
-    const perChain = streams.map((_, c) => quantities[q].subarray(c * draws, (c + 1) * draws));
-    const entry = summarizeChains(perChain);
-    summary[name] = entry;
-    // A column whose parent set never varies has a constant count: nothing to check.
-    if (q > 0 && entry.sd === 0) return;
-    rhatMax = Math.max(rhatMax, entry.rhat);
-    essBulkMin = Math.min(essBulkMin, entry.essBulk);
-  });
-  return {
+  return quantityFit({
     draws: out,
-    S,
-    dim,
-    paramNames: model.paramNames(dim),
     chains,
     drawsPerChain: draws,
-    summary,
-    rhatMax,
-    essBulkMin,
-    divergences: 0,
-    treeDepthHits: 0,
-    flagged: !(rhatMax <= RHAT_THRESHOLD) || !(essBulkMin >= ESS_BULK_THRESHOLD),
-    gradientEvaluations: S,
-    stepSizes: [],
+    dim,
+    paramNames: model.paramNames(dim),
+    quantityNames,
+    quantities,
+    // A column whose parent set never varies has a constant count: nothing to check.
+    unchecked: (q, entry) => q > 0 && entry.sd === 0,
+    evaluations: S,
     warmup: 0,
-    setup: { precondition: "none", setupEvaluations: 0 },
     lastPositions: new Float64Array(0),
-  };
+  });
 }

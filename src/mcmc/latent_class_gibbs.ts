@@ -42,13 +42,8 @@ import {
 import { sampleGamma } from "../random/distributions.ts";
 import { lgamma } from "../stats/special.ts";
 import { Rng } from "../random/rng.ts";
-import {
-  ESS_BULK_THRESHOLD,
-  type Fit,
-  type ParamSummary,
-  RHAT_THRESHOLD,
-  summarizeChains,
-} from "./fit.ts";
+import type { Fit } from "./fit.ts";
+import { quantityFit } from "./quantity_fit.ts";
 
 /** Options of {@linkcode sampleLatentClass}. */
 export interface LatentClassGibbsOptions {
@@ -174,38 +169,18 @@ export function sampleLatentClass(
     }
     lastPositions.set(chain.theta, c * dim);
   }
-  const summary: Record<string, ParamSummary> = {};
-  let rhatMax = -Infinity;
-  let essBulkMin = Infinity;
-  quantityNames.forEach((name, q) => {
-    const perChain = Array.from(
-      { length: chains },
-      (_, c) => quantities[q].subarray(c * draws, (c + 1) * draws),
-    );
-    const entry = summarizeChains(perChain);
-    summary[name] = entry;
-    rhatMax = Math.max(rhatMax, entry.rhat);
-    essBulkMin = Math.min(essBulkMin, entry.essBulk);
-  });
-  return {
+  return quantityFit({
     draws: out,
-    S,
-    dim,
-    paramNames: model.paramNames(),
     chains,
     drawsPerChain: draws,
-    summary,
-    rhatMax,
-    essBulkMin,
-    divergences: 0,
-    treeDepthHits: 0,
-    flagged: !(rhatMax <= RHAT_THRESHOLD) || !(essBulkMin >= ESS_BULK_THRESHOLD),
-    gradientEvaluations: chains * (warmup + draws * thin),
-    stepSizes: [],
+    dim,
+    paramNames: model.paramNames(),
+    quantityNames,
+    quantities,
+    evaluations: chains * (warmup + draws * thin),
     warmup,
-    setup: { precondition: "none", setupEvaluations: 0 },
     lastPositions,
-  };
+  });
 }
 
 /** Each column's most common level in the data (the first on ties). */

@@ -26,6 +26,7 @@ import type { MechanismContext } from "../mechanisms/mechanism.ts";
 import { type BayesNetSampleOptions, sampleBayesNet } from "../mcmc/bayes_net_exact.ts";
 import { type BayesNetModel } from "../models/bayes_net.ts";
 import { centredTerm } from "../models/latent_class.ts";
+import { logLikView } from "../models/log_lik_view.ts";
 import type { Model } from "../models/model.ts";
 
 /** The model name a Bayesian network release states. */
@@ -38,37 +39,15 @@ export const BAYES_NET = "bayes-net";
  * @returns A `Model` for the mechanism context.
  */
 export function bayesNetMechanismModel(model: BayesNetModel): Model {
-  const exactOnly = (what: string) => () => {
-    throw new TypeError(
-      `Invalid use of the Bayesian network: ${what} is not defined; it is drawn exactly ` +
-        "(sampleBayesNet) and simulates whole records (BayesNetModel.simulate)",
-    );
-  };
-  const identity = (theta: Float64Array, out?: Float64Array) => {
-    const result = out ?? new Float64Array(theta.length);
-    result.set(theta);
-    return result;
-  };
-  return {
+  return logLikView({
     name: BAYES_NET,
-    design: {
-      n: model.n,
-      k: 0,
-      y: new Float64Array(0),
-      x: new Float64Array(0),
-      coefficientNames: [],
-    },
-    get dim(): number {
-      return exactOnly("a fixed draw length (each fit has its own)")();
-    },
+    n: model.n,
+    dim: null,
     paramNames: [],
-    constrain: identity,
-    unconstrain: identity,
-    initialPoint: exactOnly("a starting point"),
     logLik: (theta, out) => model.logLik(theta, out),
-    logDensity: exactOnly("a gradient log density"),
-    simulate: exactOnly("one outcome per record"),
-  };
+    label: "the Bayesian network",
+    fittedBy: "drawn exactly (sampleBayesNet) and simulates whole records (BayesNetModel.simulate)",
+  });
 }
 
 /**

@@ -53,6 +53,7 @@ import {
   type LatentClassModel,
   type TermMaxima,
 } from "../models/latent_class.ts";
+import { logLikView } from "../models/log_lik_view.ts";
 import type { Model } from "../models/model.ts";
 import { Rng } from "../random/rng.ts";
 import { datasetDrawIndices, runMechanismUnderCap } from "./release.ts";
@@ -68,35 +69,16 @@ export type LatentClassFitOptions = LatentClassGibbsOptions;
  * @returns A `Model` for the mechanism context.
  */
 export function latentClassMechanismModel(model: LatentClassModel): Model {
-  const gibbsOnly = (what: string) => () => {
-    throw new TypeError(
-      `Invalid use of the latent class model: ${what} is not defined; it is fitted by the Gibbs ` +
-        "sampler (sampleLatentClass) and simulates whole records (LatentClassModel.simulate)",
-    );
-  };
-  const identity = (theta: Float64Array, out?: Float64Array) => {
-    const result = out ?? new Float64Array(theta.length);
-    result.set(theta);
-    return result;
-  };
-  return {
+  return logLikView({
     name: "latent-class",
-    design: {
-      n: model.n,
-      k: 0,
-      y: new Float64Array(0),
-      x: new Float64Array(0),
-      coefficientNames: [],
-    },
+    n: model.n,
     dim: model.dim,
     paramNames: model.paramNames(),
-    constrain: identity,
-    unconstrain: identity,
-    initialPoint: gibbsOnly("a starting point"),
     logLik: (theta, out) => model.logLik(theta, out),
-    logDensity: gibbsOnly("a gradient log density"),
-    simulate: gibbsOnly("one outcome per record"),
-  };
+    label: "the latent class model",
+    fittedBy: "fitted by the Gibbs sampler (sampleLatentClass) and simulates whole records " +
+      "(LatentClassModel.simulate)",
+  });
 }
 
 /**
