@@ -166,7 +166,7 @@ export function sampleBayesNet(
     quantities,
     // A column whose parent set never varies has a constant count: nothing to check.
     unchecked: (q, entry) => q > 0 && entry.sd === 0,
-    evaluations: S,
+    gradientEvaluations: S,
     warmup: 0,
     lastPositions: new Float64Array(0),
   });

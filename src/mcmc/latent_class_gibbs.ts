@@ -177,7 +177,7 @@ export function sampleLatentClass(
     paramNames: model.paramNames(),
     quantityNames,
     quantities,
-    evaluations: chains * (warmup + draws * thin),
+    gradientEvaluations: chains * (warmup + draws * thin),
     warmup,
     lastPositions,
   });

@@ -14,30 +14,25 @@ import {
   summarizeChains,
 } from "./fit.ts";
 
-/** The draws, their quantities and the sampler's counts. */
-export interface QuantityFitOptions {
-  /** S×dim draws, chain by chain. */
-  readonly draws: Float64Array;
-  /** Chains; S = chains × drawsPerChain. */
-  readonly chains: number;
-  /** Draws per chain. */
-  readonly drawsPerChain: number;
-  /** A draw's length. */
-  readonly dim: number;
-  /** Names of a draw's entries. */
-  readonly paramNames: readonly string[];
+/** The fields of the fit its sampler gives as they are. */
+type Given =
+  | "draws"
+  | "chains"
+  | "drawsPerChain"
+  | "dim"
+  | "paramNames"
+  | "gradientEvaluations"
+  | "warmup"
+  | "lastPositions";
+
+/** The fit's draws and counts, and the quantities its checks read. */
+export interface QuantityFitOptions extends Pick<Fit, Given> {
   /** The checked quantities' names. */
   readonly quantityNames: readonly string[];
   /** Each quantity's S values, chain by chain. */
   readonly quantities: readonly Float64Array[];
   /** Whether quantity q (with its summary) stays out of the checks (default: none does). */
   readonly unchecked?: (q: number, entry: ParamSummary) => boolean;
-  /** The sampler's work, for `gradientEvaluations`. */
-  readonly evaluations: number;
-  /** Warmup iterations per chain. */
-  readonly warmup: number;
-  /** Each chain's last position (empty where a chain has none). */
-  readonly lastPositions: Float64Array;
 }
 
 /**
@@ -75,7 +70,7 @@ export function quantityFit(options: QuantityFitOptions): Fit {
     divergences: 0,
     treeDepthHits: 0,
     flagged: !(rhatMax <= RHAT_THRESHOLD) || !(essBulkMin >= ESS_BULK_THRESHOLD),
-    gradientEvaluations: options.evaluations,
+    gradientEvaluations: options.gradientEvaluations,
     stepSizes: [],
     warmup: options.warmup,
     setup: { precondition: "none", setupEvaluations: 0 },
