@@ -15,20 +15,14 @@
  */
 import { basename, dirname } from "node:path";
 import { readCsv } from "../data/csv.ts";
-import { DataError } from "../data/data_error.ts";
+import { DataError, readInputText } from "../data/data_error.ts";
 import { draftFileSchema } from "../data/draft_schema.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
 import { runCommand, stringFlags, UsageError } from "./run_command.ts";
 
 /** Reads and parses a JSON file, naming it in errors. */
 async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new DataError({ file: path }, "no such file");
-    throw error;
-  }
+  const text = await readInputText(path);
   try {
     return JSON.parse(text);
   } catch {

@@ -8,19 +8,13 @@
  *
  * @module
  */
-import { DataError } from "./data_error.ts";
+import { DataError, dataErrorFrom, type DataErrorMessage, dataErrorMessage } from "./data_error.ts";
 
 /** What a worker of {@linkcode answerWith} posts back. */
 export type WorkerAnswer<T> =
   | { readonly type: "value"; readonly value: T }
   | { readonly type: "note"; readonly note: string }
-  | {
-    readonly type: "data_error";
-    readonly file: string;
-    readonly row?: number;
-    readonly column?: string;
-    readonly message: string;
-  }
+  | DataErrorMessage
   | { readonly type: "error"; readonly name: string; readonly message: string };
 
 /** Options of {@linkcode askWorker} beyond its stop signal. */
@@ -68,11 +62,7 @@ export function askWorker<T>(
     worker.postMessage(message);
   }).then((answer) => {
     if (answer.type === "value") return answer.value;
-    if (answer.type === "data_error") {
-      const error = new DataError(answer, "");
-      error.message = answer.message;
-      throw error;
-    }
+    if (answer.type === "data_error") throw dataErrorFrom(answer);
     const restored = options.restore?.(answer.name, answer.message);
     if (restored !== undefined) throw restored;
     const error = new Error(answer.message);
@@ -100,8 +90,7 @@ export async function answerWith<T>(
     transfer = result.transfer ?? [];
   } catch (error) {
     if (error instanceof DataError) {
-      const { file, row, column, message } = error;
-      answer = { type: "data_error", file, row, column, message };
+      answer = dataErrorMessage(error);
     } else {
       const { name, message } = error instanceof Error ? error : new Error(String(error));
       answer = { type: "error", name, message };

@@ -17,7 +17,7 @@
  * @module
  */
 import { z } from "zod";
-import { DataError } from "./data_error.ts";
+import { DataError, readInputText } from "./data_error.ts";
 import { parseDecimal } from "./decimal.ts";
 
 /** The kinds of column a file holds. */
@@ -379,13 +379,7 @@ function checkCondition(
  * @returns The schema (see {@linkcode parseFileSchema}).
  */
 export async function readFileSchema(path: string): Promise<FileSchema> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new DataError({ file: path }, "no such file");
-    throw error;
-  }
+  const text = await readInputText(path);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { DataError } from "../data/data_error.ts";
+import { dataErrorFrom } from "../data/data_error.ts";
 import type { Dataset } from "../data/dataset.ts";
 import {
   formatTable,
@@ -84,11 +84,8 @@ export function tableInWorker(
           privacy: answer.privacy,
           ...(answer.clamped === undefined ? {} : { clamped: answer.clamped }),
         };
-      case "data_error": {
-        const error = new DataError(answer, "");
-        error.message = answer.message;
-        throw error;
-      }
+      case "data_error":
+        throw dataErrorFrom(answer);
       case "range_error":
         throw new RangeError(answer.message);
       case "type_error":

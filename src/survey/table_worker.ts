@@ -12,7 +12,7 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { DataError } from "../data/data_error.ts";
+import { DataError, type DataErrorMessage, dataErrorMessage } from "../data/data_error.ts";
 import type { Dataset } from "../data/dataset.ts";
 import {
   formatTable,
@@ -38,13 +38,7 @@ export type TableWorkerAnswer =
     readonly privacy: TablePrivacy | null;
     readonly clamped?: Record<string, number>;
   }
-  | {
-    readonly type: "data_error";
-    readonly file: string;
-    readonly row?: number;
-    readonly column?: string;
-    readonly message: string;
-  }
+  | DataErrorMessage
   | { readonly type: "range_error" | "type_error" | "error"; readonly message: string };
 
 self.onmessage = async (event: MessageEvent<TableWorkerJob>) => {
@@ -63,8 +57,7 @@ self.onmessage = async (event: MessageEvent<TableWorkerJob>) => {
     };
   } catch (error) {
     if (error instanceof DataError) {
-      const { file, row, column, message } = error;
-      answer = { type: "data_error", file, row, column, message };
+      answer = dataErrorMessage(error);
     } else if (error instanceof RangeError) {
       answer = { type: "range_error", message: error.message };
     } else if (error instanceof TypeError) {
