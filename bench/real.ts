@@ -39,7 +39,7 @@ import { parseSynthArgs } from "../src/cli/synth.ts";
 import { readCsv } from "../src/data/csv.ts";
 import { dropMissing } from "../src/data/missing.ts";
 import type { JointModel } from "../src/models/joint.ts";
-import { outcomesOf } from "../src/synthesis/spec.ts";
+import { synthesisPlan } from "../src/synthesis/plan.ts";
 import { synthesisModel } from "../src/synthesis/synthesis_model.ts";
 import { LEVELS as NHANES_LEVELS } from "../src/studies/real_file.ts";
 import config from "../deno.json" with { type: "json" };
@@ -193,7 +193,7 @@ function finalIterations(stderr: string[], label: string, outcomes: string[]): n
 async function gradientCosts(run: RealRun): Promise<string[]> {
   const { data: path, spec } = parseSynthArgs([...run.args, "--out", "unused"]);
   const raw = await readCsv(`${ROOT}${path}`);
-  const outcomes = outcomesOf(spec);
+  const { outcomes } = synthesisPlan(spec);
   const data = spec.missing === "drop"
     ? dropMissing(raw, [...outcomes.map(({ y }) => y), ...spec.x]).data
     : raw;
@@ -228,7 +228,7 @@ const selected = RUNS.filter((run) => chosen.includes(run.key));
 const rows: string[] = [];
 for (const run of selected) {
   const { spec } = parseSynthArgs([...run.args, "--out", "unused"]);
-  const outcomes = outcomesOf(spec);
+  const { outcomes } = synthesisPlan(spec);
   const chains = spec.chains ?? 4;
   const drawsPerChain = spec.draws / chains;
   for (let seed = 1; seed <= Number(runs); seed++) {

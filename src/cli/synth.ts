@@ -11,8 +11,26 @@
  *       [--missing error|drop] [--levels "COL=a|b|c;…"] [--utility-model "A ~ x + B; …"]
  *       [--prior student-t|paper] [--report] [--allow-flagged] --out DIR
  *
- * With `--schema S.json` the whole file is synthesised instead (`--y all`, the latent class
- * model; see `synth_file.ts`).
+ * With `--schema S.json` the whole file is synthesised instead (issue 35):
+ *
+ *     deno task synth --data F.csv --schema S.json --y all [--x A,B] [--model auto|bayes-net|latent-class]
+ *       [--mechanism auto|sw|lw|lw-final|weighted-e|censored|censored-w|unweighted]
+ *       --epsilon E [--m M] [--dirichlet A] [--parents P] [--max-cells C] [--classes K]
+ *       [--chains C] [--warmup W] [--draws D] [--thin T] [--split-merge N]
+ *       [--backend auto|cpu|cpu-parallel|gpu] [--seed N] [--allow-flagged] --out DIR
+ *
+ * Every column of F.csv is synthesised by the Bayesian network (`--parents`, `--max-cells`; auto
+ * but under censoring) or the latent class model (`--classes`, `--warmup`, `--thin`,
+ * `--split-merge`) under the owner's declared schema (`deno task schema` drafts one); `--x` names
+ * columns released as they are (the network synthesises the others given them, and the records are
+ * then put in a random order). It writes the files below (the synthetic files with the input's
+ * header, column order and N/A markers) and DIR/utility.json (k-marginal, 3-way marginals, pMSE,
+ * per-column TVD, rule violations, weighted totals). A schema with levels or bounds read from the
+ * data is used with a warning (they are confidential facts: replace them with public ones before a
+ * real release).
+ *
+ * Both requests are read by their API schemas (`request_flags.ts`: `SynthesisSpec`,
+ * `FileSynthesisSpec`), planned by `synthesisPlan` and run by `runPlan`, which bundles the release.
  *
  * MODEL is one of the registry's models (poisson, negbin, beta, normal, lognormal, fbs, fbp,
  * logistic, categorical, hurdle). Several outcomes `--y A,B,C --model mA,mB,mC` are synthesised
@@ -31,59 +49,27 @@
  * @module
  */
 import { readCsv } from "../data/csv.ts";
-import { parseDecimal } from "../data/decimal.ts";
+import { readFileSchema } from "../data/file_schema.ts";
 import { writeFilesAtomically } from "../data/write_files.ts";
+import { FileSynthesisSpec } from "../synthesis/file_spec.ts";
 import { synthesisPlan } from "../synthesis/plan.ts";
-import { releaseBundle, releaseFiles } from "../synthesis/release_bundle.ts";
+import { releaseFiles } from "../synthesis/release_bundle.ts";
+import { type PlanRelease, runPlan } from "../synthesis/run_plan.ts";
 import { SynthesisSpec } from "../synthesis/spec.ts";
-import { synthesize } from "../synthesis/synthesize.ts";
 import { progress } from "./progress.ts";
-import { parseFlags, runCommand, UsageError } from "./run_command.ts";
+import { parseRequestFlags } from "./request_flags.ts";
+import { runCommand, UsageError } from "./run_command.ts";
 import { parseStratumSizes } from "./stratum_sizes.ts";
-import { isFileRequest, synthFile } from "./synth_file.ts";
 
-/** Command-line flag → spec field, and whether the value is a number. */
-const FLAGS: Record<
-  string,
-  {
-    field: string;
-    number?: true;
-    list?: true;
-    sizes?: true;
-    outcomes?: true;
-    models?: true;
-    levels?: true;
-  }
-> = {
-  y: { field: "y", outcomes: true },
-  x: { field: "x", list: true },
-  model: { field: "model", outcomes: true },
-  missing: { field: "missing" },
-  levels: { field: "levels", levels: true },
-  prior: { field: "prior" },
-  "utility-model": { field: "utilityModels", models: true },
-  weight: { field: "weight" },
-  strata: { field: "strata" },
-  "stratum-sizes": { field: "stratumSizes", sizes: true },
-  mechanism: { field: "mechanism" },
-  epsilon: { field: "epsilon", number: true },
-  m: { field: "m", number: true },
-  c: { field: "c", number: true },
-  g: { field: "g", number: true },
-  radius: { field: "radius", number: true },
-  "radius-mode": { field: "radiusMode" },
-  "match-lipschitz": { field: "matchLipschitz", number: true },
-  retruncations: { field: "retruncations", number: true },
-  lower: { field: "lower", number: true },
-  upper: { field: "upper", number: true },
-  bins: { field: "bins", number: true },
-  draws: { field: "draws", number: true },
-  chains: { field: "chains", number: true },
-  warmup: { field: "warmup", number: true },
-  seed: { field: "seed", number: true },
-  backend: { field: "backend" },
-  sampler: { field: "sampler" },
-};
+/** A parsed command line: the paths and the validated request (a whole file names a schema). */
+export type SynthCommand =
+  | { readonly data: string; readonly out: string; readonly spec: SynthesisSpec }
+  | {
+    readonly data: string;
+    readonly out: string;
+    readonly schema: string;
+    readonly spec: FileSynthesisSpec;
+  };
 
 /**
  * Parses `--levels "race=white|black|other;sex=f|m"`: each text column's declared levels in the
@@ -103,92 +89,133 @@ function parseLevels(flag: string, value: string): Record<string, string[]> {
 }
 
 /**
- * Parses the command line into the data path, the output folder and a synthesis request.
+ * Parses a synthesis's command line into the data path, the output folder and the request.
  *
  * @param args The arguments after the command.
  */
 export function parseSynthArgs(args: string[]): { data: string; out: string; spec: SynthesisSpec } {
-  const values = parseFlags({
-    args,
-    options: {
-      ...Object.fromEntries(
-        ["data", "out", ...Object.keys(FLAGS)].map((name) => [name, { type: "string" as const }]),
-      ),
-      report: { type: "boolean" as const },
-      "allow-flagged": { type: "boolean" as const },
-    },
-  }).values as Record<string, string | undefined>;
-  if (!values.data) throw new UsageError("--data: required (the confidential CSV file)");
-  if (!values.out) throw new UsageError("--out: required (the output folder)");
-  const raw: Record<string, unknown> = {};
-  for (
-    const [flag, { field, number, list, sizes, outcomes, models, levels }] of Object.entries(FLAGS)
-  ) {
-    const value = values[flag];
-    if (value === undefined) continue;
-    if (sizes) {
-      raw[field] = parseStratumSizes(flag, value);
-    } else if (number) {
-      const parsed = parseDecimal(value);
-      if (!Number.isFinite(parsed)) throw new UsageError(`--${flag}: not a finite decimal number`);
-      raw[field] = parsed;
-    } else if (levels) {
-      raw[field] = parseLevels(flag, value);
-    } else if (models) {
+  const { paths, request } = parseRequestFlags(args, {
+    schema: SynthesisSpec,
+    paths: { data: "the confidential CSV file", out: "the output folder" },
+    omit: ["autoReason"],
+    names: { utilityModels: "utility-model" },
+    readers: {
+      stratumSizes: parseStratumSizes,
+      levels: parseLevels,
       // Utility models, `;`-separated: `--utility-model "b ~ x + a; a ~ x"`.
-      raw[field] = value.split(";").map((model) => model.trim()).filter((model) => model !== "");
-    } else if (outcomes && value.includes(",")) {
-      // Several outcomes (and one model each): `--y A,B --model m1,m2`.
-      raw[field] = value.split(",").map((name) => name.trim());
-    } else {
-      raw[field] = list ? value.split(",").filter((name) => name !== "") : value;
-    }
+      utilityModels: (_, value) =>
+        value.split(";").map((model) => model.trim()).filter((model) => model !== ""),
+    },
+  });
+  return { data: paths.data, out: paths.out, spec: request };
+}
+
+/**
+ * Parses the command line: a whole-file request when it names a schema, a synthesis otherwise.
+ *
+ * @param args The arguments after the command.
+ */
+export function parseSynthCommand(args: string[]): SynthCommand {
+  if (!args.some((arg) => arg === "--schema" || arg.startsWith("--schema="))) {
+    return parseSynthArgs(args);
   }
-  if ((values as Record<string, unknown>).report === true) raw.report = true;
-  if ((values as Record<string, unknown>)["allow-flagged"] === true) raw.allowFlagged = true;
-  const parsed = SynthesisSpec.safeParse(raw);
-  if (!parsed.success) {
-    const fieldToFlag = Object.fromEntries(
-      Object.entries(FLAGS).map(([flag, { field }]) => [field, flag]),
-    );
-    throw new UsageError(
-      parsed.error.issues.map((issue) => {
-        const field = String(issue.path[0] ?? "options");
-        return `--${fieldToFlag[field] ?? field}: ${issue.message}`;
-      }).join("; "),
-    );
-  }
-  return { data: values.data, out: values.out, spec: parsed.data };
+  const { paths, request } = parseRequestFlags(args, {
+    schema: FileSynthesisSpec,
+    paths: {
+      data: "the confidential CSV file",
+      schema: "the declared file schema",
+      out: "the output folder",
+    },
+  });
+  return { data: paths.data, schema: paths.schema, out: paths.out, spec: request };
 }
 
 async function main(): Promise<void> {
-  if (isFileRequest(Deno.args)) return await synthFile(Deno.args);
-  const { data: path, out, spec } = parseSynthArgs(Deno.args);
-  // The request normalised once (one's own data: "auto" may choose either guarantee).
-  const plan = synthesisPlan(spec);
-  const data = await readCsv(path);
+  const command = parseSynthCommand(Deno.args);
+  const release = "schema" in command ? await fileRun(command) : await synthesisRun(command);
+  await writeFilesAtomically(command.out, releaseFiles(release.bundle));
+  summarise(release, command.out);
+}
+
+/** Plans and runs a synthesis (one's own data: "auto" may choose either guarantee). */
+async function synthesisRun(command: { data: string; spec: SynthesisSpec }): Promise<PlanRelease> {
+  const plan = synthesisPlan(command.spec);
+  const data = await readCsv(command.data);
   const shown = progress("fit");
-  const result = await synthesize(data, plan, {
-    onNote: (line) => {
-      shown.end();
-      console.error(line);
+  return await runPlan(data, {
+    plan,
+    options: {
+      onNote: (line) => {
+        shown.end();
+        console.error(line);
+      },
+      onProgress: shown.update,
     },
-    onProgress: shown.update,
   }).finally(() => shown.close());
-  const files = releaseFiles(releaseBundle({ kind: "synthesis", result, plan }));
-  await writeFilesAtomically(out, files);
-  const { report } = result;
-  console.log(
-    `synth: ${report.mechanism}, ${report.model}, n=${report.n}, m=${report.m}: ` +
-      `Δ=${report.lipschitz ?? "n/a"}, ε=${report.epsilon} (${report.guarantee}); wrote ${out}/`,
+}
+
+/** Plans and runs a whole file under its declared schema, one line per stage. */
+async function fileRun(
+  command: { data: string; schema: string; spec: FileSynthesisSpec },
+): Promise<PlanRelease> {
+  const plan = synthesisPlan(command.spec);
+  const schema = await readFileSchema(command.schema);
+  warnDataFacts(schema.columns);
+  const data = await readCsv(command.data);
+  const started = performance.now();
+  return await runPlan(data, {
+    plan,
+    schema,
+    // A fit's sweeps go to the API's progress, not to this log.
+    onProgress: (stage, done) => {
+      if (done !== undefined) return;
+      console.error(`synth: ${((performance.now() - started) / 1000).toFixed(0)} s: ${stage}`);
+    },
+  });
+}
+
+/** Warns of a schema's levels or bounds read from the confidential data (`"source": "data"`). */
+function warnDataFacts(columns: readonly { name: string; source?: string }[]): void {
+  const fromData = columns.filter((column) => column.source === "data");
+  if (fromData.length === 0) return;
+  console.error(
+    `synth: warning: the schema's levels or bounds of ${
+      fromData.map((c) => c.name).join(", ")
+    } were read from the confidential data ("source": "data"); the release's shape then ` +
+      "depends on them: declare public levels and bounds before a real release",
   );
-  if (result.diagnostics.missingDropped !== undefined) {
+}
+
+/** The release's line on stdout, and its notes (records dropped, a flagged fit) on stderr. */
+function summarise(release: PlanRelease, out: string): void {
+  const { report } = release.result;
+  const head = `synth: ${report.mechanism}, ${report.model}, n=${report.n}, m=${report.m}`;
+  if (release.kind === "file") {
+    const utility = release.bundle.utility!;
+    console.log(
+      `${head}, ${report.columns!.length} columns: Δ=${report.lipschitz}, ε=${report.epsilon} ` +
+        `(${report.guarantee}); k-marginal ${utility.map((u) => u.kMarginal).join(", ")}; ` +
+        `wrote ${out}/`,
+    );
+    if (report.fitFlagged) {
+      console.error(
+        "synth: warning: --allow-flagged: the final fit failed its label-invariant checks " +
+          "(R̂ > 1.01 or bulk ESS < 400), so Δ and ε are not established",
+      );
+    }
+    return;
+  }
+  console.log(
+    `${head}: Δ=${report.lipschitz ?? "n/a"}, ε=${report.epsilon} (${report.guarantee}); ` +
+      `wrote ${out}/`,
+  );
+  const { missingDropped } = release.result.diagnostics;
+  if (missingDropped !== undefined) {
     console.error(
-      `synth: --missing drop: removed ${result.diagnostics.missingDropped} record(s) with a ` +
-        "missing value",
+      `synth: --missing drop: removed ${missingDropped} record(s) with a missing value`,
     );
   }
-  if (result.report.fitFlagged) {
+  if (report.fitFlagged) {
     console.error(
       "synth: warning: --allow-flagged: the final fit failed its diagnostics (R̂ > 1.01, bulk " +
         "ESS < 400 or a divergence), so Δ and ε are not established; report.json says " +

@@ -9,9 +9,10 @@
  *   `invalid_file_request`, naming the field), what a whole file cannot take (a model other than
  *   `auto` or a whole-file model (`FILE_MODELS`); `cw`, `cw-final`, `histogram`,
  *   which need a one-dimensional outcome), then validates the rest.
- * - {@linkcode runFileSynthesisJob}: the job, in a worker (`file_job_worker.ts`): the m CSVs (the
- *   input's header and N/A markers, formula cells escaped), the public manifest and the owner's
- *   diagnostics, with each file's `fileUtility` report.
+ * - {@linkcode runFileSynthesisJob}: the job, planned (`synthesisPlan`) and run in a worker
+ *   (`file_job_worker.ts`, `runPlan`): the m CSVs (the input's header and N/A markers, formula
+ *   cells escaped), the public manifest and the owner's diagnostics, with each file's
+ *   `fileUtility` report.
  *
  * @module
  */
@@ -19,8 +20,9 @@ import { askWorker } from "../data/data_worker.ts";
 import type { Dataset } from "../data/dataset.ts";
 import type { FileSchema } from "../data/file_schema.ts";
 import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
-import { FILE_MECHANISMS, fileSettings, FileSynthesisSpec } from "../synthesis/file_spec.ts";
+import { FILE_MECHANISMS, FileSynthesisSpec } from "../synthesis/file_spec.ts";
 import { FILE_MODELS } from "../synthesis/file_synthesis.ts";
+import { synthesisPlan } from "../synthesis/plan.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
 import type { FileWorkerJob } from "./file_job_worker.ts";
@@ -110,7 +112,7 @@ export function runFileSynthesisJob(
   onProgress: (progress: JobProgress) => void,
   signal?: AbortSignal,
 ): Promise<JobOutput> {
-  const job: FileWorkerJob = { data, schema, settings: fileSettings(spec) };
+  const job: FileWorkerJob = { data, schema, plan: synthesisPlan(spec) };
   const fits = jobProgress(onProgress);
   return askWorker<JobOutput>(new URL("./file_job_worker.ts", import.meta.url), job, signal, {
     onNote: (note) => {

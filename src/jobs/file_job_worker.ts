@@ -1,11 +1,11 @@
 /**
- * Worker entry of a whole-file synthesis job (issue 35): `synthesizeFile`, each file's
- * `fileUtility` and the CSVs, off the event loop — the Gibbs sweeps and the Lipschitz passes take
- * seconds to minutes of one core, and the server must keep answering meanwhile (issue 34: nothing
- * heavy on the request thread). Asked by `runFileSynthesisJob` (`file_job.ts`) through
- * `askWorker`, which terminates it when the job's time limit aborts it; the stages go back as
- * notes (`progressNote`, `file_progress.ts`), the release as the value, an error by its class name
- * (`answerWith`).
+ * Worker entry of a whole-file synthesis job (issue 35): its plan run (`runPlan`: `synthesizeFile`
+ * and the release bundle, each file's `fileUtility` and the CSVs), off the event loop — the Gibbs
+ * sweeps and the Lipschitz passes take seconds to minutes of one core, and the server must keep
+ * answering meanwhile (issue 34: nothing heavy on the request thread). Asked by
+ * `runFileSynthesisJob` (`file_job.ts`) through `askWorker`, which terminates it when the job's
+ * time limit aborts it; the stages go back as notes (`progressNote`, `file_progress.ts`), the
+ * release as the value, an error by its class name (`answerWith`).
  *
  * @module
  */
@@ -13,9 +13,8 @@
 import { answerWith, postNote } from "../data/data_worker.ts";
 import type { Dataset } from "../data/dataset.ts";
 import type { FileSchema } from "../data/file_schema.ts";
-import type { FileSynthesisSettings } from "../synthesis/file_synthesis.ts";
-import { synthesizeFile } from "../synthesis/file_synthesis.ts";
-import { releaseBundle } from "../synthesis/release_bundle.ts";
+import type { FilePlan } from "../synthesis/plan.ts";
+import { runPlan } from "../synthesis/run_plan.ts";
 import { progressNote } from "./file_progress.ts";
 import type { JobOutput } from "./store.ts";
 
@@ -23,7 +22,7 @@ import type { JobOutput } from "./store.ts";
 export interface FileWorkerJob {
   readonly data: Dataset;
   readonly schema: FileSchema;
-  readonly settings: FileSynthesisSettings;
+  readonly plan: FilePlan;
 }
 
 /**
@@ -32,20 +31,13 @@ export interface FileWorkerJob {
  * confidential file), and the m CSVs with formula cells escaped.
  */
 async function fileRelease(job: FileWorkerJob): Promise<JobOutput> {
-  const { data, schema, settings } = job;
-  const result = await synthesizeFile(
-    data,
+  const { data, schema, plan } = job;
+  const { bundle } = await runPlan(data, {
+    plan,
     schema,
-    settings,
-    (stage, done, total) => postNote(progressNote(stage, done, total)),
-  );
-  const { report, owner, datasets } = releaseBundle({
-    kind: "file",
-    result,
-    confidential: data,
-    schema,
+    onProgress: (stage, done, total) => postNote(progressNote(stage, done, total)),
   });
-  return { report, diagnostics: owner, datasets };
+  return { report: bundle.report, diagnostics: bundle.owner, datasets: bundle.datasets };
 }
 
 self.onmessage = (event: MessageEvent<FileWorkerJob>) =>

@@ -37,7 +37,8 @@ import { heldOutAccuracy, type Predictor } from "../stats/held_out.ts";
 import { quantile } from "../stats/quantile.ts";
 import { combineTables } from "../survey/combine.ts";
 import { type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
-import { outcomesOf, SynthesisSpec } from "../synthesis/spec.ts";
+import { synthesisPlan } from "../synthesis/plan.ts";
+import { SynthesisSpec } from "../synthesis/spec.ts";
 import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
 import { DESIGN, everyKth, LEVELS, OUTCOME_MODELS, OUTCOMES, PUBLIC } from "./real_file.ts";
 import { type FinalFit, finalFitOf } from "./final_fit.ts";
@@ -577,7 +578,8 @@ export async function runDesignRelease(
   const weightRowsEqual = syntheticWeight.filter((w, i) => w === confidentialWeight[i]).length;
 
   const fit = diagnostics.fit;
-  const outcomes = report.outcomes ?? outcomesOf(spec).map(({ y, model }) => ({ y, model }));
+  const outcomes = report.outcomes ??
+    synthesisPlan(spec).outcomes.map(({ y, model }) => ({ y, model }));
   const release: DesignRelease = {
     mechanism: report.mechanism,
     autoPicks: chooseMechanism({

@@ -1,8 +1,9 @@
 /**
- * A whole-file request (issue 35): `--y all` under a declared schema, the latent class model, a
- * mechanism of the registry that takes a whole record, ε, m and the Gibbs settings; one zod schema
- * for the command line and the API. `mechanism: "auto"` is resolved from public facts only
- * ({@linkcode resolveFileMechanism}).
+ * A whole-file request (issue 35): `--y all` under a declared schema, a whole-file model, a
+ * mechanism of the registry that takes a whole record, ε, m and the sampler's settings; one zod
+ * schema for the command line and the API. `model` and `mechanism` "auto" are resolved from public
+ * facts only ({@linkcode resolveFileModel}, {@linkcode resolveFileMechanism}); `synthesisPlan`
+ * (`plan.ts`) plans it.
  *
  * @module
  */
@@ -147,35 +148,4 @@ export function resolveFileModel(spec: FileSynthesisSpec): { model: FileModelNam
   const { mechanism } = resolveFileMechanism(spec);
   const censored = mechanism === "censored" || mechanism === "censored-w";
   return { model: censored ? "latent-class" : "bayes-net" };
-}
-
-/**
- * The settings of {@linkcode synthesizeFile} for a validated request.
- *
- * @param spec The request.
- * @returns The settings, `auto` resolved.
- */
-export function fileSettings(spec: FileSynthesisSpec): FileSynthesisSettings {
-  const { mechanism, reason } = resolveFileMechanism(spec);
-  const { model } = resolveFileModel(spec);
-  return {
-    model,
-    ...(spec.x === undefined ? {} : { given: spec.x }),
-    mechanism,
-    epsilon: spec.epsilon,
-    m: spec.m,
-    classes: spec.classes,
-    dirichlet: spec.dirichlet ?? FILE_DIRICHLET[model],
-    parents: spec.parents,
-    maxCells: spec.maxCells,
-    seed: spec.seed,
-    backend: spec.backend,
-    chains: spec.chains,
-    warmup: spec.warmup,
-    draws: spec.draws,
-    thin: spec.thin,
-    splitMerge: spec.splitMerge,
-    allowFlagged: spec.allowFlagged,
-    ...(reason === undefined ? {} : { autoReason: reason }),
-  };
 }

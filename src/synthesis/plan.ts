@@ -1,17 +1,26 @@
 /**
- * The synthesis plan: a validated request (the `synth` command's flags or the API's JSON, both
- * parsed by `spec.ts`) normalised once into what every later stage reads — the outcomes in visit
- * order with their models and request fields, the public covariates, the survey design a survey
- * model takes, the mechanism ("auto" resolved) and its settings, the privacy target and the
- * sampler. The release policy, the model, the pipeline, the manifest and the release report read
- * the plan; none of them looks at the request's `y`, `model` or `weight` again, and this is the
- * one place that counts the outcomes.
+ * The request plan: a validated request (the `synth` command's flags or the API's JSON, both
+ * parsed by `spec.ts`, or for a whole file by `file_spec.ts`) normalised once into what every later
+ * stage reads. A synthesis's plan ({@linkcode SynthesisPlan}) holds the outcomes in visit order with
+ * their models and request fields, the public covariates, the survey design a survey model takes,
+ * the mechanism ("auto" resolved) and its settings, the privacy target and the sampler; a whole
+ * file's ({@linkcode FilePlan}) its model, mechanism, ε, m, given columns, sampler and backend. The
+ * release policy, the model, the pipeline, the manifest and the release report read the plan; none
+ * of them looks at the request's `y`, `model` or `weight` again, and this is the one place that
+ * counts the outcomes.
  *
  * @module
  */
 import type { MechanismSettings } from "../mechanisms/mechanism.ts";
 import type { Guarantee } from "../mechanisms/privacy.ts";
 import { type ModelName, modelRequirements, type OutcomeKind, outcomeKind } from "../models/mod.ts";
+import {
+  FILE_DIRICHLET,
+  type FileSynthesisSpec,
+  resolveFileMechanism,
+  resolveFileModel,
+} from "./file_spec.ts";
+import type { FileModelName, FileSynthesisSettings } from "./file_synthesis.ts";
 import { outcomesOf, type ResolvedSpec, resolveMechanism, type SynthesisSpec } from "./spec.ts";
 
 /** One outcome of a plan, in visit order. */
@@ -42,8 +51,9 @@ export interface PlannedSampler {
   readonly backend: SynthesisSpec["backend"];
 }
 
-/** A request normalised once (see the module documentation). */
+/** A synthesis request normalised once (see the module documentation). */
 export interface SynthesisPlan {
+  readonly kind: "synthesis";
   /** The request as given. */
   readonly requested: SynthesisSpec;
   /** The request as it runs: its mechanism chosen ("auto" resolved, its reason in `autoReason`). */
@@ -83,11 +93,25 @@ export interface SynthesisPlan {
 }
 
 /**
- * Plans a validated request.
+ * A whole-file request normalised once: the settings `synthesizeFile` runs, "auto" resolved (its
+ * mechanism's reason in `autoReason`), each default the model's.
+ */
+export interface FilePlan extends FileSynthesisSettings {
+  readonly kind: "file";
+  /** The request as given. */
+  readonly requested: FileSynthesisSpec;
+  readonly model: FileModelName;
+}
+
+/** The plan of any request: a synthesis, or a whole file. */
+export type RequestPlan = SynthesisPlan | FilePlan;
+
+/**
+ * Plans a validated request: a synthesis, or a whole file (a {@linkcode FileSynthesisSpec}).
  *
  * @param requested The validated request.
- * @param guarantees The guarantees "auto" may choose from (a registered dataset's policy may allow
- *   only DP; one's own data: both).
+ * @param guarantees The guarantees a synthesis's "auto" may choose from (a registered dataset's
+ *   policy may allow only DP; one's own data: both).
  * @returns The plan; throws a `RangeError` when "auto" has no ε target.
  * @example
  * ```ts
@@ -101,10 +125,26 @@ export interface SynthesisPlan {
  * assert.equal(plan.manifest.model, "joint");
  * ```
  */
+export function synthesisPlan(requested: FileSynthesisSpec): FilePlan;
 export function synthesisPlan(
   requested: SynthesisSpec,
+  guarantees?: readonly Guarantee[],
+): SynthesisPlan;
+export function synthesisPlan(
+  requested: SynthesisSpec | FileSynthesisSpec,
+  guarantees?: readonly Guarantee[],
+): RequestPlan;
+export function synthesisPlan(
+  requested: SynthesisSpec | FileSynthesisSpec,
   guarantees: readonly Guarantee[] = ["DP", "aDP"],
-): SynthesisPlan {
+): RequestPlan {
+  // `splitMerge` (default 1) is a field of a whole-file request alone.
+  return "splitMerge" in requested
+    ? filePlan(requested)
+    : outcomePlan(requested as SynthesisSpec, guarantees);
+}
+
+function outcomePlan(requested: SynthesisSpec, guarantees: readonly Guarantee[]): SynthesisPlan {
   const spec = resolveMechanism(requested, guarantees);
   const listed = typeof spec.y !== "string";
   const outcomes: PlannedOutcome[] = outcomesOf(spec).map(({ y, model }, k) => ({
@@ -122,6 +162,7 @@ export function synthesisPlan(
   const chains = spec.chains ?? (spec.sampler === "gpu-hmc" ? 64 : 4);
   const scaled = spec.strata !== undefined && spec.stratumSizes !== undefined;
   return {
+    kind: "synthesis",
     requested,
     spec,
     outcomes,
@@ -168,6 +209,34 @@ export function synthesisPlan(
   };
 }
 
+/** A whole file's plan: the model's defaults, "auto" resolved from public facts. */
+function filePlan(requested: FileSynthesisSpec): FilePlan {
+  const { mechanism, reason } = resolveFileMechanism(requested);
+  const { model } = resolveFileModel(requested);
+  return {
+    kind: "file",
+    requested,
+    model,
+    ...(requested.x === undefined ? {} : { given: requested.x }),
+    mechanism,
+    epsilon: requested.epsilon,
+    m: requested.m,
+    classes: requested.classes,
+    dirichlet: requested.dirichlet ?? FILE_DIRICHLET[model],
+    parents: requested.parents,
+    maxCells: requested.maxCells,
+    seed: requested.seed,
+    backend: requested.backend,
+    chains: requested.chains,
+    warmup: requested.warmup,
+    draws: requested.draws,
+    thin: requested.thin,
+    splitMerge: requested.splitMerge,
+    allowFlagged: requested.allowFlagged,
+    ...(reason === undefined ? {} : { autoReason: reason }),
+  };
+}
+
 /**
  * A plan, or the plan of a request on one's own data (both guarantees allowed for "auto"): for
  * the callers that hold only a request (the studies, the survey tables).
@@ -176,7 +245,7 @@ export function synthesisPlan(
  * @returns The plan.
  */
 export function planOf(request: SynthesisPlan | SynthesisSpec): SynthesisPlan {
-  return isPlan(request) ? request : synthesisPlan(request);
+  return isPlan(request) ? request : outcomePlan(request, ["DP", "aDP"]);
 }
 
 function isPlan(request: SynthesisPlan | SynthesisSpec): request is SynthesisPlan {
