@@ -22,14 +22,13 @@ ppsynth_schema_drop <- function(schema, columns) {
   if (length(unknown) > 0L) {
     stop("the schema declares no column ", paste(unknown, collapse = ", "), call. = FALSE)
   }
-  kept <- Filter(function(c) !(c$name %in% columns), schema$columns)
-  for (column in kept) {
+  # A column determined by a dropped one stands alone on its own declared levels (INDP_CAT
+  # without INDP): it is then synthesised as any categorical column.
+  kept <- lapply(Filter(function(c) !(c$name %in% columns), schema$columns), function(column) {
     parent <- column$determinedBy$column
-    if (!is.null(parent) && parent %in% columns) {
-      stop("column ", column$name, " is determined by ", parent, ": drop it too",
-           call. = FALSE)
-    }
-  }
+    if (!is.null(parent) && parent %in% columns) column$determinedBy <- NULL
+    column
+  })
   if (!is.null(schema$geography) && schema$geography %in% columns) {
     stop("column ", schema$geography, " is the schema's geography", call. = FALSE)
   }

@@ -52,7 +52,7 @@ test_that("columns the schema does not declare are left out, with a message", {
   expect_identical(names(data), c("REGION", "AGE", "EDU", "INCOME"))
 })
 
-test_that("dropping a column drops the rules that name it, and refuses to orphan others", {
+test_that("dropping a column drops the rules that name it, and frees the columns it determined", {
   ruled <- schema
   ruled$geography <- "REGION"
   ruled$columns[[5]] <- list(name = "ZONE", kind = "categorical", levels = list("z1", "z2", "z3"),
@@ -72,6 +72,11 @@ test_that("dropping a column drops the rules that name it, and refuses to orphan
   # A rule naming the column as `other` goes too.
   expect_length(ppsynth_schema_drop(ruled, c("EDU", "AGE"))$rules, 0L)
   expect_error(ppsynth_schema_drop(ruled, "NOPE"), "no column NOPE")
-  expect_error(ppsynth_schema_drop(ruled, "REGION"), "ZONE is determined by REGION")
   expect_error(ppsynth_schema_drop(ruled, c("REGION", "ZONE")), "geography")
+  ungeographic <- ruled
+  ungeographic$geography <- NULL
+  freed <- ppsynth_schema_drop(ungeographic, "REGION")
+  zone <- Filter(function(c) c$name == "ZONE", freed$columns)[[1]]
+  expect_null(zone$determinedBy)
+  expect_identical(zone$levels, list("z1", "z2", "z3"))
 })
