@@ -57,20 +57,11 @@ Deno.test("the CPS 1988 design and prior are the Stan program's: X = (1, educati
 Deno.test("the CPS 1988 file's equal records merged and weighted by their counts keep its log density and gradient", () => {
   assert.equal(MERGED.design.n, 2906);
   assert.equal(MERGED.alpha.reduce((sum, c) => sum + c, 0), DESIGN.n);
-  for (
-    const u of [[-2, 0.1, 0.05, 1, -0.5, 0, 0, 0, 0, 0], [
-      -1,
-      -0.1,
-      0.02,
-      0.3,
-      0.2,
-      1,
-      2,
-      -1,
-      0,
-      0.5,
-    ]]
-  ) {
+  const points = [
+    [-2, 0.1, 0.05, 1, -0.5, 0, 0, 0, 0, 0],
+    [-1, -0.1, 0.02, 0.3, 0.2, 1, 2, -1, 0, 0.5],
+  ];
+  for (const u of points) {
     const [grad, mergedGrad] = [new Float64Array(MODEL.dim), new Float64Array(MODEL.dim)];
     const want = MODEL.logDensity(Float64Array.from(u), grad, UNWEIGHTED);
     const got = MERGED_MODEL.logDensity(Float64Array.from(u), mergedGrad, { alpha: MERGED.alpha });
