@@ -28,7 +28,7 @@ export const FILE_MECHANISMS = [
  * - latent class, 0.1: on ma2019 at ε ≈ 10 (SW, K = 30) a = 0.1 gave k-marginal 793 on the CRC's
  *   simple features against 680 for a = 1, whose prior mass (a·Σ_j L_j = 543 per class) outweighs
  *   the α-weighted records of a class (docs/decisions.md);
- * - Bayesian network, 0.5 (`DEFAULT_BAYES_NET_PRIOR`).
+ * - Bayesian network, 0.7 (`DEFAULT_BAYES_NET_PRIOR`).
  */
 export const FILE_DIRICHLET: Readonly<Record<FileModelName, number>> = {
   "bayes-net": DEFAULT_BAYES_NET_PRIOR.dirichlet,
@@ -108,16 +108,18 @@ export const FileSynthesisSpec = z.object({
 export type FileSynthesisSpec = z.infer<typeof FileSynthesisSpec>;
 
 /**
- * The mechanism of `auto` for a whole file, from public facts only (a whole file, ε, m): `sw`,
- * one α for every record, calibrated to ε. Measured on ma2019 at ε = 10 (K = 30, `bench:crc`,
- * docs/performance.md) with the uncentred Δ = max_s |u_i|: LW's calibration to ε drove most
- * records' weights to about 0 (mean α 0.015 against SW's 0.08), because a record's |u_i| at α = 1
- * varies little across the file (24 columns), so risk weighting spent the file's weight without
- * lowering Δ much. With the centred Δ (half the range of u_i), at ε = 10, seed 1: SW 860 / 844
- * (simple / all, α ≈ 0.85, `bench:crc`), LW 867 / 851 (mean α 0.55, 6 fits); the difference is
- * within the 15–40 points one seed moves a run, so SW, the simpler and cheaper, stays. The
- * Bayesian network (a = 0.5, ε = 10, `synth --y all`): SW 889 / 868 and 888 / 866 (seeds 1, 2),
- * LW 884 / 865 (seed 2; LW at a = 1 889 / 867 and 887 / 865, mean α 0.99): SW stays.
+ * The mechanism of `auto` for a whole file, from public facts only (the model, itself from the
+ * request): LW on the Bayesian network, SW on the latent class model.
+ *
+ * - The network (ma2019, ε = 10, `synth --y all`, k-marginal simple / all): LW at a = 0.7 899 / 875
+ *   and 899 / 877 (seeds 1, 2; mean α 0.95–0.97: only the records whose whole-record term is most
+ *   variable are down-weighted), LW at a = 1 893 / 872 and 894 / 872; SW at a = 0.5 890 / 869
+ *   (seed 1), and SW often stops well under the target (ε 7.7 and 9.0 for 10), as one α for every
+ *   record follows the one worst record's Δ.
+ * - The latent class model: with the uncentred Δ = max_s |u_i| LW's calibration drove most weights
+ *   to about 0 (mean α 0.015 against SW's 0.08); with the centred Δ, at ε = 10, seed 1, SW 860 /
+ *   844, LW 867 / 851 (mean α 0.55, 6 fits), within a seed's spread, so SW, simpler and cheaper,
+ *   stays.
  *
  * @param spec The request.
  * @returns The mechanism and the reason the manifest states.
@@ -126,26 +128,32 @@ export function resolveFileMechanism(
   spec: FileSynthesisSpec,
 ): { mechanism: FileSynthesisSettings["mechanism"]; reason?: string } {
   if (spec.mechanism !== "auto") return { mechanism: spec.mechanism };
+  if (resolveFileModel(spec).model === "bayes-net") {
+    return {
+      mechanism: "lw",
+      reason: "a whole file (Bayesian network): per-record weights from each record's Δ, " +
+        "calibrated to ε (aDP); measured best on whole files (bench:crc)",
+    };
+  }
   return {
     mechanism: "sw",
-    reason: "a whole file: one weight for every record, calibrated to ε " +
-      "(aDP); per-record risk weights measured worse on whole files (bench:crc)",
+    reason: "a whole file (latent class model): one weight for every record, calibrated to ε " +
+      "(aDP); per-record risk weights measured no better on it (bench:crc)",
   };
 }
 
 /**
- * The model of `auto` for a whole file, from public facts only (the mechanism): the Bayesian
- * network, except under censoring (pure DP), which needs the latent class model's Gibbs sampler
- * and its correction step. Measured on ma2019 with SW at ε = 10 (seed 1, `synth --y all`,
- * docs/performance.md): the network 889 / 868 (simple / all) in a few seconds a fit, the latent
- * class model 860 / 844 in about a minute a fit.
+ * The model of `auto` for a whole file, from public facts only (the requested mechanism): the
+ * Bayesian network, except under censoring (pure DP), which needs the latent class model's Gibbs
+ * sampler and its correction step. Measured on ma2019 at ε = 10 (seed 1, `synth --y all`,
+ * docs/performance.md): the network 899 / 875 (simple / all, LW) in seconds a fit, the latent
+ * class model 860 / 844 (SW) in about a minute a fit.
  *
  * @param spec The request.
  * @returns The model.
  */
 export function resolveFileModel(spec: FileSynthesisSpec): { model: FileModelName } {
   if (spec.model !== "auto") return { model: spec.model };
-  const { mechanism } = resolveFileMechanism(spec);
-  const censored = mechanism === "censored" || mechanism === "censored-w";
+  const censored = spec.mechanism === "censored" || spec.mechanism === "censored-w";
   return { model: censored ? "latent-class" : "bayes-net" };
 }

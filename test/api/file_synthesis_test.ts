@@ -79,7 +79,7 @@ Deno.test("API whole file: declared in the policy, released under it (a public c
     const report = job!.report as Record<string, unknown>;
     assert.equal(report.model, "bayes-net", "auto's whole-file model");
     assert.deepEqual(report.given, ["REGION"], "the public column released as it is");
-    assert.equal(report.mechanism, "sw");
+    assert.equal(report.mechanism, "lw", "auto's mechanism on the network");
     assert.equal(report.epsilon, 20);
     assert.equal(report.epsilonPerDataset, 20);
     assert.equal(report.lipschitz, null);

@@ -18,8 +18,8 @@ test_that("register, synthesize all columns, wait, read typed files, analyse, co
   # three requests, as the vignette does.
   job <- NULL
   for (attempt in 1:3) {
-    # The service's default sampler settings: fewer warmup sweeps leave the chains in
-    # different modes at this ε (docs/decisions.md, whole files).
+    # The service's default settings (the network's exact draws; a flagged fit, data_rejected,
+    # is still charged and retried).
     submitted <- ppsynth_synthesize(analyst, dataset, y = "all", epsilon = 8, m = 2)
     expect_s3_class(submitted, "ppsynth_job")
     expect_true(submitted$status %in% c("queued", "running"))
@@ -34,8 +34,8 @@ test_that("register, synthesize all columns, wait, read typed files, analyse, co
   expect_identical(budget$remaining, 30L - 8L * attempt)
 
   report <- ppsynth_report(owner, job)
-  expect_identical(report$manifest$model, "latent-class")
-  expect_identical(report$manifest$mechanism, "sw")
+  expect_identical(report$manifest$model, "bayes-net")
+  expect_identical(report$manifest$mechanism, "lw")
   expect_identical(report$manifest$mechanismChoice$requested, "auto")
   expect_identical(report$manifest$epsilon, 8L)
   expect_identical(unlist(report$manifest$columns), names(acs$data))
