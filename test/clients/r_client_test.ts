@@ -100,7 +100,7 @@ Deno.test({
       assert.ok(Number(summary[4]) >= 250, summary[0]);
       // The vignette was evaluated against the server: its release printed the job.
       const html = await Deno.readTextFile(`${dir}/ppsynth.Rcheck/ppsynth/doc/ppsynth.html`);
-      assert.match(html, /sw \/ latent-class, epsilon 10/);
+      assert.match(html, /lw \/ bayes-net, epsilon 10/);
       console.log(`R client: ${summary[0]}; ${log.match(/Status: .*/)?.[0]}`);
     } finally {
       server.kill("SIGTERM");
