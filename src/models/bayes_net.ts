@@ -58,15 +58,16 @@ export interface BayesNetPrior {
 }
 
 /**
- * Defaults: a = 0.7, two parents, 3,000 cells. Measured on ma2019 (`synth --y all`, ε = 10,
- * k-marginal on the CRC's simple / all features, docs/decisions.md): under LW (`auto`'s), a = 0.7
- * 899 / 875 and 899 / 877 (seeds 1, 2), a = 1 893 / 872 and 894 / 872; under SW, a = 0.3 874 / 856,
- * 873 / 855, 892 / 874 (seeds 1–3), a = 0.5 889 / 868, 888 / 866; in a probe a = 0.1 859, a = 1
- * 864 and three parents 875 (simple). A larger a lowers Δ (a rare record's cell has shape a + α_i,
- * whose log draws spread less), a smaller one smooths less.
+ * Defaults: a = 0.5, two parents, 3,000 cells. Measured on ma2019 (`synth --y all`, ε = 10,
+ * k-marginal on the CRC's simple / all features, docs/decisions.md): under LW (`auto`'s), a = 0.5
+ * 902 / 879, 900 / 879, 900 / 879 (seeds 1–3), a = 0.7 899 / 875, 899 / 877, 899 / 877, a = 1
+ * 893 / 872 and 894 / 872; under SW, a = 0.3 874 / 856, 873 / 855, 892 / 874, a = 0.5 889 / 868,
+ * 888 / 866; in a probe a = 0.1 859, a = 1 864 and three parents 875 (simple). A larger a lowers
+ * Δ (a rare record's cell has shape a + α_i, whose log draws spread less), a smaller one smooths
+ * less.
  */
 export const DEFAULT_BAYES_NET_PRIOR: BayesNetPrior = Object.freeze({
-  dirichlet: 0.7,
+  dirichlet: 0.5,
   maxParents: 2,
   maxCells: 3000,
 });

@@ -28,7 +28,7 @@ export const FILE_MECHANISMS = [
  * - latent class, 0.1: on ma2019 at ε ≈ 10 (SW, K = 30) a = 0.1 gave k-marginal 793 on the CRC's
  *   simple features against 680 for a = 1, whose prior mass (a·Σ_j L_j = 543 per class) outweighs
  *   the α-weighted records of a class (docs/decisions.md);
- * - Bayesian network, 0.7 (`DEFAULT_BAYES_NET_PRIOR`).
+ * - Bayesian network, 0.5 (`DEFAULT_BAYES_NET_PRIOR`).
  */
 export const FILE_DIRICHLET: Readonly<Record<FileModelName, number>> = {
   "bayes-net": DEFAULT_BAYES_NET_PRIOR.dirichlet,
@@ -111,9 +111,9 @@ export type FileSynthesisSpec = z.infer<typeof FileSynthesisSpec>;
  * The mechanism of `auto` for a whole file, from public facts only (the model, itself from the
  * request): LW on the Bayesian network, SW on the latent class model.
  *
- * - The network (ma2019, ε = 10, `synth --y all`, k-marginal simple / all): LW at a = 0.7 899 / 875
- *   and 899 / 877 (seeds 1, 2; mean α 0.95–0.97: only the records whose whole-record term is most
- *   variable are down-weighted), LW at a = 1 893 / 872 and 894 / 872; SW at a = 0.5 890 / 869
+ * - The network (ma2019, ε = 10, `synth --y all`, k-marginal simple / all): LW at a = 0.5 902 /
+ *   879, 900 / 879 and 900 / 879 (seeds 1–3; mean α 0.87–0.90: only the records whose whole-record
+ *   term is most variable are down-weighted), at a = 0.7 899 / 875–877; SW at a = 0.5 890 / 869
  *   (seed 1), and SW often stops well under the target (ε 7.7 and 9.0 for 10), as one α for every
  *   record follows the one worst record's Δ.
  * - The latent class model: with the uncentred Δ = max_s |u_i| LW's calibration drove most weights
@@ -146,7 +146,7 @@ export function resolveFileMechanism(
  * The model of `auto` for a whole file, from public facts only (the requested mechanism): the
  * Bayesian network, except under censoring (pure DP), which needs the latent class model's Gibbs
  * sampler and its correction step. Measured on ma2019 at ε = 10 (seed 1, `synth --y all`,
- * docs/performance.md): the network 899 / 875 (simple / all, LW) in seconds a fit, the latent
+ * docs/performance.md): the network 902 / 879 (simple / all, LW) in seconds a fit, the latent
  * class model 860 / 844 (SW) in about a minute a fit.
  *
  * @param spec The request.
