@@ -108,8 +108,17 @@ export const FileSynthesisSpec = z.object({
 export type FileSynthesisSpec = z.infer<typeof FileSynthesisSpec>;
 
 /**
+ * The smallest ε per file (ε/m) at which `auto` takes LW on the network: at ε = 5 and 10 LW beat
+ * SW (ma2019, seed 1: 885 / 864 against 855 / 834 at ε = 5), at ε = 1 LW's calibration could not
+ * reach the target (the smallest ε reached was 1.54 with the weights' sum down to 1 % of n), where
+ * SW, whose one α can go to 0, always can.
+ */
+export const LW_MIN_FILE_EPSILON = 5;
+
+/**
  * The mechanism of `auto` for a whole file, from public facts only (the model, itself from the
- * request): LW on the Bayesian network, SW on the latent class model.
+ * request, ε and m): LW on the Bayesian network from ε/m ≥ {@linkcode LW_MIN_FILE_EPSILON}, SW
+ * below it and on the latent class model.
  *
  * - The network (ma2019, ε = 10, `synth --y all`, k-marginal simple / all): LW at a = 0.5 902 /
  *   879, 900 / 879 and 900 / 879 (seeds 1–3; mean α 0.87–0.90: only the records whose whole-record
@@ -128,11 +137,19 @@ export function resolveFileMechanism(
   spec: FileSynthesisSpec,
 ): { mechanism: FileSynthesisSettings["mechanism"]; reason?: string } {
   if (spec.mechanism !== "auto") return { mechanism: spec.mechanism };
-  if (resolveFileModel(spec).model === "bayes-net") {
+  const network = resolveFileModel(spec).model === "bayes-net";
+  if (network && (spec.epsilon ?? 0) / spec.m >= LW_MIN_FILE_EPSILON) {
     return {
       mechanism: "lw",
-      reason: "a whole file (Bayesian network): per-record weights from each record's Δ, " +
-        "calibrated to ε (aDP); measured best on whole files (bench:crc)",
+      reason: `a whole file (Bayesian network) at ε/m ≥ ${LW_MIN_FILE_EPSILON}: per-record ` +
+        "weights from each record's Δ, calibrated to ε (aDP); measured best there (bench:crc)",
+    };
+  }
+  if (network) {
+    return {
+      mechanism: "sw",
+      reason: `a whole file (Bayesian network) at ε/m < ${LW_MIN_FILE_EPSILON}: one weight for ` +
+        "every record, calibrated to ε (aDP); per-record weights could not reach ε = 1 (bench:crc)",
     };
   }
   return {
