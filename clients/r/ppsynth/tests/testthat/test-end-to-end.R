@@ -35,7 +35,7 @@ test_that("register, synthesize all columns, wait, read typed files, analyse, co
 
   report <- ppsynth_report(owner, job)
   expect_identical(report$manifest$model, "bayes-net")
-  expect_identical(report$manifest$mechanism, "lw")
+  expect_identical(report$manifest$mechanism, "sw")  # eps/m = 8/2 < 5: SW (auto takes LW from 5)
   expect_identical(report$manifest$mechanismChoice$requested, "auto")
   expect_identical(report$manifest$epsilon, 8L)
   expect_identical(unlist(report$manifest$columns), names(acs$data))
