@@ -24,10 +24,10 @@
  * Streams of replicate r's generator: the data of generator i at the j-th size from
  * split(256·i + j); fits from `fitSeedOf`. Every fit of a replicate shares its seed.
  *
- * Files: the settings in `contraction_settings.ts`, the record and summary types in
- * `contraction_result.ts`, the report as data in `contraction_document.ts` (its verdicts in
- * `contraction_verdicts.ts`) and its prose in `contraction_template.ts`; this module runs a
- * replicate, aggregates, and exports the settings and the report with them.
+ * Files: the settings and the record and summary types in `contraction_settings.ts`, the
+ * verdicts in `contraction_verdicts.ts`, the report as data in `contraction_document.ts` and its
+ * prose in `templates/contraction.md`; this module runs a replicate, aggregates, and exports the
+ * settings and the report with them.
  *
  * @module
  */
@@ -41,21 +41,18 @@ import { quantile } from "../stats/quantile.ts";
 import { type SampleSummary, sampleSummary } from "../stats/sample_summary.ts";
 import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import { contractionDocument } from "./contraction_document.ts";
-import type {
-  ContractionCell,
-  ContractionDatabase,
-  ContractionEntry,
-  ContractionRecord,
-  ContractionSummary,
-  ContractionTrend,
-} from "./contraction_result.ts";
 import {
   CONTRACTION_RULES,
+  type ContractionCell,
+  type ContractionDatabase,
+  type ContractionEntry,
   type ContractionGenerator,
+  type ContractionRecord,
   type ContractionRule,
   type ContractionSettings,
+  type ContractionSummary,
+  type ContractionTrend,
 } from "./contraction_settings.ts";
-import { CONTRACTION_TEMPLATE } from "./contraction_template.ts";
 import { simulateNbMixture } from "./nb_mixture.ts";
 import {
   fitSeedOf,
@@ -67,6 +64,7 @@ import {
 } from "./study_runner.ts";
 import type { Study } from "./study.ts";
 import { wilsonInterval } from "../stats/wilson_interval.ts";
+import template from "./templates/contraction.md" with { type: "text" };
 
 /** The settings, rules and labels of the study (all of `contraction_settings.ts`). */
 export * from "./contraction_settings.ts";
@@ -347,5 +345,5 @@ export const study: Study<ContractionSettings, ContractionRecord, ContractionSum
   replicate: contractionReplicate,
   aggregate: contractionAggregate,
   document: contractionDocument,
-  template: CONTRACTION_TEMPLATE,
+  template,
 };

@@ -1,29 +1,36 @@
 /**
  * The report of the contraction study (Study 1, SPEC §9.1; Supp 5; JSM 2024 slides) as data: the
  * verdicts (`contraction_verdicts.ts`), then per generator and n the distribution of the local
- * bounds under each rule, filled into `CONTRACTION_TEMPLATE`.
+ * bounds under each rule, and the estimands figure, filled into `templates/contraction.md`.
  *
  * @module
  */
-import type {
-  ContractionGeneratorSummary,
-  ContractionRecord,
-  ContractionSummary,
-} from "./contraction_result.ts";
 import {
   CONTRACTION_LABELS,
   CONTRACTION_RULES,
+  type ContractionGeneratorSummary,
+  type ContractionRecord,
+  type ContractionRule,
   type ContractionSettings,
+  type ContractionSummary,
   GENERATOR_LABELS,
 } from "./contraction_settings.ts";
-import { CHOSEN_RULE } from "./contraction_template.ts";
 import { chain, contractionVerdicts, shareCell } from "./contraction_verdicts.ts";
 import { fmt, percent } from "./markdown.ts";
-import { estimandsFigure } from "./contraction_figures.ts";
-import type { Figure } from "../report/figure.ts";
+import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
 import type { StudyDocument, Table } from "./study_document.ts";
 import type { totalFitStats } from "./study_runner.ts";
 import type { StudyResult } from "./study.ts";
+
+/** The paragraph on LW_final, placed when LW_final ran at every n on the Poisson data. */
+export const CHOSEN_RULE = "**The chosen rule.** LW_final (LW calibrated to Δ_α, then " +
+  'Algorithm 3) is the supplement\'s "LW synthesizer and re-weighting strategy" with the hand ' +
+  "tuning of (c, g) replaced by the project's calibration. It cannot exceed Δ_α (calibration " +
+  "stops under it and Algorithm 3 accepts no k whose refit does), so P(Δ > Δ_α) = 0 at every n " +
+  "by construction; what n changes is how tightly the bounds gather under Δ_α, which the 95th " +
+  "percentile and max − min lines below measure. The fixed rule, the same (c, g) on every " +
+  "database, drifts upwards with n for the reason given under each generator; it is what " +
+  "Weighted-e truncates.";
 
 /** The fit counts of the "Fits" and "Sampler" lines, their names prefixed with `prefix`. */
 function fitValues(prefix: string, fits: ReturnType<typeof totalFitStats>) {
@@ -145,7 +152,7 @@ function generatorValues(
 }
 
 /**
- * The contraction study's document, for `CONTRACTION_TEMPLATE`.
+ * The contraction study's document, for `templates/contraction.md`.
  *
  * @param result The study result (its document is not read).
  * @returns The document.
@@ -182,4 +189,58 @@ export function contractionDocument(
     figures[`${generator.name}.estimands`] = estimandsFigure(result.records, settings, g);
   }
   return { verdicts: contractionVerdicts(summary, settings), values, tables, figures };
+}
+
+/** The series: the data, then the rules the supplement's LW synthesizers correspond to. */
+const SERIES: readonly (readonly ["data" | ContractionRule, string, string])[] = [
+  ["data", "Data", "#000000"],
+  ["unweighted", CONTRACTION_LABELS.unweighted, "#999999"],
+  ["lw-fixed", CONTRACTION_LABELS["lw-fixed"], "#E69F00"],
+  ["lw-final", CONTRACTION_LABELS["lw-final"], "#0072B2"],
+  ["lw-fixed-final", CONTRACTION_LABELS["lw-fixed-final"], "#D55E00"],
+];
+
+const STATISTICS = [
+  ["mean", "Mean"],
+  ["median", "Median"],
+  ["q15", "15th quantile"],
+  ["q90", "90th quantile"],
+] as const;
+
+/**
+ * Generator g's estimands figure (no data when the study recorded none).
+ *
+ * @param records The replicates' records.
+ * @param settings The study settings.
+ * @param g The generator's index.
+ */
+export function estimandsFigure(
+  records: readonly ContractionRecord[],
+  settings: ContractionSettings,
+  g: number,
+): Figure {
+  const { name } = settings.generators[g];
+  const j = settings.estimandsN === null ? -1 : settings.sizes.indexOf(settings.estimandsN);
+  const panel = ([stat, title]: typeof STATISTICS[number]): Panel => ({
+    title,
+    xLabel: "value",
+    yLabel: "share of databases at or below",
+    series: SERIES.map(([key, label, color]) =>
+      distributionSeries(
+        label,
+        color,
+        j < 0 ? [] : records.map((r) => {
+          const size = r.generators[g].sizes[j];
+          return key === "data" ? size.data?.[stat] : size.rules[key]?.estimands?.[stat];
+        }),
+      )
+    ),
+  });
+  return {
+    title: `Estimands of the confidential and synthetic data, ${GENERATOR_LABELS[name]} ` +
+      `(Supp 5, Figure ${name === "poisson" ? 12 : 14})`,
+    panels: STATISTICS.map(panel),
+    legend: SERIES.map(([, label, color]) => [label, color] as const),
+    caption: `n = ${settings.estimandsN ?? "–"}: one synthetic dataset per rule and database`,
+  };
 }

@@ -4,8 +4,12 @@
  *
  * @module
  */
-import type { ContractionGeneratorSummary, ContractionSummary } from "./contraction_result.ts";
-import { type ContractionSettings, GENERATOR_LABELS } from "./contraction_settings.ts";
+import {
+  type ContractionGeneratorSummary,
+  type ContractionSettings,
+  type ContractionSummary,
+  GENERATOR_LABELS,
+} from "./contraction_settings.ts";
 import { fmt, percent } from "./markdown.ts";
 import { Judge, type Verdict, verdict } from "./verdict.ts";
 

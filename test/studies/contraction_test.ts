@@ -1,5 +1,4 @@
 import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
-import assert from "node:assert/strict";
 import {
   CONTRACTION_RULES,
   CONTRACTION_SETTINGS,
@@ -9,8 +8,12 @@ import {
   fixedRuleBound,
   study,
 } from "../../src/studies/contraction.ts";
-import type { ContractionEntry, ContractionRecord } from "../../src/studies/contraction_result.ts";
+import type {
+  ContractionEntry,
+  ContractionRecord,
+} from "../../src/studies/contraction_settings.ts";
 import { runSerialAndParallel } from "./_quick.ts";
+import assert from "node:assert/strict";
 
 const QUICK: ContractionSettings = {
   ...CONTRACTION_SETTINGS,
