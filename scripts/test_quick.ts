@@ -1,14 +1,26 @@
 /**
- * Issue 36: the files `deno task test:quick` runs, printed one a line.
+ * Issue 36: the files `deno task test:quick` runs, and how `deno task test` splits the suite
+ * between a parallel and a serial `deno test`, printed one a line.
  *
- * The rule: every test file in the lower layers' folders ({@link QUICK_FOLDERS}: pure functions,
- * random numbers, data, statistics, models, samplers, mechanisms, survey tables, the reports'
- * figures and the architecture checks), less the files named in {@link SLOW_FILES} — those that
- * fit a posterior against rstan, a real file or an exact posterior, draw a large sample for a
- * distribution test or run a mechanism end to end (each several seconds or more on an idle 2-core
- * machine). The other folders ({@link SLOW_FOLDERS}) start servers, subprocesses, browsers, the
- * GPU, databases or whole syntheses and studies, and run only in `deno task test`. Every test file is in one of the sets;
- * test/architecture/test_sets_test.ts fails otherwise, so a new file or folder is classified.
+ * The quick rule: every test file in the lower layers' folders ({@link QUICK_FOLDERS}: pure
+ * functions, random numbers, data, statistics, models, samplers, mechanisms, survey tables, the
+ * reports' figures and the architecture checks), less the files named in {@link SLOW_FILES} —
+ * those that fit a posterior against rstan, a real file or an exact posterior, draw a large
+ * sample for a distribution test or run a mechanism end to end (each several seconds or more on
+ * an idle 2-core machine). The other folders ({@link SLOW_FOLDERS}) start servers, subprocesses,
+ * browsers, the GPU, databases or whole syntheses and studies, and run only in `deno task test`.
+ * Every test file is in one of the sets; test/architecture/test_sets_test.ts fails otherwise, so
+ * a new file or folder is classified.
+ *
+ * The full suite (`deno task test`) runs every test file and the doc tests of src/ and functions/
+ * in two `deno test` runs, one after the other: {@link parallelRoots} with `--parallel` (a file
+ * per core), then the {@link SERIAL_FILES} — files whose wall-clock claims (a `/healthz` deadline,
+ * a release time, leases shared by two workers) miss when another file's work shares the cores —
+ * alone, one at a time.
+ *
+ *     deno run --allow-read scripts/test_quick.ts             # the quick set
+ *     deno run --allow-read scripts/test_quick.ts --parallel  # the full suite's parallel run
+ *     deno run --allow-read scripts/test_quick.ts --serial    # the full suite's serial run
  *
  * (`deno test --ignore=…` with several folders applies the ignores to the first folder only, in
  * Deno 2.9.6, hence a list of files rather than folders with `--ignore`.)
@@ -60,6 +72,23 @@ export const SLOW_FOLDERS: Readonly<Record<string, string>> = {
   "test/synthesis": "whole syntheses and report.html in a browser",
 };
 
+/**
+ * Test files that `deno task test` runs alone, after the parallel run: file → the wall-clock claim
+ * that another file beside it on 2 cores makes miss (the first three did in the clean-clone CI of
+ * 2026-11-28, the fourth in the parallel run that day; the last two hold sub-second deadlines).
+ */
+export const SERIAL_FILES: Readonly<Record<string, string>> = {
+  "test/security/request_thread_test.ts": "/healthz answers within 1 s during the four stalls",
+  "test/security/public_shapes_test.ts": "F6: jobs end at the request-fixed release time",
+  "test/scale/edge_test.ts": "two workers share the jobs on their leases",
+  "test/security/store_hygiene_test.ts": "a 16 MiB upload leaves /healthz under 2 s",
+  "test/api/file_synthesis_test.ts": "the event loop is never held 1 s during a file job",
+  "test/security/table_work_test.ts": "/healthz answers within 2 s while a table runs",
+};
+
+/** The folders of the doc tests (`--doc`) of `deno task test`, beside test/. */
+export const DOC_ROOTS: readonly string[] = ["src/", "functions/"];
+
 const ROOT = new URL("../", import.meta.url).pathname;
 
 /** Whether `deno test` takes a file name as a test module. */
@@ -85,4 +114,27 @@ export async function quickFiles(): Promise<string[]> {
   return out.filter((file) => !(file in SLOW_FILES));
 }
 
-if (import.meta.main) console.log((await quickFiles()).join("\n"));
+/**
+ * What the full suite's parallel run takes: every test file under test/ less the
+ * {@link SERIAL_FILES}, then the {@link DOC_ROOTS}.
+ */
+export async function parallelRoots(): Promise<string[]> {
+  const files = (await testFiles("test")).filter((file) => !(file in SERIAL_FILES));
+  return [...files, ...DOC_ROOTS];
+}
+
+if (import.meta.main) {
+  const mode = Deno.args[0];
+  const list = mode === "--parallel"
+    ? await parallelRoots()
+    : mode === "--serial"
+    ? Object.keys(SERIAL_FILES)
+    : mode === undefined
+    ? await quickFiles()
+    : null;
+  if (list === null) {
+    console.error(`test_quick.ts: unknown argument ${mode} (--parallel, --serial or none)`);
+    Deno.exit(2);
+  }
+  console.log(list.join("\n"));
+}

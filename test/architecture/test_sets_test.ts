@@ -2,16 +2,21 @@
  * Issue 36: every test file is classified, quick or slow. `deno task test:quick` runs the files
  * scripts/test_quick.ts lists (its quick folders less its slow files); a test file under `test/`
  * must be one of those, a named slow file, or in a named slow folder — so a new file or folder
- * fails here until it is put in a set. And the quick task is a true subset of `deno task test`:
- * the same permissions, its files under the full task's paths.
+ * fails here until it is put in a set. `deno task test` is two `deno test` runs with the same
+ * flags, a parallel one and a serial one of the files with wall-clock claims, which together take
+ * every test file once and the doc tests, and the task fails if either fails. And the quick task
+ * is a true subset of `deno task test`: the same permissions, its files in the parallel run.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import {
+  DOC_ROOTS,
   isTestFile,
+  parallelRoots,
   QUICK_FOLDERS,
   quickFiles,
+  SERIAL_FILES,
   SLOW_FILES,
   SLOW_FOLDERS,
   testFiles,
@@ -70,17 +75,87 @@ Deno.test("the sets are consistent: folders exist and are disjoint, slow files e
   assert.ok(quick.every((file) => !(file in SLOW_FILES)));
 });
 
-Deno.test("`test:quick` is a subset of `test`: the same permissions, its files under the full task's paths", async () => {
-  const full = words(await taskCommand("test"));
-  const quick = words(await taskCommand("test:quick"));
-  assert.ok(
-    (await taskCommand("test:quick")).includes("$(deno run --allow-read scripts/test_quick.ts)"),
-  );
-  const permissions = (command: string[]) => command.filter((w) => w.startsWith("--allow-")).sort();
-  assert.deepEqual(permissions(quick), permissions(full));
-  const paths = full.filter((word) => !word.startsWith("-") && word !== "deno" && word !== "test")
-    .map((path) => path.replace(/\/$/, ""));
+const LIST = "$(deno run --allow-read scripts/test_quick.ts";
+
+/** The `deno test` runs of the `test` task, the statements it runs in order (split on `;`). */
+async function fullRuns(): Promise<{ statements: string[]; runs: string[] }> {
+  const statements = (await taskCommand("test")).split(";").map((part) => part.trim());
+  return { statements, runs: statements.filter((part) => part.startsWith("deno test ")) };
+}
+
+const permissions = (command: string) =>
+  words(command).filter((w) => w.startsWith("--allow-")).sort();
+
+Deno.test("`test` runs the suite in parallel, then the serial files alone, and fails if either fails", async () => {
+  const { statements, runs } = await fullRuns();
+  assert.equal(runs.length, 2, statements.join("\n"));
+  const [parallel, serial] = runs;
+  assert.ok(parallel.endsWith(`${LIST} --parallel)`), parallel);
+  assert.ok(serial.endsWith(`${LIST} --serial)`), serial);
+  assert.ok(words(parallel).includes("--parallel"), parallel);
+  assert.ok(!words(serial).includes("--parallel"), serial);
+  for (const run of runs) {
+    assert.ok(words(run).includes("--doc"), run);
+    // No path of its own: the script's lists are all it runs.
+    assert.deepEqual(words(run).filter((w) => !w.startsWith("-")), ["deno", "test"], run);
+  }
+  assert.deepEqual(permissions(serial), permissions(parallel));
+  assert.ok(permissions(parallel).length >= 5, parallel);
+  // Each run's status kept, both runs made, and the task's status is a failure if either failed.
+  assert.deepEqual(statements, [
+    parallel,
+    "P=$?",
+    serial,
+    "S=$?",
+    "test $P = 0 && test $S = 0",
+  ]);
+});
+
+Deno.test("the parallel and serial runs of `test` take every test file exactly once, and the doc tests", async () => {
+  const parallel = await parallelRoots();
+  const serial = Object.keys(SERIAL_FILES);
+  const all = await testFiles("test");
+  for (const file of serial) {
+    assert.ok(all.includes(file), `${file} is not a test file under test/`);
+  }
+  const files = parallel.filter((root) => !DOC_ROOTS.includes(root));
+  assert.deepEqual([...files, ...serial].sort(), all);
+  assert.ok(files.every((file) => !serial.includes(file)));
+  assert.deepEqual(parallel.slice(files.length), [...DOC_ROOTS]);
+  for (const root of DOC_ROOTS) {
+    assert.ok((await Deno.stat(`${ROOT}${root}`)).isDirectory, root);
+  }
+  // `--doc` takes the code blocks of the modules and markdown it is given: under test/ only the
+  // test files are given (as `deno test --doc test/` took every file there), so no other file
+  // there may hold a block that would be run.
+  const blocks = (await filesUnder("test")).filter((path) => !isTestFile(path.split("/").pop()!))
+    .filter((path) => /\.(?:ts|tsx|mts|js|mjs|jsx|md|markdown)$/.test(path))
+    .filter((path) =>
+      /```(?:ts|tsx|js|jsx|javascript|typescript|mts|mjs)\b/.test(
+        Deno.readTextFileSync(`${ROOT}${path}`),
+      )
+    );
+  assert.deepEqual(blocks, [], "doc tests outside the test files, which deno task test skips");
+});
+
+/** Every file under `dir` (relative to the repository root). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) out.push(...await filesUnder(path));
+    else if (entry.isFile) out.push(path);
+  }
+  return out;
+}
+
+Deno.test("`test:quick` is a subset of `test`: the same permissions, its files in the parallel run", async () => {
+  const quickCommand = await taskCommand("test:quick");
+  assert.ok(quickCommand.includes(`${LIST})`), quickCommand);
+  const { runs } = await fullRuns();
+  for (const run of runs) assert.deepEqual(permissions(quickCommand), permissions(run));
+  const parallel = new Set(await parallelRoots());
   for (const file of await quickFiles()) {
-    assert.ok(paths.some((path) => under(file, path)), `${file} is not in deno task test`);
+    assert.ok(parallel.has(file), `${file} is not in deno task test's parallel run`);
   }
 });
