@@ -29,10 +29,10 @@
  * split(REPLICATE_SYNTHESIS_STREAM + j).split(d); the bootstrap of the data
  * split(BOOTSTRAP_STREAM), of the j-th synthesizer's release split(BOOTSTRAP_STREAM + 1 + j).
  *
- * Files: the settings in `reweight_settings.ts`, the paper's Table 1 in `reweight_paper.ts`, the
- * record and summary types in `reweight_result.ts`, the report's data in `reweight_document.ts`
- * (its verdicts in `reweight_verdicts.ts`) and its prose in `templates/reweight.md`; this module
- * runs a replicate, aggregates, and exports the settings, Table 1 and the report with them.
+ * Files: the settings and the record and summary types in `reweight_settings.ts`, the paper's
+ * Table 1 and the verdicts in `reweight_verdicts.ts`, the report's data (figures included) in
+ * `reweight_document.ts` and its prose in `templates/reweight.md`; this module runs a replicate,
+ * aggregates, and exports the settings, Table 1 and the report with them.
  *
  * @module
  */
@@ -53,18 +53,16 @@ import {
   type FigureMechanism,
   type Intervals,
   type RecordLevel,
-  type ReweightCell,
-  type ReweightEntry,
-  type ReweightRecord,
-  type ReweightSummary,
-} from "./reweight_result.ts";
-import {
   REWEIGHT_LABELS,
   REWEIGHT_MECHANISMS,
   REWEIGHT_PLANS,
   REWEIGHT_SETTINGS,
+  type ReweightCell,
+  type ReweightEntry,
   type ReweightMechanism,
+  type ReweightRecord,
   type ReweightSettings,
+  type ReweightSummary,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
 import {
@@ -76,10 +74,10 @@ import {
   totalFitStats,
 } from "./study_runner.ts";
 import type { Study } from "./study.ts";
-import template from "./templates/reweight.md" with { type: "text" };
 import { quantileStandardError } from "../stats/quantile_standard_error.ts";
+import template from "./templates/reweight.md" with { type: "text" };
+export { PAPER_TABLE_1 } from "./reweight_verdicts.ts";
 
-export { PAPER_TABLE_1 } from "./reweight_paper.ts";
 export {
   REWEIGHT_LABELS,
   REWEIGHT_MECHANISMS,

@@ -1,5 +1,4 @@
 import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
-import assert from "node:assert/strict";
 import {
   PAPER_TABLE_1,
   REWEIGHT_MECHANISMS,
@@ -9,8 +8,9 @@ import {
   study,
   TABLE_STATISTICS,
 } from "../../src/studies/reweight.ts";
-import type { ReweightEntry, ReweightRecord } from "../../src/studies/reweight_result.ts";
+import type { ReweightEntry, ReweightRecord } from "../../src/studies/reweight_settings.ts";
 import { runSerialAndParallel } from "./_quick.ts";
+import assert from "node:assert/strict";
 
 const QUICK: ReweightSettings = {
   ...REWEIGHT_SETTINGS,
