@@ -20,7 +20,7 @@
  * Weighted-e and Censor w with Weighted's calibrated weights, so that each comparison can be
  * made under one tuning. At ε = 4 (`downscaling`) Weighted-e and Censor w run with and without
  * the slides' downscaling (c = ε/5 or c = 1, g = 0), measured where each ends whether or not the
- * cap would release it: their "fine tuning with downscaling" comparison (`five_downscaling.ts`).
+ * cap would release it: their "fine tuning with downscaling" comparison (`five_verdicts.ts`).
  *
  * For each ε and synthesizer: the Lipschitz bound (for censoring the bound of the clamped
  * contributions, min(C, max|α_i ℓ_i|) ≤ ε/2; none for PH), the ECDF utility (max and mean
@@ -34,9 +34,10 @@
  * REPLICATE_SYNTHESIS_STREAM + 8E + 2t + u; the histogram noise REPLICATE_NOISE_STREAM + e.
  *
  * Files: the settings in `five_settings.ts`, the record and summary types in `five_result.ts`, the
- * report as data in `five_document.ts` (verdicts in `five_verdicts.ts`) and its prose in
- * `five_template.ts`, the Beta median in `stats/incomplete_beta.ts`; this module runs a replicate,
- * aggregates, and exports the settings and the report with them.
+ * verdicts (with the tunings, paired comparisons and downscaling they read) in `five_verdicts.ts`,
+ * the report as data in `five_document.ts` and its prose in `templates/five.md`, the Beta median
+ * in `stats/incomplete_beta.ts`; this module runs a replicate, aggregates, and exports the
+ * settings and the report with them.
  *
  * @module
  */
@@ -62,9 +63,9 @@ import {
   type FiveTunable,
   RETUNED_LABELS,
 } from "./five_settings.ts";
-import { FIVE_TEMPLATE } from "./five_template.ts";
 import * as runner from "./study_runner.ts";
 import type { Study } from "./study.ts";
+import template from "./templates/five.md" with { type: "text" };
 
 export { FIVE_LABELS, FIVE_MECHANISMS, FIVE_SETTINGS, type FiveMechanism, type FiveSettings };
 export { fiveDocument };
@@ -280,5 +281,5 @@ export const study: Study<FiveSettings, FiveRecord, FiveSummary> = {
   replicate: fiveReplicate,
   aggregate: fiveAggregate,
   document: fiveDocument,
-  template: FIVE_TEMPLATE,
+  template,
 };

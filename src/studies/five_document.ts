@@ -1,18 +1,21 @@
 /**
  * The report of the five-synthesizer study (Study 3, SPEC §9.3) as data: the design's values, a
  * table and the utility rankings per ε (named by ε index), and the verdicts against the JSM
- * censoring slides (`five_verdicts.ts`). Its prose is `five_template.ts`.
+ * censoring slides (`five_verdicts.ts`). Its prose is `templates/five.md`.
  *
  * @module
  */
 import { FIVE_LABELS, FIVE_MECHANISMS, FIVE_TUNABLE, type FiveMechanism } from "./five_settings.ts";
-import { downscalingFigure } from "./five_downscaling.ts";
+import {
+  cellUnder,
+  downscalingFigure,
+  fiveVerdicts,
+  truncationText,
+  weightedAgainstBest,
+} from "./five_verdicts.ts";
 import type { FiveResult } from "./five_result.ts";
-import { cellUnder } from "./five_tuning.ts";
-import { weightedAgainstBest } from "./five_paired.ts";
-import { fiveVerdicts, truncationText } from "./five_verdicts.ts";
-import * as md from "./markdown.ts";
 import type { StudyDocument, Table } from "./study_document.ts";
+import * as md from "./markdown.ts";
 
 /** Synthesizers from best to worst: "Censor w < Weighted < …". */
 const ranking = (rank: readonly FiveMechanism[]) => rank.map((m) => FIVE_LABELS[m]).join(" < ");
@@ -119,7 +122,7 @@ function epsilonValues(result: FiveResult, e: number): Record<string, string> {
  * The report of the five-synthesizer study as data.
  *
  * @param result The study result (its document, if any, is ignored).
- * @returns The document `FIVE_TEMPLATE` renders.
+ * @returns The document `templates/five.md` renders.
  */
 export function fiveDocument(result: FiveResult): StudyDocument {
   const { settings, summary } = result;

@@ -1,17 +1,274 @@
 /**
- * The verdicts of the five-synthesizer study (Study 3) against the JSM censoring slides, on the
- * paired comparisons of `five_paired.ts`.
+ * The verdicts of the five-synthesizer study (Study 3) against the JSM censoring slides, and the
+ * analyses they and the report (`five_document.ts`) read:
+ *
+ * - the two tunings (issue 25): the slides calibrate Weighted and give Weighted-e and Censor w the
+ *   fixed rule, and the study runs each of the three the other way too (`retuned`); a
+ *   synthesizer's entry or cell under one tuning, so that comparisons are made with every
+ *   synthesizer tuned the same way;
+ * - the paired comparisons: one synthesizer's utility against another's on the databases where
+ *   both released, under one tuning, with its z and whether the difference is a tie within Monte
+ *   Carlo error, and the sentences built from them;
+ * - the slides' "fine tuning with downscaling" at ε = 4: Weighted-e and Censor w with their
+ *   weights downscaled, α̃_i = c₁·α_i with c₁ = ε/5, against the same rule without it (c = 1,
+ *   g = 0), each measured where it ends (above ε/2 included, as the slides' violins show): the
+ *   Lipschitz bounds and avg-ECDF over the databases, and the verdict on "Improved utility with
+ *   downscaling", paired on the databases.
  *
  * @module
  */
-import type { FiveRecord, FiveResult, FiveSummary } from "./five_result.ts";
-import { FIVE_LABELS, FIVE_MECHANISMS, type FiveMechanism } from "./five_settings.ts";
-import { downscalingVerdict } from "./five_downscaling.ts";
-import { flip, type Lower, lowerBy, lowerText, tiesText } from "./five_paired.ts";
-import { cellUnder, entryUnder, rankUnder, type Tuning } from "./five_tuning.ts";
-import * as md from "./markdown.ts";
-import { pairedDifference } from "../stats/paired_difference.ts";
+import type { FiveCell, FiveEntry, FiveRecord, FiveResult, FiveSummary } from "./five_result.ts";
+import {
+  FIVE_DOWNSCALED,
+  FIVE_LABELS,
+  FIVE_MECHANISMS,
+  FIVE_TUNABLE,
+  type FiveDownscaled,
+  type FiveMechanism,
+  type FiveTunable,
+} from "./five_settings.ts";
+import { type PairedDifference, pairedDifference } from "../stats/paired_difference.ts";
 import { isTie, Judge, type Judgement, type Verdict, verdict } from "./verdict.ts";
+import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
+import * as md from "./markdown.ts";
+
+/**
+ * How a tunable synthesizer's weights are set: the slides' fixed rule (c = ε/5, g = 0), Weighted's
+ * calibrated shift, or "native", as the slides run each (Weighted calibrated, the others fixed).
+ */
+export type Tuning = "fixed" | "calibrated" | "native";
+
+/** The tuning each tunable synthesizer runs under in `mechanisms` (the rest in `retuned`). */
+const NATIVE: Readonly<Record<FiveTunable, Tuning>> = {
+  lw: "calibrated",
+  "weighted-e": "fixed",
+  "censored-w": "fixed",
+};
+
+const isTunable = (m: FiveMechanism): m is FiveTunable =>
+  (FIVE_TUNABLE as readonly string[]).includes(m);
+
+/** Where a synthesizer under a tuning is kept: `mechanisms` or `retuned`. */
+const inRetuned = (m: FiveMechanism, tuning: Tuning) =>
+  isTunable(m) && tuning !== "native" && NATIVE[m] !== tuning;
+
+/**
+ * A synthesizer under a tuning in one ε's `mechanisms` and `retuned`: a database's entry or the
+ * summary's cell (null: not released, or not run).
+ */
+function under<T>(
+  eps: {
+    readonly mechanisms: Readonly<Record<FiveMechanism, T | null>>;
+    readonly retuned: Readonly<Record<FiveTunable, T | null>>;
+  },
+  m: FiveMechanism,
+  tuning: Tuning,
+): T | null {
+  return inRetuned(m, tuning) ? eps.retuned[m as FiveTunable] : eps.mechanisms[m];
+}
+
+/** A synthesizer's entry under a tuning in one database's ε entry (null: not released). */
+export const entryUnder: (
+  eps: FiveRecord["epsilons"][number],
+  m: FiveMechanism,
+  tuning: Tuning,
+) => FiveEntry | null = under;
+
+/** A synthesizer's cell under a tuning at one ε (null: none released or not run). */
+export const cellUnder: (
+  eps: FiveSummary["epsilons"][number],
+  m: FiveMechanism,
+  tuning: Tuning,
+) => FiveCell | null = under;
+
+/** The synthesizers under a tuning from best to worst by mean max-ECDF. */
+export function rankUnder(eps: FiveSummary["epsilons"][number], tuning: Tuning): FiveMechanism[] {
+  return FIVE_MECHANISMS.filter((m) => cellUnder(eps, m, tuning) !== null)
+    .sort((p, q) =>
+      cellUnder(eps, p, tuning)!.ecdfMax.mean - cellUnder(eps, q, tuning)!.ecdfMax.mean
+    );
+}
+
+/** A synthesizer's label, with its tuning where it is not the slides' own. */
+export function labelUnder(m: FiveMechanism, tuning: Tuning): string {
+  return inRetuned(m, tuning) ? `${FIVE_LABELS[m]} (${tuning})` : FIVE_LABELS[m];
+}
+
+/** The utility measures: max-ECDF and avg-ECDF. */
+export type Utility = "ecdfMax" | "ecdfMeanSquared";
+
+export type Lower = PairedDifference & { readonly tie: boolean };
+
+/**
+ * `a` against `b` at ε index e under one tuning, paired on the databases where both released: how
+ * much lower `a`'s utility measure is (positive when `a` is better), its z and the databases
+ * (null when fewer than two databases have both).
+ */
+export function lowerBy(
+  result: FiveResult,
+  e: number,
+  a: FiveMechanism,
+  b: FiveMechanism,
+  key: Utility,
+  tuning: Tuning = "native",
+): Lower | null {
+  const pairs = result.records.map((r) => {
+    const eps = r.epsilons[e];
+    return [
+      entryUnder(eps, b, tuning)?.[key] ?? null,
+      entryUnder(eps, a, tuning)?.[key] ?? null,
+    ] as const;
+  });
+  if (pairs.filter(([x, y]) => x !== null && y !== null).length < 2) return null;
+  const d = pairedDifference(pairs);
+  return { ...d, tie: isTie(d) };
+}
+
+/** The same comparison the other way round. */
+export const flip = (d: Lower): Lower => ({ ...d, mean: -d.mean, z: -d.z });
+
+/** "Censor w lower than Weighted by 0.0021 (paired z = 1.1, 100 databases)". */
+export function lowerText(
+  a: FiveMechanism,
+  b: FiveMechanism,
+  d: Lower,
+  tuning: Tuning = "native",
+): string {
+  return `${labelUnder(a, tuning)} lower than ${labelUnder(b, tuning)} by ${md.fmt(d.mean, 4)} ` +
+    `(paired z = ${md.fmt(d.z, 1)}, ${d.n} databases)`;
+}
+
+/** "; ties within Monte Carlo error (z < 2): …", or "" when there are none. */
+export const tiesText = (ties: readonly string[]) =>
+  ties.length === 0 ? "" : `; ties within Monte Carlo error (z < 2): ${ties.join("; ")}`;
+
+/**
+ * Weighted against the synthesizer with the best mean at ε index e, paired: "best by max-ECDF",
+ * "tied for best …" (|z| < 2 is not a loss) or "not best …" (the slides' "Weighted best").
+ */
+export function weightedAgainstBest(
+  result: FiveResult,
+  e: number,
+  rank: readonly FiveMechanism[],
+  measure: string,
+  key: Utility,
+): string {
+  if (rank[0] === "lw") return `best by ${measure}`;
+  const d = lowerBy(result, e, rank[0], "lw", key);
+  if (d === null) return `not best by ${measure} (${FIVE_LABELS[rank[0]]} is)`;
+  const z = `paired z = ${md.fmt(d.z, 1)}, ${d.n} databases`;
+  if (!d.tie && d.mean < 0) {
+    return `best by ${measure} on the databases both released (paired z = ` +
+      `${md.fmt(-d.z, 1)} against ${FIVE_LABELS[rank[0]]}, ${d.n} databases)`;
+  }
+  return d.tie
+    ? `tied for best by ${measure} (${FIVE_LABELS[rank[0]]}'s mean is lower, ${z}: a tie ` +
+      "within Monte Carlo error)"
+    : `not best by ${measure} (${FIVE_LABELS[rank[0]]} is, ${z})`;
+}
+
+const COLORS: Readonly<Record<FiveDownscaled, string>> = {
+  "weighted-e": "#CC79A7",
+  "censored-w": "#009E73",
+};
+
+/** The index of the downscaling ε among the settings' ε's (−1: not run). */
+function downscalingIndex(result: FiveResult): number {
+  const { downscaling, epsilons } = result.settings;
+  return downscaling === null ? -1 : epsilons.indexOf(downscaling);
+}
+
+/** A synthesizer's entries over the databases, downscaled or not. */
+function entries(
+  result: FiveResult,
+  m: FiveDownscaled,
+  downscaled: boolean,
+): (FiveEntry | null)[] {
+  const e = downscalingIndex(result);
+  if (e < 0) return [];
+  return result.records.map((r: FiveRecord) =>
+    r.epsilons[e].downscaling?.[downscaled ? "scaled" : "unscaled"][m] ?? null
+  );
+}
+
+/** The slides' two violins as distributions over the databases: Δ and avg-ECDF. */
+export function downscalingFigure(result: FiveResult): Figure {
+  const c1 = result.settings.downscaling === null
+    ? "–"
+    : String(result.settings.downscaling / result.settings.reference);
+  const panel = (title: string, xLabel: string, value: (x: FiveEntry) => number | null): Panel => ({
+    title,
+    xLabel,
+    yLabel: "share of databases at or below",
+    series: FIVE_DOWNSCALED.flatMap((m) =>
+      [false, true].map((downscaled) =>
+        distributionSeries(
+          `${FIVE_LABELS[m]}, c = ${downscaled ? c1 : 1}`,
+          COLORS[m],
+          entries(result, m, downscaled).map((x) => x === null ? null : value(x)),
+          { dashed: !downscaled },
+        )
+      )
+    ),
+  });
+  return {
+    title: "Fine tuning with downscaling (censoring slides)",
+    panels: [
+      panel("Lipschitz bound", "Δ", (x) => x.lipschitz),
+      panel("avg-ECDF", "avg-ECDF ×10³", (x) => 1000 * x.ecdfMeanSquared),
+    ],
+    legend: FIVE_DOWNSCALED.map((m) => [FIVE_LABELS[m], COLORS[m]] as const),
+    caption: `solid: downscaled, c₁ = ${c1}; dashed: c = 1 (no downscaling); released or not`,
+  };
+}
+
+/** The slides' "Improved utility with downscaling" (avg-ECDF), per synthesizer, paired. */
+export function downscalingVerdict(result: FiveResult): Verdict | null {
+  if (downscalingIndex(result) < 0) return null;
+  const per = FIVE_DOWNSCALED.map((m) => {
+    const down = entries(result, m, true);
+    const plain = entries(result, m, false);
+    const pairs = down.map((x, r) =>
+      [x?.ecdfMeanSquared ?? null, plain[r]?.ecdfMeanSquared ?? null] as const
+    );
+    const both = pairs.filter(([a, b]) => a !== null && b !== null).length;
+    return { m, d: both < 2 ? null : pairedDifference(pairs), down, plain };
+  });
+  const half = result.settings.downscaling! / 2;
+  const above = (xs: readonly (FiveEntry | null)[]) =>
+    xs.filter((x) => x !== null && (x.lipschitz ?? 0) > half).length;
+  const ours = per.map(({ m, d, down, plain }) =>
+    `${FIVE_LABELS[m]}: Δ > ε/2 on ${above(down)} of ${down.length} databases downscaled, ` +
+    `${above(plain)} at c = 1` +
+    (d === null
+      ? ""
+      : `; avg-ECDF ×10³ lower by ${md.fmt(-1000 * d.mean, 3)} downscaled (paired z = ` +
+        `${md.fmt(-d.z, 1)}, ${d.n} databases)`)
+  ).join("; ");
+  const cells = {
+    quantity: `Censoring slides: "Improved utility with downscaling" (avg-ECDF, ε = ` +
+      `${result.settings.downscaling}), Weighted-e and Censor w at c₁ = ε/5 against c = 1`,
+    paper: "improved",
+    ours,
+  };
+  if (per.some((p) => p.d === null)) {
+    return verdict(cells, Judge.differs("not comparable: fewer than two databases ran both"));
+  }
+  const worse = per.filter((p) => !isTie(p.d!) && p.d!.mean > 0);
+  const tied = per.filter((p) => isTie(p.d!));
+  if (worse.length > 0) {
+    return verdict(
+      cells,
+      Judge.differs(`downscaling worsens ${worse.map((p) => FIVE_LABELS[p.m]).join(" and ")}`),
+    );
+  }
+  return verdict(
+    cells,
+    tied.length === 0 ? Judge.agrees() : Judge.tie(
+      tied.map((p) => `${FIVE_LABELS[p.m]}: paired z = ${md.fmt(-p.d!.z, 1)}`).join("; "),
+    ),
+  );
+}
 
 /**
  * Weighted-e's truncation per ε: the databases still above ε/2 after it (refused) and the
