@@ -1,23 +1,29 @@
 /**
  * The survey study's aggregate over replicates (Study 4), per arm (Δ*): RMSE-ratio summaries
  * (Figures 5–7), per-cell coverage, interval length and CV per m (Tables 4–5 and the
- * supplement's figures) and the calibrations.
+ * supplement's figures) and the calibrations; the paper's Tables 4–5, the centring of the
+ * intervals and the cell means over replicates that the verdicts and the report share.
  *
  * @module
  */
 import { FIELD_LEVELS, GENDER_LEVELS } from "../survey/sdr_tables.ts";
 import { cellLayout } from "../survey/tables.ts";
 import { summarize, type Summary, totalFitStats } from "./study_runner.ts";
-import type { CellValues, CoverageEntry } from "./survey_metrics.ts";
-import type { ArmRecord, SurveyRecord } from "./survey_record.ts";
 import {
+  type ArmRecord,
+  type CellValues,
+  type CoverageEntry,
   type Method,
   type Quantity,
   SURVEY_METHODS,
   SURVEY_SYNTHESIZERS,
+  type SurveyRecord,
   type SurveySettings,
   type Synthesizer,
 } from "./survey_settings.ts";
+import { normalCdf, normalQuantile } from "../stats/student_t.ts";
+import { fmt } from "./markdown.ts";
+export { PAPER_TABLES_4_5, paperPopulationCells } from "../survey/paper_tables_4_5.ts";
 
 /** Summaries of the 27 RMSE ratios of one method and m. */
 export interface RatioSummary {
@@ -159,4 +165,123 @@ export function surveyAggregate(
     arms: settings.lipschitz.map((_, a) => arm(a)),
     fitStats: totalFitStats(records.map((r) => r.fitStats)),
   };
+}
+
+/** The 24 cells of Tables 4–5 (field totals and field × gender) in cellLayout row indices. */
+export function paperTableRows(): number[] {
+  const perField = GENDER_LEVELS.length + 1;
+  return FIELD_LEVELS.flatMap((_, f) =>
+    Array.from({ length: perField }, (_, g) => (f + 1) * perField + g)
+  );
+}
+
+/** The centring of one method's estimates (null without recorded errors or with one sample). */
+export interface Centring {
+  /** Cells whose mean estimate lies more than 2 SE (spread/√R) from the population value. */
+  readonly off: number;
+  /** Cells compared (24). */
+  readonly cells: number;
+  /**
+   * The mean over the cells of P(|b + sZ| ≤ h): the coverage of an interval of the cell's mean
+   * half-length h around a normal estimate with the cell's bias b and spread s,
+   * Φ((h − b)/s) − Φ((−h − b)/s); and the same with b = 0.
+   */
+  readonly withBias: number;
+  readonly withoutBias: number;
+}
+
+/** z of a 95 % normal interval. */
+const Z = normalQuantile(0.975);
+
+/**
+ * The mean over the 24 cells of the implied SE (half-length / z₀.₉₇₅) over the estimates' spread
+ * across samples: 1 for intervals as wide as the sampling variation (null without errors).
+ *
+ * @param cells One method's per-cell aggregate at one m.
+ * @param kind Counts or means.
+ */
+export function intervalScale(cells: CoverageCells, kind: Quantity): number | null {
+  if (cells.spread === null) return null;
+  const rows = paperTableRows();
+  return rows.reduce((s, c) => s + cells.length[kind][c] / 2 / Z / cells.spread![kind][c], 0) /
+    rows.length;
+}
+
+/**
+ * The centring of one method's estimates over the 24 cells.
+ *
+ * @param cells One method's per-cell aggregate at one m.
+ * @param kind Counts or means.
+ * @param replicates R, the samples behind the aggregate.
+ */
+export function centringOf(
+  cells: CoverageCells,
+  kind: Quantity,
+  replicates: number,
+): Centring | null {
+  if (cells.bias === null || cells.spread === null) return null;
+  const rows = paperTableRows();
+  const bias = rows.map((c) => cells.bias![kind][c]);
+  const spread = rows.map((c) => cells.spread![kind][c]);
+  const half = rows.map((c) => cells.length[kind][c] / 2);
+  const covered = (b: number, k: number) =>
+    normalCdf((half[k] - b) / spread[k]) - normalCdf((-half[k] - b) / spread[k]);
+  const average = (f: (k: number) => number) => rows.reduce((s, _, k) => s + f(k), 0) / rows.length;
+  return {
+    off: bias.filter((b, k) => Math.abs(b) > 2 * spread[k] / Math.sqrt(replicates)).length,
+    cells: rows.length,
+    withBias: average((k) => covered(bias[k], k)),
+    withoutBias: average((k) => covered(0, k)),
+  };
+}
+
+/** The methods' names in the report. */
+export const LABELS: Record<Method | "sample", string> = {
+  sample: "Sample",
+  fbs: "FBS",
+  fbp: "FBP",
+  laplace: "Laplace",
+};
+
+/** ε = 2·Δ*·m, with one decimal. */
+export function epsilon(target: number, m: number): string {
+  return fmt(2 * target * m, 1);
+}
+
+/** Mean over the 24 cells of Tables 4–5 of per-cell values. */
+export function cellMean(values: readonly number[]): number {
+  const rows = paperTableRows();
+  return rows.reduce((s, c) => s + values[c], 0) / rows.length;
+}
+
+/**
+ * The mean over replicates of a per-replicate mean over the 24 paper cells, with its Monte Carlo
+ * standard error from the spread of the per-replicate means (so the cells' correlation is
+ * accounted for; NaN for one replicate).
+ */
+export function coverageByReplicate(
+  records: readonly SurveyRecord[],
+  pick: (r: SurveyRecord) => readonly number[],
+): { mean: number; se: number } {
+  const values = records.map((r) => cellMean(pick(r)));
+  const n = values.length;
+  const mean = values.reduce((s, v) => s + v, 0) / n;
+  if (n < 2) return { mean, se: NaN };
+  const variance = values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1);
+  return { mean, se: Math.sqrt(variance / n) };
+}
+
+/** Mean over the 24 cells of FBP's mean CI length over FBS's. */
+export function lengthRatio(arm: ArmSummary, key: string, kind: Quantity): number {
+  const fbp = arm.coverage.fbp[key].length[kind];
+  const fbs = arm.coverage.fbs[key].length[kind];
+  const ratios = paperTableRows().map((c) => fbp[c] / fbs[c]).filter(Number.isFinite);
+  return ratios.reduce((s, r) => s + r, 0) / ratios.length;
+}
+
+/** The standard deviation of log w over (salary, weight) pairs (NaN for fewer than two). */
+export function logWeightSpread(pairs: readonly (readonly [number, number])[]): number {
+  const logs = pairs.map(([, w]) => Math.log(w));
+  const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+  return Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (logs.length - 1));
 }

@@ -1,35 +1,41 @@
 /**
  * The survey study's report as data (Study 4; survey paper §4.1–4.4, Appendix F): the verdicts
- * (`survey_verdicts.ts`), the tables (`survey_tables.ts`) and the values and data-decided
- * sentences that fill `SURVEY_TEMPLATE` (`survey_template.ts`).
+ * (`survey_verdicts.ts`); the tables (the calibrations, the RMSE ratios of Figures 5–7, coverage
+ * and CV per m and arm, and the paper's Tables 4–5 cell by cell); the figures of the first
+ * sample at the first Δ* (Figure 3's record-level bounds, Figure 4's weight smoothing, Figures 8–9
+ * with synthesised and smoothed weights); and the values and data-decided sentences that fill
+ * `templates/survey.md`.
  *
  * @module
  */
-import { fmt, samplerParagraph } from "./markdown.ts";
+import { fmt, medianRange, quantileCells, samplerParagraph } from "./markdown.ts";
 import type { StudyDocument, Table } from "./study_document.ts";
 import type { StudyResult } from "./study.ts";
-import type { SurveySummary } from "./survey_aggregate.ts";
-import type { SurveyRecord } from "./survey_record.ts";
-import { SURVEY_SETTINGS, SURVEY_SYNTHESIZERS, type SurveySettings } from "./survey_settings.ts";
 import {
-  calibrationTable,
-  coverageTable,
+  type ArmSummary,
+  cellMean,
+  centringOf,
+  coverageByReplicate,
   epsilon,
+  intervalScale,
   LABELS,
-  paperTable,
-  ratioTables,
-} from "./survey_tables.ts";
-import { centringOf, intervalScale } from "./survey_centring.ts";
-import {
   logWeightSpread,
-  surveyBoundsFigure,
-  synthesizedWeightsFigure,
-  weightSmoothingFigure,
-} from "./survey_figures.ts";
-import { SURVEY_PROSE } from "./survey_template.ts";
-import { surveyVerdicts } from "./survey_verdicts.ts";
-
-type SurveyResult = StudyResult<SurveySettings, SurveyRecord, SurveySummary>;
+  PAPER_TABLES_4_5,
+  paperTableRows,
+  type SurveySummary,
+} from "./survey_aggregate.ts";
+import {
+  type Method,
+  type Quantity,
+  SURVEY_METHODS,
+  SURVEY_SETTINGS,
+  SURVEY_SYNTHESIZERS,
+  type SurveyRecord,
+  type SurveySettings,
+} from "./survey_settings.ts";
+import { SURVEY_PROSE, surveyVerdicts } from "./survey_verdicts.ts";
+import { MARGIN_LABEL } from "../survey/tables.ts";
+import type { Figure, Panel } from "../report/figure.ts";
 
 /** The settings that differ from {@linkcode SURVEY_SETTINGS}, as a bullet ("" when none). */
 function reducedSettings(settings: SurveySettings): string {
@@ -162,4 +168,233 @@ export function surveyDocument(result: SurveyResult): StudyDocument {
     fbpWeights: synthesizedWeightsFigure(records[0], "fbp"),
   };
   return { verdicts: surveyVerdicts(result), values, tables, figures };
+}
+
+type SurveyResult = StudyResult<SurveySettings, SurveyRecord, SurveySummary>;
+
+function cellLabel(labels: SurveySummary["labels"], c: number): string {
+  const [f, g] = [labels[0][c], labels[1][c]];
+  if (f === MARGIN_LABEL) return g === MARGIN_LABEL ? "All fields" : `All fields, ${g}`;
+  return g === MARGIN_LABEL ? `${f} total` : `${f}, ${g}`;
+}
+
+/** The calibrations: Δ and the unweighted Δ_x per arm and synthesizer (§4.2). */
+export function calibrationTable(result: SurveyResult): Table {
+  const { settings, summary, replicates } = result;
+  return {
+    header: [
+      "Δ*",
+      "synthesizer",
+      "Δ_{α,x}: median [min, max]",
+      `largest ε at m = ${settings.coverageM}`,
+      "unweighted Δ_x: median [min, max]",
+      "missed Δ*",
+    ],
+    rows: summary.arms.flatMap((arm) =>
+      SURVEY_SYNTHESIZERS.map((method) => {
+        const f = arm.fits[method];
+        return [
+          `${arm.target}`,
+          LABELS[method],
+          medianRange(f.lipschitz, 3),
+          fmt(2 * f.lipschitz.max * settings.coverageM, 2),
+          medianRange(f.unweightedLipschitz, 2),
+          `${f.missedTarget} of ${replicates}`,
+        ];
+      })
+    ),
+  };
+}
+
+const RATIO_HEADER = ["method", "m", "min", "q25", "median", "q75", "max"];
+
+function ratioRows(ms: readonly number[], arm: ArmSummary, pooled: boolean, kind: Quantity) {
+  return SURVEY_METHODS.flatMap((method) =>
+    ms.map((m) => {
+      const s = (pooled ? arm.ratiosPooled : arm.ratios)[method][`m${m}`][kind];
+      return [LABELS[method], `${m} (ε = ${epsilon(arm.target, m)})`, ...quantileCells(s, 2)];
+    })
+  );
+}
+
+/** An arm's RMSE ratios (Figures 5–7): replicate 0's counts and means, and both pooled. */
+export function ratioTables(
+  ms: readonly number[],
+  arm: ArmSummary,
+): { count: Table; mean: Table; pooled: Table } {
+  return {
+    count: { header: RATIO_HEADER, rows: ratioRows(ms, arm, false, "count") },
+    mean: { header: RATIO_HEADER, rows: ratioRows(ms, arm, false, "mean") },
+    pooled: {
+      header: ["quantity", ...RATIO_HEADER],
+      rows: [
+        ...ratioRows(ms, arm, true, "count").map((row) => ["counts", ...row]),
+        ...ratioRows(ms, arm, true, "mean").map((row) => ["means", ...row]),
+      ],
+    },
+  };
+}
+
+/** Arm a's mean coverage and CV over the 24 cells per method and m, then the sample's. */
+export function coverageTable(result: SurveyResult, a: number): Table {
+  const { settings, summary, records } = result;
+  const arm = summary.arms[a];
+  const rows = SURVEY_METHODS.flatMap((method) =>
+    settings.ms.map((m) => {
+      const cov = (kind: Quantity) =>
+        coverageByReplicate(records, (r) => r.arms[a].coverage[method][`m${m}`].covered[kind]);
+      const cv = (kind: Quantity) => cellMean(arm.coverage[method][`m${m}`].cv[kind]);
+      return [
+        LABELS[method],
+        `${m} (ε = ${epsilon(arm.target, m)})`,
+        fmt(cov("count").mean, 3),
+        fmt(cv("count"), 3),
+        fmt(cov("mean").mean, 3),
+        fmt(cv("mean"), 3),
+      ];
+    })
+  );
+  const sample = [
+    LABELS.sample,
+    "—",
+    fmt(coverageByReplicate(records, (r) => r.sample.covered.count).mean, 3),
+    fmt(cellMean(summary.sample.cv.count), 3),
+    fmt(coverageByReplicate(records, (r) => r.sample.covered.mean).mean, 3),
+    fmt(cellMean(summary.sample.cv.mean), 3),
+  ];
+  return {
+    header: ["method", "m", "count coverage", "count CV", "mean coverage", "mean CV"],
+    rows: [...rows, sample],
+  };
+}
+
+/** Table 4 (counts) or 5 (means) of the main arm at m = coverageM, ours beside the paper's. */
+export function paperTable(result: SurveyResult, kind: Quantity): Table {
+  const { settings, summary } = result;
+  const paper = PAPER_TABLES_4_5[kind];
+  const cov = (method: Method) => summary.arms[0].coverage[method][`m${settings.coverageM}`];
+  return {
+    header: [
+      "cell",
+      "Pop. (ours)",
+      "Pop. (paper)",
+      "FBS cov.",
+      "(paper)",
+      "FBS CI",
+      "(paper)",
+      "FBP cov.",
+      "(paper)",
+      "FBP CI",
+      "(paper)",
+      "Sample cov.",
+      "Laplace cov.",
+      "FBS CV",
+      "FBP CV",
+    ],
+    rows: paperTableRows().map((c, k) => [
+      cellLabel(summary.labels, c),
+      fmt(summary.truth[kind][c], 0),
+      fmt(paper[k][0], 0),
+      fmt(cov("fbs").coverage[kind][c], 2),
+      fmt(paper[k][1], 2),
+      fmt(cov("fbs").length[kind][c], 0),
+      fmt(paper[k][2], 0),
+      fmt(cov("fbp").coverage[kind][c], 2),
+      fmt(paper[k][3], 2),
+      fmt(cov("fbp").length[kind][c], 0),
+      fmt(paper[k][4], 0),
+      fmt(summary.sample.coverage[kind][c], 2),
+      fmt(cov("laplace").coverage[kind][c], 2),
+      fmt(cov("fbs").cv[kind][c], 3),
+      fmt(cov("fbp").cv[kind][c], 3),
+    ]),
+  };
+}
+
+const UNWEIGHTED = "#000000";
+const COLORS = { sample: "#009E73", fbs: "#E69F00", fbp: "#0072B2" } as const;
+const FIGURE_LABELS = { sample: "Sample", fbs: "FBS", fbp: "FBP" } as const;
+
+/** Figure 3: the share of records with a bound at or below x, unweighted and released. */
+export function surveyBoundsFigure(first: SurveyRecord | undefined, target: number): Figure {
+  const bounds = first?.figures?.bounds;
+  const panel = (method: "fbs" | "fbp"): Panel => ({
+    title: FIGURE_LABELS[method],
+    xLabel: "Δ_{α,(y_i,X_i,w_i)}",
+    yLabel: "share of records at or below",
+    series: bounds === undefined ? [] : [
+      {
+        label: "unweighted",
+        color: UNWEIGHTED,
+        marks: false,
+        points: bounds[method].unweighted.map((x, p) => [x, p / 100] as const),
+      },
+      {
+        label: `weighted (Δ* = ${target})`,
+        color: COLORS[method],
+        marks: false,
+        points: bounds[method].weighted.map((x, p) => [x, p / 100] as const),
+      },
+    ],
+  });
+  return {
+    title: "Record-level Lipschitz bounds, unweighted and weighted (survey paper, Figure 3)",
+    panels: [panel("fbs"), panel("fbp")],
+    legend: [["unweighted", UNWEIGHTED], ["FBS weighted", COLORS.fbs], [
+      "FBP weighted",
+      COLORS.fbp,
+    ]],
+    caption: `the first sample, weights calibrated to Δ* = ${target}`,
+  };
+}
+
+/** Figure 4: salary against weight, confidential and synthetic. */
+export function weightSmoothingFigure(first: SurveyRecord | undefined): Figure {
+  const pairs = first?.figures?.pairs;
+  const panel = (which: "sample" | "fbs" | "fbp"): Panel => ({
+    title: FIGURE_LABELS[which],
+    xLabel: "salary",
+    yLabel: "weight",
+    series: pairs === undefined
+      ? []
+      : [{ label: FIGURE_LABELS[which], color: COLORS[which], line: false, points: pairs[which] }],
+  });
+  return {
+    title: "Salary and weight, confidential and synthetic (survey paper, Figure 4)",
+    panels: [panel("sample"), panel("fbs"), panel("fbp")],
+    legend: (["sample", "fbs", "fbp"] as const).map((w) => [FIGURE_LABELS[w], COLORS[w]] as const),
+    caption: "every fourth record of the first sample and of each synthesizer's first dataset",
+  };
+}
+
+/** Figures 8 (FBS) and 9 (FBP): salary against the sample's, synthesised and smoothed weights. */
+export function synthesizedWeightsFigure(
+  first: SurveyRecord | undefined,
+  method: "fbs" | "fbp",
+): Figure {
+  const figures = first?.figures;
+  const panel = (title: string, points: readonly (readonly [number, number])[] | undefined) => ({
+    title,
+    xLabel: "salary",
+    yLabel: "weight",
+    series: points === undefined ? [] : [{
+      label: title,
+      color: title === "Sample" ? COLORS.sample : COLORS[method],
+      line: false,
+      points,
+    }],
+  });
+  return {
+    title:
+      `Salary and weight: sample, synthesised and smoothed weights, ${FIGURE_LABELS[method]} ` +
+      `(survey paper, Figure ${method === "fbs" ? 8 : 9})`,
+    panels: [
+      panel("Sample", figures?.pairs.sample),
+      panel(`${FIGURE_LABELS[method]} synthesised weights`, figures?.synthesized?.[method]),
+      panel(`${FIGURE_LABELS[method]} smoothed weights`, figures?.pairs[method]),
+    ],
+    legend: [["Sample", COLORS.sample], [FIGURE_LABELS[method], COLORS[method]]],
+    caption: "every fourth record of the first sample and of the synthesizer's first dataset " +
+      "(the same synthetic salaries in the middle and right panels)",
+  };
 }

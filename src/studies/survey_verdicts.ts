@@ -7,21 +7,28 @@
  */
 import { fmt, medianRange } from "./markdown.ts";
 import type { StudyResult } from "./study.ts";
-import type { ArmSummary, CoverageCells, SurveySummary } from "./survey_aggregate.ts";
-import { PAPER_TABLES_4_5, paperTableRows } from "./survey_paper.ts";
-import type { SurveyRecord } from "./survey_record.ts";
+import {
+  type ArmSummary,
+  centringOf,
+  coverageByReplicate,
+  type CoverageCells,
+  intervalScale,
+  LABELS,
+  lengthRatio,
+  logWeightSpread,
+  PAPER_TABLES_4_5,
+  paperTableRows,
+  type SurveySummary,
+} from "./survey_aggregate.ts";
 import {
   type Method,
   QUANTITIES,
   type Quantity,
   SURVEY_METHODS,
   SURVEY_SYNTHESIZERS,
+  type SurveyRecord,
   type SurveySettings,
 } from "./survey_settings.ts";
-import { centringOf, intervalScale } from "./survey_centring.ts";
-import { logWeightSpread } from "./survey_figures.ts";
-import { coverageByReplicate, LABELS, lengthRatio } from "./survey_tables.ts";
-import { SURVEY_PROSE } from "./survey_template.ts";
 import {
   inInterval,
   Judge,
@@ -307,3 +314,30 @@ export function surveyVerdicts(
   }
   return rows;
 }
+
+/** The fixed words of the sentences and verdict reasons the survey study's data decides. */
+export const SURVEY_PROSE = {
+  /** The paragraph after the verdict table when a sample missed its Δ* (`missed`: who, where). */
+  targetNotReached: (missed: string) =>
+    `**Target not reached:** ${missed}; those samples ran with the cap just above ` +
+    "the smallest Δ their calibration reached (the records' `cap`), and their ε is 2·Δ·m of " +
+    "that fit. Laplace stays at ε = 2·Δ*·m.\n\n",
+  /** What follows "R = <R>" when R is below the paper's 100 (`se`: the largest coverage SE). */
+  fewReplicates: (replicates: number, se: string) =>
+    ` only, against the paper's 100: a coverage rate from ${replicates} samples has a ` +
+    `standard error of up to ${se}. The full run is \`deno task study survey\``,
+  /** The bullet naming the settings that differ from the defaults (`changes`: key = value, …). */
+  reducedSettings: (changes: string) =>
+    "- **Reduced settings**: this run differs from the defaults of `deno task study survey` in " +
+    `${changes}.\n`,
+  /** Why FBP's unweighted Δ_x (§4.2) cannot be compared with the paper's. */
+  fbpNotComparable: "not comparable: our FBP ℓ_i is eq. (6) plus log π_i (the density of " +
+    "(log y, log π)), so Δ_x does not depend on the weights' units; eq. (6)'s Δ_x does, and the " +
+    "paper does not state them",
+  /** Why FBP's Field 7 total count covers less than the paper's 0.51 (`length`: our CI length). */
+  field7: (length: string) =>
+    "the paper's own rule: FBP's weights keep \"only the κ_y y_i component of the mean in " +
+    "Equation (5)\" (§2.2), dropping the fields' x_iκ_x, so this total is biased in the " +
+    `paper (0.51) and here; our interval is ${length} long against the paper's 4725, so it ` +
+    "misses more often",
+} as const;

@@ -1,6 +1,5 @@
 import { studyMarkdown, withDocument } from "../../src/studies/study_report.ts";
-import { centringOf, intervalScale } from "../../src/studies/survey_centring.ts";
-import assert from "node:assert/strict";
+import { centringOf, intervalScale } from "../../src/studies/survey_aggregate.ts";
 import {
   cellRmse,
   type CoverageEntry,
@@ -14,11 +13,12 @@ import {
   surveyAggregate,
   type SurveySettings,
 } from "../../src/studies/survey.ts";
-import type { ArmRecord, SurveyRecord } from "../../src/studies/survey_record.ts";
+import type { ArmRecord, SurveyRecord } from "../../src/studies/survey_settings.ts";
 import { Rng } from "../../src/random/rng.ts";
 import { simulatePopulation } from "../../src/survey/population.ts";
 import type { SurveyTable } from "../../src/survey/tables.ts";
 import { runSerialAndParallel } from "./_quick.ts";
+import assert from "node:assert/strict";
 
 /** Quick mode: a small population and sample, few draws, and a Δ* the unweighted fit meets. */
 const QUICK: SurveySettings = {
