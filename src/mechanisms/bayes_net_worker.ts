@@ -1,6 +1,6 @@
 /**
  * Worker entry of {@linkcode parallelBayesNetMaxima}: rebuilds the Bayesian network from its
- * encoded file and prior and runs `termMaxima` over the draws it is given.
+ * encoded file, prior and given columns and runs `termMaxima` over the draws it is given.
  *
  * Message in: {@linkcode BayesNetJob}. Message out: the `TermMaxima` (draw indices local to the
  * job's draws) or `{error}`.
@@ -15,6 +15,8 @@ import { BayesNetModel, type BayesNetPrior } from "../models/bayes_net.ts";
 export interface BayesNetJob {
   readonly file: EncodedFile;
   readonly prior: BayesNetPrior;
+  /** The network's given columns (they decide its modelled columns and candidates). */
+  readonly given: readonly number[];
   readonly draws: Float64Array;
   /** A draw's length. */
   readonly dim: number;
@@ -22,9 +24,9 @@ export interface BayesNetJob {
 }
 
 self.onmessage = (event: MessageEvent<BayesNetJob>) => {
-  const { file, prior, draws, dim, alpha } = event.data;
+  const { file, prior, given, draws, dim, alpha } = event.data;
   try {
-    const maxima = new BayesNetModel(file, prior).termMaxima(draws, dim, alpha);
+    const maxima = new BayesNetModel(file, prior, given).termMaxima(draws, dim, alpha);
     self.postMessage(maxima, {
       transfer: [maxima.perRecord, maxima.argDraw, maxima.minimum, maxima.argMinDraw].map((a) =>
         a.buffer as ArrayBuffer

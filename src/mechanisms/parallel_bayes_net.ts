@@ -70,6 +70,7 @@ export async function parallelBayesNetMaxima(
       runWorkerJob<BayesNetJob, TermMaxima>(url, {
         file,
         prior: model.prior,
+        given: model.given,
         draws: draws.slice(start * dim, starts[t + 1] * dim),
         dim,
         alpha,

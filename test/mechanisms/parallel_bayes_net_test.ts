@@ -39,6 +39,31 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "`parallelBayesNetMaxima()` with given columns equals termMaxima (the workers' network has them too)",
+  async () => {
+    // A worker that rebuilt the network without its given columns would model them too: other
+    // parent sets, another layout of a draw, another Δ (the attack: a release with `--x` whose
+    // bound came from the wrong model).
+    const { model, draws, dim, alpha } = bayesNetProblem({
+      seed: 53,
+      n: 300,
+      levels: [3, 4, 2, 5],
+      S: 12,
+      c: 0.3,
+      given: [1],
+    });
+    assert.deepEqual(model.order, [0, 2, 3]);
+    for (const weights of [null, alpha]) {
+      const got = await parallelBayesNetMaxima(model, draws, dim, weights, {
+        threads: 2,
+        minLookups: 0,
+      });
+      assertSameMaxima(got, model.termMaxima(draws, dim, weights), "given column 1");
+    }
+  },
+);
+
 Deno.test("`parallelBayesNetMaxima()` stays on this thread below its size", async () => {
   const { model, draws, dim } = bayesNetProblem({ seed: 52, n: 50, levels: [2, 3], S: 4, c: 1 });
   const got = await parallelBayesNetMaxima(model, draws, dim, null);

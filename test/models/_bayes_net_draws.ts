@@ -85,6 +85,8 @@ export interface BayesNetShape {
   readonly maxCells?: number;
   /** No record takes column 0's last level. */
   readonly unusedLevel?: boolean;
+  /** Given columns (`--x`): not modelled, parents of any column. */
+  readonly given?: readonly number[];
 }
 
 /** A problem: the network (a = 0.3), its draws and their length, α. */
@@ -99,7 +101,7 @@ export function bayesNetProblem(shape: BayesNetShape) {
     dirichlet: 0.3,
     maxParents: shape.maxParents ?? 2,
     maxCells: shape.maxCells ?? 200,
-  });
+  }, shape.given);
   const { draws, dim } = randomDraws(model, shape.S, shape.c, shape.fixed ?? false, rng);
   return { model, draws, dim, alpha: randomAlpha(shape.n, rng) };
 }
