@@ -25,7 +25,7 @@
  * @module
  */
 import extremesShader from "../../shaders/term_extremes.wgsl" with { type: "text" };
-import type { TermMaxima } from "../models/latent_class.ts";
+import { foldExtremes, type TermMaxima } from "../models/latent_class.ts";
 import { bufferPool } from "./buffers.ts";
 import { cachedPipeline, type GpuContext, GpuError, withErrorScopes } from "./device.ts";
 import { LOOP_BUDGET, planTiles, type TilingLimits, WORKGROUP_SIZE } from "./lipschitz_gpu.ts";
@@ -372,19 +372,7 @@ function exactExtremes(
   const { max, arg, min, argMin } = into;
   for (const s of drawList) {
     evaluate(s, out);
-    for (let h = 0; h < ids.length; h++) {
-      const g = ids[h];
-      const v = Math.abs(out[h]);
-      const bounded = Number.isNaN(v) ? Infinity : v;
-      if (bounded > max[g]) {
-        max[g] = bounded;
-        arg[g] = s;
-      }
-      if (bounded < min[g]) {
-        min[g] = bounded;
-        argMin[g] = s;
-      }
-    }
+    for (let h = 0; h < ids.length; h++) foldExtremes(out[h], s, ids[h], max, arg, min, argMin);
   }
 }
 

@@ -45,7 +45,7 @@
 import type { EncodedFile } from "../data/file_encoding.ts";
 import { checkInteger, checkPositiveFinite } from "../random/arguments.ts";
 import type { Rng } from "../random/rng.ts";
-import type { TermMaxima } from "./latent_class.ts";
+import { foldExtremes, type TermMaxima } from "./latent_class.ts";
 
 /** The public settings of the network: the Dirichlet concentration and the candidates' caps. */
 export interface BayesNetPrior {
@@ -251,16 +251,8 @@ export class BayesNetModel {
     for (let s = 0; s < S; s++) {
       this.logLik(draws.subarray(s * dim, (s + 1) * dim), ell);
       for (let i = 0; i < n; i++) {
-        const v = Math.abs((alpha === null ? 1 : alpha[i]) * ell[i]);
-        const bounded = Number.isNaN(v) ? Infinity : v;
-        if (bounded > perRecord[i]) {
-          perRecord[i] = bounded;
-          argDraw[i] = s;
-        }
-        if (bounded < minimum[i]) {
-          minimum[i] = bounded;
-          argMinDraw[i] = s;
-        }
+        const u = (alpha === null ? 1 : alpha[i]) * ell[i];
+        foldExtremes(u, s, i, perRecord, argDraw, minimum, argMinDraw);
       }
     }
     return { perRecord, argDraw, minimum, argMinDraw };

@@ -93,6 +93,32 @@ export interface TermMaxima {
 }
 
 /**
+ * Folds the term u of draw s into entry j's running extremes of |u| (a NaN counts as +∞): max[j]
+ * and arg[j] when |u| exceeds it, min[j] and argMin[j] when |u| is below it, so that each keeps
+ * the first draw attaining it.
+ */
+export function foldExtremes(
+  u: number,
+  s: number,
+  j: number,
+  max: Float64Array,
+  arg: Int32Array,
+  min: Float64Array,
+  argMin: Int32Array,
+): void {
+  const v = Math.abs(u);
+  const bounded = Number.isNaN(v) ? Infinity : v;
+  if (bounded > max[j]) {
+    max[j] = bounded;
+    arg[j] = s;
+  }
+  if (bounded < min[j]) {
+    min[j] = bounded;
+    argMin[j] = s;
+  }
+}
+
+/**
  * The release's record bound Δ_i = (max_s |u_i(θ_s)| − min_s |u_i(θ_s)|)/2: half the range of u_i
  * over the draws (u_i ≤ 0, so the range of |u_i| is that of u_i), which is max_s |u_i(θ_s) − c_i|
  * for the θ-free centre c_i = −(max + min)/2 (see the module doc: the pair's log ratio lies within
@@ -416,16 +442,7 @@ export class LatentClassModel {
     for (let s = 0; s < S; s++) {
       this.#groupTerms(draws.subarray(s * this.dim, (s + 1) * this.dim), groups, values);
       for (let g = 0; g < G; g++) {
-        const v = Math.abs(values[g]);
-        const bounded = Number.isNaN(v) ? Infinity : v;
-        if (bounded > groupMax[g]) {
-          groupMax[g] = bounded;
-          groupArg[g] = s;
-        }
-        if (bounded < groupMin[g]) {
-          groupMin[g] = bounded;
-          groupArgMin[g] = s;
-        }
+        foldExtremes(values[g], s, g, groupMax, groupArg, groupMin, groupArgMin);
       }
     }
     const perRecord = new Float64Array(this.n);
