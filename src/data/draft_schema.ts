@@ -11,7 +11,12 @@ import { z } from "zod";
 import { DataError } from "./data_error.ts";
 import type { Dataset } from "./dataset.ts";
 import { parseDecimal } from "./decimal.ts";
-import { DEFAULT_BINS, type FileColumn, type FileSchema } from "./file_schema.ts";
+import {
+  type ColumnSource,
+  DEFAULT_BINS,
+  type FileColumn,
+  type FileSchema,
+} from "./file_schema.ts";
 
 /** A codebook: column → description and values (codes with labels, and `min`/`max`). */
 const Codebook = z.record(
@@ -70,6 +75,41 @@ function format(numbers: string[]): { integer?: boolean; decimals?: number } {
   return { integer, ...(decimals > 0 ? { decimals } : {}) };
 }
 
+/** The fields every drafted column has: its name, N/A marker (if any), source and description. */
+function columnHead(
+  name: string,
+  marker: string | undefined,
+  source: ColumnSource,
+  description: string | undefined,
+) {
+  return {
+    name,
+    ...(marker === undefined ? {} : { notApplicable: marker }),
+    source,
+    ...(description === undefined ? {} : { description }),
+  };
+}
+
+/**
+ * A numeric column on [lo, hi]: its kind from its name and lower bound, and the file's number
+ * format (integer flag, except on counts, and decimals).
+ */
+function numericColumn(
+  head: ReturnType<typeof columnHead>,
+  lo: number,
+  hi: number,
+  shape: { integer?: boolean; decimals?: number },
+): FileColumn {
+  const kind = numericKind(head.name, lo, shape.integer === true);
+  return {
+    ...head,
+    kind,
+    bounds: [lo, hi],
+    ...(kind === "count" ? {} : { integer: shape.integer }),
+    ...(shape.decimals === undefined ? {} : { decimals: shape.decimals }),
+  };
+}
+
 /** A column from a codebook entry with values. */
 function fromCodebook(
   name: string,
@@ -80,12 +120,7 @@ function fromCodebook(
   const codes = Object.keys(values).filter((key) => key !== "min" && key !== "max");
   const marker = codes.find((code) => /^n\/a\b/i.test(String(values[code])));
   const rest = codes.filter((code) => code !== marker);
-  const common = {
-    name,
-    ...(marker === undefined ? {} : { notApplicable: marker }),
-    source: "codebook" as const,
-    ...(description === undefined ? {} : { description }),
-  };
+  const common = columnHead(name, marker, "codebook", description);
   const { min, max } = values;
   if (typeof min !== "number" || typeof max !== "number") {
     return { ...common, kind: "categorical", levels: sortedCells(rest) };
@@ -95,15 +130,7 @@ function fromCodebook(
   const hi = Math.max(max, ...extra);
   const points = extra.filter((x) => x < min || x > max);
   const shape = format([...numbers, String(min), String(max)]);
-  const kind = numericKind(name, lo, shape.integer === true);
-  return {
-    ...common,
-    kind,
-    bounds: [lo, hi],
-    ...(kind === "count" ? {} : { integer: shape.integer }),
-    ...(shape.decimals === undefined ? {} : { decimals: shape.decimals }),
-    ...(points.length > 0 ? { points } : {}),
-  };
+  return { ...numericColumn(common, lo, hi, shape), ...(points.length > 0 ? { points } : {}) };
 }
 
 /** A column read from the data alone: whole-number codes (by name, description or few values)
@@ -115,27 +142,14 @@ function fromData(name: string, cells: string[], description: string | undefined
     distinct.some((cell) => cell !== candidate && !Number.isNaN(parseDecimal(cell)))
   );
   const rest = distinct.filter((cell) => cell !== marker);
-  const common = {
-    name,
-    ...(marker === undefined ? {} : { notApplicable: marker }),
-    source: "data" as const,
-    ...(description === undefined ? {} : { description }),
-  };
+  const common = columnHead(name, marker, "data", description);
   const values = rest.map(parseDecimal);
   const shape = format(rest);
   const coded = CODES.test(name) || CODES.test(description ?? "");
   if (values.some(Number.isNaN) || (shape.integer && (coded || rest.length <= FEW_CODES))) {
     return { ...common, kind: "categorical", levels: sortedCells(rest) };
   }
-  const lo = Math.min(...values);
-  const kind = numericKind(name, lo, shape.integer === true);
-  return {
-    ...common,
-    kind,
-    bounds: [lo, Math.max(...values)],
-    ...(kind === "count" ? {} : { integer: shape.integer }),
-    ...(shape.decimals === undefined ? {} : { decimals: shape.decimals }),
-  };
+  return numericColumn(common, Math.min(...values), Math.max(...values), shape);
 }
 
 /** The order a column's fields are written in, for the owner's review. */
