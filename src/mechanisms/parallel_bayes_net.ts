@@ -14,7 +14,7 @@ import type { BayesNetModel } from "../models/bayes_net.ts";
 import type { TermMaxima } from "../models/latent_class.ts";
 import type { BayesNetJob } from "./bayes_net_worker.ts";
 import { mergeTermShares } from "./parallel_latent_class.ts";
-import { runWorkerJob, shareStarts } from "./worker_job.ts";
+import { runShares, runWorkerJob } from "./worker_job.ts";
 
 /**
  * Draw × record × column lookups from which the pass is split over workers (each a gather and
@@ -29,6 +29,12 @@ export interface ParallelBayesNetOptions {
   readonly threads?: number;
   /** Lookups from which workers are used (default {@linkcode PARALLEL_MIN_TERM_LOOKUPS}). */
   readonly minLookups?: number;
+}
+
+/** One share's job in a Bayesian network worker. */
+function share(job: BayesNetJob): Promise<TermMaxima> {
+  const url = new URL("./bayes_net_worker.ts", import.meta.url);
+  return runWorkerJob(url, job, "Bayesian network Lipschitz");
 }
 
 /**
@@ -63,19 +69,7 @@ export async function parallelBayesNetMaxima(
     n: model.n,
     columns: model.file.columns.map(({ name, levels, codes }) => ({ name, levels, codes })),
   };
-  const starts = shareStarts(S, threads);
-  const url = new URL("./bayes_net_worker.ts", import.meta.url);
-  const shares = await Promise.all(
-    starts.slice(0, -1).map((start, t) =>
-      runWorkerJob<BayesNetJob, TermMaxima>(url, {
-        file,
-        prior: model.prior,
-        given: model.given,
-        draws: draws.slice(start * dim, starts[t + 1] * dim),
-        dim,
-        alpha,
-      }, "Bayesian network Lipschitz")
-    ),
-  );
+  const job = { file, prior: model.prior, given: model.given, dim, alpha };
+  const { shares, starts } = await runShares(share, job, draws, dim, threads);
   return mergeTermShares(shares, starts);
 }

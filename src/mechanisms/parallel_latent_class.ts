@@ -11,7 +11,7 @@
  */
 import type { EncodedFile, LatentClassModel, TermMaxima } from "../models/latent_class.ts";
 import type { LatentClassJob } from "./latent_class_worker.ts";
-import { runWorkerJob, shareStarts } from "./worker_job.ts";
+import { mergeShareExtremes, runShares, runWorkerJob } from "./worker_job.ts";
 
 /**
  * Draw × group × class evaluations from which the pass is split over workers (each is J
@@ -49,6 +49,12 @@ export function encodedFileOf(model: LatentClassModel): EncodedFile {
   };
 }
 
+/** One share's job in a latent class worker. */
+function share(job: LatentClassJob): Promise<TermMaxima> {
+  const url = new URL("./latent_class_worker.ts", import.meta.url);
+  return runWorkerJob(url, job, "latent class Lipschitz");
+}
+
 /**
  * `model.termMaxima(draws, alpha)` with the draws split over worker threads (see the module).
  *
@@ -75,25 +81,14 @@ export async function parallelTermMaxima(
     return model.termMaxima(draws, alpha);
   }
   const file = encodedFileOf(model);
-  const starts = shareStarts(S, threads);
-  const url = new URL("./latent_class_worker.ts", import.meta.url);
-  const shares = await Promise.all(
-    starts.slice(0, -1).map((start, t) =>
-      runWorkerJob<LatentClassJob, TermMaxima>(url, {
-        file,
-        classes: model.K,
-        draws: draws.slice(start * model.dim, starts[t + 1] * model.dim),
-        alpha,
-      }, "latent class Lipschitz")
-    ),
-  );
+  const job = { file, classes: model.K, alpha };
+  const { shares, starts } = await runShares(share, job, draws, model.dim, threads);
   return mergeTermShares(shares, starts);
 }
 
 /**
- * Merges the extremes of contiguous shares of the draws in draw order: a later share wins only
- * when strictly larger (or smaller), so every extreme's draw is the first attaining it, as in
- * the one-thread pass over all draws.
+ * Merges the extremes of contiguous shares of the draws in draw order (`mergeShareExtremes`):
+ * every extreme's draw is the first attaining it, as in the one-thread pass over all draws.
  *
  * @param shares Each share's extremes (draw indices local to the share); the first is reused.
  * @param starts Where each share starts (`shareStarts`).
@@ -103,19 +98,8 @@ export function mergeTermShares(
   shares: readonly TermMaxima[],
   starts: readonly number[],
 ): TermMaxima {
+  mergeShareExtremes(shares.map((s) => s.perRecord), shares.map((s) => s.argDraw), starts, true);
+  mergeShareExtremes(shares.map((s) => s.minimum), shares.map((s) => s.argMinDraw), starts, false);
   const { perRecord, argDraw, minimum, argMinDraw } = shares[0];
-  shares.forEach((share, t) => {
-    if (t === 0) return;
-    for (let i = 0; i < perRecord.length; i++) {
-      if (share.perRecord[i] > perRecord[i]) {
-        perRecord[i] = share.perRecord[i];
-        argDraw[i] = share.argDraw[i] + starts[t];
-      }
-      if (share.minimum[i] < minimum[i]) {
-        minimum[i] = share.minimum[i];
-        argMinDraw[i] = share.argMinDraw[i] + starts[t];
-      }
-    }
-  });
   return { perRecord, argDraw, minimum, argMinDraw };
 }

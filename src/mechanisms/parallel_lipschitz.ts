@@ -19,7 +19,7 @@ import {
   type RecordMaxima,
 } from "./lipschitz.ts";
 import type { LipschitzJob } from "./lipschitz_worker.ts";
-import { runWorkerJob, shareStarts } from "./worker_job.ts";
+import { mergeShareExtremes, runShares, runWorkerJob } from "./worker_job.ts";
 
 /** Draw×record evaluations from which the pass is split over workers (≈0.4 s serial). */
 export const PARALLEL_MIN_EVALUATIONS = 10_000_000;
@@ -32,6 +32,7 @@ export interface ParallelLipschitzOptions {
   readonly minEvaluations?: number;
 }
 
+/** One share's job in a Lipschitz worker. */
 function share(job: LipschitzJob): Promise<RecordMaxima> {
   return runWorkerJob(new URL("./lipschitz_worker.ts", import.meta.url), job, "Lipschitz");
 }
@@ -59,27 +60,10 @@ export async function parallelLipschitz(
     return lipschitz(model, draws, options);
   }
   const alpha = checkLipschitzInput(model, draws, options);
-  const starts = shareStarts(S, threads);
-  const shares = await Promise.all(
-    starts.slice(0, -1).map((start, t) =>
-      share({
-        recipe: recipeOf(model),
-        draws: draws.slice(start * dim, starts[t + 1] * dim),
-        alpha,
-      })
-    ),
-  );
-  const perRecord = shares[0].perRecord;
-  const argDraw = shares[0].argDraw;
-  shares.forEach((maxima, t) => {
-    if (t === 0) return;
-    for (let i = 0; i < perRecord.length; i++) {
-      if (maxima.perRecord[i] > perRecord[i]) {
-        perRecord[i] = maxima.perRecord[i];
-        argDraw[i] = maxima.argDraw[i] + starts[t];
-      }
-    }
-  });
+  const job = { recipe: recipeOf(model), alpha };
+  const { shares, starts } = await runShares(share, job, draws, dim, threads);
+  mergeShareExtremes(shares.map((s) => s.perRecord), shares.map((s) => s.argDraw), starts, true);
+  const { perRecord, argDraw } = shares[0];
   return { perRecord, ...overallOf(perRecord, argDraw), matrix: undefined };
 }
 

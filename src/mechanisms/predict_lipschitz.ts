@@ -24,7 +24,7 @@ import { recipeOf } from "../models/recipe.ts";
 import { psis, psisThreshold, weightedUpperQuantile } from "../stats/psis.ts";
 import { type CandidateSummaries, candidateSummaries } from "./candidate_summaries.ts";
 import type { PredictJob } from "./predict_worker.ts";
-import { runWorkerJob, shareStarts } from "./worker_job.ts";
+import { runShares, runWorkerJob } from "./worker_job.ts";
 
 /** A predicted Δ and whether it can be trusted. */
 export interface LipschitzPrediction {
@@ -36,6 +36,11 @@ export interface LipschitzPrediction {
 
 /** Evaluations from which {@linkcode parallelCandidateSummaries} uses worker threads. */
 const PARALLEL_MIN_EVALUATIONS = 10_000_000;
+
+/** One share's job in a prediction worker. */
+function share(job: PredictJob): Promise<CandidateSummaries> {
+  return runWorkerJob(new URL("./predict_worker.ts", import.meta.url), job, "prediction");
+}
 
 /**
  * {@linkcode candidateSummaries} with the draws split over worker threads (the same numbers).
@@ -57,21 +62,8 @@ export async function parallelCandidateSummaries(
   if (threads < 2 || S * model.design.n < PARALLEL_MIN_EVALUATIONS) {
     return candidateSummaries(model, draws, base, candidates);
   }
-  const starts = shareStarts(S, threads);
-  const shares = await Promise.all(
-    starts.slice(0, -1).map((start, t) =>
-      runWorkerJob<PredictJob, CandidateSummaries>(
-        new URL("./predict_worker.ts", import.meta.url),
-        {
-          recipe: recipeOf(model),
-          draws: draws.slice(start * dim, starts[t + 1] * dim),
-          base,
-          candidates: [...candidates],
-        },
-        "prediction",
-      )
-    ),
-  );
+  const job = { recipe: recipeOf(model), base, candidates: [...candidates] };
+  const { shares, starts } = await runShares(share, job, draws, dim, threads);
   const join = (pick: (part: CandidateSummaries) => Float64Array[]) =>
     candidates.map((_, c) => {
       const out = new Float64Array(S);

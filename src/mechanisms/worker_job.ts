@@ -39,3 +39,61 @@ export function runWorkerJob<Job, Result extends object>(
     worker.postMessage(job);
   }).finally(() => worker.terminate());
 }
+
+/**
+ * Runs `run` on each contiguous share of S×dim draws (`shareStarts`, S = draws.length/dim): share
+ * t's job is `job` with its draws [starts[t], starts[t + 1]). Resolves with the replies in share
+ * order and the starts.
+ *
+ * @param run One job in a worker (`runWorkerJob`).
+ * @param job The shares' job but for their draws.
+ * @param draws S×dim draws, row-major.
+ * @param dim A draw's length.
+ * @param threads The number of shares.
+ */
+export async function runShares<Job extends { draws: Float64Array }, Result>(
+  run: (job: Job) => Promise<Result>,
+  job: Omit<Job, "draws">,
+  draws: Float64Array,
+  dim: number,
+  threads: number,
+): Promise<{ shares: Result[]; starts: number[] }> {
+  const starts = shareStarts(draws.length / dim, threads);
+  const shares = await Promise.all(
+    starts.slice(0, -1).map((start, t) =>
+      run({ ...job, draws: draws.slice(start * dim, starts[t + 1] * dim) } as Job)
+    ),
+  );
+  return { shares, starts };
+}
+
+/**
+ * Merges per-record extremes of contiguous shares of the draws into the first share's arrays in
+ * draw order: share t's value replaces the running one only when strictly larger (`larger`) or
+ * strictly smaller, with its draw shifted by starts[t], so every extreme's draw is the first
+ * attaining it, as in one pass over all draws.
+ *
+ * @param values Each share's per-record extremes; the first is merged into.
+ * @param draws Each share's draw of each extreme, local to the share; the first is merged into.
+ * @param starts Where each share starts (`shareStarts`).
+ * @param larger Whether the extremes are maxima (else minima).
+ */
+export function mergeShareExtremes(
+  values: readonly Float64Array[],
+  draws: readonly Int32Array[],
+  starts: readonly number[],
+  larger: boolean,
+): void {
+  const value = values[0];
+  const draw = draws[0];
+  for (let t = 1; t < values.length; t++) {
+    const v = values[t];
+    const d = draws[t];
+    for (let i = 0; i < value.length; i++) {
+      if (larger ? v[i] > value[i] : v[i] < value[i]) {
+        value[i] = v[i];
+        draw[i] = d[i] + starts[t];
+      }
+    }
+  }
+}
