@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RealFileSettings } from "../studies/real_file_types.ts";
+import type { RealFileSettings } from "../studies/real_file_settings.ts";
 import { runCommand } from "./run_command.ts";
 import { parseStudyArgs, type StudyArgs, studyCommand } from "./study.ts";
 

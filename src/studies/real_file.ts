@@ -17,11 +17,13 @@
  * On the whole file the confidential table is compared with R's (the settings' `reference`). The
  * record is a pure function of the settings and the seed (the seed of every synthesis).
  *
+ * Files: the constants, settings, record shapes and reduced-run flags in `real_file_settings.ts`,
+ * the findings (and the measures they and the tables read) in `real_file_findings.ts`, the report
+ * as data in `real_file_document.ts` and its prose in `templates/real_file.md`.
+ *
  * @module
  */
-import type { OutputColumn } from "../data/csv.ts";
-import { parseDecimal } from "../data/decimal.ts";
-import { datasetColumns, readCsv } from "../data/csv.ts";
+import { datasetColumns, type OutputColumn, readCsv } from "../data/csv.ts";
 import { type Dataset, selectRows } from "../data/dataset.ts";
 import { dropMissing } from "../data/missing.ts";
 import { CalibrationError } from "../mechanisms/calibrate.ts";
@@ -48,12 +50,11 @@ import {
   type RReference,
   type TableJson,
   UTILITY_MODELS,
-} from "./real_file_types.ts";
-import type { StageFn, Study, StudyFlags, StudyFlagValues } from "./study.ts";
+} from "./real_file_settings.ts";
+import type { StageFn, Study } from "./study.ts";
 import { outputCells, syntheticRows } from "./synthetic_rows.ts";
 import template from "./templates/real_file.md" with { type: "text" };
-
-export * from "./real_file_types.ts";
+export * from "./real_file_settings.ts";
 
 function plain(values: Float64Array): number[] {
   return Array.from(values);
@@ -426,53 +427,3 @@ export const study: Study<RealFileSettings, RealFileRecord, RealFileSummary> = {
   document: realFileDocument,
   template,
 };
-
-/** The flags of a reduced run (`deno task study real_file --every 20 --draws 200 …`). */
-export const REAL_FILE_FLAGS: StudyFlags = Object.freeze({
-  every: "string",
-  draws: "string",
-  warmup: "string",
-  m: "string",
-  epsilons: "string",
-});
-
-function positiveInteger(flag: string, value: string | boolean | undefined, fallback: number) {
-  if (value === undefined) return fallback;
-  const parsed = parseDecimal(String(value));
-  if (!Number.isSafeInteger(parsed) || parsed < 1) {
-    throw new RangeError(`--${flag}: must be a positive integer`);
-  }
-  return parsed;
-}
-
-/**
- * The settings of a run with the flags of {@linkcode REAL_FILE_FLAGS} (a reduced run; the
- * committed files are the defaults' output).
- *
- * @param settings The full-size settings.
- * @param values The flags given.
- * @returns The settings; throws a RangeError naming a flag whose value is not a positive integer
- * (`--epsilons`: positive numbers separated by commas).
- */
-export function realFileSettings(
-  settings: RealFileSettings,
-  values: StudyFlagValues,
-): RealFileSettings {
-  const epsilons = values.epsilons === undefined
-    ? settings.epsilons
-    : String(values.epsilons).split(",").map((text) => {
-      const value = parseDecimal(text.trim());
-      if (!(value > 0) || !Number.isFinite(value)) {
-        throw new RangeError("--epsilons: positive numbers separated by commas");
-      }
-      return value;
-    });
-  return {
-    ...settings,
-    epsilons,
-    m: positiveInteger("m", values.m, settings.m),
-    draws: positiveInteger("draws", values.draws, settings.draws),
-    warmup: positiveInteger("warmup", values.warmup, settings.warmup),
-    every: positiveInteger("every", values.every, settings.every),
-  };
-}

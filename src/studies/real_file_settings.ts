@@ -2,10 +2,12 @@
  * The real public-use file study's constants and plain-JSON shapes (`real_file.ts` runs it,
  * `real_file_document.ts` reports it): NHANES 2009–2010's outcomes, covariates, design columns
  * and declared levels, the settings (which name the study's input files), the record of its one
- * replicate and its summary.
+ * replicate and its summary, and the flags of a reduced run ({@linkcode REAL_FILE_FLAGS}).
  *
  * @module
  */
+import { parseDecimal } from "../data/decimal.ts";
+import type { StudyFlags, StudyFlagValues } from "./study.ts";
 import type { ModelName } from "../models/mod.ts";
 import type { UtilityReport } from "../synthesis/utility_report.ts";
 
@@ -185,4 +187,54 @@ export interface RealFileSummary {
     readonly covered: number | null;
     readonly cells: number;
   }[];
+}
+
+/** The flags of a reduced run (`deno task study real_file --every 20 --draws 200 …`). */
+export const REAL_FILE_FLAGS: StudyFlags = Object.freeze({
+  every: "string",
+  draws: "string",
+  warmup: "string",
+  m: "string",
+  epsilons: "string",
+});
+
+function positiveInteger(flag: string, value: string | boolean | undefined, fallback: number) {
+  if (value === undefined) return fallback;
+  const parsed = parseDecimal(String(value));
+  if (!Number.isSafeInteger(parsed) || parsed < 1) {
+    throw new RangeError(`--${flag}: must be a positive integer`);
+  }
+  return parsed;
+}
+
+/**
+ * The settings of a run with the flags of {@linkcode REAL_FILE_FLAGS} (a reduced run; the
+ * committed files are the defaults' output).
+ *
+ * @param settings The full-size settings.
+ * @param values The flags given.
+ * @returns The settings; throws a RangeError naming a flag whose value is not a positive integer
+ * (`--epsilons`: positive numbers separated by commas).
+ */
+export function realFileSettings(
+  settings: RealFileSettings,
+  values: StudyFlagValues,
+): RealFileSettings {
+  const epsilons = values.epsilons === undefined
+    ? settings.epsilons
+    : String(values.epsilons).split(",").map((text) => {
+      const value = parseDecimal(text.trim());
+      if (!(value > 0) || !Number.isFinite(value)) {
+        throw new RangeError("--epsilons: positive numbers separated by commas");
+      }
+      return value;
+    });
+  return {
+    ...settings,
+    epsilons,
+    m: positiveInteger("m", values.m, settings.m),
+    draws: positiveInteger("draws", values.draws, settings.draws),
+    warmup: positiveInteger("warmup", values.warmup, settings.warmup),
+    every: positiveInteger("every", values.every, settings.every),
+  };
 }
