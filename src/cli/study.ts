@@ -21,8 +21,8 @@
  * bit), each recorded in the settings. The real file's own flags make a reduced run: `--every K
  * --draws S --warmup W --m M --epsilons 5,10,20`.
  *
- * A study run once (frontier, design_release) writes the files of its module
- * (`src/studies/frontier_run.ts`, `design_release_run.ts`), with its own flags.
+ * A study run once (frontier, design_release) writes the files of its `SingleRunStudy`
+ * (`src/studies/frontier.ts`, `design_release.ts`), with its own flags.
  *
  * `--render` runs nothing: it decides the document again from the committed DIR/<name>.json and
  * writes the study's files again (the old footer kept), after a change to how a study reports or

@@ -25,6 +25,11 @@ export const MISSING = "–";
 
 const present = (v: number | null | undefined): v is number => Number.isFinite(v);
 
+/** A number as JavaScript writes it (the shortest text that reads back as it); "–" when null or undefined. */
+export function plain(value: number | null | undefined): string {
+  return value === null || value === undefined ? MISSING : String(value);
+}
+
 /**
  * A number with `digits` decimals (`toFixed`); "–" when null or undefined (NaN and ±Infinity
  * print as JavaScript writes them).

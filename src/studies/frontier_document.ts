@@ -1,16 +1,76 @@
 /**
  * The report of a frontier result (`frontier.ts`) as data (issue 25): the recommendation as
  * `frontier_evidence.ts` decides it, then per file its baseline, figure and every arm's numbers,
- * rendered through `frontier_template.ts` to `docs/studies/frontier.md`.
+ * rendered through `templates/frontier.md` (a `templates/frontier_file.md` section per file) to
+ * `docs/studies/frontier.md`, with its figure per file ({@linkcode frontierSvg}) and the files a
+ * result renders to ({@linkcode frontierFiles}).
  *
  * @module
  */
-import type { FrontierArm, FrontierFailure, FrontierFile, FrontierResult } from "./frontier.ts";
-import { isReleased, MECHANISM_LABELS } from "./frontier.ts";
+import {
+  type FrontierArm,
+  type FrontierFailure,
+  type FrontierFile,
+  type FrontierMechanism,
+  type FrontierResult,
+  isReleased,
+  MECHANISM_LABELS,
+} from "./frontier_settings.ts";
 import { type FrontierCell, frontierCells, frontierWinners } from "./frontier_evidence.ts";
-import * as T from "./frontier_template.ts";
 import { percent, significant } from "../report/format.ts";
 import { fillTemplate, renderStudy, type StudyDocument } from "./study_document.ts";
+import type { Series } from "../report/figure.ts";
+import { figureSvg } from "../report/svg.ts";
+import frontierText from "./templates/frontier.md" with { type: "text" };
+import frontierFileText from "./templates/frontier_file.md" with { type: "text" };
+
+/** The report, with `{{files}}` where the file sections go (the file's final newline dropped). */
+const FRONTIER_TEMPLATE = frontierText.replace(/\n$/, "");
+
+/** One file's section; `{{file.NAME}}` becomes `{{KEY.NAME}}` (the file's final newline dropped). */
+const FRONTIER_FILE_TEMPLATE = frontierFileText.replace(/\n$/, "");
+
+/** The notice of a partial run (`--partial`), followed by a blank line. */
+const FRONTIER_PARTIAL =
+  `> **Partial run: {{done}} of {{planned}} arms.** The verdicts below read only the arms done so far; \`deno task frontier\` resumes the rest from its cache.
+
+`;
+
+/** The clause on records dropped for a missing value. */
+const FRONTIER_DROPPED = " ({{dropped}} dropped for a missing value)";
+
+/** The survey design columns' held-out check, followed by a blank line. */
+const FRONTIER_LEAKAGE =
+  `Survey design columns: on held-out records {{outcome}} is predicted right {{publicOnly}} of the time from {{public}}, {{withWeight}} adding the weight's ventile, {{withDesign}} adding stratum and PSU as well (\`src/stats/held_out.ts\`): released unsynthesised beside the synthetic records, the design columns would reveal what the mechanism protects, so a default release leaves them out.
+
+`;
+
+/** The header of the table of each cell's best mechanisms. */
+const FRONTIER_CELLS_HEADER: readonly string[] = ["file", "m", "ε", "best (any guarantee)"]
+  .concat(["its binary outcome's bias (points)", "best pure DP"]);
+
+/**
+ * The header of a file's arm table.
+ *
+ * @param binary The file's binary outcome.
+ * @param amount The file's skewed amount.
+ */
+function frontierArmsHeader(binary = "binary", amount = "amount"): string[] {
+  return ["mechanism", "ε target", "m", "ε", "guarantee", "Δ", "fits", "final fit", "S_pMSE"]
+    .concat(["mean TVD", `${binary} bias (points)`, `${amount} mean bias (%)`, "CI overlap"])
+    .concat(["table coverage", "table error (points)"]);
+}
+
+/**
+ * The template of a result whose settings hold these files.
+ *
+ * @param keys The files' keys, in the settings' order.
+ * @returns {@linkcode FRONTIER_TEMPLATE} with a {@linkcode FRONTIER_FILE_TEMPLATE} per file.
+ */
+function frontierTemplate(keys: readonly string[]): string {
+  const sections = keys.map((key) => FRONTIER_FILE_TEMPLATE.replaceAll("{{file.", `{{${key}.`));
+  return FRONTIER_TEMPLATE.replace("{{files}}", () => sections.join(""));
+}
 
 /** A frontier result with its report's document (the JSON file). */
 export type FrontierReport = FrontierResult & { readonly document: StudyDocument };
@@ -54,7 +114,7 @@ function armCells(arm: FrontierArm | FrontierFailure, file: FrontierFile): strin
 /** A file's arm table as markdown; a row with fewer cells ends in empty ones (`||…`). */
 function armTable(result: FrontierResult, file: FrontierFile): string {
   const { binary, skewed } = outcomesOf(file);
-  const header = T.frontierArmsHeader(binary, skewed);
+  const header = frontierArmsHeader(binary, skewed);
   const rows = result.arms.filter((a) => a.file === file.key).map((a) => armCells(a, file));
   const line = (cells: string[]) =>
     `| ${cells.join(" | ")} ${"|".repeat(Math.max(1, header.length - cells.length))}`;
@@ -80,13 +140,13 @@ function fileValues(result: FrontierResult, file: FrontierFile, figures: Figures
     data: file.data,
     every: file.every === 1 ? "record" : `${file.every}th record`,
     n: `${baseline.n}`,
-    dropped: baseline.dropped > 0 ? fragment(T.FRONTIER_DROPPED, { dropped }) : "",
+    dropped: baseline.dropped > 0 ? fragment(FRONTIER_DROPPED, { dropped }) : "",
     outcomes: file.outcomes.map((o) => `${o.name} (${o.model})`).join(", "),
     public: file.public.join(", "),
     confidential: Object.entries(baseline.values).map(([k, v]) => `${k} ${significant(v, 4)}`).join(
       ", ",
     ),
-    leakage: leak === undefined ? "" : fragment(T.FRONTIER_LEAKAGE, {
+    leakage: leak === undefined ? "" : fragment(FRONTIER_LEAKAGE, {
       outcome: leak.outcome,
       publicOnly: pct(leak.publicOnly),
       public: file.public.join(" and "),
@@ -112,7 +172,7 @@ export function frontierDocument(result: FrontierResult, figures: Figures): Stud
   const [done, planned] = [`${result.arms.length}`, `${result.planned}`];
   const values: Record<string, string> = {
     partial: result.arms.length < result.planned
-      ? fragment(T.FRONTIER_PARTIAL, { done, planned })
+      ? fragment(FRONTIER_PARTIAL, { done, planned })
       : "",
     anyWinner: label(winners.anyWinner),
     anyWins: `${winners.anyWinner === null ? 0 : winners.any[winners.anyWinner]}`,
@@ -126,7 +186,7 @@ export function frontierDocument(result: FrontierResult, figures: Figures): Stud
     [c.file, `${c.m}`, `${c.epsilon}`, `${label(c.best)} (${significant(c.bestSPMSE)})`]
       .concat([bestBias(result, c), `${label(c.bestDP)} (${significant(c.bestDPSPMSE)})`])
   );
-  const header = T.FRONTIER_CELLS_HEADER;
+  const header = FRONTIER_CELLS_HEADER;
   return { verdicts: [], values, tables: { cells: { header, rows } }, figures: {} };
 }
 
@@ -150,8 +210,102 @@ export function withFrontierDocument(result: FrontierResult, figures: Figures): 
  * @returns The markdown text, ending in a newline.
  */
 export function frontierMarkdown(report: FrontierReport, footer: string): string {
-  const template = T.frontierTemplate(report.settings.files.map((f) => f.key));
+  const template = frontierTemplate(report.settings.files.map((f) => f.key));
   return footer === ""
     ? `${fillTemplate(template, report.document)}\n`
     : renderStudy(template, report.document, footer);
+}
+
+/** The files a result renders to, by name. */
+export function frontierFiles(result: FrontierResult, footer: string): Map<string, string> {
+  const figures = Object.fromEntries(
+    result.settings.files.map((f) => [f.key, `frontier_${f.key}.svg`]),
+  );
+  const report = withFrontierDocument(result, figures);
+  const markdown = frontierMarkdown(report, footer);
+  const files = new Map<string, string>([
+    ["frontier.json", JSON.stringify(report, null, 2) + "\n"],
+    ["frontier.md", markdown],
+  ]);
+  const svgs = result.settings.files.map((f) => frontierSvg(result, f.key));
+  result.settings.files.forEach((f, j) => files.set(figures[f.key], svgs[j]));
+  // The HTML page: the figures inline, then the markdown's text as preformatted tables.
+  const escaped = markdown.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  files.set(
+    "frontier.html",
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>ppsynth: utility against ε</title></head>\n` +
+      `<body>\n<h1>Utility against ε on real files</h1>\n${
+        svgs.join("\n")
+      }\n<pre>${escaped}</pre>\n</body></html>\n`,
+  );
+  return files;
+}
+
+/** Colour of each mechanism (Okabe–Ito, distinguishable with colour-blindness). */
+const COLORS: Readonly<Record<FrontierMechanism, string>> = {
+  "sw": "#0072B2",
+  "lw-final": "#D55E00",
+  "weighted-e": "#CC79A7",
+  "censored-w": "#009E73",
+  "censored": "#56B4E9",
+  "histogram": "#E69F00",
+  "laplace-table": "#000000",
+};
+
+/** The right panel's measure of an arm on a file, or NaN where the arm does not release it. */
+export function headlineError(file: FrontierFile, arm: FrontierArm): number {
+  if (file.table !== undefined) return arm.metrics.tableError ?? NaN;
+  const skewed = file.outcomes.find((o) => o.model === "lognormal")?.name;
+  const bias = skewed === undefined ? undefined : arm.metrics.bias[skewed];
+  return bias === undefined ? NaN : 100 * Math.abs(bias);
+}
+
+/** The right panel's axis title for a file. */
+export function headlineLabel(file: FrontierFile): string {
+  if (file.table !== undefined) return `table: mean |cell error| of ${file.table.y} (points)`;
+  const skewed = file.outcomes.find((o) => o.model === "lognormal")?.name ?? "amount";
+  return `|mean bias| of ${skewed} (%)`;
+}
+
+/**
+ * The figure of one file of a result: two panels and the legend.
+ *
+ * @param result A frontier result.
+ * @param fileKey The file's key.
+ * @returns An SVG document.
+ */
+export function frontierSvg(result: FrontierResult, fileKey: string): string {
+  const file = result.settings.files.find((f) => f.key === fileKey)!;
+  const arms = result.arms.filter(isReleased).filter((a) => a.file === fileKey);
+  const seriesOf = (measure: (arm: FrontierArm) => number) =>
+    result.settings.mechanisms.flatMap((mechanism) =>
+      result.settings.ms.map((m): Series => ({
+        label: `${MECHANISM_LABELS[mechanism]}, m = ${m}`,
+        color: COLORS[mechanism],
+        dashed: m !== 1,
+        points: arms.filter((a) => a.mechanism === mechanism && a.m === m)
+          .sort((a, b) => a.epsilon - b.epsilon)
+          .map((a) => [a.epsilon, measure(a), a.finalFit?.flagged === true] as const),
+      }))
+    );
+  const left = seriesOf((a) =>
+    a.mechanism === "histogram" || a.finalFit === null ? NaN : a.metrics.sPMSE ?? NaN
+  );
+  const right = seriesOf((a) => headlineError(file, a));
+  const axes = { xLabel: "ε (log scale)", logX: true, logY: true };
+  return figureSvg({
+    title: `${file.label}: utility against ε, per mechanism`,
+    panels: [
+      { ...axes, title: `${file.label}: S_pMSE`, yLabel: "S_pMSE (log scale)", series: left },
+      {
+        ...axes,
+        title: `${file.label}: headline error`,
+        yLabel: headlineLabel(file),
+        series: right,
+      },
+    ],
+    legend: result.settings.mechanisms.map((m) => [MECHANISM_LABELS[m], COLORS[m]] as const),
+    caption: "solid: m = 1; dashed: m = 3 (ε is the total for the m datasets); hollow: final " +
+      "fit flagged",
+  }) + "\n";
 }

@@ -16,7 +16,7 @@ import {
   type FrontierResult,
   isReleased,
   RECORD_MECHANISMS,
-} from "./frontier.ts";
+} from "./frontier_settings.ts";
 
 /**
  * The guarantee of a record mechanism, as its privacy map in the mechanism registry states it

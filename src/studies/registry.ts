@@ -7,9 +7,9 @@
  * @module
  */
 import { CONTRACTION_SETTINGS, study as contraction } from "./contraction.ts";
-import { designReleaseStudy } from "./design_release_run.ts";
+import { designReleaseStudy } from "./design_release.ts";
 import { FIVE_SETTINGS, study as five } from "./five.ts";
-import { frontierStudy } from "./frontier_run.ts";
+import { frontierStudy } from "./frontier.ts";
 import {
   REAL_FILE_FLAGS,
   REAL_FILE_SETTINGS,

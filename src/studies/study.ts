@@ -3,7 +3,8 @@
  * the runner, the scheduler and the workers.
  *
  * - A Monte Carlo study ({@linkcode Study}) is a pure replicate, a pure aggregation and its report
- *   as data (the document, verdicts included, rendered through its template file); the runner
+ *   as typed data (numbers with their formats, verdicts included), formatted into the document
+ *   and rendered through its template file only at render; the runner
  *   runs R replicates in threads or on the queue and writes its result ({@linkcode StudyResult}).
  * - A study that runs once with its own runner ({@linkcode SingleRunStudy}: the frontier's arms,
  *   the design release) says how to run it and how to render its files again from its JSON.
@@ -13,7 +14,7 @@
  * @module
  */
 import type { SynthesisProgress } from "../synthesis/synthesize.ts";
-import type { StudyDocument } from "./study_document.ts";
+import type { Report, StudyDocument } from "./study_document.ts";
 
 /** Reports the stage a replicate has reached, e.g. "n=400 lw". */
 export type StageFn = (stage: string) => void;
@@ -28,8 +29,11 @@ export interface Study<S, R, A> {
   replicate(r: number, seed: number, settings: S, stage: StageFn): Promise<R>;
   /** Summarises the records (in replicate order). */
   aggregate(records: readonly R[], settings: S): A;
-  /** The report as data (tables, figures, values, verdicts), from the result without it. */
-  document(result: StudyResult<S, R, A>): StudyDocument;
+  /**
+   * The report as typed data (values, tables, figures, verdicts: numbers with their formats),
+   * from the result without it; `withDocument` (`study_report.ts`) formats it into the document.
+   */
+  document(result: StudyResult<S, R, A>): Report;
   /** The report's fixed prose, with the placeholders of `study_document.ts`. */
   readonly template: string;
 }

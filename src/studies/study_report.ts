@@ -1,11 +1,11 @@
 /**
- * A study's result with its report: the document decided from the result
- * (`Study.document`, saved in the JSON) and the markdown rendered from it through the study's
- * template (`study_document.ts`).
+ * A study's result with its report: the document decided from the result (`Study.document`, its
+ * numbers formatted by `formatReport`, saved in the JSON) and the markdown rendered from it
+ * through the study's template (`study_document.ts`).
  *
  * @module
  */
-import { renderStudy } from "./study_document.ts";
+import { formatReport, renderStudy } from "./study_document.ts";
 import type { Study, StudyResult } from "./study.ts";
 
 /**
@@ -28,7 +28,7 @@ export function withDocument<S, R, A>(
     replicates,
     settings,
     summary,
-    document: study.document(bare),
+    document: formatReport(study.document(bare)),
     records,
   };
 }

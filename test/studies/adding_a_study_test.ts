@@ -28,6 +28,6 @@ Deno.test("docs/adding-a-study.md names every registered study", async () => {
   const words = new Set(guide.match(/[a-z_]+/g));
   for (const name of Object.keys(STUDIES)) assert.ok(words.has(name), `the guide omits ${name}`);
   for (const run of Object.values(SINGLE_RUN_STUDIES)) {
-    assert.ok(guide.includes(`src/studies/${run.name}_run.ts`), `the guide omits ${run.name}`);
+    assert.ok(guide.includes(`src/studies/${run.name}.ts`), `the guide omits ${run.name}`);
   }
 });

@@ -1,4 +1,3 @@
-import assert from "node:assert/strict";
 import {
   FRONTIER_SETTINGS,
   type FrontierArm,
@@ -8,20 +7,22 @@ import {
   NHANES_FILE,
   RECORD_MECHANISMS,
   runFrontier,
+  withEarlierArms,
 } from "../../src/studies/frontier.ts";
 import {
   frontierCells,
   frontierWinners,
   recordGuarantee,
 } from "../../src/studies/frontier_evidence.ts";
-import { frontierSvg } from "../../src/studies/frontier_figure.ts";
 import {
   frontierDocument,
+  frontierFiles,
   frontierMarkdown,
   type FrontierReport,
+  frontierSvg,
   withFrontierDocument,
 } from "../../src/studies/frontier_document.ts";
-import { frontierFiles, withEarlierArms } from "../../src/studies/frontier_run.ts";
+import assert from "node:assert/strict";
 
 /** A released arm with the given S_pMSE and fit health (the other measures unset). */
 function arm(
