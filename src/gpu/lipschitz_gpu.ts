@@ -214,6 +214,70 @@ export function planTiles(
   };
 }
 
+/** A binding of a whole buffer from offset 0: [binding, buffer, size in bytes]. */
+export type BufferBinding = readonly [number, GPUBuffer, number];
+
+/**
+ * A tiled pass's two entry points with their bind groups: `evaluate` writes each row's partial
+ * result per group of draws, `reduce` folds the groups' partials into each row's result.
+ */
+export interface TileKernels {
+  readonly evaluate: GPUComputePipeline;
+  readonly evaluateGroup: GPUBindGroup;
+  readonly reduce: GPUComputePipeline;
+  readonly reduceGroup: GPUBindGroup;
+}
+
+/**
+ * Binds a tiled pass's `evaluate` and `reduce` pipelines to their buffers (bind groups
+ * `<label>.evaluate` and `<label>.reduce`).
+ */
+export function bindTileKernels(
+  device: GPUDevice,
+  label: string,
+  evaluate: GPUComputePipeline,
+  evaluateBindings: readonly BufferBinding[],
+  reduce: GPUComputePipeline,
+  reduceBindings: readonly BufferBinding[],
+): TileKernels {
+  const group = (pipeline: GPUComputePipeline, name: string, bindings: readonly BufferBinding[]) =>
+    device.createBindGroup({
+      label: `${label}.${name}`,
+      layout: pipeline.getBindGroupLayout(0),
+      entries: bindings.map(([binding, buffer, size]) => ({
+        binding,
+        resource: { buffer, offset: 0, size },
+      })),
+    });
+  return {
+    evaluate,
+    evaluateGroup: group(evaluate, "evaluate", evaluateBindings),
+    reduce,
+    reduceGroup: group(reduce, "reduce", reduceBindings),
+  };
+}
+
+/**
+ * Encodes one tile in a compute pass: `evaluate` on ⌈rows/64⌉ × groups workgroups, then `reduce`
+ * on ⌈rows/64⌉.
+ */
+export function encodeTile(
+  encoder: GPUCommandEncoder,
+  label: string,
+  kernels: TileKernels,
+  rows: number,
+  groups: number,
+): void {
+  const pass = encoder.beginComputePass({ label });
+  pass.setPipeline(kernels.evaluate);
+  pass.setBindGroup(0, kernels.evaluateGroup);
+  pass.dispatchWorkgroups(Math.ceil(rows / WORKGROUP_SIZE), groups);
+  pass.setPipeline(kernels.reduce);
+  pass.setBindGroup(0, kernels.reduceGroup);
+  pass.dispatchWorkgroups(Math.ceil(rows / WORKGROUP_SIZE));
+  pass.end();
+}
+
 /** The kernel's per-record output, before the f64 confirmation. */
 export interface KernelMaxima {
   /** f32 max of |α_i·ℓ_i| over the packed draws. */
@@ -323,27 +387,21 @@ export async function runLipschitzKernel(
           tileBytes,
         )
         : null;
-      const bind = (buffer: GPUBuffer, size: number) => ({ buffer, offset: 0, size });
-      const evaluateGroup = device.createBindGroup({
-        label: `${label}.evaluate`,
-        layout: evaluate.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: bind(params, 48) },
-          { binding: 1, resource: bind(records, nT * recStride * 4) },
-          { binding: 2, resource: bind(draws, sT * drawStride * 4) },
-          { binding: 3, resource: bind(partial, plan.groups * nT * BEST_BYTES) },
-          { binding: 4, resource: bind(lmatrix, tileBytes) },
+      const partialBytes = plan.groups * nT * BEST_BYTES;
+      const kernels = bindTileKernels(
+        device,
+        label,
+        evaluate,
+        [
+          [0, params, 48],
+          [1, records, nT * recStride * 4],
+          [2, draws, sT * drawStride * 4],
+          [3, partial, partialBytes],
+          [4, lmatrix, tileBytes],
         ],
-      });
-      const reduceGroup = device.createBindGroup({
-        label: `${label}.reduce`,
-        layout: reduce.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: bind(params, 48) },
-          { binding: 3, resource: bind(partial, plan.groups * nT * BEST_BYTES) },
-          { binding: 5, resource: bind(result, nT * BEST_BYTES) },
-        ],
-      });
+        reduce,
+        [[0, params, 48], [3, partial, partialBytes], [5, result, nT * BEST_BYTES]],
+      );
       const value = new Float32Array(n);
       const draw = new Int32Array(n);
       const runnerUp = new Float32Array(n);
@@ -376,14 +434,7 @@ export async function runLipschitzKernel(
             ),
           );
           const encoder = device.createCommandEncoder({ label });
-          const pass = encoder.beginComputePass({ label });
-          pass.setPipeline(evaluate);
-          pass.setBindGroup(0, evaluateGroup);
-          pass.dispatchWorkgroups(Math.ceil(nTile / WORKGROUP_SIZE), groups);
-          pass.setPipeline(reduce);
-          pass.setBindGroup(0, reduceGroup);
-          pass.dispatchWorkgroups(Math.ceil(nTile / WORKGROUP_SIZE));
-          pass.end();
+          encodeTile(encoder, label, kernels, nTile, groups);
           if (readMatrix !== null) {
             encoder.copyBufferToBuffer(lmatrix, 0, readMatrix, 0, sTile * nTile * 4);
           }

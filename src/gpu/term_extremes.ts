@@ -28,7 +28,13 @@ import extremesShader from "../../shaders/term_extremes.wgsl" with { type: "text
 import { foldExtremes, type TermMaxima } from "../models/latent_class.ts";
 import { bufferPool } from "./buffers.ts";
 import { cachedPipeline, type GpuContext, GpuError, withErrorScopes } from "./device.ts";
-import { LOOP_BUDGET, planTiles, type TilingLimits, WORKGROUP_SIZE } from "./lipschitz_gpu.ts";
+import {
+  bindTileKernels,
+  encodeTile,
+  LOOP_BUDGET,
+  planTiles,
+  type TilingLimits,
+} from "./lipschitz_gpu.ts";
 
 /** The unit roundoff u = 2⁻²⁴ of f32. */
 const U = 2 ** -24;
@@ -205,29 +211,19 @@ function tiledRun(
         GPUBufferUsage.MAP_READ | COPY_DST,
         resultBytes,
       );
-      const bind = (binding: number, buffer: GPUBuffer, size: number) => ({
-        binding,
-        resource: { buffer, offset: 0, size },
-      });
-      const evaluateGroup = device.createBindGroup({
-        label: `${label}.evaluate`,
-        layout: evaluate.getBindGroupLayout(0),
-        entries: [
-          bind(0, extent, EXTENT_BYTES),
-          bind(1, partial, partialBytes),
-          bind(3, constants, kernel.constants.byteLength),
-          ...inputs.map(({ buffer, size }, b) => bind(4 + b, buffer, size)),
+      const kernels = bindTileKernels(
+        device,
+        label,
+        evaluate,
+        [
+          [0, extent, EXTENT_BYTES],
+          [1, partial, partialBytes],
+          [3, constants, kernel.constants.byteLength],
+          ...inputs.map(({ buffer, size }, b) => [4 + b, buffer, size] as const),
         ],
-      });
-      const reduceGroup = device.createBindGroup({
-        label: `${label}.reduce`,
-        layout: reduce.getBindGroupLayout(0),
-        entries: [
-          bind(0, extent, EXTENT_BYTES),
-          bind(1, partial, partialBytes),
-          bind(2, result, resultBytes),
-        ],
-      });
+        reduce,
+        [[0, extent, EXTENT_BYTES], [1, partial, partialBytes], [2, result, resultBytes]],
+      );
       device.queue.writeBuffer(constants, 0, kernel.constants);
       const out = {
         value: new Float32Array(G),
@@ -266,14 +262,7 @@ function tiledRun(
           words.set([gTile, sTile, plan.drawsPerGroup, chunks, p0, p0 === 0 ? 1 : 0]);
           device.queue.writeBuffer(extent, 0, words);
           const encoder = device.createCommandEncoder({ label });
-          const pass = encoder.beginComputePass({ label });
-          pass.setPipeline(evaluate);
-          pass.setBindGroup(0, evaluateGroup);
-          pass.dispatchWorkgroups(Math.ceil(gTile / WORKGROUP_SIZE), chunks);
-          pass.setPipeline(reduce);
-          pass.setBindGroup(0, reduceGroup);
-          pass.dispatchWorkgroups(Math.ceil(gTile / WORKGROUP_SIZE));
-          pass.end();
+          encodeTile(encoder, label, kernels, gTile, chunks);
           device.queue.submit([encoder.finish()]);
         }
         const encoder = device.createCommandEncoder({ label });
