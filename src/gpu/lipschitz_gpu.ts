@@ -258,6 +258,30 @@ export function bindTileKernels(
 }
 
 /**
+ * Copies the first `bytes` of a tile's results into the mappable `readback` buffer and hands them
+ * to `read` as f32 and u32 words while it is mapped.
+ */
+export async function readResults(
+  device: GPUDevice,
+  label: string,
+  result: GPUBuffer,
+  readback: GPUBuffer,
+  bytes: number,
+  read: (f: Float32Array, u: Uint32Array) => void,
+): Promise<void> {
+  const encoder = device.createCommandEncoder({ label });
+  encoder.copyBufferToBuffer(result, 0, readback, 0, bytes);
+  device.queue.submit([encoder.finish()]);
+  await readback.mapAsync(GPUMapMode.READ, 0, bytes);
+  try {
+    const mapped = readback.getMappedRange(0, bytes);
+    read(new Float32Array(mapped), new Uint32Array(mapped));
+  } finally {
+    readback.unmap();
+  }
+}
+
+/**
  * Encodes one tile in a compute pass: `evaluate` on ⌈rows/64⌉ × groups workgroups, then `reduce`
  * on ⌈rows/64⌉.
  */
@@ -451,14 +475,7 @@ export async function runLipschitzKernel(
             }
           }
         }
-        const encoder = device.createCommandEncoder({ label });
-        encoder.copyBufferToBuffer(result, 0, readResult, 0, nTile * BEST_BYTES);
-        device.queue.submit([encoder.finish()]);
-        await readResult.mapAsync(GPUMapMode.READ, 0, nTile * BEST_BYTES);
-        try {
-          const mapped = readResult.getMappedRange(0, nTile * BEST_BYTES);
-          const f = new Float32Array(mapped);
-          const u = new Uint32Array(mapped);
+        await readResults(device, label, result, readResult, nTile * BEST_BYTES, (f, u) => {
           for (let i = 0; i < nTile; i++) {
             value[r0 + i] = f[5 * i];
             err[r0 + i] = f[5 * i + 1];
@@ -466,9 +483,7 @@ export async function runLipschitzKernel(
             flag[r0 + i] = u[5 * i + 3] === 0 ? 0 : 1;
             runnerUp[r0 + i] = f[5 * i + 4];
           }
-        } finally {
-          readResult.unmap();
-        }
+        });
       }
       return { value, draw, runnerUp, err, flag, matrix: out };
     })

@@ -33,6 +33,7 @@ import {
   encodeTile,
   LOOP_BUDGET,
   planTiles,
+  readResults,
   type TilingLimits,
 } from "./lipschitz_gpu.ts";
 
@@ -265,14 +266,7 @@ function tiledRun(
           encodeTile(encoder, label, kernels, gTile, chunks);
           device.queue.submit([encoder.finish()]);
         }
-        const encoder = device.createCommandEncoder({ label });
-        encoder.copyBufferToBuffer(result, 0, readResult, 0, gTile * BEST_BYTES);
-        device.queue.submit([encoder.finish()]);
-        await readResult.mapAsync(GPUMapMode.READ, 0, gTile * BEST_BYTES);
-        try {
-          const mapped = readResult.getMappedRange(0, gTile * BEST_BYTES);
-          const f = new Float32Array(mapped);
-          const u = new Uint32Array(mapped);
+        await readResults(device, label, result, readResult, gTile * BEST_BYTES, (f, u) => {
           for (let h = 0; h < gTile; h++) {
             const at = BEST_WORDS * h;
             const g = g0 + h;
@@ -286,9 +280,7 @@ function tiledRun(
             out.minDraw[g] = u[at + 6];
             out.minRunnerUp[g] = f[at + 7] < 0 ? Infinity : f[at + 7];
           }
-        } finally {
-          readResult.unmap();
-        }
+        });
       }
       return out;
     })
