@@ -7,22 +7,25 @@ import { MIGRATIONS } from "../../src/jobs/postgres_schema.ts";
 import { PostgresJobStore } from "../../src/jobs/postgres_store.ts";
 import type { DatasetPolicy } from "../../src/jobs/release_policy.ts";
 import { freePort } from "../_poll.ts";
-import { IGNORE_POSTGRES, type PostgresServer, startPostgres } from "../_postgres.ts";
+import { IGNORE_POSTGRES, type PostgresServer, sharedCluster } from "../_postgres.ts";
 import { storeContract } from "./_store_contract.ts";
 
-// The store's contract on PostgreSQL, a private cluster per test.
+// One cluster for the file, a fresh database per test (issue 36: 16 clusters cost a minute).
+const cluster = IGNORE_POSTGRES ? null : await sharedCluster();
+
+// The store's contract on PostgreSQL, a fresh database per test.
 storeContract({
   name: "PostgreSQL store",
   ignore: IGNORE_POSTGRES,
   async start() {
-    const server = await startPostgres();
-    return { open: () => PostgresJobStore.open(server.url), stop: server.stop };
+    const database = await cluster!.database();
+    return { open: () => PostgresJobStore.open(database.url), stop: database.stop };
   },
 });
 
-/** Runs `body` with a private cluster and one client connected to it. */
+/** Runs `body` with a fresh database and one client connected to it. */
 async function withDatabase(body: (server: PostgresServer, sql: pg.Client) => Promise<void>) {
-  const server = await startPostgres();
+  const server = await cluster!.database();
   const sql = new pg.Client({ connectionString: server.url });
   try {
     await sql.connect();
@@ -191,7 +194,7 @@ Deno.test({
       (error: Error) => !error.message.includes(secret),
     );
     // The wrong password for a running server.
-    const server = await startPostgres();
+    const server = await cluster!.database();
     try {
       const wrong = server.url.replace(server.password, secret);
       await assert.rejects(
@@ -202,4 +205,13 @@ Deno.test({
       await server.stop();
     }
   },
+});
+
+Deno.test({
+  name: "PostgreSQL store: the file's cluster stops",
+  ignore: IGNORE_POSTGRES,
+  // The server's process and its output streams were opened at the file's top level.
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: () => cluster!.close(),
 });
