@@ -1,6 +1,7 @@
 /**
  * The contract of a {@linkcode JobStore}, run on every implementation: `store_test.ts` runs it on
- * the embedded SQLite store, `store_postgres_test.ts` on PostgreSQL (a private cluster per test).
+ * the embedded SQLite store, `store_postgres_test.ts` on PostgreSQL (a fresh database per test, on a
+ * cluster the file shares).
  * Each test gets a fresh, empty store from the backend, and may open it again (a restart).
  *
  * @module
