@@ -294,8 +294,7 @@ export abstract class GlmModel implements Model {
 
   /** Draws y*_i ~ p(· | x_i, θ) for every record into `out` (length n), record by record. */
   simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
+    this.checkRecordOutput(theta, out);
     for (let i = 0; i < this.n; i++) out[i] = this.drawRecord(theta, rng, i);
     return out;
   }
@@ -348,8 +347,9 @@ export abstract class GlmModel implements Model {
     checkLength(what, v, this.dim);
   }
 
-  /** Throws unless a record-length vector has length n. */
-  protected checkRecords(what: string, v: Float64Array): void {
-    checkRecords(what, v, this.n);
+  /** Throws unless θ has length dim and the per-record output `out` length n (logLik, simulate). */
+  protected checkRecordOutput(theta: Float64Array, out: Float64Array): void {
+    this.checkLength("theta", theta);
+    checkRecords("out", out, this.n);
   }
 }

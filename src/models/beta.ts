@@ -136,8 +136,7 @@ export class BetaModel extends GlmModel {
 
   /** ℓ_i = log Γ(φ) − log Γ(μφ) − log Γ((1−μ)φ) + (μφ − 1)·log y + ((1−μ)φ − 1)·log(1 − y). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
+    this.checkRecordOutput(theta, out);
     const n = this.n;
     const k = this.k;
     const x = this.#x;

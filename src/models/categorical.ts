@@ -228,8 +228,7 @@ export class CategoricalModel extends GlmModel {
 
   /** ℓ_i = η_{i,y_i} − log Σ_l e^{η_il} (−∞ for an outcome that is not a level's code). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
+    this.checkRecordOutput(theta, out);
     const simd = this.#simd();
     if (simd !== null) return simd.logLik(theta, out);
     const codes = this.#code;

@@ -41,7 +41,7 @@ import {
   unclamped,
 } from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
-import { LogisticModel, logSigmoidFrom, sigmoidNegFrom } from "./logistic.ts";
+import { LogisticModel, logSigmoidFrom, sigmoidNegFrom, smoothedLogOdds } from "./logistic.ts";
 import { type GaussianSums, gaussianSums, sumsDensity } from "./normal.ts";
 import { describeModel, type Design, lipschitzKernel, type Weighting } from "./model.ts";
 import { HALF_LOG_2PI, sigmoid } from "../stats/special.ts";
@@ -105,16 +105,10 @@ export class HurdleModel extends GlmModel {
    * other coefficients 0, every prior scale 1.
    */
   initialPoint(): Float64Array {
-    let positive = 0;
-    let zero = 0;
-    for (const s of this.#s) {
-      if (s === 1) positive++;
-      else if (s === -1) zero++;
-    }
     const logs = this.#z.filter((_, i) => this.#s[i] === 1);
     const { mean, variance } = meanVariance(logs, Number.isFinite);
     const u = new Float64Array(this.dim);
-    u[0] = Math.log((positive + 0.5) / (zero + 0.5));
+    u[0] = smoothedLogOdds(this.#s);
     u[this.k] = Number.isFinite(mean) ? mean : 0;
     u[4 * this.k] = variance > 0 ? 0.5 * Math.log(variance) : 0;
     return u;
@@ -208,8 +202,7 @@ export class HurdleModel extends GlmModel {
 
   /** ℓ_i of the module doc (−∞ for a negative or non-finite outcome). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
+    this.checkRecordOutput(theta, out);
     const k = this.k;
     const x = this.#x;
     const sign = this.#s;

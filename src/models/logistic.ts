@@ -71,6 +71,20 @@ export function sigmoidNegFrom(t: number, e: number): number {
 }
 
 /**
+ * log((#{s_i = 1} + ½)/(#{s_i = −1} + ½)), the log-odds of s = 1 with ½ added to both counts: the
+ * starting intercept of a binary outcome's signs s (NaN entries not counted).
+ */
+export function smoothedLogOdds(signs: Float64Array): number {
+  let ones = 0;
+  let minusOnes = 0;
+  for (const s of signs) {
+    if (s === 1) ones++;
+    else if (s === -1) minusOnes++;
+  }
+  return Math.log((ones + 0.5) / (minusOnes + 0.5));
+}
+
+/**
  * The logistic regression model; θ = (β, σ_β), u = (β, log σ_β).
  *
  * @example ℓ = log ½ at η = 0, and y·η − log(1 + e^η) elsewhere
@@ -159,13 +173,7 @@ export class LogisticModel extends GlmModel {
 
   /** β_1 = the log-odds of the mean outcome (with ½ added to both counts), σ_β = 1. */
   initialPoint(): Float64Array {
-    let ones = 0;
-    let zeros = 0;
-    for (const s of this.#s) {
-      if (s === 1) ones++;
-      else if (s === -1) zeros++;
-    }
-    return this.startAt(Math.log((ones + 0.5) / (zeros + 0.5)), NaN);
+    return this.startAt(smoothedLogOdds(this.#s), NaN);
   }
 
   /** Σ_i c_i with c_i = clamp(α_i·ℓ_i, ±C), plus the prior; ∂ℓ_i/∂η_i = y_i − logit⁻¹(η_i). */
@@ -198,13 +206,47 @@ export class LogisticModel extends GlmModel {
     censor: number,
     total: number,
   ): number {
-    const n = this.n;
-    const k = this.k;
-    const alpha = weighting.alpha;
-    const x = this.#x;
-    const sign = this.#s;
     const simd = this.#simd();
     if (simd !== null) return total + simd.logDensity(u, grad, weighting);
+    return this.#loop(u, grad, weighting.alpha, censor, total, null);
+  }
+
+  /** ℓ_i = y_i·η_i − log(1 + e^{η_i}) (−∞ for an outcome other than 0 or 1). */
+  logLik(theta: Float64Array, out: Float64Array): Float64Array {
+    this.checkRecordOutput(theta, out);
+    const simd = this.#simd();
+    if (simd !== null) return simd.logLik(theta, out);
+    const groups = this.#groups;
+    if (groups === null) {
+      this.#loop(theta, null, null, Infinity, 0, out);
+      return out;
+    }
+    // Grouped rows: each record's group's value, a gather.
+    this.#fillGroups(groups, theta);
+    const sign = this.#s;
+    for (let i = 0; i < this.n; i++) {
+      out[i] = sign[i] !== sign[i] ? -Infinity : this.#groupLogSigmoid[groups.of[i]];
+    }
+    return out;
+  }
+
+  /**
+   * The TypeScript record loop at β = u[0..K), per record or from its group's values
+   * (`#fillGroups`): with `out`, writes each ℓ_i into it (and returns `total`); without, returns
+   * `total` plus Σ_i c_i, adding the records' gradient into grad[0..K) unless grad is null.
+   */
+  #loop(
+    u: Float64Array,
+    grad: Float64Array | null,
+    alpha: Float64Array | null,
+    censor: number,
+    total: number,
+    out: Float64Array | null,
+  ): number {
+    const n = this.n;
+    const k = this.k;
+    const x = this.#x;
+    const sign = this.#s;
     let g0 = 0;
     const groups = this.#groups;
     if (groups !== null) this.#fillGroups(groups, u);
@@ -214,7 +256,8 @@ export class LogisticModel extends GlmModel {
       if (a === 0) continue;
       const s = sign[i];
       if (s !== s) {
-        total += clampTerm(-Infinity, censor); // ℓ_i = −∞
+        if (out !== null) out[i] = -Infinity;
+        else total += clampTerm(-Infinity, censor); // ℓ_i = −∞
         continue;
       }
       let t = NaN;
@@ -224,7 +267,12 @@ export class LogisticModel extends GlmModel {
         t = s * eta;
         e = Math.exp(-Math.abs(t));
       }
-      const c = a * (of === undefined ? logSigmoidFrom(t, e) : this.#groupLogSigmoid[of[i]]);
+      const l = of === undefined ? logSigmoidFrom(t, e) : this.#groupLogSigmoid[of[i]];
+      if (out !== null) {
+        out[i] = l;
+        continue;
+      }
+      const c = a * l;
       total += clampTerm(c, censor);
       if (grad !== null && unclamped(c, censor)) {
         const g = a * s *
@@ -235,35 +283,6 @@ export class LogisticModel extends GlmModel {
     }
     if (grad !== null) grad[0] += g0;
     return total;
-  }
-
-  /** ℓ_i = y_i·η_i − log(1 + e^{η_i}) (−∞ for an outcome other than 0 or 1). */
-  logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
-    const n = this.n;
-    const k = this.k;
-    const x = this.#x;
-    const sign = this.#s;
-    const simd = this.#simd();
-    if (simd !== null) return simd.logLik(theta, out);
-    const groups = this.#groups;
-    if (groups !== null) this.#fillGroups(groups, theta);
-    for (let i = 0; i < n; i++) {
-      const s = sign[i];
-      if (s !== s) {
-        out[i] = -Infinity;
-        continue;
-      }
-      if (groups !== null) {
-        out[i] = this.#groupLogSigmoid[groups.of[i]];
-        continue;
-      }
-      const eta = linearPredictor(x, k, theta, i, 0);
-      const t = s * eta;
-      out[i] = logSigmoidFrom(t, Math.exp(-Math.abs(t)));
-    }
-    return out;
   }
 
   /** y*_i ~ Bernoulli(logit⁻¹(η_i)). */

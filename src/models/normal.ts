@@ -138,8 +138,7 @@ export abstract class GaussianRegression extends GlmModel {
 
   /** ℓ_i = c_i − log σ − (z_i − η_i)²/(2σ²). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
+    this.checkRecordOutput(theta, out);
     const k = this.k;
     const x = this.x;
     const z = this.z;

@@ -92,8 +92,7 @@ export class PoissonModel extends GlmModel {
 
   /** ℓ_i = y_i·η_i − e^{η_i} − log Γ(y_i + 1). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.checkLength("theta", theta);
-    this.checkRecords("out", out);
+    this.checkRecordOutput(theta, out);
     const n = this.n;
     const k = this.k;
     const x = this.#x;
