@@ -170,49 +170,21 @@ export class NegBinModel extends GlmModel {
 
   /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
   logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    const censor = this.densityArguments(u, grad, weighting);
-    const total = this.logPrior(u, grad);
-    const logPhi = -u[2 * this.k];
-    const phi = Math.exp(logPhi);
-    this.#tables(phi, grad !== null);
-    const simd = this.#simd();
-    if (simd !== null) return total + simd.logDensity(u, grad, weighting, this.#const, this.#psi);
-    return this.#loop(u, phi, logPhi, grad, weighting.alpha, censor, total, null);
-  }
-
-  /** ℓ_i = log Γ(y+φ) − log Γ(φ) − log Γ(y+1) − (φ + y)·log(1 + e^{η−log φ}) + y·(η − log φ). */
-  logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    this.checkRecordOutput(theta, out);
-    const phi = theta[2 * this.k];
-    this.#tables(phi, false);
-    const simd = this.#simd();
-    if (simd !== null) return simd.logLik(theta, out, this.#const);
-    this.#loop(theta, phi, Math.log(phi), null, null, Infinity, 0, out);
-    return out;
-  }
-
-  /**
-   * The TypeScript record loop at β = u[0..K) and φ (with log φ; `#tables` filled for it): with
-   * `out`, writes each ℓ_i into it (and returns `total`); without, returns `total` plus
-   * Σ_i clamp(α_i·ℓ_i, ±C), adding the gradient of the module doc into grad unless it is null.
-   */
-  #loop(
-    u: Float64Array,
-    phi: number,
-    logPhi: number,
-    grad: Float64Array | null,
-    alpha: Float64Array | null,
-    censor: number,
-    total: number,
-    out: Float64Array | null,
-  ): number {
     const n = this.n;
     const k = this.k;
+    const censor = this.densityArguments(u, grad, weighting);
+    const alpha = weighting.alpha;
     const x = this.#x;
     const y = this.#y;
     const ids = this.#ids;
+    let total = this.logPrior(u, grad);
+    const logPhi = -u[2 * k];
+    const phi = Math.exp(logPhi);
+    this.#tables(phi, grad !== null);
     const cst = this.#const;
     const psi = this.#psi;
+    const simd = this.#simd();
+    if (simd !== null) return total + simd.logDensity(u, grad, weighting, cst, psi);
     let g0 = 0;
     let gPhi = 0;
     let lastEta = NaN;
@@ -242,12 +214,7 @@ export class NegBinModel extends GlmModel {
       }
       const yi = y[i];
       const t = ids[i];
-      const l = cst[t] - (phi + yi) * logOnePlus + yi * d;
-      if (out !== null) {
-        out[i] = l;
-        continue;
-      }
-      const c = a * l;
+      const c = a * (cst[t] - (phi + yi) * logOnePlus + yi * d);
       total += clampTerm(c, censor);
       if (grad !== null && unclamped(c, censor)) {
         const g = a * (yi - (yi + phi) * s);
@@ -261,6 +228,41 @@ export class NegBinModel extends GlmModel {
       grad[2 * k] += gPhi;
     }
     return total;
+  }
+
+  /** ℓ_i = log Γ(y+φ) − log Γ(φ) − log Γ(y+1) − (φ + y)·log(1 + e^{η−log φ}) + y·(η − log φ). */
+  logLik(theta: Float64Array, out: Float64Array): Float64Array {
+    this.checkRecordOutput(theta, out);
+    const n = this.n;
+    const k = this.k;
+    const x = this.#x;
+    const y = this.#y;
+    const ids = this.#ids;
+    const phi = theta[2 * k];
+    const logPhi = Math.log(phi);
+    this.#tables(phi, false);
+    const cst = this.#const;
+    const simd = this.#simd();
+    if (simd !== null) return simd.logLik(theta, out, cst);
+    let lastEta = NaN;
+    let d = NaN;
+    let logOnePlus = NaN;
+    for (let i = 0; i < n; i++) {
+      const eta = linearPredictor(x, k, theta, i, 0);
+      if (eta !== lastEta) {
+        lastEta = eta;
+        d = eta - logPhi;
+        if (d < MAX_EXP_ARGUMENT) {
+          const e = Math.exp(d);
+          logOnePlus = logOnePlusExp(e, 1 + e);
+        } else {
+          logOnePlus = d;
+        }
+      }
+      const yi = y[i];
+      out[i] = cst[ids[i]] - (phi + yi) * logOnePlus + yi * d;
+    }
+    return out;
   }
 
   /** y*_i ~ NB2(mean e^{η_i}, dispersion φ). */
