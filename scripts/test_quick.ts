@@ -75,11 +75,12 @@ export const SLOW_FOLDERS: Readonly<Record<string, string>> = {
 /**
  * Test files that `deno task test` runs alone, after the parallel run: file → the wall-clock claim
  * that another file beside it on 2 cores makes miss (the first three did in the clean-clone CI of
- * 2026-11-28, the fourth in the parallel run that day; the last two hold sub-second deadlines).
+ * 2026-11-28 — F6 then in public_shapes_test.ts — the fourth in the parallel run that day; the
+ * last two hold deadlines of 1 and 2 s).
  */
 export const SERIAL_FILES: Readonly<Record<string, string>> = {
   "test/security/request_thread_test.ts": "/healthz answers within 1 s during the four stalls",
-  "test/security/public_shapes_test.ts": "F6: jobs end at the request-fixed release time",
+  "test/security/release_time_test.ts": "F6: jobs end at the request-fixed release time",
   "test/scale/edge_test.ts": "two workers share the jobs on their leases",
   "test/security/store_hygiene_test.ts": "a 16 MiB upload leaves /healthz under 2 s",
   "test/api/file_synthesis_test.ts": "the event loop is never held 1 s during a file job",

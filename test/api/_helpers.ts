@@ -62,7 +62,7 @@ export async function testApp(
     workers: 2,
     pollMs: 50,
     progressIntervalMs: 0,
-    // Jobs are shown as they finish; public_shapes_test.ts tests the release time.
+    // Jobs are shown as they finish; test/security/release_time_test.ts tests the release time.
     releaseDelayMs: 0,
     ...settings,
   });
