@@ -10,9 +10,13 @@
  */
 import { parallelBayesNetMaxima } from "../mechanisms/parallel_bayes_net.ts";
 import type { BayesNetModel } from "../models/bayes_net.ts";
-import type { TermMaxima } from "../models/latent_class.ts";
 import { gpuBayesNetMaxima } from "./lipschitz_bayes_net.ts";
-import { type TermBackendChoice, termPass } from "./select_term.ts";
+import {
+  type ModelTermPass,
+  modelTermPass,
+  type TermBackendChoice,
+  termPass,
+} from "./select_term.ts";
 
 /**
  * Draw × record × column lookups from which `auto` takes a hardware GPU: about 3 s on one CPU
@@ -20,27 +24,13 @@ import { type TermBackendChoice, termPass } from "./select_term.ts";
  */
 export const AUTO_GPU_MIN_TERM_LOOKUPS = 500_000_000;
 
-/** A pass over the draws that remembers where it ran last. */
-export interface BayesNetMaximaPass {
-  /** Where the last extremes were computed. */
-  readonly name: "cpu" | "gpu";
-  /** Why the CPU ran when a GPU was wanted, if it did. */
-  readonly note: string | null;
-  /**
-   * `model.termMaxima(draws, dim, alpha)`, exactly.
-   *
-   * @param model The network bound to the confidential file.
-   * @param draws S×dim draws.
-   * @param dim A draw's length.
-   * @param alpha α (null: all 1).
-   */
-  compute(
-    model: BayesNetModel,
-    draws: Float64Array,
-    dim: number,
-    alpha: Float64Array | null,
-  ): Promise<TermMaxima>;
-}
+/**
+ * A pass over the draws that remembers where it ran last: `compute(model, draws, dim, alpha)` is
+ * `model.termMaxima(draws, dim, alpha)`, exactly.
+ */
+export type BayesNetMaximaPass = ModelTermPass<
+  [model: BayesNetModel, draws: Float64Array, dim: number, alpha: Float64Array | null]
+>;
 
 /**
  * The pass of a backend choice (see `select_term.ts`). The GPU is acquired on the first
@@ -67,19 +57,10 @@ export function bayesNetMaximaPass(
   log: (line: string) => void = () => {},
 ): BayesNetMaximaPass {
   const pass = termPass(choice, "Bayesian network", AUTO_GPU_MIN_TERM_LOOKUPS, log);
-  return {
-    get name() {
-      return pass.name;
-    },
-    get note() {
-      return pass.note;
-    },
-    compute: (model, draws, dim, alpha) =>
-      pass.run({
-        cpu: () => model.termMaxima(draws, dim, alpha),
-        parallel: () => parallelBayesNetMaxima(model, draws, dim, alpha),
-        gpu: async (context) => (await gpuBayesNetMaxima(context, model, draws, dim, alpha)).maxima,
-        work: (draws.length / dim) * model.n * model.order.length,
-      }),
-  };
+  return modelTermPass(pass, (model, draws, dim, alpha) => ({
+    cpu: () => model.termMaxima(draws, dim, alpha),
+    parallel: () => parallelBayesNetMaxima(model, draws, dim, alpha),
+    gpu: async (context) => (await gpuBayesNetMaxima(context, model, draws, dim, alpha)).maxima,
+    work: (draws.length / dim) * model.n * model.order.length,
+  }));
 }

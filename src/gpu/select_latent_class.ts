@@ -10,9 +10,14 @@
  * @module
  */
 import { parallelTermMaxima } from "../mechanisms/parallel_latent_class.ts";
-import type { LatentClassModel, TermMaxima } from "../models/latent_class.ts";
+import type { LatentClassModel } from "../models/latent_class.ts";
 import { gpuTermMaxima } from "./lipschitz_latent_class.ts";
-import { type TermBackendChoice, termPass } from "./select_term.ts";
+import {
+  type ModelTermPass,
+  modelTermPass,
+  type TermBackendChoice,
+  termPass,
+} from "./select_term.ts";
 
 /** The latent class Lipschitz backends. */
 export type LatentClassBackendChoice = TermBackendChoice;
@@ -23,25 +28,13 @@ export type LatentClassBackendChoice = TermBackendChoice;
  */
 export const AUTO_GPU_MIN_CLASS_EVALUATIONS = 50_000_000;
 
-/** A pass over the draws that remembers where it ran last. */
-export interface LatentClassMaximaPass {
-  /** Where the last extremes were computed. */
-  readonly name: "cpu" | "gpu";
-  /** Why the CPU ran when a GPU was wanted, if it did. */
-  readonly note: string | null;
-  /**
-   * `model.termMaxima(draws, alpha)`, exactly.
-   *
-   * @param model The latent class model bound to the confidential file.
-   * @param draws S×dim draws.
-   * @param alpha α (null: all 1).
-   */
-  compute(
-    model: LatentClassModel,
-    draws: Float64Array,
-    alpha: Float64Array | null,
-  ): Promise<TermMaxima>;
-}
+/**
+ * A pass over the draws that remembers where it ran last: `compute(model, draws, alpha)` is
+ * `model.termMaxima(draws, alpha)`, exactly.
+ */
+export type LatentClassMaximaPass = ModelTermPass<
+  [model: LatentClassModel, draws: Float64Array, alpha: Float64Array | null]
+>;
 
 /**
  * The pass of a backend choice (see the module). The GPU is acquired on the first `compute`.
@@ -66,21 +59,12 @@ export function latentClassMaximaPass(
   log: (line: string) => void = () => {},
 ): LatentClassMaximaPass {
   const pass = termPass(choice, "latent class", AUTO_GPU_MIN_CLASS_EVALUATIONS, log);
-  return {
-    get name() {
-      return pass.name;
+  return modelTermPass(pass, (model, draws, alpha) => ({
+    cpu: () => model.termMaxima(draws, alpha),
+    parallel: () => parallelTermMaxima(model, draws, alpha),
+    gpu: async (context) => (await gpuTermMaxima(context, model, draws, alpha)).maxima,
+    get work() {
+      return (draws.length / model.dim) * model.termGroups(alpha).alpha.length * model.K;
     },
-    get note() {
-      return pass.note;
-    },
-    compute: (model, draws, alpha) =>
-      pass.run({
-        cpu: () => model.termMaxima(draws, alpha),
-        parallel: () => parallelTermMaxima(model, draws, alpha),
-        gpu: async (context) => (await gpuTermMaxima(context, model, draws, alpha)).maxima,
-        get work() {
-          return (draws.length / model.dim) * model.termGroups(alpha).alpha.length * model.K;
-        },
-      }),
-  };
+  }));
 }

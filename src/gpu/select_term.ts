@@ -96,3 +96,32 @@ export function termPass(
     },
   });
 }
+
+/** A model's pass: `compute(...args)` runs the backend choice on the problem those arguments pose. */
+export interface ModelTermPass<Args extends unknown[]> extends Pick<TermPass, "name" | "note"> {
+  /** The model's `termMaxima(...args)`, exactly. */
+  compute(...args: Args): Promise<TermMaxima>;
+}
+
+/**
+ * {@linkcode termPass} bound to a model: its `compute` runs the problem `problemOf` poses for its
+ * arguments.
+ *
+ * @param pass The backend choice's pass.
+ * @param problemOf A model's three passes and size for `compute`'s arguments.
+ * @returns The model's pass.
+ */
+export function modelTermPass<Args extends unknown[]>(
+  pass: TermPass,
+  problemOf: (...args: Args) => TermPassProblem,
+): ModelTermPass<Args> {
+  return {
+    get name() {
+      return pass.name;
+    },
+    get note() {
+      return pass.note;
+    },
+    compute: (...args) => pass.run(problemOf(...args)),
+  };
+}
