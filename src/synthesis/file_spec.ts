@@ -74,6 +74,12 @@ export const FileSynthesisSpec = z.object({
   parents: z.number().int().min(0).max(4).optional(),
   /** The network's most cells per table (public; default 3,000, `DEFAULT_BAYES_NET_PRIOR`). */
   maxCells: z.number().int().min(1).max(1_000_000).optional(),
+  /**
+   * How the network draws records from the released draw (public; default "balanced":
+   * systematic counts within each parent configuration; "iid": independent records).
+   */
+  sampling: z.enum(["balanced", "iid"]).optional(),
+
   chains: z.number().int().min(1).max(64).default(2),
   /**
    * Sweeps discarded per chain. Default 300, with a split–merge move every sweep (`splitMerge`).

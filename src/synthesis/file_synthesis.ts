@@ -29,7 +29,11 @@ import type { TermBackendChoice } from "../gpu/select_term.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import type { LatentClassGibbsOptions } from "../mcmc/latent_class_gibbs.ts";
 import type { MechanismContext, MechanismName, MechanismOutcome } from "../mechanisms/mechanism.ts";
-import { BayesNetModel, DEFAULT_BAYES_NET_PRIOR } from "../models/bayes_net.ts";
+import {
+  BayesNetModel,
+  DEFAULT_BAYES_NET_PRIOR,
+  type RecordSampling,
+} from "../models/bayes_net.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import {
   DEFAULT_CLASSES,
@@ -77,6 +81,11 @@ export interface FileSynthesisSettings {
   readonly parents?: number;
   /** The network's most cells per table (public; default `DEFAULT_BAYES_NET_PRIOR`'s). */
   readonly maxCells?: number;
+  /**
+   * How the network draws records from the released draw (public; default "balanced",
+   * `BayesNetModel.simulate`). The latent class model draws i.i.d.
+   */
+  readonly sampling?: RecordSampling;
   /** Seed (CLI, studies, tests); absent: a fresh secret seed from the OS CSPRNG. */
   readonly seed?: number;
   /** Chains (the network: independent streams of exact draws). */
@@ -201,7 +210,8 @@ export async function synthesizeFile(
     )
   );
   // Record r keeps confidential record r's given cells: a random order hides which (ranks on a
-  // sorted file, `release_order.ts`); without given columns the records are i.i.d. already.
+  // sorted file, `release_order.ts`); without given columns no record's place depends on a
+  // confidential record (i.i.d. draws, or balanced ones assigned in a random order).
   const datasets = files.map(({ cells }, j) => {
     const columns = new Map(order.map((name) => [name, cells.get(name)!]));
     return given.length === 0
@@ -224,6 +234,7 @@ export async function synthesizeFile(
       backend: context.lipschitz.name,
       columns: [...order],
       ...(given.length === 0 ? {} : { given: given.map((j) => schema.columns[j].name) }),
+      ...(modelName === BAYES_NET ? { sampling: settings.sampling ?? "balanced" } : {}),
       software: { name: "ppsynth", version: config.version },
       seedPolicy,
       ...(fit.flagged ? { fitFlagged: true as const } : {}),
@@ -298,8 +309,11 @@ function bayesNetRun(
     maxCells: settings.maxCells ?? DEFAULT_BAYES_NET_PRIOR.maxCells,
   }, given);
   const options = { seed, chains: settings.chains, draws: settings.draws, onDraw };
+  const sampling = settings.sampling ?? "balanced";
   return {
-    model,
+    model: {
+      simulate: (theta, n, rng, rows) => model.simulate(theta, n, rng, rows, sampling),
+    },
     context: bayesNetContext(model, options, settings.backend ?? "auto"),
     classes: null,
   };

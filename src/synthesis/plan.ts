@@ -225,6 +225,7 @@ function filePlan(requested: FileSynthesisSpec): FilePlan {
     dirichlet: requested.dirichlet ?? FILE_DIRICHLET[model],
     parents: requested.parents,
     maxCells: requested.maxCells,
+    sampling: requested.sampling,
     seed: requested.seed,
     backend: requested.backend,
     chains: requested.chains,

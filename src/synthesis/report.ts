@@ -34,6 +34,11 @@ export const ReleaseManifestSchema = z.object({
    * declaration), each record's with the record's other columns synthesised given them.
    */
   given: z.array(z.string()).optional(),
+  /**
+   * How a whole file's network drew its records from the released draw: "balanced" (systematic
+   * counts within each parent configuration, `BayesNetModel.simulate`) or "iid".
+   */
+  sampling: z.enum(["balanced", "iid"]).optional(),
   software: z.object({ name: z.literal("ppsynth"), version: z.string() }),
   seedPolicy: z.string(),
   /**

@@ -126,12 +126,12 @@ Deno.test("logLik, recordTerm and termMaxima agree with the tables by hand", () 
   }
 });
 
-Deno.test("simulate draws records from the network's tables", () => {
+Deno.test("simulate draws i.i.d. records from the network's tables", () => {
   const model = new BayesNetModel(FILE, PRIOR);
   const fit = sampleBayesNet(model, null, { seed: 6, chains: 2, draws: 200 });
   const theta = fit.draws.subarray(0, fit.dim);
   const n = 40_000;
-  const file = model.simulate(theta, n, new Rng(9));
+  const file = model.simulate(theta, n, new Rng(9), undefined, "iid");
   assert.deepEqual(file.columns.map((c) => [c.name, c.levels]), [["a", 2], ["fixed", 1], ["b", 2]]);
   assert.ok(file.columns[1].codes.every((code) => code === 0));
   const offsets = model.tableOffsets(theta);
@@ -155,5 +155,44 @@ Deno.test("a draw with a parent-set index outside the candidates is refused, nam
   assert.throws(
     () => model.logLik(Float64Array.of(0, 7, 0, 0, 0, 0), new Float64Array(10)),
     /column b/,
+  );
+});
+
+Deno.test("balanced simulate: each configuration's counts within 1 of m_c θ, each record still drawn from θ, in a random order", () => {
+  const model = new BayesNetModel(FILE, PRIOR);
+  const fit = sampleBayesNet(model, null, { seed: 6, chains: 2, draws: 200 });
+  // A draw where b has a as its parent.
+  const s = [...Array(fit.S).keys()].find((k) => fit.draws[k * fit.dim + 1] === 1)!;
+  const theta = fit.draws.subarray(s * fit.dim, (s + 1) * fit.dim);
+  const offsets = model.tableOffsets(theta);
+  const pA = Math.exp(theta[offsets[0] + 1]);
+  const pB = [0, 1].map((c) => Math.exp(theta[offsets[1] + c * 2 + 1]));
+  const rng = new Rng(10);
+  for (const n of [1, 7, 1000, 4321]) {
+    const file = model.simulate(theta, n, rng);
+    const a = file.columns[0].codes;
+    const b = file.columns[2].codes;
+    const ones = a.reduce((sum, x) => sum + x, 0);
+    assert.ok(Math.abs(ones - n * pA) < 1, `n=${n}: ${ones} records a=1 against ${n * pA}`);
+    for (const c of [0, 1]) {
+      const rows = [...a.keys()].filter((i) => a[i] === c);
+      const bOnes = rows.filter((i) => b[i] === 1).length;
+      assert.ok(Math.abs(bOnes - rows.length * pB[c]) < 1, `n=${n}, a=${c}: ${bOnes}`);
+    }
+  }
+  // Unbiased for each record: over 20,000 files of 3 records, record 2 has a = 1 and b = 1 with
+  // probability pA·pB[1], and the first half of a large file is like the second (random order).
+  let both = 0;
+  for (let k = 0; k < 20_000; k++) {
+    const file = model.simulate(theta, 3, rng);
+    if (file.columns[0].codes[2] === 1 && file.columns[2].codes[2] === 1) both++;
+  }
+  const p = pA * pB[1];
+  assert.ok(Math.abs(both / 20_000 - p) < 4.5 * Math.sqrt(p * (1 - p) / 20_000), `${both} vs ${p}`);
+  const big = model.simulate(theta, 20_000, rng).columns[0].codes;
+  const half = (from: number) => big.subarray(from, from + 10_000).reduce((sum, x) => sum + x, 0);
+  assert.ok(
+    Math.abs(half(0) - half(10_000)) < 4.5 * Math.sqrt(2 * 10_000 * pA * (1 - pA)),
+    `halves ${half(0)} and ${half(10_000)}`,
   );
 });

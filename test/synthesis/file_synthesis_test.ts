@@ -27,6 +27,7 @@ Deno.test("synthesizeFile: every column released under the declared schema and r
     allowFlagged: true,
   });
   assert.equal(result.report.model, "latent-class");
+  assert.equal(result.report.sampling, undefined, "the latent class model draws i.i.d.");
   assert.deepEqual(result.report.columns, data.names);
   assert.ok(result.report.epsilon <= 20, `ε = ${result.report.epsilon}`);
   assert.equal(result.report.epsilon, 2 * result.report.lipschitz! * 2);
@@ -76,6 +77,7 @@ Deno.test("synthesizeFile with given columns (x): kept as they are, the rest dra
     seed: 5,
   });
   assert.deepEqual(result.report.given, ["REGION", "AGE"]);
+  assert.equal(result.report.sampling, "balanced");
   assert.ok(result.report.epsilon <= 20);
   const [cells] = result.datasets;
   const confidential = (name: string) => {
@@ -93,6 +95,26 @@ Deno.test("synthesizeFile with given columns (x): kept as they are, the rest dra
   const inPlace = confidential("AGE").filter((age, i) => age === ages[i]).length;
   assert.ok(inPlace < 60, `${inPlace} of 300 records in their confidential place`);
   assert.deepEqual(ruleViolations(cells, schema), [{ rule: "no income under 15", violations: 0 }]);
+});
+
+Deno.test("synthesizeFile's network draws i.i.d. records when asked, and the manifest says how", async () => {
+  const data = parseCsv(fileCsv(60), "file.csv");
+  const schema = parseFileSchema(SCHEMA, "schema.json");
+  const run = (sampling?: "iid" | "balanced") =>
+    synthesizeFile(data, schema, {
+      ...SETTINGS,
+      model: "bayes-net",
+      mechanism: "unweighted",
+      m: 1,
+      draws: 500,
+      ...(sampling === undefined ? {} : { sampling }),
+    });
+  const [iid, balanced] = [await run("iid"), await run()];
+  assert.equal(iid.report.sampling, "iid");
+  assert.equal(balanced.report.sampling, "balanced");
+  // The same draw, another way of drawing records from it.
+  assert.deepEqual(iid.diagnostics.drawIndices, balanced.diagnostics.drawIndices);
+  assert.notDeepEqual(iid.datasets[0], balanced.datasets[0]);
 });
 
 Deno.test("synthesizeFile refuses given columns the network cannot take, naming the column", async () => {
