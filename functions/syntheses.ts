@@ -119,8 +119,8 @@ const SubmitRequest = z.custom<Record<string, unknown>>(
   description: 'A synthesis (SynthesisRequest), or with y: "all" a whole file under the ' +
     'declared file schema: {datasetId | csv | records, y: "all", epsilon, m?, mechanism? ' +
     "(auto, sw, lw, lw-final, weighted-e, censored, censored-w, unweighted), model? (auto, " +
-    "bayes-net, latent-class), dirichlet?, parents?, maxCells? (bayes-net), classes?, chains?, " +
-    "warmup?, draws?, thin?, splitMerge? (latent-class), seed? and " +
+    "bayes-net, latent-class), dirichlet?, parents?, maxCells?, sampling? (bayes-net), classes?, " +
+    "chains?, warmup?, draws?, thin?, splitMerge? (latent-class), seed? and " +
     "allowFlagged? (inline data only), fileSchema (inline data only)}",
   example: SYNTHESIS_EXAMPLE,
 });
