@@ -1,15 +1,15 @@
 /**
- * The synthesis job: runs the one pipeline (`synthesize`, SPEC §7) on a job's request and
- * confidential data, returning the release for the queue to charge and publish. Running it twice
- * is harmless: only the lease that completes first releases.
+ * The synthesis job: runs the job's plan (`runPlan`: `synthesize`, SPEC §7, then the one release
+ * bundle) on its confidential data, returning the release for the queue to charge and publish.
+ * Running it twice is harmless: only the lease that completes first releases.
  *
  * @module
  */
 import type { Dataset } from "../data/dataset.ts";
 import type { SynthesisPlan } from "../synthesis/plan.ts";
-import { releaseBundle } from "../synthesis/release_bundle.ts";
+import { runPlan } from "../synthesis/run_plan.ts";
 import { FitTracker } from "../synthesis/fit_progress.ts";
-import { type SynthesisProgress, synthesize } from "../synthesis/synthesize.ts";
+import type { SynthesisProgress } from "../synthesis/synthesize.ts";
 import type { JobOutput, JobProgress } from "./store.ts";
 
 /**
@@ -80,7 +80,7 @@ export function jobProgress(
 }
 
 /**
- * Synthesizes and returns the release as the one release bundle holds it (`release_bundle.ts`):
+ * Runs the plan and returns the release as the one release bundle holds it (`release_bundle.ts`):
  * the public report, the owner's diagnostics with the utility report and the request's settings,
  * and the m CSVs (formula cells escaped: released to analysts).
  *
@@ -95,7 +95,10 @@ export async function runSynthesisJob(
   onProgress: (progress: JobProgress) => void,
   signal?: AbortSignal,
 ): Promise<JobOutput> {
-  const result = await synthesize(data, plan, { onProgress: jobProgress(onProgress), signal });
-  const { report, owner, datasets } = releaseBundle({ kind: "synthesis", result, plan });
+  const { bundle } = await runPlan(data, {
+    plan,
+    options: { onProgress: jobProgress(onProgress), signal },
+  });
+  const { report, owner, datasets } = bundle;
   return { report, diagnostics: owner, datasets };
 }
