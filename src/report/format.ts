@@ -1,8 +1,8 @@
 /**
  * Numbers as text for the reports (issue 36): the one home of the formats that report.html
  * (`synthesis/report_html.ts`), the web page (`web/report.js`), the figures' tick labels
- * (`svg.ts`) and the studies' markdown (`studies/markdown_table.ts`, the frontier's and the design
- * release's documents, the real-file study's tables) print. Each format is exactly what its call
+ * (`svg.ts`) and the studies' reports (`formatValue` in `studies/markdown_table.ts`, through which
+ * every study's typed numbers become text) print. Each format is exactly what its call
  * sites printed before it moved here (the committed study reports are compared byte for byte); a
  * missing value (null, undefined and, where noted, a non-finite number) prints as an en dash "–",
  * report.html's {@linkcode readable} as an em dash "—".

@@ -16,9 +16,17 @@ import {
   GENERATOR_LABELS,
 } from "./contraction_settings.ts";
 import { chain, contractionVerdicts, shareCell } from "./contraction_verdicts.ts";
-import { fmt, percent } from "./markdown.ts";
+import { percent } from "./markdown.ts";
 import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
-import type { StudyDocument, Table } from "./study_document.ts";
+import {
+  cat,
+  joined,
+  num,
+  type Report,
+  type ReportTable,
+  text,
+  type Value,
+} from "./study_document.ts";
 import type { totalFitStats } from "./study_runner.ts";
 import type { StudyResult } from "./study.ts";
 
@@ -35,35 +43,36 @@ export const CHOSEN_RULE = "**The chosen rule.** LW_final (LW calibrated to Δ_�
 /** The fit counts of the "Fits" and "Sampler" lines, their names prefixed with `prefix`. */
 function fitValues(prefix: string, fits: ReturnType<typeof totalFitStats>) {
   return {
-    [`${prefix}fits`]: String(fits.fits),
-    [`${prefix}flagged`]: String(fits.flagged),
-    [`${prefix}flaggedPercent`]: fmt(100 * fits.flaggedShare, 1),
-    [`${prefix}flaggedLikelihood`]: String(fits.flaggedLikelihood),
-    [`${prefix}flaggedLikelihoodPercent`]: fmt(100 * fits.flaggedLikelihoodShare, 1),
-    [`${prefix}divergences`]: String(fits.divergences),
+    [`${prefix}fits`]: num.plain(fits.fits),
+    [`${prefix}flagged`]: num.plain(fits.flagged),
+    [`${prefix}flaggedPercent`]: num.fixed(100 * fits.flaggedShare, 1),
+    [`${prefix}flaggedLikelihood`]: num.plain(fits.flaggedLikelihood),
+    [`${prefix}flaggedLikelihoodPercent`]: num.fixed(100 * fits.flaggedLikelihoodShare, 1),
+    [`${prefix}divergences`]: num.plain(fits.divergences),
   };
 }
 
 /** The per-n table of one generator: Δ's share above Δ_α and quantiles under each rule. */
-function sizeTable(generator: ContractionGeneratorSummary): Table {
+function sizeTable(generator: ContractionGeneratorSummary): ReportTable {
   const rows = generator.sizes.flatMap((size) =>
     CONTRACTION_RULES.map((rule) => {
       const cell = size.rules[rule];
-      if (cell === null) return [String(size.n), CONTRACTION_LABELS[rule], ...Array(11).fill("–")];
+      const n = num.plain(size.n);
+      if (cell === null) return [n, CONTRACTION_LABELS[rule], ...Array<Value>(11).fill("–")];
       return [
-        String(size.n),
+        n,
         CONTRACTION_LABELS[rule],
-        String(cell.replicates),
+        num.plain(cell.replicates),
         shareCell(cell),
-        fmt(cell.q05, 3),
-        fmt(cell.lipschitz.q25, 3),
-        fmt(cell.lipschitz.median, 3),
-        fmt(cell.lipschitz.q75, 3),
-        fmt(cell.q95, 3),
-        fmt(cell.lipschitz.max, 3),
-        fmt(cell.spread, 3),
-        fmt(cell.muMean.median, 2),
-        `${fmt(cell.zeroWeights.median, 0)} (${fmt(cell.zeroWeights.max, 0)})`,
+        num.fixed(cell.q05, 3),
+        num.fixed(cell.lipschitz.q25, 3),
+        num.fixed(cell.lipschitz.median, 3),
+        num.fixed(cell.lipschitz.q75, 3),
+        num.fixed(cell.q95, 3),
+        num.fixed(cell.lipschitz.max, 3),
+        num.fixed(cell.spread, 3),
+        num.fixed(cell.muMean.median, 2),
+        text`${num.fixed(cell.zeroWeights.median, 0)} (${num.fixed(cell.zeroWeights.max, 0)})`,
       ];
     })
   );
@@ -86,7 +95,7 @@ function sizeTable(generator: ContractionGeneratorSummary): Table {
 }
 
 /** The fixed rule's bound beside its formula f_max²/(4(f_max − f_min)), per n. */
-function fixedTable(generator: ContractionGeneratorSummary): Table {
+function fixedTable(generator: ContractionGeneratorSummary): ReportTable {
   return {
     header: [
       "n",
@@ -97,54 +106,64 @@ function fixedTable(generator: ContractionGeneratorSummary): Table {
       "LW fixed Δ (q95)",
     ],
     rows: generator.sizes.map((s) => [
-      String(s.n),
-      fmt(s.fMin.median, 3),
-      fmt(s.fMax.median, 3),
-      fmt(s.fixedRulePredicted.median, 3),
-      fmt(s.rules["lw-fixed"]?.lipschitz.median, 3),
-      fmt(s.rules["lw-fixed"]?.q95, 3),
+      num.plain(s.n),
+      num.fixed(s.fMin.median, 3),
+      num.fixed(s.fMax.median, 3),
+      num.fixed(s.fixedRulePredicted.median, 3),
+      num.fixed(s.rules["lw-fixed"]?.lipschitz.median, 3),
+      num.fixed(s.rules["lw-fixed"]?.q95, 3),
     ]),
   };
 }
 
 /** The trend lines of one generator, one per rule: whether its bounds contract with n. */
-function trendLines(generator: ContractionGeneratorSummary, sizes: string): string {
-  return CONTRACTION_RULES.map((rule) => {
-    const t = generator.trends[rule];
-    if (t === null) return `- **${CONTRACTION_LABELS[rule]}**: calibration failed at some n.`;
-    const settles = t.medians[t.medians.length - 1] / generator.global;
-    const word = t.q95Falls && t.spreadFalls
-      ? `contracts${t.q95Monotone ? " (95th percentile falling at every step)" : ""}, ` +
-        `its median settling at ${fmt(settles, 3)}·Δ_α`
-      : "does not contract";
-    return `- **${CONTRACTION_LABELS[rule]}** ${word}: 95th percentile ${chain(t.q95s)}, ` +
-      `max − min ${chain(t.spreads)}, median ${chain(t.medians)}, P(Δ > ${generator.global}) ` +
-      `${chain(t.sharesAbove, 2)} over n = ${sizes}.`;
-  }).join("\n");
+function trendLines(generator: ContractionGeneratorSummary, sizes: string): Value {
+  return joined(
+    CONTRACTION_RULES.map((rule) => {
+      const t = generator.trends[rule];
+      if (t === null) return `- **${CONTRACTION_LABELS[rule]}**: calibration failed at some n.`;
+      const settles = t.medians[t.medians.length - 1] / generator.global;
+      const word = t.q95Falls && t.spreadFalls
+        ? text`contracts${
+          t.q95Monotone ? " (95th percentile falling at every step)" : ""
+        }, its median settling at ${num.fixed(settles, 3)}·Δ_α`
+        : "does not contract";
+      return cat(
+        text`- **${CONTRACTION_LABELS[rule]}** ${word}: 95th percentile ${chain(t.q95s)}, `,
+        text`max − min ${chain(t.spreads)}, median ${
+          chain(t.medians)
+        }, P(Δ > ${generator.global}) `,
+        text`${chain(t.sharesAbove, 2)} over n = ${sizes}.`,
+      );
+    }),
+    "\n",
+  );
 }
 
 /** Weighted-e's truncation at the largest n ("" when it failed there). */
-function weightedParagraph(generator: ContractionGeneratorSummary): string {
+function weightedParagraph(generator: ContractionGeneratorSummary): Value {
   const last = generator.sizes[generator.sizes.length - 1];
   const cell = last.rules["weighted-e"];
   if (cell === null) return "";
   const { global } = generator;
-  return `**Weighted-e** truncates the fixed rule's records above ${global} once and refits; ` +
-    "the refit has a wider posterior that can push other records over (records zeroed in the " +
-    `median database: ${fmt(cell.zeroWeights.median, 0)} at n = ${last.n}), and the lower-Δ ` +
-    `fit of the two is kept, so at n = ${last.n} ${percent(cell.shareAbove)} of databases stay ` +
-    `above ${global} (95th percentile ${fmt(cell.q95, 3)}).`;
+  return cat(
+    text`**Weighted-e** truncates the fixed rule's records above ${global} once and refits; `,
+    "the refit has a wider posterior that can push other records over (records zeroed in the ",
+    text`median database: ${num.fixed(cell.zeroWeights.median, 0)} at n = ${last.n}), and the `,
+    text`lower-Δ fit of the two is kept, so at n = ${last.n} ${percent(cell.shareAbove)} of `,
+    text`databases stay above ${global} (95th percentile ${num.fixed(cell.q95, 3)}).`,
+  );
 }
 
 /** One generator's values, their names prefixed with its name. */
 function generatorValues(
   generator: ContractionGeneratorSummary,
   sizes: string,
-): Record<string, string> {
+): Record<string, Value> {
   const prefix = `${generator.name}.`;
   return {
-    [`${prefix}global`]: String(generator.global),
-    [`${prefix}epsilon`]: String(2 * generator.global),
+    [`${prefix}global`]: num.plain(generator.global),
+    [`${prefix}epsilon`]: num.plain(2 * generator.global),
     [`${prefix}trends`]: trendLines(generator, sizes),
     [`${prefix}weighted`]: weightedParagraph(generator),
     ...fitValues(prefix, generator.fits),
@@ -159,28 +178,30 @@ function generatorValues(
  */
 export function contractionDocument(
   result: StudyResult<ContractionSettings, ContractionRecord, ContractionSummary>,
-): StudyDocument {
+): Report {
   const { settings, summary } = result;
   const sizes = settings.sizes.join(", ");
   const poissonFinal = summary.generators.find((g) => g.name === "poisson")?.trends["lw-final"];
-  const values: Record<string, string> = {
-    replicates: String(result.replicates),
+  const values: Record<string, Value> = {
+    replicates: num.plain(result.replicates),
     sizes,
-    mean: String(settings.mean),
-    S: String(settings.sampler.chains * settings.sampler.draws),
-    c: String(settings.c),
-    g: String(settings.g),
-    globals: summary.generators.map((g) => `${g.global} (${GENERATOR_LABELS[g.name]})`)
-      .join(", "),
-    seed: String(result.seed),
-    estimandsN: String(settings.estimandsN ?? "–"),
+    mean: num.plain(settings.mean),
+    S: num.plain(settings.sampler.chains * settings.sampler.draws),
+    c: num.plain(settings.c),
+    g: num.plain(settings.g),
+    globals: joined(
+      summary.generators.map((g) => text`${g.global} (${GENERATOR_LABELS[g.name]})`),
+      ", ",
+    ),
+    seed: num.plain(result.seed),
+    estimandsN: num.plain(settings.estimandsN),
     chosenRule: poissonFinal === null || poissonFinal === undefined ? "" : CHOSEN_RULE,
-    chains: String(settings.sampler.chains),
-    warmup: String(settings.sampler.warmup),
-    draws: String(settings.sampler.draws),
+    chains: num.plain(settings.sampler.chains),
+    warmup: num.plain(settings.sampler.warmup),
+    draws: num.plain(settings.sampler.draws),
     ...fitValues("", summary.fits),
   };
-  const tables: Record<string, Table> = {};
+  const tables: Record<string, ReportTable> = {};
   const figures: Record<string, Figure> = {};
   for (const [g, generator] of summary.generators.entries()) {
     Object.assign(values, generatorValues(generator, sizes));

@@ -10,8 +10,9 @@ import {
   type ContractionSummary,
   GENERATOR_LABELS,
 } from "./contraction_settings.ts";
-import { fmt, percent } from "./markdown.ts";
-import { Judge, type Verdict, verdict } from "./verdict.ts";
+import { percent } from "./markdown.ts";
+import { cat, joined, num, type Text, text } from "./study_document.ts";
+import { Judge, type ReportVerdict, verdict } from "./verdict.ts";
 
 /** The supplement's n, where it prints P(Δ > 3.5) ≈ 0. */
 const SUPPLEMENT_N = 1000;
@@ -21,15 +22,15 @@ const NEARLY_ZERO = 0.05;
 const CALIBRATION_STOP = 0.97;
 
 /** "a → b → c", each with `digits` decimals. */
-export const chain = (values: readonly number[], digits = 3): string =>
-  values.map((v) => fmt(v, digits)).join(" → ");
+export const chain = (values: readonly number[], digits = 3): Text =>
+  joined(values.map((v) => num.fixed(v, digits)), " → ");
 
 /** "P% [lo%, hi%]": a cell's share above Δ_α and its Wilson 95% interval. */
 export function shareCell(
   cell: { above: number; replicates: number; shareAboveInterval: readonly number[] },
-): string {
+): Text {
   const [lo, hi] = cell.shareAboveInterval;
-  return `${percent(cell.above / cell.replicates)} [${percent(lo, 1)}, ${percent(hi, 1)}]`;
+  return text`${percent(cell.above / cell.replicates)} [${percent(lo, 1)}, ${percent(hi, 1)}]`;
 }
 
 function sizeOf(generator: ContractionGeneratorSummary, n: number) {
@@ -48,8 +49,8 @@ const falls = (yes: boolean) => yes ? "falls" : "does not fall";
 export function contractionVerdicts(
   summary: ContractionSummary,
   settings: ContractionSettings,
-): Verdict[] {
-  const rows: Verdict[] = [];
+): ReportVerdict[] {
+  const rows: ReportVerdict[] = [];
   const sizes = settings.sizes.join(", ");
   for (const generator of summary.generators) {
     const { global } = generator;
@@ -66,19 +67,24 @@ export function contractionVerdicts(
       const nearlyZero = final.shareAboveInterval[0] <= NEARLY_ZERO;
       rows.push(verdict(
         {
-          quantity: `Supp 5, ${label}, n = ${at.n}: P(Δ_{α,x_r} > 3.5) under LW with re-weighting`,
+          quantity:
+            text`Supp 5, ${label}, n = ${at.n}: P(Δ_{α,x_r} > 3.5) under LW with re-weighting`,
           paper: "nearly 0",
-          ours: `LW_final ${shareCell(final)}; LW fixed (c = ${settings.c}, g = ${settings.g}) ` +
+          ours: cat(
+            text`LW_final ${shareCell(final)}; LW fixed (c = ${settings.c}, g = ${settings.g}) `,
             shareCell(fixed),
+          ),
         },
         nearlyZero
           ? Judge.byConstruction(
-            `g is calibrated per database to Δ ≤ ${global}, and Algorithm 3 accepts no k above ` +
-              `it ("nearly 0" read as ≤ ${percent(NEARLY_ZERO)}); the uncalibrated fixed rule ` +
-              `gives ${shareCell(fixed)}`,
+            cat(
+              text`g is calibrated per database to Δ ≤ ${global}, and Algorithm 3 accepts no k above `,
+              text`it ("nearly 0" read as ≤ ${percent(NEARLY_ZERO)}); the uncalibrated fixed rule `,
+              text`gives ${shareCell(fixed)}`,
+            ),
           )
           : Judge.differs(
-            `${final.above} of ${final.replicates} databases above 3.5`,
+            text`${final.above} of ${final.replicates} databases above 3.5`,
             final.shareAboveInterval,
             NEARLY_ZERO,
           ),
@@ -91,23 +97,31 @@ export function contractionVerdicts(
       // accepted only while Δ stays within 1% of the fixed rule's.
       rows.push(verdict(
         {
-          quantity: `Supp 5, ${label}, n = ${at.n}: P(Δ_{α,x_r} > 3.5) under LW with ` +
-            `re-weighting, uncalibrated (the fixed rule c = ${settings.c}, g = ${settings.g}, ` +
+          quantity: cat(
+            text`Supp 5, ${label}, n = ${at.n}: P(Δ_{α,x_r} > 3.5) under LW with `,
+            text`re-weighting, uncalibrated (the fixed rule c = ${settings.c}, g = ${settings.g}, `,
             "then Algorithm 3)",
+          ),
           paper: "nearly 0",
-          ours: `${shareCell(fixedFinal)}; over n = ${sizes}: ` +
-            `${chain(fixedTrend.sharesAbove, 2)}`,
+          ours: cat(
+            text`${shareCell(fixedFinal)}; over n = ${sizes}: `,
+            text`${chain(fixedTrend.sharesAbove, 2)}`,
+          ),
         },
         Judge.within(
           0,
           fixedFinal.shareAboveInterval as [number, number],
           () =>
-            `${fixedFinal.above} of ${fixedFinal.replicates} databases above ${global}: the ` +
-            `fixed rule's bound (median ${fmt(fixed?.lipschitz.median, 3)}) grows with n, since ` +
-            "it is set by the most extreme record's |ℓ|, and Algorithm 3 only scales it by k, " +
-            "accepting a Δ at most 1% above the rule's (median " +
-            `${fmt(fixedFinal.lipschitz.median, 3)}, accepted k median ` +
-            `${fmt(fixedFinal.k?.accepted?.median, 2)})`,
+            cat(
+              text`${fixedFinal.above} of ${fixedFinal.replicates} databases above ${global}: the `,
+              text`fixed rule's bound (median ${
+                num.fixed(fixed?.lipschitz.median, 3)
+              }) grows with n, since `,
+              "it is set by the most extreme record's |ℓ|, and Algorithm 3 only scales it by k, ",
+              "accepting a Δ at most 1% above the rule's (median ",
+              text`${num.fixed(fixedFinal.lipschitz.median, 3)}, accepted k median `,
+              text`${num.fixed(fixedFinal.k?.accepted?.median, 2)})`,
+            ),
         ),
       ));
     }
@@ -115,21 +129,31 @@ export function contractionVerdicts(
       // Supp 5: the global Δ_α, against LW_final's 5–95% range of bounds.
       rows.push(verdict(
         {
-          quantity: `Supp 5, ${label}: the global Δ_α the local bounds contract onto`,
-          paper: fmt(global, 1),
-          ours: `LW_final median ${fmt(final.lipschitz.median, 3)}, 5–95% ` +
-            `[${fmt(final.q05, 3)}, ${fmt(final.q95, 3)}] at n = ${at.n}; LW calibrated ` +
-            `median ${fmt(calibrated.lipschitz.median, 3)}`,
+          quantity: text`Supp 5, ${label}: the global Δ_α the local bounds contract onto`,
+          paper: num.fixed(global, 1),
+          ours: cat(
+            text`LW_final median ${num.fixed(final.lipschitz.median, 3)}, 5–95% `,
+            text`[${num.fixed(final.q05, 3)}, ${
+              num.fixed(final.q95, 3)
+            }] at n = ${at.n}; LW calibrated `,
+            text`median ${num.fixed(calibrated.lipschitz.median, 3)}`,
+          ),
         },
         Judge.within(
           global,
           [final.q05, final.q95],
           () =>
-            `LW_final settles at ${fmt(final.lipschitz.median / global, 2)}·Δ_α, below the ` +
-            "paper's value: calibration stops inside [0.97, 1]·Δ_α (LW calibrated: median " +
-            `${fmt(calibrated.lipschitz.median / global, 3)}·Δ_α) and Algorithm 3's k = 0.95 ` +
-            "scales the binding record's weight by 0.95 (the accepted k: median " +
-            `${fmt(final.k?.accepted?.median, 2)})`,
+            cat(
+              text`LW_final settles at ${
+                num.fixed(final.lipschitz.median / global, 2)
+              }·Δ_α, below the `,
+              "paper's value: calibration stops inside [0.97, 1]·Δ_α (LW calibrated: median ",
+              text`${
+                num.fixed(calibrated.lipschitz.median / global, 3)
+              }·Δ_α) and Algorithm 3's k = 0.95 `,
+              "scales the binding record's weight by 0.95 (the accepted k: median ",
+              text`${num.fixed(final.k?.accepted?.median, 2)})`,
+            ),
         ),
       ));
       // Calibration holds every database's LW bound in [CALIBRATION_STOP, 1]·Δ_α at the largest
@@ -142,26 +166,38 @@ export function contractionVerdicts(
         calibratedLast.lipschitz.max <= global;
       const imposed = () =>
         Judge.byConstruction(
-          "imposed by calibration's stop window, not observed: calibration stops once Δ ≥ " +
-            `${CALIBRATION_STOP}·Δ_α = ${fmt(CALIBRATION_STOP * global, 3)} and never above ` +
-            `Δ_α, so at n = ${last.n} every database's LW calibrated bound lies in ` +
-            `[${fmt(calibratedLast!.lipschitz.min, 3)}, ${fmt(calibratedLast!.lipschitz.max, 3)}]` +
-            `, and Algorithm 3 scales it by k (median ${fmt(finalLast?.k?.accepted?.median, 2)})` +
-            `: LW_final spans [${fmt(finalLast?.lipschitz.min, 3)}, ` +
-            `${fmt(finalLast?.lipschitz.max, 3)}]`,
+          cat(
+            "imposed by calibration's stop window, not observed: calibration stops once Δ ≥ ",
+            text`${CALIBRATION_STOP}·Δ_α = ${
+              num.fixed(CALIBRATION_STOP * global, 3)
+            } and never above `,
+            text`Δ_α, so at n = ${last.n} every database's LW calibrated bound lies in `,
+            text`[${num.fixed(calibratedLast!.lipschitz.min, 3)}, ${
+              num.fixed(calibratedLast!.lipschitz.max, 3)
+            }]`,
+            text`, and Algorithm 3 scales it by k (median ${
+              num.fixed(finalLast?.k?.accepted?.median, 2)
+            })`,
+            text`: LW_final spans [${num.fixed(finalLast?.lipschitz.min, 3)}, `,
+            text`${num.fixed(finalLast?.lipschitz.max, 3)}]`,
+          ),
         );
       rows.push(verdict(
         {
-          quantity: `Supp 5, ${label}: the bounds contract (max and min collapse together)`,
+          quantity: text`Supp 5, ${label}: the bounds contract (max and min collapse together)`,
           paper: "contract",
-          ours: `LW_final 95th percentile ${chain(trend.q95s)}, max − min ` +
-            `${chain(trend.spreads)} over n = ${sizes}`,
+          ours: cat(
+            text`LW_final 95th percentile ${chain(trend.q95s)}, max − min `,
+            text`${chain(trend.spreads)} over n = ${sizes}`,
+          ),
         },
         trend.q95Falls && trend.spreadFalls
           ? (window ? imposed() : Judge.agrees(null, null, "qualitative"))
           : Judge.differs(
-            `LW_final's 95th percentile ${falls(trend.q95Falls)} and its spread ` +
-              `${falls(trend.spreadFalls)} from n = ${first.n} to n = ${last.n}`,
+            cat(
+              text`LW_final's 95th percentile ${falls(trend.q95Falls)} and its spread `,
+              text`${falls(trend.spreadFalls)} from n = ${first.n} to n = ${last.n}`,
+            ),
           ),
       ));
     }
@@ -177,26 +213,34 @@ export function contractionVerdicts(
       const rises = weightedLast.shareAboveInterval[0] > weightedFirst.shareAboveInterval[1];
       rows.push(verdict(
         {
-          quantity: `JSM 2024 slides, ${label}, n ∈ {100, 400, 1600, 6400}: Weighted-M ` +
+          quantity: cat(
+            text`JSM 2024 slides, ${label}, n ∈ {100, 400, 1600, 6400}: Weighted-M `,
             "(truncation) bounds contract onto the global value",
+          ),
           paper: "contract (figure)",
-          ours: `Weighted-e 95th percentile ${chain(weighted.q95s)}, max − min ` +
-            `${chain(weighted.spreads)}, P(Δ > ${global}) ${chain(weighted.sharesAbove, 2)}`,
+          ours: cat(
+            text`Weighted-e 95th percentile ${chain(weighted.q95s)}, max − min `,
+            text`${chain(weighted.spreads)}, P(Δ > ${global}) ${chain(weighted.sharesAbove, 2)}`,
+          ),
         },
         contracts && rises
           ? Judge.differs(
-            `P(Δ > ${global}) rises from ${shareCell(weightedFirst)} at n = ${first.n} to ` +
-              `${shareCell(weightedLast)} at n = ${last.n}: the bounds end above ${global} in ` +
-              `${weightedLast.above} of ${weightedLast.replicates} databases (median ` +
-              `${chain(weighted.medians)}), and the median database zeroes ` +
-              `${fmt(weightedLast.zeroWeights.median, 0)} of ${last.n} records ` +
-              `(${percent(weightedLast.zeroWeights.median / last.n)}) at n = ${last.n}`,
+            cat(
+              text`P(Δ > ${global}) rises from ${shareCell(weightedFirst)} at n = ${first.n} to `,
+              text`${shareCell(weightedLast)} at n = ${last.n}: the bounds end above ${global} in `,
+              text`${weightedLast.above} of ${weightedLast.replicates} databases (median `,
+              text`${chain(weighted.medians)}), and the median database zeroes `,
+              text`${num.fixed(weightedLast.zeroWeights.median, 0)} of ${last.n} records `,
+              text`(${percent(weightedLast.zeroWeights.median / last.n)}) at n = ${last.n}`,
+            ),
           )
           : contracts
-          ? Judge.agrees(null, null, `qualitative; the bounds settle just above ${global}`)
+          ? Judge.agrees(null, null, text`qualitative; the bounds settle just above ${global}`)
           : Judge.differs(
-            `Weighted-e's 95th percentile ${falls(weighted.q95Falls)} and its spread ` +
+            cat(
+              text`Weighted-e's 95th percentile ${falls(weighted.q95Falls)} and its spread `,
               falls(weighted.spreadFalls),
+            ),
           ),
       ));
     }

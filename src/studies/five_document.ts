@@ -14,14 +14,14 @@ import {
   weightedAgainstBest,
 } from "./five_verdicts.ts";
 import type { FiveResult } from "./five_result.ts";
-import type { StudyDocument, Table } from "./study_document.ts";
+import { joined, num, type Report, type ReportTable, text, type Value } from "./study_document.ts";
 import * as md from "./markdown.ts";
 
 /** Synthesizers from best to worst: "Censor w < Weighted < …". */
 const ranking = (rank: readonly FiveMechanism[]) => rank.map((m) => FIVE_LABELS[m]).join(" < ");
 
 /** The table of ε index e: Δ, utility and the synthetic median per synthesizer. */
-function epsilonTable(result: FiveResult, e: number): Table {
+function epsilonTable(result: FiveResult, e: number): ReportTable {
   const { epsilon, mechanisms } = result.summary.epsilons[e];
   const rows = FIVE_MECHANISMS.map((mechanism) => {
     const cell = mechanisms[mechanism];
@@ -29,25 +29,27 @@ function epsilonTable(result: FiveResult, e: number): Table {
     const l = cell.lipschitz;
     return [
       FIVE_LABELS[mechanism],
-      String(cell.replicates),
-      l === null ? "–" : md.quantileCells(l, 3).join(" / "),
+      num.plain(cell.replicates),
+      l === null ? "–" : joined(md.quantileCells(l, 3), " / "),
       cell.shareAbove === null ? "–" : md.percent(cell.shareAbove),
-      md.fmt(cell.ecdfMax.mean, 4),
-      `${md.fmt(cell.ecdfMax.q25, 4)}–${md.fmt(cell.ecdfMax.q75, 4)}`,
-      md.fmt(1000 * cell.ecdfMeanSquared.mean, 3),
-      `${md.fmt(1000 * cell.ecdfMeanSquared.q25, 3)}–${md.fmt(1000 * cell.ecdfMeanSquared.q75, 3)}`,
-      md.fmt(cell.median.median, 4),
-      `${md.fmt(cell.median.min, 4)}–${md.fmt(cell.median.max, 4)}`,
-      md.fmt(cell.medianBias, 4),
-      md.fmt(cell.medianRmse, 4),
-      md.fmt(cell.zeroWeightsMean, 1),
+      num.fixed(cell.ecdfMax.mean, 4),
+      text`${num.fixed(cell.ecdfMax.q25, 4)}–${num.fixed(cell.ecdfMax.q75, 4)}`,
+      num.fixed(1000 * cell.ecdfMeanSquared.mean, 3),
+      text`${num.fixed(1000 * cell.ecdfMeanSquared.q25, 3)}–${
+        num.fixed(1000 * cell.ecdfMeanSquared.q75, 3)
+      }`,
+      num.fixed(cell.median.median, 4),
+      text`${num.fixed(cell.median.min, 4)}–${num.fixed(cell.median.max, 4)}`,
+      num.fixed(cell.medianBias, 4),
+      num.fixed(cell.medianRmse, 4),
+      num.fixed(cell.zeroWeightsMean, 1),
     ];
   });
   const header = [
     "synthesizer",
     "R",
     "Δ min / q25 / median / q75 / max",
-    `Δ > ${epsilon / 2}`,
+    text`Δ > ${epsilon / 2}`,
     "max-ECDF mean",
     "max-ECDF IQR",
     "avg-ECDF ×10³ mean",
@@ -62,22 +64,22 @@ function epsilonTable(result: FiveResult, e: number): Table {
 }
 
 /** The tunable synthesizers under both tunings, per ε: releases, Δ and mean max-ECDF. */
-function tuningTable(result: FiveResult): Table {
+function tuningTable(result: FiveResult): ReportTable {
   const rows = result.summary.epsilons.flatMap((eps) =>
     FIVE_TUNABLE.flatMap((m) =>
       (["fixed", "calibrated"] as const).map((tuning) => {
         const cell = cellUnder(eps, m, tuning);
         const label = [
-          String(eps.epsilon),
+          num.plain(eps.epsilon),
           FIVE_LABELS[m],
           tuning === "fixed" ? "c = ε/5, g = 0" : "calibrated g",
         ];
         return [
           ...label,
-          String(cell?.replicates ?? 0),
-          md.fmt(cell?.lipschitz?.median, 3),
-          md.fmt(cell?.lipschitz?.max, 3),
-          md.fmt(cell?.ecdfMax.mean, 4),
+          num.plain(cell?.replicates ?? 0),
+          num.fixed(cell?.lipschitz?.median, 3),
+          num.fixed(cell?.lipschitz?.max, 3),
+          num.fixed(cell?.ecdfMax.mean, 4),
         ];
       })
     )
@@ -97,11 +99,11 @@ function tuningTable(result: FiveResult): Table {
 }
 
 /** The values of ε index e: its heading, rankings and Weighted against the best. */
-function epsilonValues(result: FiveResult, e: number): Record<string, string> {
+function epsilonValues(result: FiveResult, e: number): Record<string, Value> {
   const { epsilon, rankEcdfMax, rankEcdfMeanSquared } = result.summary.epsilons[e];
   return {
-    [`epsilon.${e}`]: String(epsilon),
-    [`target.${e}`]: String(epsilon / 2),
+    [`epsilon.${e}`]: num.plain(epsilon),
+    [`target.${e}`]: num.plain(epsilon / 2),
     [`rankEcdfMax.${e}`]: ranking(rankEcdfMax),
     [`rankEcdfMeanSquared.${e}`]: ranking(rankEcdfMeanSquared),
     [`weightedEcdfMax.${e}`]: weightedAgainstBest(result, e, rankEcdfMax, "max-ECDF", "ecdfMax"),
@@ -112,9 +114,9 @@ function epsilonValues(result: FiveResult, e: number): Record<string, string> {
       "avg-ECDF",
       "ecdfMeanSquared",
     ),
-    [`censorRankEcdfMax.${e}`]: String(rankEcdfMax.indexOf("censored-w") + 1),
-    [`censorRankEcdfMeanSquared.${e}`]: String(rankEcdfMeanSquared.indexOf("censored-w") + 1),
-    [`ranked.${e}`]: String(rankEcdfMax.length),
+    [`censorRankEcdfMax.${e}`]: num.plain(rankEcdfMax.indexOf("censored-w") + 1),
+    [`censorRankEcdfMeanSquared.${e}`]: num.plain(rankEcdfMeanSquared.indexOf("censored-w") + 1),
+    [`ranked.${e}`]: num.plain(rankEcdfMax.length),
   };
 }
 
@@ -124,25 +126,27 @@ function epsilonValues(result: FiveResult, e: number): Record<string, string> {
  * @param result The study result (its document, if any, is ignored).
  * @returns The document `templates/five.md` renders.
  */
-export function fiveDocument(result: FiveResult): StudyDocument {
+export function fiveDocument(result: FiveResult): Report {
   const { settings, summary } = result;
   const [a, b] = settings.shape;
   const indices = summary.epsilons.map((_, e) => e);
   return {
     verdicts: fiveVerdicts(result),
     values: {
-      a: String(a),
-      b: String(b),
-      replicates: String(result.replicates),
-      n: String(settings.n),
-      seed: String(result.seed),
-      reference: String(settings.reference),
-      downscaling: String(settings.downscaling ?? "–"),
-      bins: String(settings.bins ?? `⌈n^{1/3}⌉ = ${Math.ceil(Math.cbrt(settings.n))}`),
-      analyticMedian: md.fmt(summary.analyticMedian, 6),
-      dataMedian: md.fmt(summary.dataMedian.median, 4),
-      dataMedianMin: md.fmt(summary.dataMedian.min, 4),
-      dataMedianMax: md.fmt(summary.dataMedian.max, 4),
+      a: num.plain(a),
+      b: num.plain(b),
+      replicates: num.plain(result.replicates),
+      n: num.plain(settings.n),
+      seed: num.plain(result.seed),
+      reference: num.plain(settings.reference),
+      downscaling: num.plain(settings.downscaling),
+      bins: settings.bins === null || settings.bins === undefined
+        ? text`⌈n^{1/3}⌉ = ${Math.ceil(Math.cbrt(settings.n))}`
+        : num.plain(settings.bins),
+      analyticMedian: num.fixed(summary.analyticMedian, 6),
+      dataMedian: num.fixed(summary.dataMedian.median, 4),
+      dataMedianMin: num.fixed(summary.dataMedian.min, 4),
+      dataMedianMax: num.fixed(summary.dataMedian.max, 4),
       ...Object.assign({}, ...indices.map((e) => epsilonValues(result, e))),
       truncation: truncationText(result),
       sampler: md.samplerParagraph(settings.sampler, summary.fits),

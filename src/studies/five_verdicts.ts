@@ -28,7 +28,8 @@ import {
   type FiveTunable,
 } from "./five_settings.ts";
 import { type PairedDifference, pairedDifference } from "../stats/paired_difference.ts";
-import { isTie, Judge, type Judgement, type Verdict, verdict } from "./verdict.ts";
+import { isTie, Judge, type Judgement, type ReportVerdict, verdict } from "./verdict.ts";
+import { cat, joined, num, text, type Value } from "./study_document.ts";
 import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
 import * as md from "./markdown.ts";
 
@@ -133,14 +134,16 @@ export function lowerText(
   b: FiveMechanism,
   d: Lower,
   tuning: Tuning = "native",
-): string {
-  return `${labelUnder(a, tuning)} lower than ${labelUnder(b, tuning)} by ${md.fmt(d.mean, 4)} ` +
-    `(paired z = ${md.fmt(d.z, 1)}, ${d.n} databases)`;
+): Value {
+  return cat(
+    text`${labelUnder(a, tuning)} lower than ${labelUnder(b, tuning)} by ${num.fixed(d.mean, 4)} `,
+    text`(paired z = ${num.fixed(d.z, 1)}, ${d.n} databases)`,
+  );
 }
 
 /** "; ties within Monte Carlo error (z < 2): …", or "" when there are none. */
-export const tiesText = (ties: readonly string[]) =>
-  ties.length === 0 ? "" : `; ties within Monte Carlo error (z < 2): ${ties.join("; ")}`;
+export const tiesText = (ties: readonly Value[]) =>
+  ties.length === 0 ? "" : text`; ties within Monte Carlo error (z < 2): ${joined(ties, "; ")}`;
 
 /**
  * Weighted against the synthesizer with the best mean at ε index e, paired: "best by max-ECDF",
@@ -152,19 +155,23 @@ export function weightedAgainstBest(
   rank: readonly FiveMechanism[],
   measure: string,
   key: Utility,
-): string {
+): Value {
   if (rank[0] === "lw") return `best by ${measure}`;
   const d = lowerBy(result, e, rank[0], "lw", key);
   if (d === null) return `not best by ${measure} (${FIVE_LABELS[rank[0]]} is)`;
-  const z = `paired z = ${md.fmt(d.z, 1)}, ${d.n} databases`;
+  const z = text`paired z = ${num.fixed(d.z, 1)}, ${d.n} databases`;
   if (!d.tie && d.mean < 0) {
-    return `best by ${measure} on the databases both released (paired z = ` +
-      `${md.fmt(-d.z, 1)} against ${FIVE_LABELS[rank[0]]}, ${d.n} databases)`;
+    return cat(
+      `best by ${measure} on the databases both released (paired z = `,
+      text`${num.fixed(-d.z, 1)} against ${FIVE_LABELS[rank[0]]}, ${d.n} databases)`,
+    );
   }
   return d.tie
-    ? `tied for best by ${measure} (${FIVE_LABELS[rank[0]]}'s mean is lower, ${z}: a tie ` +
-      "within Monte Carlo error)"
-    : `not best by ${measure} (${FIVE_LABELS[rank[0]]} is, ${z})`;
+    ? cat(
+      text`tied for best by ${measure} (${FIVE_LABELS[rank[0]]}'s mean is lower, ${z}: a tie `,
+      "within Monte Carlo error)",
+    )
+    : text`not best by ${measure} (${FIVE_LABELS[rank[0]]} is, ${z})`;
 }
 
 const COLORS: Readonly<Record<FiveDownscaled, string>> = {
@@ -223,7 +230,7 @@ export function downscalingFigure(result: FiveResult): Figure {
 }
 
 /** The slides' "Improved utility with downscaling" (avg-ECDF), per synthesizer, paired. */
-export function downscalingVerdict(result: FiveResult): Verdict | null {
+export function downscalingVerdict(result: FiveResult): ReportVerdict | null {
   if (downscalingIndex(result) < 0) return null;
   const per = FIVE_DOWNSCALED.map((m) => {
     const down = entries(result, m, true);
@@ -237,14 +244,19 @@ export function downscalingVerdict(result: FiveResult): Verdict | null {
   const half = result.settings.downscaling! / 2;
   const above = (xs: readonly (FiveEntry | null)[]) =>
     xs.filter((x) => x !== null && (x.lipschitz ?? 0) > half).length;
-  const ours = per.map(({ m, d, down, plain }) =>
-    `${FIVE_LABELS[m]}: Δ > ε/2 on ${above(down)} of ${down.length} databases downscaled, ` +
-    `${above(plain)} at c = 1` +
-    (d === null
-      ? ""
-      : `; avg-ECDF ×10³ lower by ${md.fmt(-1000 * d.mean, 3)} downscaled (paired z = ` +
-        `${md.fmt(-d.z, 1)}, ${d.n} databases)`)
-  ).join("; ");
+  const ours = joined(
+    per.map(({ m, d, down, plain }) =>
+      cat(
+        `${FIVE_LABELS[m]}: Δ > ε/2 on ${above(down)} of ${down.length} databases downscaled, `,
+        `${above(plain)} at c = 1`,
+        d === null ? "" : cat(
+          text`; avg-ECDF ×10³ lower by ${num.fixed(-1000 * d.mean, 3)} downscaled (paired z = `,
+          text`${num.fixed(-d.z, 1)}, ${d.n} databases)`,
+        ),
+      )
+    ),
+    "; ",
+  );
   const cells = {
     quantity: `Censoring slides: "Improved utility with downscaling" (avg-ECDF, ε = ` +
       `${result.settings.downscaling}), Weighted-e and Censor w at c₁ = ε/5 against c = 1`,
@@ -265,7 +277,7 @@ export function downscalingVerdict(result: FiveResult): Verdict | null {
   return verdict(
     cells,
     tied.length === 0 ? Judge.agrees() : Judge.tie(
-      tied.map((p) => `${FIVE_LABELS[p.m]}: paired z = ${md.fmt(-p.d!.z, 1)}`).join("; "),
+      joined(tied.map((p) => text`${FIVE_LABELS[p.m]}: paired z = ${num.fixed(-p.d!.z, 1)}`), "; "),
     ),
   );
 }
@@ -274,16 +286,21 @@ export function downscalingVerdict(result: FiveResult): Verdict | null {
  * Weighted-e's truncation per ε: the databases still above ε/2 after it (refused) and the
  * others' Δ range and zeroed records.
  */
-export function truncationText(result: FiveResult): string {
-  return result.summary.epsilons.map(({ epsilon, mechanisms }) => {
-    const cell = mechanisms["weighted-e"];
-    return cell === null || cell.lipschitz === null
-      ? `ε = ${epsilon}: –`
-      : `ε = ${epsilon}: ${result.replicates - cell.replicates} of ${result.replicates} ` +
-        "databases still above ε/2 after the one truncation (refused by the cap: no release); " +
-        `the others Δ ${md.fmt(cell.lipschitz.min, 3)}–${md.fmt(cell.lipschitz.max, 3)}, ` +
-        `${md.fmt(cell.zeroWeightsMean, 1)} records zeroed on average`;
-  }).join("; ");
+export function truncationText(result: FiveResult): Value {
+  return joined(
+    result.summary.epsilons.map(({ epsilon, mechanisms }) => {
+      const cell = mechanisms["weighted-e"];
+      return cell === null || cell.lipschitz === null ? `ε = ${epsilon}: –` : cat(
+        `ε = ${epsilon}: ${result.replicates - cell.replicates} of ${result.replicates} `,
+        "databases still above ε/2 after the one truncation (refused by the cap: no release); ",
+        text`the others Δ ${num.fixed(cell.lipschitz.min, 3)}–${
+          num.fixed(cell.lipschitz.max, 3)
+        }, `,
+        text`${num.fixed(cell.zeroWeightsMean, 1)} records zeroed on average`,
+      );
+    }),
+    "; ",
+  );
 }
 
 /** The two tunings every comparison is made under, each synthesizer tuned the same way. */
@@ -298,7 +315,7 @@ const tuningText = (tuning: Tuning) =>
  * paired on the databases where both released: where the claimed-worse synthesizer is lower, a
  * real difference (|z| ≥ 2) contradicts the order and one within Monte Carlo error is a tie.
  */
-function rankingJudgement(result: FiveResult): Judgement {
+function rankingJudgement(result: FiveResult): Judgement<Value> {
   const { summary } = result;
   const others = FIVE_MECHANISMS.filter((m) => m !== "lw" && m !== "censored-w");
   const claims: (readonly [FiveMechanism, FiveMechanism])[] = [
@@ -315,9 +332,9 @@ function rankingJudgement(result: FiveResult): Judgement {
             ? [lowerText(worse, better, d, tuning)]
             : [];
         });
-        return lower.length === 0 ? [] : [`ε = ${eps.epsilon}: ${lower.join(", ")}`];
+        return lower.length === 0 ? [] : [text`ε = ${eps.epsilon}: ${joined(lower, ", ")}`];
       });
-      return parts.length === 0 ? [] : [`under ${tuningText(tuning)}, ${parts.join("; ")}`];
+      return parts.length === 0 ? [] : [text`under ${tuningText(tuning)}, ${joined(parts, "; ")}`];
     });
   const comparable = TUNINGS.some((tuning) =>
     summary.epsilons.some((_, e) =>
@@ -328,9 +345,9 @@ function rankingJudgement(result: FiveResult): Judgement {
   const contradicted = found(false);
   const ties = found(true);
   if (contradicted.length === 0) {
-    return ties.length === 0 ? Judge.agrees() : Judge.tie(ties.join("; "));
+    return ties.length === 0 ? Judge.agrees() : Judge.tie(joined(ties, "; "));
   }
-  return Judge.differs(`${contradicted.join("; ")}${tiesText(ties)}`);
+  return Judge.differs(text`${joined(contradicted, "; ")}${tiesText(ties)}`);
 }
 
 /**
@@ -338,27 +355,33 @@ function rankingJudgement(result: FiveResult): Judgement {
  * the databases both released: Weighted-e better by a real difference contradicts it. (With
  * calibrated weights Weighted-e is Weighted: calibration leaves nothing above ε/2 to truncate.)
  */
-function slightlyWorseJudgement(result: FiveResult): Judgement {
+function slightlyWorseJudgement(result: FiveResult): Judgement<Value> {
   const compared = result.summary.epsilons.flatMap((eps, e) => {
     const d = lowerBy(result, e, "lw", "weighted-e", "ecdfMax", "fixed");
     return d === null ? [] : [{ epsilon: eps.epsilon, d }];
   });
-  const text = (d: Lower) =>
+  const lowerOf = (d: Lower) =>
     d.mean >= 0
       ? lowerText("lw", "weighted-e", d, "fixed")
       : lowerText("weighted-e", "lw", flip(d), "fixed");
   const better = compared.filter((c) => !c.d.tie && c.d.mean < 0);
-  const tied = compared.filter((c) => c.d.tie).map((c) => `ε = ${c.epsilon}: ${text(c.d)}`);
+  const tied = compared.filter((c) => c.d.tie).map((c) => text`ε = ${c.epsilon}: ${lowerOf(c.d)}`);
   if (compared.length === 0) {
     return Judge.differs(
       "not comparable: Weighted and Weighted-e at the fixed rule released together on fewer " +
         "than two databases at every ε",
     );
   }
-  if (better.length === 0) return tied.length === 0 ? Judge.agrees() : Judge.tie(tied.join("; "));
+  if (better.length === 0) {
+    return tied.length === 0 ? Judge.agrees() : Judge.tie(joined(tied, "; "));
+  }
   return Judge.differs(
-    `Weighted-e is better at ${better.map((c) => `ε = ${c.epsilon}: ${text(c.d)}`).join("; ")}` +
-      `, both at the fixed rule, paired on the databases both released${tiesText(tied)}`,
+    cat(
+      text`Weighted-e is better at ${
+        joined(better.map((c) => text`ε = ${c.epsilon}: ${lowerOf(c.d)}`), "; ")
+      }`,
+      text`, both at the fixed rule, paired on the databases both released${tiesText(tied)}`,
+    ),
   );
 }
 
@@ -367,7 +390,7 @@ function slightlyWorseJudgement(result: FiveResult): Judgement {
  * rule: per database, whether each ends above ε/2 (refused by the cap; Weighted-e after its one
  * truncation), paired. Weighted-e above on fewer databases by a real difference agrees.
  */
-function contractionJudgement(result: FiveResult): { ours: string; judgement: Judgement } {
+function contractionJudgement(result: FiveResult): { ours: string; judgement: Judgement<Value> } {
   const per = result.summary.epsilons.map((eps, e) => {
     const above = (r: FiveRecord, m: FiveMechanism) =>
       entryUnder(r.epsilons[e], m, "fixed") === null ? 1 : 0;
@@ -383,15 +406,15 @@ function contractionJudgement(result: FiveResult): { ours: string; judgement: Ju
   if (per.some((p) => p.d === null)) {
     return { ours, judgement: Judge.differs("not comparable: fewer than two databases") };
   }
-  const z = (p: typeof per[number]) => `paired z = ${md.fmt(p.d!.z, 1)}`;
+  const z = (p: typeof per[number]) => text`paired z = ${num.fixed(p.d!.z, 1)}`;
   const slower = per.filter((p) => !isTie(p.d!) && p.d!.mean < 0);
   const tied = per.filter((p) => isTie(p.d!));
   if (slower.length > 0) {
     return {
       ours,
       judgement: Judge.differs(
-        `Weighted-e ends above ε/2 more often at ${
-          slower.map((p) => `ε = ${p.epsilon} (${z(p)})`).join(", ")
+        text`Weighted-e ends above ε/2 more often at ${
+          joined(slower.map((p) => text`ε = ${p.epsilon} (${z(p)})`), ", ")
         }`,
       ),
     };
@@ -399,7 +422,7 @@ function contractionJudgement(result: FiveResult): { ours: string; judgement: Ju
   return {
     ours,
     judgement: tied.length === 0 ? Judge.agrees() : Judge.tie(
-      tied.map((p) => `ε = ${p.epsilon}: ${z(p)}`).join("; "),
+      joined(tied.map((p) => text`ε = ${p.epsilon}: ${z(p)}`), "; "),
     ),
   };
 }
@@ -408,10 +431,10 @@ function contractionJudgement(result: FiveResult): { ours: string; judgement: Ju
  * The verdict rows: what the censoring slides print or state about the simulation (its results
  * are violin plots without printed values) and their SDR table.
  */
-export function fiveVerdicts(result: FiveResult): Verdict[] {
+export function fiveVerdicts(result: FiveResult): ReportVerdict[] {
   const { summary } = result;
-  const per = (f: (e: FiveSummary["epsilons"][number]) => string) =>
-    summary.epsilons.map((e) => `ε = ${e.epsilon}: ${f(e)}`).join("; ");
+  const per = (f: (e: FiveSummary["epsilons"][number]) => Value) =>
+    joined(summary.epsilons.map((e) => text`ε = ${e.epsilon}: ${f(e)}`), "; ");
   const censoredOk = summary.epsilons.every((e) =>
     [e.mechanisms["censored-w"], e.mechanisms.censored, e.retuned["censored-w"]].every((cell) =>
       (cell?.lipschitz?.max ?? 0) <= e.epsilon / 2
@@ -424,8 +447,8 @@ export function fiveVerdicts(result: FiveResult): Verdict[] {
         quantity: "Censor w and Censor uw: Lipschitz bounds under the dashed line ε/2 (DP)",
         paper: "≤ ε/2 (violins, ε = 5, 4, 3)",
         ours: per((e) =>
-          `max ${md.fmt(e.mechanisms["censored-w"]?.lipschitz?.max, 3)} and ${
-            md.fmt(e.mechanisms.censored?.lipschitz?.max, 3)
+          text`max ${num.fixed(e.mechanisms["censored-w"]?.lipschitz?.max, 3)} and ${
+            num.fixed(e.mechanisms.censored?.lipschitz?.max, 3)
           }`
         ),
       },
@@ -447,11 +470,14 @@ export function fiveVerdicts(result: FiveResult): Verdict[] {
       quantity: "Utility (max-ECDF): Weighted best, Censor w second, each tuning applied to " +
         "every synthesizer",
       paper: "Weighted < Censor w < others",
-      ours: TUNINGS.map((tuning) =>
-        `${tuningText(tuning)}: ${
-          per((e) => rankUnder(e, tuning).map((m) => FIVE_LABELS[m]).join(" < "))
-        }`
-      ).join("; "),
+      ours: joined(
+        TUNINGS.map((tuning) =>
+          text`${tuningText(tuning)}: ${
+            per((e) => rankUnder(e, tuning).map((m) => FIVE_LABELS[m]).join(" < "))
+          }`
+        ),
+        "; ",
+      ),
     }, rankingJudgement(result)),
     verdict({
       quantity: 'Censoring slides: "Weighted-e Produces Slightly Worse Utility" than Weighted ' +
@@ -459,9 +485,9 @@ export function fiveVerdicts(result: FiveResult): Verdict[] {
         "1600, 6400 over R = 100, not max-ECDF), both at the fixed rule c = ε/5, g = 0",
       paper: "slightly worse",
       ours: per((e) =>
-        `Weighted-e ${md.fmt(cellUnder(e, "weighted-e", "fixed")?.ecdfMax.mean, 4)} vs Weighted ${
-          md.fmt(cellUnder(e, "lw", "fixed")?.ecdfMax.mean, 4)
-        } (mean max-ECDF)`
+        text`Weighted-e ${
+          num.fixed(cellUnder(e, "weighted-e", "fixed")?.ecdfMax.mean, 4)
+        } vs Weighted ${num.fixed(cellUnder(e, "lw", "fixed")?.ecdfMax.mean, 4)} (mean max-ECDF)`
       ),
     }, slightlyWorseJudgement(result)),
     ...[downscalingVerdict(result)].filter((row) => row !== null),

@@ -17,8 +17,18 @@ import {
   MECHANISM_LABELS,
 } from "./frontier_settings.ts";
 import { type FrontierCell, frontierCells, frontierWinners } from "./frontier_evidence.ts";
-import { percent, significant } from "../report/format.ts";
-import { fillTemplate, renderStudy, type StudyDocument } from "./study_document.ts";
+import {
+  fillTemplate,
+  formatReport,
+  fragment,
+  joined,
+  num,
+  renderStudy,
+  type Report,
+  type StudyDocument,
+  text,
+  type Value,
+} from "./study_document.ts";
 import type { Series } from "../report/figure.ts";
 import { figureSvg } from "../report/svg.ts";
 import frontierText from "./templates/frontier.md" with { type: "text" };
@@ -77,16 +87,11 @@ export type FrontierReport = FrontierResult & { readonly document: StudyDocument
 /** The SVG file name of each file's figure, by file key. */
 type Figures = Readonly<Record<string, string>>;
 
-const pct = (share: number) => percent(share, 0);
+const pct = (share: number) => num.percent(share, 0);
 const label = (m: string | null) =>
   m === null ? "none" : MECHANISM_LABELS[m as keyof typeof MECHANISM_LABELS];
 const tally = (counts: Record<string, number>) =>
-  Object.entries(counts).map(([k, v]) => `${label(k)} ${v}`).join(", ");
-
-/** A fragment of the template filled with values. */
-function fragment(template: string, values: Record<string, string>): string {
-  return fillTemplate(template, { verdicts: [], values, tables: {}, figures: {} });
-}
+  joined(Object.entries(counts).map(([k, v]) => text`${label(k)} ${num.plain(v)}`), ", ");
 
 /** A file's binary outcome (two levels) and skewed amount (lognormal), if any. */
 const outcomesOf = (file: FrontierFile) => ({
@@ -95,55 +100,65 @@ const outcomesOf = (file: FrontierFile) => ({
 });
 
 /** An arm's cells; an arm that was not reached has four (its error last). */
-function armCells(arm: FrontierArm | FrontierFailure, file: FrontierFile): string[] {
-  const head = [MECHANISM_LABELS[arm.mechanism], `${arm.epsilon}`, `${arm.m}`];
+function armCells(arm: FrontierArm | FrontierFailure, file: FrontierFile): Value[] {
+  const head = [MECHANISM_LABELS[arm.mechanism], num.plain(arm.epsilon), num.plain(arm.m)];
   if (!isReleased(arm)) return [...head, `not reached: ${arm.error.replace(/\|/g, "/")}`];
   const { binary, skewed } = outcomesOf(file);
   const [f, t, r] = [arm.finalFit, arm.metrics, arm.release];
   const amount = skewed === undefined || t.bias[skewed] === undefined ? null : 100 * t.bias[skewed];
   const fit = f?.flagged
-    ? `**flagged** (${f.divergences} div., R̂ ${significant(f.rhatMax, 4)})`
+    ? text`**flagged** (${num.plain(f.divergences)} div., R̂ ${num.significant(f.rhatMax, 4)})`
     : "ok";
-  return [...head, significant(r.epsilon), r.guarantee, significant(r.lipschitz), `${arm.fits}`]
-    .concat([f === null ? "–" : fit, `${significant(t.sPMSE)}${t.separated ? " (sep.)" : ""}`])
-    .concat([significant(t.meanTvd), binary === undefined ? "–" : significant(t.bias[binary], 2)])
-    .concat([skewed === undefined ? "–" : significant(amount, 3), significant(t.ciOverlap)])
-    .concat([significant(t.tableCoverage, 2), significant(t.tableError, 2)]);
+  const cells: Value[] = [...head, num.significant(r.epsilon), r.guarantee];
+  return cells.concat([num.significant(r.lipschitz), num.plain(arm.fits)])
+    .concat([
+      f === null ? "–" : fit,
+      text`${num.significant(t.sPMSE)}${t.separated ? " (sep.)" : ""}`,
+    ])
+    .concat([
+      num.significant(t.meanTvd),
+      binary === undefined ? "–" : num.significant(t.bias[binary], 2),
+    ])
+    .concat([skewed === undefined ? "–" : num.significant(amount, 3), num.significant(t.ciOverlap)])
+    .concat([num.significant(t.tableCoverage, 2), num.significant(t.tableError, 2)]);
 }
 
 /** A file's arm table as markdown; a row with fewer cells ends in empty ones (`||…`). */
-function armTable(result: FrontierResult, file: FrontierFile): string {
+function armTable(result: FrontierResult, file: FrontierFile): Value {
   const { binary, skewed } = outcomesOf(file);
   const header = frontierArmsHeader(binary, skewed);
   const rows = result.arms.filter((a) => a.file === file.key).map((a) => armCells(a, file));
-  const line = (cells: string[]) =>
-    `| ${cells.join(" | ")} ${"|".repeat(Math.max(1, header.length - cells.length))}`;
-  return [header, header.map(() => "---"), ...rows].map(line).join("\n");
+  const line = (cells: readonly Value[]) =>
+    text`| ${joined(cells, " | ")} ${"|".repeat(Math.max(1, header.length - cells.length))}`;
+  return joined([header, header.map(() => "---"), ...rows].map(line), "\n");
 }
 
 /** The binary outcome's bias of a cell's best arm, e.g. "hi_chol −0.56", or "–". */
-function bestBias(result: FrontierResult, { file, m, epsilon, best }: FrontierCell): string {
+function bestBias(result: FrontierResult, { file, m, epsilon, best }: FrontierCell): Value {
   const arm = result.arms.filter(isReleased).find((a) =>
     a.file === file && a.m === m && a.epsilon === epsilon && a.mechanism === best
   );
   const { binary } = outcomesOf(result.settings.files.find((f) => f.key === file)!);
   const bias = arm === undefined || binary === undefined ? undefined : arm.metrics.bias[binary];
-  return bias === undefined ? "–" : `${binary} ${significant(bias, 2)}`;
+  return bias === undefined || binary === undefined
+    ? "–"
+    : text`${binary} ${num.significant(bias, 2)}`;
 }
 
 /** A file's values, named `KEY.NAME`. */
 function fileValues(result: FrontierResult, file: FrontierFile, figures: Figures) {
   const baseline = result.baselines.find((b) => b.file === file.key)!;
-  const [leak, dropped] = [baseline.designLeakage, `${baseline.dropped}`];
-  const values: Record<string, string> = {
+  const [leak, dropped] = [baseline.designLeakage, num.plain(baseline.dropped)];
+  const values: Record<string, Value> = {
     label: file.label,
     data: file.data,
     every: file.every === 1 ? "record" : `${file.every}th record`,
-    n: `${baseline.n}`,
+    n: num.plain(baseline.n),
     dropped: baseline.dropped > 0 ? fragment(FRONTIER_DROPPED, { dropped }) : "",
     outcomes: file.outcomes.map((o) => `${o.name} (${o.model})`).join(", "),
     public: file.public.join(", "),
-    confidential: Object.entries(baseline.values).map(([k, v]) => `${k} ${significant(v, 4)}`).join(
+    confidential: joined(
+      Object.entries(baseline.values).map(([k, v]) => text`${k} ${num.significant(v, 4)}`),
       ", ",
     ),
     leakage: leak === undefined ? "" : fragment(FRONTIER_LEAKAGE, {
@@ -166,26 +181,30 @@ function fileValues(result: FrontierResult, file: FrontierFile, figures: Figures
  * @param figures The SVG file name of each file's figure (by file key).
  * @returns The document; its verdicts are empty (the recommendation is no comparison with a paper).
  */
-export function frontierDocument(result: FrontierResult, figures: Figures): StudyDocument {
+export function frontierDocument(result: FrontierResult, figures: Figures): Report {
   const cells = frontierCells(result);
   const winners = frontierWinners(cells);
-  const [done, planned] = [`${result.arms.length}`, `${result.planned}`];
-  const values: Record<string, string> = {
+  const [done, planned] = [num.plain(result.arms.length), num.plain(result.planned)];
+  const values: Record<string, Value> = {
     partial: result.arms.length < result.planned
       ? fragment(FRONTIER_PARTIAL, { done, planned })
       : "",
     anyWinner: label(winners.anyWinner),
-    anyWins: `${winners.anyWinner === null ? 0 : winners.any[winners.anyWinner]}`,
-    cellCount: `${cells.length}`,
+    anyWins: num.plain(winners.anyWinner === null ? 0 : winners.any[winners.anyWinner]),
+    cellCount: num.plain(cells.length),
     anyTally: tally(winners.any),
     dpWinner: label(winners.dpWinner),
-    dpTally: tally(winners.dp) || "none released",
+    dpTally: Object.keys(winners.dp).length === 0 ? "none released" : tally(winners.dp),
     ...Object.fromEntries(result.settings.files.flatMap((f) => fileValues(result, f, figures))),
   };
-  const rows = cells.map((c) =>
-    [c.file, `${c.m}`, `${c.epsilon}`, `${label(c.best)} (${significant(c.bestSPMSE)})`]
-      .concat([bestBias(result, c), `${label(c.bestDP)} (${significant(c.bestDPSPMSE)})`])
-  );
+  const rows = cells.map((c): Value[] => [
+    c.file,
+    num.plain(c.m),
+    num.plain(c.epsilon),
+    text`${label(c.best)} (${num.significant(c.bestSPMSE)})`,
+    bestBias(result, c),
+    text`${label(c.bestDP)} (${num.significant(c.bestDPSPMSE)})`,
+  ]);
   const header = FRONTIER_CELLS_HEADER;
   return { verdicts: [], values, tables: { cells: { header, rows } }, figures: {} };
 }
@@ -199,7 +218,8 @@ export function frontierDocument(result: FrontierResult, figures: Figures): Stud
  */
 export function withFrontierDocument(result: FrontierResult, figures: Figures): FrontierReport {
   const { study, settings, planned, baselines, arms } = result;
-  return { study, settings, planned, baselines, document: frontierDocument(result, figures), arms };
+  const document = formatReport(frontierDocument(result, figures));
+  return { study, settings, planned, baselines, document, arms };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * What the studies' report documents share (`study_document.ts`): the sampler and MCMC adequacy
- * paragraph, and the cells of a summary (quantiles, median with range, percentages); the number
- * and table primitives live in `markdown_table.ts`.
+ * paragraph, and the cells of a summary (quantiles, median with range, percentages), as typed
+ * values (numbers with their formats, formatted by `formatReport`); the number and table
+ * primitives live in `markdown_table.ts`.
  *
  * @module
  */
@@ -13,9 +14,9 @@ import {
   type Summary,
   type totalFitStats,
 } from "./study_runner.ts";
-import { fmt } from "./markdown_table.ts";
+import { type Num, num, type Text, text } from "./study_document.ts";
 
-export { fmt, markdownTable } from "./markdown_table.ts";
+export { markdownTable } from "./markdown_table.ts";
 
 /** How a study words its sampler paragraph (the defaults are those of most studies). */
 export interface SamplerWording {
@@ -41,7 +42,7 @@ export function samplerParagraph(
   sampler: SamplerSettings,
   fits: ReturnType<typeof totalFitStats>,
   wording: SamplerWording = {},
-): string {
+): Text {
   const {
     perFit = true,
     note = true,
@@ -49,36 +50,37 @@ export function samplerParagraph(
     likelihood = "on a likelihood parameter (β₀ or φ).",
   } = wording;
   const how = sampler.sampler === "gpu-hmc"
-    ? `GPU many-chain HMC, ${GPU_STUDY_CHAINS} chains × (${sampler.warmup} warmup + ` +
-      `${gpuDrawsPerChain(sampler)} draws)`
+    ? `GPU many-chain HMC, ${GPU_STUDY_CHAINS} chains × (${sampler.warmup} warmup + ${
+      gpuDrawsPerChain(sampler)
+    } draws)`
     : `${sampler.chains} chains × (${sampler.warmup} warmup + ${sampler.draws} draws)`;
   const where = sampler.backend === "gpu"
     ? " Lipschitz bounds on the GPU's kernels (confirmed in f64: the CPU's bit for bit)."
     : "";
-  return `- **Sampler**: ${how}${perFit ? " per fit" : ""}.${where}${
+  const head = `- **Sampler**: ${how}${perFit ? " per fit" : ""}.${where}${
     note ? ` ${SAMPLER_NOTE}` : ""
-  } ` +
-    `Of ${fits.fits} distinct fits, ${fits.flagged} (${fmt(100 * fits.flaggedShare, 1)}%) are ` +
-    `flagged ${flagged}, ${fits.flaggedLikelihood} ` +
-    `(${fmt(100 * fits.flaggedLikelihoodShare, 1)}%) ${likelihood} ` +
-    `Divergences: ${fits.divergences}.`;
+  } `;
+  return text`${head}Of ${num.plain(fits.fits)} distinct fits, ${num.plain(fits.flagged)} (${
+    num.fixed(100 * fits.flaggedShare, 1)
+  }%) are flagged ${flagged}, ${num.plain(fits.flaggedLikelihood)} (${
+    num.fixed(100 * fits.flaggedLikelihoodShare, 1)
+  }%) ${likelihood} Divergences: ${num.plain(fits.divergences)}.`;
 }
 
 /** min, q25, median, q75 and max of a summary, each with `digits` decimals. */
-export function quantileCells(summary: Summary, digits: number): string[] {
+export function quantileCells(summary: Summary, digits: number): Num[] {
   return [summary.min, summary.q25, summary.median, summary.q75, summary.max].map((v) =>
-    fmt(v, digits)
+    num.fixed(v, digits)
   );
 }
 
 /** "median [min, max]" of a summary, with `digits` decimals. */
-export function medianRange(summary: Summary, digits: number): string {
-  return `${fmt(summary.median, digits)} [${fmt(summary.min, digits)}, ${
-    fmt(summary.max, digits)
-  }]`;
+export function medianRange(summary: Summary, digits: number): Text {
+  const [median, min, max] = [summary.median, summary.min, summary.max];
+  return text`${num.fixed(median, digits)} [${num.fixed(min, digits)}, ${num.fixed(max, digits)}]`;
 }
 
 /** A share in [0, 1] as a percentage with `digits` decimals and a "%" sign. */
-export function percent(share: number, digits = 0): string {
-  return `${fmt(100 * share, digits)}%`;
+export function percent(share: number, digits = 0): Text {
+  return text`${num.fixed(100 * share, digits)}%`;
 }

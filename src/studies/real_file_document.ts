@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { fmt } from "./markdown.ts";
 import {
   findings,
   median,
@@ -31,7 +30,7 @@ import {
   released,
   UTILITY_MODELS,
 } from "./real_file_settings.ts";
-import type { StudyDocument, Table } from "./study_document.ts";
+import { cat, num, type Report, type ReportTable, text, type Value } from "./study_document.ts";
 import type { StudyResult } from "./study.ts";
 import type { ModelUtility } from "../synthesis/utility_report.ts";
 
@@ -50,7 +49,7 @@ function failedFits(failures: readonly string[]): string {
  */
 export function realFileDocument(
   result: StudyResult<RealFileSettings, RealFileRecord, RealFileSummary>,
-): StudyDocument {
+): Report {
   const record = result.records[0];
   const s = result.settings;
   const view: View = {
@@ -69,29 +68,29 @@ export function realFileDocument(
     verdicts: [],
     values: {
       lw_epsilons: epsilons("lw-final").join(", "),
-      m: String(s.m),
+      m: num.plain(s.m),
       histogram_epsilons: histograms.join(", "),
       data: s.data,
       subsample: s.every === 1 ? "" : ` (every ${s.every}th record of the file: a reduced run)`,
-      n_file: String(record.n.file),
-      n_dropped: String(record.n.dropped),
-      n_used: String(record.n.used),
-      chains: String(s.chains),
-      warmup: String(s.warmup),
-      draws_per_chain: String(s.draws / s.chains),
-      seed: String(result.seed),
+      n_file: num.plain(record.n.file),
+      n_dropped: num.plain(record.n.dropped),
+      n_used: num.plain(record.n.used),
+      chains: num.plain(s.chains),
+      warmup: num.plain(s.warmup),
+      draws_per_chain: num.plain(s.draws / s.chains),
+      seed: num.plain(result.seed),
       model_full_failures: failedFits(full.failures),
       model_small_failures: failedFits(small.failures),
-      psu_reference: ref === null
-        ? "."
-        : `: with the PSUs (\`ids = ~psu, nest = TRUE\`) R's SEs are ${
-          fmt(ref.clusteredMeanSERatio[0], 2)
-        }–${fmt(ref.clusteredMeanSERatio[1], 2)}× these for the prevalences and ${
-          fmt(ref.clusteredCountSERatio[0], 2)
-        }–${fmt(ref.clusteredCountSERatio[1], 2)}× for the counts. The confidential table ` +
-          `agrees with R's \`survey\` ${ref.survey} on this file to a relative ${
-            sci(ref.maxRelativeDifference)
-          } in every count, mean and SE (\`test/reference/nhanes_tables.R\`).`,
+      psu_reference: ref === null ? "." : cat(
+        text`: with the PSUs (\`ids = ~psu, nest = TRUE\`) R's SEs are ${
+          num.fixed(ref.clusteredMeanSERatio[0], 2)
+        }–${num.fixed(ref.clusteredMeanSERatio[1], 2)}× these for the prevalences and ${
+          num.fixed(ref.clusteredCountSERatio[0], 2)
+        }–${num.fixed(ref.clusteredCountSERatio[1], 2)}× for the counts. The confidential table `,
+        text`agrees with R's \`survey\` ${ref.survey} on this file to a relative ${
+          sci(ref.maxRelativeDifference)
+        } in every count, mean and SE (\`test/reference/nhanes_tables.R\`).`,
+      ),
       histograms_elsewhere: histograms.length > 1
         ? ` The histogram at ε = ${histograms.slice(1).join(" and ")} is in the JSON and the ` +
           "summary below."
@@ -113,31 +112,31 @@ export function realFileDocument(
   };
 }
 
-function tvdCell(tvd: { mean: number; byDataset: readonly number[] } | undefined): string {
+function tvdCell(tvd: { mean: number; byDataset: readonly number[] } | undefined): Value {
   if (tvd === undefined) return "–";
-  return `${fmt(tvd.mean, 4)} (${fmt(Math.min(...tvd.byDataset), 4)}–${
-    fmt(Math.max(...tvd.byDataset), 4)
+  return text`${num.fixed(tvd.mean, 4)} (${num.fixed(Math.min(...tvd.byDataset), 4)}–${
+    num.fixed(Math.max(...tvd.byDataset), 4)
   })`;
 }
 
-export function releasesTable(view: View): Table {
+export function releasesTable(view: View): ReportTable {
   const rows = view.arms.map((arm) => {
     const fit = arm.finalFit;
     const warm = arm.fits.filter((f) => f.warmStart).length;
     return [
       arm.label,
       arm.outcomes.join(", "),
-      arm.targetEpsilon === null ? "–" : String(arm.targetEpsilon),
-      `${fmt(arm.epsilon, 2)} (${arm.guarantee})`,
-      fmt(arm.lipschitz, 3),
-      fmt(arm.unweightedLipschitz, 3),
-      fmt(arm.g, 3),
-      fmt(arm.k, 3),
-      fmt(arm.alphaMean, 3),
+      num.plain(arm.targetEpsilon),
+      text`${num.fixed(arm.epsilon, 2)} (${arm.guarantee})`,
+      num.fixed(arm.lipschitz, 3),
+      num.fixed(arm.unweightedLipschitz, 3),
+      num.fixed(arm.g, 3),
+      num.fixed(arm.k, 3),
+      num.fixed(arm.alphaMean, 3),
       arm.kind === "histogram" ? "0" : `${arm.fits.length} (${warm} warm)`,
       fit === null
         ? "–"
-        : `${fmt(fit.rhatMax, 3)} / ${fmt(fit.essBulkMin, 0)} / ${fit.divergences}`,
+        : text`${num.fixed(fit.rhatMax, 3)} / ${num.fixed(fit.essBulkMin, 0)} / ${fit.divergences}`,
       fit === null ? "–" : fit.flagged ? "yes" : "no",
     ];
   });
@@ -145,7 +144,7 @@ export function releasesTable(view: View): Table {
     rows.push([
       failure.label,
       failure.kind === "histogram" ? "hi_chol" : OUTCOMES.join(", "),
-      String(failure.targetEpsilon),
+      num.plain(failure.targetEpsilon),
       `not released: ${failure.error}`,
       ...Array<string>(8).fill("–"),
     ]);
@@ -156,7 +155,7 @@ export function releasesTable(view: View): Table {
   return { header, rows };
 }
 
-export function alphaTable(view: View): Table {
+export function alphaTable(view: View): ReportTable {
   const weighted = view.arms.filter((arm) => arm.alphaByLevel !== null);
   const columns = (["hi_chol", "race"] as const).flatMap((name) =>
     LEVELS[name].map((level) => [name, level] as const)
@@ -165,13 +164,13 @@ export function alphaTable(view: View): Table {
     header: ["synthesizer", "mean α", ...columns.map(([name, level]) => `${name} = ${level}`)],
     rows: weighted.map((arm) => [
       arm.label,
-      fmt(arm.alphaMean, 3),
-      ...columns.map(([name, level]) => fmt(arm.alphaByLevel?.[name]?.[level], 3)),
+      num.fixed(arm.alphaMean, 3),
+      ...columns.map(([name, level]) => num.fixed(arm.alphaByLevel?.[name]?.[level], 3)),
     ]),
   };
 }
 
-export function tvdTable(view: View): Table {
+export function tvdTable(view: View): ReportTable {
   const twoWays = pairs(view);
   return {
     header: ["synthesizer", "race", "hi_chol", ...twoWays.map(([a, b]) => `${a} × ${b}`)],
@@ -184,9 +183,9 @@ export function tvdTable(view: View): Table {
   };
 }
 
-export function propensityTable(view: View): Table {
+export function propensityTable(view: View): ReportTable {
   const range = (values: readonly number[]) =>
-    `${fmt(Math.min(...values), 2)}–${fmt(Math.max(...values), 2)}`;
+    text`${num.fixed(Math.min(...values), 2)}–${num.fixed(Math.max(...values), 2)}`;
   const rows = view.arms.map((arm) => {
     const full = arm.kind === "histogram" ? undefined : arm.utility.propensity;
     const small = arm.hiChol.propensity;
@@ -195,9 +194,9 @@ export function propensityTable(view: View): Table {
       full === undefined ? "–" : sci(full.mean.pMSE),
       full === undefined
         ? "–"
-        : `${fmt(full.mean.ratio, 2)} (${range(full.byDataset.map((d) => d.ratio))})`,
+        : text`${num.fixed(full.mean.ratio, 2)} (${range(full.byDataset.map((d) => d.ratio))})`,
       sci(small.mean.pMSE),
-      `${fmt(small.mean.ratio, 2)} (${range(small.byDataset.map((d) => d.ratio))})`,
+      text`${num.fixed(small.mean.ratio, 2)} (${range(small.byDataset.map((d) => d.ratio))})`,
     ];
   });
   const fullModel = view.arms.find((arm) => arm.kind !== "histogram")?.utility.propensity.model;
@@ -221,7 +220,7 @@ export function propensityTable(view: View): Table {
 export function modelTable(
   formula: string,
   arms: readonly ArmResult[],
-): { table: Table; failures: string[] } {
+): { table: ReportTable; failures: string[] } {
   const models = arms.map((arm) => modelOf(arm.utility, formula) ?? modelOf(arm.hiChol, formula));
   // The confidential fit is the same in every arm; an arm whose synthetic fit failed has none.
   const fitted = models.find((model) => model !== undefined && "coefficients" in model);
@@ -239,14 +238,14 @@ export function modelTable(
     const c = model.coefficients.find((c) => c.name === name);
     return c === undefined
       ? "–"
-      : `${fmt(c.synthetic.estimate, 2)}; ${fmt(c.overlap, 2)} / ${
-        fmt(c.standardizedDifference, 2)
+      : text`${num.fixed(c.synthetic.estimate, 2)}; ${num.fixed(c.overlap, 2)} / ${
+        num.fixed(c.standardizedDifference, 2)
       }`;
   };
   const rows = fitted.coefficients.map((c) => [
     `\`${c.name}\``,
-    `${fmt(c.confidential.estimate, 2)} [${fmt(c.confidential.lower, 2)}, ${
-      fmt(c.confidential.upper, 2)
+    text`${num.fixed(c.confidential.estimate, 2)} [${num.fixed(c.confidential.lower, 2)}, ${
+      num.fixed(c.confidential.upper, 2)
     }]`,
     ...models.map((model) => cell(model, c.name)),
   ]);
@@ -255,22 +254,22 @@ export function modelTable(
     "",
     ...models.map((model) => {
       const s = modelSummary(model);
-      return s === null ? "–" : `${fmt(s.overlap, 2)} / ${fmt(s.diff, 2)}`;
+      return s === null ? "–" : text`${num.fixed(s.overlap, 2)} / ${num.fixed(s.diff, 2)}`;
     }),
   ]);
   return { table: { header, rows }, failures };
 }
 
-export function countsTable(view: View): Table {
+export function countsTable(view: View): ReportTable {
   const t = view.confidentialTable;
   return {
     header: ["agecat", "gender", "weighted count N̂", "SE", "CV %"],
     rows: t.count.map((count, r) => [
       t.labels[0][r],
       t.labels[1][r],
-      fmt(count, 0),
-      fmt(t.countSE[r], 0),
-      fmt(100 * t.countSE[r] / count, 2),
+      num.fixed(count, 0),
+      num.fixed(t.countSE[r], 0),
+      num.fixed(100 * t.countSE[r] / count, 2),
     ]),
   };
 }
@@ -281,7 +280,7 @@ function shownInTable(view: View): ArmResult[] {
   return view.arms.filter((arm) => arm.kind !== "histogram" || arm === histograms[0]);
 }
 
-export function prevalenceTable(view: View): Table {
+export function prevalenceTable(view: View): ReportTable {
   const t = view.confidentialTable;
   const arms = shownInTable(view);
   return {
@@ -294,10 +293,10 @@ export function prevalenceTable(view: View): Table {
     rows: t.mean.map((q, r) => [
       t.labels[0][r],
       t.labels[1][r],
-      `${pct(q)} (${pct(t.meanSE[r], 2)})`,
+      text`${pct(q)} (${pct(t.meanSE[r], 2)})`,
       ...arms.map((arm) => {
         const s = arm.table;
-        return `${pct(s.mean[r])} (${pct(s.meanSE[r], 2)}) [${pct(s.meanLower[r])}, ${
+        return text`${pct(s.mean[r])} (${pct(s.meanSE[r], 2)}) [${pct(s.meanLower[r])}, ${
           pct(s.meanUpper[r])
         }]${s.meanCovers[r] ? "" : " ✗"}`;
       }),
@@ -305,7 +304,7 @@ export function prevalenceTable(view: View): Table {
   };
 }
 
-export function coverageTable(view: View): Table {
+export function coverageTable(view: View): ReportTable {
   const t = view.confidentialTable;
   const rows = view.arms.map((arm) => {
     const s = arm.table;
@@ -317,9 +316,9 @@ export function coverageTable(view: View): Table {
     return [
       arm.label,
       `${covered} of ${s.meanCovers.length}`,
-      fmt(median(seRatio), 2),
-      fmt(median(zs), 2),
-      fmt(Math.max(...zs), 2),
+      num.fixed(median(seRatio), 2),
+      num.fixed(median(zs), 2),
+      num.fixed(Math.max(...zs), 2),
     ];
   });
   const header = ["synthesizer", "95% intervals covering the confidential estimate"];

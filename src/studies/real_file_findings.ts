@@ -9,8 +9,7 @@
  * @module
  */
 import type { ModelUtility, UtilityReport } from "../synthesis/utility_report.ts";
-import { scientific } from "../report/format.ts";
-import { fmt } from "./markdown.ts";
+import { cat, joined, num, text, type Value } from "./study_document.ts";
 import {
   type ArmFailure,
   type ArmResult,
@@ -27,9 +26,9 @@ export type View = Omit<RealFileRecord, "arms"> & {
 };
 
 /** A number in exponent form with two decimals ("–" when null). */
-export const sci = (v: number | null | undefined) => scientific(v, 2);
+export const sci = (v: number | null | undefined) => num.scientific(v, 2);
 
-export const pct = (v: number, digits = 1) => fmt(100 * v, digits);
+export const pct = (v: number, digits = 1) => num.fixed(100 * v, digits);
 
 export function mean(values: readonly number[]): number {
   return values.reduce((s, v) => s + v, 0) / values.length;
@@ -124,11 +123,13 @@ function trends(view: View, lw: readonly ArmResult[], unweighted: ArmResult) {
     const worst = values[values.length - 1];
     if (base === null || worst === null || values.some((v) => v === null)) return [];
     const steps = lw.map((arm, j) =>
-      `${fmt(values[j], measure.digits)} (ε = ${arm.targetEpsilon})`
+      text`${num.fixed(values[j], measure.digits)} (ε = ${arm.targetEpsilon!})`
     );
     return [{
       name: measure.name,
-      text: `${measure.name} ${fmt(base, measure.digits)} (unweighted) → ${steps.join(" → ")}`,
+      text: text`${measure.name} ${num.fixed(base, measure.digits)} (unweighted) → ${
+        joined(steps, " → ")
+      }`,
       factor: measure.worseUp ? worst / base : base / worst,
     }];
   });
@@ -151,46 +152,48 @@ function lwFindings(view: View, lw: readonly ArmResult[], unweighted: ArmResult)
       : twoWayTvd(arm.utility, a, b)?.mean;
   const overlap = (arm: ArmResult | undefined, report: "utility" | "hiChol") => {
     const s = arm === undefined ? null : modelSummary(modelOf(arm[report], UTILITY_MODELS[1]));
-    return s === null ? "not defined (a fit failed)" : fmt(s.overlap, 2);
+    return s === null ? "not defined (a fit failed)" : num.fixed(s.overlap, 2);
   };
   return {
-    trends: all.map((p) => p.text).join("; "),
-    lw_smallest: String(smallest.targetEpsilon),
+    trends: joined(all.map((p) => p.text), "; "),
+    lw_smallest: num.plain(smallest.targetEpsilon),
     worst_measure: worst?.name ?? "–",
     worst_factor: worst === undefined
       ? "–"
-      : `${fmt(worst.factor, 1)}${
+      : text`${num.fixed(worst.factor, 1)}${
         worst.name.includes("overlap") ? ", as the inverse ratio of overlaps" : ""
       }`,
     mildest_measure: mildest?.name ?? "–",
-    mildest_factor: mildest === undefined ? "–" : fmt(mildest.factor, 1),
-    alpha_non_cases: fmt(alpha?.["0"], 2),
-    alpha_cases: fmt(alpha?.["1"], 2),
+    mildest_factor: mildest === undefined ? "–" : num.fixed(mildest.factor, 1),
+    alpha_non_cases: num.fixed(alpha?.["0"], 2),
+    alpha_cases: num.fixed(alpha?.["1"], 2),
     weights_effect: (alpha?.["1"] ?? 1) < (alpha?.["0"] ?? 1)
       ? "A weighted likelihood that counts the cases less than the non-cases pulls the fitted " +
         "prevalence down, and the synthetic records are drawn from it"
       : "The cases are not down-weighted more than the non-cases",
     prevalence_confidential: pct(t.mean[0]),
     prevalence_unweighted: pct(unweighted.table.mean[0]),
-    prevalence_lw: lw.map((arm) => `${pct(arm.table.mean[0])}% at ε = ${arm.targetEpsilon}`)
-      .join(", "),
-    histogram_epsilon: String(h?.targetEpsilon ?? "–"),
-    histogram_tvd: fmt(tvd(h, "hi_chol"), 4),
-    lw_tvd: fmt(tvd(smallest, "hi_chol"), 4),
-    unweighted_tvd: fmt(tvd(unweighted, "hi_chol"), 4),
-    histogram_tvd_agecat: fmt(tvd(h, "agecat", "hi_chol"), 4),
-    lw_tvd_agecat: fmt(tvd(smallest, "agecat", "hi_chol"), 4),
-    unweighted_tvd_agecat: fmt(tvd(unweighted, "agecat", "hi_chol"), 4),
-    histogram_spmse: fmt(h?.hiChol.propensity.mean.ratio, 1),
-    lw_spmse: fmt(smallest.hiChol.propensity.mean.ratio, 1),
-    unweighted_spmse: fmt(unweighted.hiChol.propensity.mean.ratio, 1),
+    prevalence_lw: joined(
+      lw.map((arm) => text`${pct(arm.table.mean[0])}% at ε = ${arm.targetEpsilon!}`),
+      ", ",
+    ),
+    histogram_epsilon: num.plain(h?.targetEpsilon),
+    histogram_tvd: num.fixed(tvd(h, "hi_chol"), 4),
+    lw_tvd: num.fixed(tvd(smallest, "hi_chol"), 4),
+    unweighted_tvd: num.fixed(tvd(unweighted, "hi_chol"), 4),
+    histogram_tvd_agecat: num.fixed(tvd(h, "agecat", "hi_chol"), 4),
+    lw_tvd_agecat: num.fixed(tvd(smallest, "agecat", "hi_chol"), 4),
+    unweighted_tvd_agecat: num.fixed(tvd(unweighted, "agecat", "hi_chol"), 4),
+    histogram_spmse: num.fixed(h?.hiChol.propensity.mean.ratio, 1),
+    lw_spmse: num.fixed(smallest.hiChol.propensity.mean.ratio, 1),
+    unweighted_spmse: num.fixed(unweighted.hiChol.propensity.mean.ratio, 1),
     histogram_overlap: overlap(h, "utility"),
     lw_overlap: overlap(smallest, "hiChol"),
   };
 }
 
 /** The findings' values ("–" for those that need a released LW_final). */
-export function findings(view: View): Record<string, string> {
+export function findings(view: View): Record<string, Value> {
   const unweighted = view.arms.find((arm) => arm.kind === "unweighted")!;
   const lw = view.arms.filter((arm) => arm.kind === "lw-final")
     .sort((a, b) => b.targetEpsilon! - a.targetEpsilon!);
@@ -199,9 +202,9 @@ export function findings(view: View): Record<string, string> {
   const t = view.confidentialTable;
   const met = lw.filter((arm) => arm.epsilon <= arm.targetEpsilon! * (1 + 1e-12));
   const reached = lw.map((arm) =>
-    `ε = ${fmt(arm.epsilon, 2)} for the target ${arm.targetEpsilon} (Δ = ${
-      fmt(arm.lipschitz, 3)
-    }, mean α = ${fmt(arm.alphaMean, 3)})`
+    text`ε = ${num.fixed(arm.epsilon, 2)} for the target ${arm.targetEpsilon!} (Δ = ${
+      num.fixed(arm.lipschitz, 3)
+    }, mean α = ${num.fixed(arm.alphaMean, 3)})`
   );
   const coverage = (arm: ArmResult) => arm.table.meanCovers.filter((c) => c).length;
   const row = (a: string, g: string) =>
@@ -211,21 +214,23 @@ export function findings(view: View): Record<string, string> {
     ...new Set(fitted.map((arm) => arm.finalFit!.preconditionFailure).filter((f) => f !== null)),
   ];
   const byLw = lw.length === 0 ? null : lwFindings(view, lw, unweighted);
-  const lwValues = byLw ??
+  const lwValues: Record<string, Value> = byLw ??
     Object.fromEntries(
       Object.keys(lwFindings(view, [unweighted], unweighted)).map((key) => [key, "–"]),
     );
   return {
-    lw_met: String(met.length),
-    lw_targets: String(lw.length + failed.length),
-    lw_reached: (reached.length === 0 ? "" : `: ${reached.join("; ")}`) +
-      (failed.length === 0
+    lw_met: num.plain(met.length),
+    lw_targets: num.plain(lw.length + failed.length),
+    lw_reached: cat(
+      reached.length === 0 ? "" : text`: ${joined(reached, "; ")}`,
+      failed.length === 0
         ? ""
-        : `; not released: ${failed.map((arm) => `ε = ${arm.targetEpsilon}`).join(", ")}`),
-    unweighted_lipschitz: fmt(unweighted.lipschitz, 3),
-    unweighted_epsilon: fmt(unweighted.epsilon, 1),
+        : `; not released: ${failed.map((arm) => `ε = ${arm.targetEpsilon}`).join(", ")}`,
+    ),
+    unweighted_lipschitz: num.fixed(unweighted.lipschitz, 3),
+    unweighted_epsilon: num.fixed(unweighted.epsilon, 1),
     ...lwValues,
-    cells: String(t.mean.length),
+    cells: num.plain(t.mean.length),
     coverage: [
       `${coverage(unweighted)} (unweighted)`,
       ...lw.map((arm) => `${coverage(arm)} (LW_final ε = ${arm.targetEpsilon})`),
@@ -233,13 +238,16 @@ export function findings(view: View): Record<string, string> {
     ].join(", "),
     prevalence_men_60: pct(t.mean[row("60+", "male")]),
     prevalence_women_60: pct(t.mean[row("60+", "female")]),
-    flagged: String(fitted.filter((arm) => arm.finalFit!.flagged).length),
-    fitted: String(fitted.length),
-    final_fits: fitted.map(({ label, finalFit: fit }) =>
-      `${label} ${fit!.divergences} divergences, R̂ max ${fmt(fit!.rhatMax, 3)}, bulk ESS min ${
-        fmt(fit!.essBulkMin, 0)
-      }`
-    ).join("; "),
+    flagged: num.plain(fitted.filter((arm) => arm.finalFit!.flagged).length),
+    fitted: num.plain(fitted.length),
+    final_fits: joined(
+      fitted.map(({ label, finalFit: fit }) =>
+        text`${label} ${fit!.divergences} divergences, R̂ max ${
+          num.fixed(fit!.rhatMax, 3)
+        }, bulk ESS min ${num.fixed(fit!.essBulkMin, 0)}`
+      ),
+      "; ",
+    ),
     precondition: preconditioning.length === 0
       ? ""
       : `The preconditioner was not used (${preconditioning.join("; ")}). `,

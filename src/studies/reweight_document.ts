@@ -23,7 +23,15 @@ import {
   type ReweightSummary,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
-import type { StudyDocument, Table } from "./study_document.ts";
+import {
+  cat,
+  joined,
+  num,
+  type Report,
+  type ReportTable,
+  text,
+  type Value,
+} from "./study_document.ts";
 import type { StudyResult } from "./study.ts";
 import { distributionSeries, type Figure, type Series } from "../report/figure.ts";
 import * as md from "./markdown.ts";
@@ -52,7 +60,7 @@ function widthRatio(
 }
 
 /** Table 1: each statistic's median-database interval, ours then the paper's. */
-function table1(result: Result): Table {
+function table1(result: Result): ReportTable {
   const { summary } = result;
   const shown = ["data", ...REWEIGHT_MECHANISMS] as const;
   const rows = TABLE_STATISTICS.flatMap((stat) => [
@@ -80,7 +88,7 @@ function table1(result: Result): Table {
 }
 
 /** The three readings of Table 1's "95% confidence intervals" (§3.2, Supp 3). */
-function readings(result: Result): Record<string, string> {
+function readings(result: Result): Record<string, Value> {
   const { summary } = result;
   const cell = (m: ReweightMechanism) => summary.mechanisms[m];
   const dataInterval = (stat: Stat) => summary.data[stat].interval;
@@ -103,8 +111,10 @@ function readings(result: Result): Record<string, string> {
     ),
   };
   const ratioList = (values: readonly number[]) =>
-    PAPER_FOUR.map((m) => `${md.fmt(values[COMPARED.indexOf(m)], 2)}× (${LABELS[m]})`)
-      .join(", ");
+    joined(
+      PAPER_FOUR.map((m) => text`${num.fixed(values[COMPARED.indexOf(m)], 2)}× (${LABELS[m]})`),
+      ", ",
+    );
   // The paper's Data endpoints, read as 2.5%/97.5% quantiles over 100 databases: z-scores.
   const dataZ = TABLE_STATISTICS.map((stat) =>
     [0, 1].map((e) => {
@@ -124,11 +134,14 @@ function readings(result: Result): Record<string, string> {
     paperRatios: ratioList(ratios.paper),
     averagedRatios: ratioList(ratios.averaged),
     bootstrapRatios: ratioList(ratios.bootstrap),
-    dataZ: TABLE_STATISTICS.map((stat, i) =>
-      `${md.fmt(dataZ[i][0], 1)} and ${md.fmt(dataZ[i][1], 1)} (${STAT_LABELS[stat]})`
-    ).join(", "),
+    dataZ: joined(
+      TABLE_STATISTICS.map((stat, i) =>
+        text`${num.fixed(dataZ[i][0], 1)} and ${num.fixed(dataZ[i][1], 1)} (${STAT_LABELS[stat]})`
+      ),
+      ", ",
+    ),
     dataZVerdict: maxZ > 2.5
-      ? `: up to ${md.fmt(maxZ, 1)}, too far for the same generator and R`
+      ? text`: up to ${num.fixed(maxZ, 1)}, too far for the same generator and R`
       : ", within Monte Carlo error",
     dataInside: dataInside ? "all inside" : "not all inside",
     onlyReading: dataInside && maxZ > 2.5
@@ -139,20 +152,20 @@ function readings(result: Result): Record<string, string> {
 }
 
 /** The Lipschitz bounds, ᾱ, g and k of each synthesizer. */
-function lipschitzTable(summary: ReweightSummary): Table {
+function lipschitzTable(summary: ReweightSummary): ReportTable {
   const rows = REWEIGHT_MECHANISMS.map((mechanism) => {
     const c = summary.mechanisms[mechanism];
     if (c === null) return [LABELS[mechanism], "–", "–", "–", "–", "–", "–", "–", "–", "–"];
     const k = c.k === null
       ? "–"
-      : `${
+      : text`${
         c.k.accepted === null ? "–" : md.medianRange(c.k.accepted, 4)
       } (none: ${c.k.none}; toward target: ${c.k.towardTarget})`;
     return [
       LABELS[mechanism],
-      String(c.replicates),
+      num.plain(c.replicates),
       ...md.quantileCells(c.lipschitz, 3),
-      md.fmt(c.alphaMean.median, 3),
+      num.fixed(c.alphaMean.median, 3),
       c.g === null ? "–" : md.medianRange(c.g, 3),
       k,
     ];
@@ -162,35 +175,37 @@ function lipschitzTable(summary: ReweightSummary): Table {
 }
 
 /** The ECDF utility of each synthesizer. */
-function utilityTable(summary: ReweightSummary): Table {
+function utilityTable(summary: ReweightSummary): ReportTable {
   const rows = REWEIGHT_MECHANISMS.map((mechanism) => {
     const c = summary.mechanisms[mechanism];
     return c === null
       ? [LABELS[mechanism], "–", "–"]
-      : [LABELS[mechanism], md.fmt(c.ecdfMax.mean, 4), md.fmt(c.ecdfMeanSquared.mean, 5)];
+      : [LABELS[mechanism], num.fixed(c.ecdfMax.mean, 4), num.fixed(c.ecdfMeanSquared.mean, 5)];
   });
   return { header: ["synthesizer", "max \\|F − F*\\|", "mean (F − F*)²"], rows };
 }
 
 /** What re-weighting changes (§3.2, Algorithm 3), and the utility ranking. */
-function reweighting(summary: ReweightSummary): Record<string, string> {
+function reweighting(summary: ReweightSummary): Record<string, Value> {
   const cell = (m: ReweightMechanism) => summary.mechanisms[m];
   const change = (from: ReweightMechanism, to: ReweightMechanism) => {
     const [a, b] = [cell(from), cell(to)];
     const arrow = (x: number, y: number, digits: number) =>
-      `${md.fmt(x, digits)} → ${md.fmt(y, digits)}`;
-    return a === null || b === null
-      ? `${LABELS[from]} → ${LABELS[to]}: –`
-      : `${LABELS[from]} → ${LABELS[to]}: median ᾱ ` +
-        `${arrow(a.alphaMean.median, b.alphaMean.median, 3)}, mean max-ECDF ` +
-        `${arrow(a.ecdfMax.mean, b.ecdfMax.mean, 4)}, median Δ ` +
-        arrow(a.lipschitz.median, b.lipschitz.median, 3);
+      text`${num.fixed(x, digits)} → ${num.fixed(y, digits)}`;
+    return a === null || b === null ? `${LABELS[from]} → ${LABELS[to]}: –` : cat(
+      `${LABELS[from]} → ${LABELS[to]}: median ᾱ `,
+      text`${arrow(a.alphaMean.median, b.alphaMean.median, 3)}, mean max-ECDF `,
+      text`${arrow(a.ecdfMax.mean, b.ecdfMax.mean, 4)}, median Δ `,
+      arrow(a.lipschitz.median, b.lipschitz.median, 3),
+    );
   };
   const ranked = REWEIGHT_MECHANISMS.filter((m) => cell(m) !== null)
     .sort((p, q) => cell(p)!.ecdfMax.mean - cell(q)!.ecdfMax.mean);
   return {
-    changes: [change("lw", "lw-final"), change("cw", "cw-final"), change("cw-g0", "cw-final-g0")]
-      .join("; "),
+    changes: joined(
+      [change("lw", "lw-final"), change("cw", "cw-final"), change("cw-g0", "cw-final-g0")],
+      "; ",
+    ),
     ranking: ranked.map((m) => LABELS[m]).join(" < "),
   };
 }
@@ -201,7 +216,7 @@ function reweighting(summary: ReweightSummary): Record<string, string> {
  * @param result The study result (its document, if any, is ignored).
  * @returns The document `templates/reweight.md` places.
  */
-export function reweightDocument(result: Result): StudyDocument {
+export function reweightDocument(result: Result): Report {
   const { settings, summary } = result;
   const cell = (m: ReweightMechanism) => summary.mechanisms[m];
   const [cw, cw0] = [cell("cw"), cell("cw-g0")];
@@ -209,29 +224,29 @@ export function reweightDocument(result: Result): StudyDocument {
   return {
     verdicts: reweightVerdicts(result),
     values: {
-      replicates: String(result.replicates),
-      n: String(settings.n),
-      datasets: String(settings.datasets),
-      c: String(settings.c),
-      epsilon: String(settings.epsilon),
-      delta: String(settings.epsilon / 2),
+      replicates: num.plain(result.replicates),
+      n: num.plain(settings.n),
+      datasets: num.plain(settings.datasets),
+      c: num.plain(settings.c),
+      epsilon: num.plain(settings.epsilon),
+      delta: num.plain(settings.epsilon / 2),
       ball: settings.relativeRadius ? "relative" : "absolute",
-      radius: String(settings.radius),
-      seed: String(result.seed),
-      bootstrap: String(settings.bootstrap),
+      radius: num.plain(settings.radius),
+      seed: num.plain(result.seed),
+      bootstrap: num.plain(settings.bootstrap),
       ...readings(result),
-      cwG: md.fmt(cw?.g?.median, 2),
-      cwAlpha: md.fmt(cw?.alphaMean.median, 2),
-      cwG0Alpha: md.fmt(cw0?.alphaMean.median, 2),
-      cwG0Lipschitz: md.fmt(cw0?.lipschitz.median, 2),
+      cwG: num.fixed(cw?.g?.median, 2),
+      cwAlpha: num.fixed(cw?.alphaMean.median, 2),
+      cwG0Alpha: num.fixed(cw0?.alphaMean.median, 2),
+      cwG0Lipschitz: num.fixed(cw0?.lipschitz.median, 2),
       ...reweighting(summary),
-      unweightedMedian: md.fmt(unweighted.median, 3),
-      unweightedMin: md.fmt(unweighted.min, 3),
-      unweightedMax: md.fmt(unweighted.max, 3),
-      lwG: md.fmt(cell("lw")?.g?.median, 3),
-      towardLw: String(cell("lw-final")?.k?.towardTarget ?? 0),
-      towardCw: String(cell("cw-final")?.k?.towardTarget ?? 0),
-      swFits: md.fmt(cell("sw")?.fits.median, 0),
+      unweightedMedian: num.fixed(unweighted.median, 3),
+      unweightedMin: num.fixed(unweighted.min, 3),
+      unweightedMax: num.fixed(unweighted.max, 3),
+      lwG: num.fixed(cell("lw")?.g?.median, 3),
+      towardLw: num.plain(cell("lw-final")?.k?.towardTarget ?? 0),
+      towardCw: num.plain(cell("cw-final")?.k?.towardTarget ?? 0),
+      swFits: num.fixed(cell("sw")?.fits.median, 0),
       sampler: md.samplerParagraph(settings.sampler, summary.fits),
     },
     tables: {

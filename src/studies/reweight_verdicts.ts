@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { fmt } from "./markdown.ts";
 import {
   type PerDatabaseIntervals,
   REWEIGHT_LABELS as LABELS,
@@ -16,7 +15,8 @@ import {
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
 import type { StudyResult } from "./study.ts";
-import { inInterval, Judge, type Judgement, type Verdict, verdict } from "./verdict.ts";
+import { inInterval, Judge, type Judgement, type ReportVerdict, verdict } from "./verdict.ts";
+import { cat, joined, num, text, type Value } from "./study_document.ts";
 
 /** One of Table 1's statistics. */
 export type Stat = typeof TABLE_STATISTICS[number];
@@ -42,20 +42,22 @@ const PAPER_COLUMNS: readonly {
 ];
 
 /** "[lo, hi]" with one decimal ("–" when undefined). */
-export function showInterval(interval: readonly [number, number] | undefined): string {
-  return interval === undefined ? "–" : `[${fmt(interval[0], 1)}, ${fmt(interval[1], 1)}]`;
+export function showInterval(interval: readonly [number, number] | undefined): Value {
+  return interval === undefined
+    ? "–"
+    : text`[${num.fixed(interval[0], 1)}, ${num.fixed(interval[1], 1)}]`;
 }
 
 /** "[lo, hi] (lo a–b, hi c–d)": the median database's interval and each endpoint's range. */
-function showPerDatabase(ours: PerDatabaseIntervals | undefined): string {
+function showPerDatabase(ours: PerDatabaseIntervals | undefined): Value {
   return ours === undefined
     ? "–"
-    : `${showInterval([ours.lower[1], ours.upper[1]])} (${fmt(ours.lower[0], 1)}–${
-      fmt(ours.lower[2], 1)
-    }, ${fmt(ours.upper[0], 1)}–${fmt(ours.upper[2], 1)})`;
+    : text`${showInterval([ours.lower[1], ours.upper[1]])} (${num.fixed(ours.lower[0], 1)}–${
+      num.fixed(ours.lower[2], 1)
+    }, ${num.fixed(ours.upper[0], 1)}–${num.fixed(ours.upper[2], 1)})`;
 }
 
-const signed = (v: number) => `${v >= 0 ? "+" : "−"}${fmt(Math.abs(v), 1)}`;
+const signed = (v: number) => text`${v >= 0 ? "+" : "−"}${num.fixed(Math.abs(v), 1)}`;
 
 /** A 2.5–97.5% range over databases, widened by `slack` on each side. */
 const widened = (range: readonly number[], slack: number): [number, number] => [
@@ -69,8 +71,8 @@ const widened = (range: readonly number[], slack: number): [number, number] => [
  */
 function endpointsJudgement(
   tests: readonly (readonly [number, readonly [number, number]])[],
-  reason: () => string,
-): Judgement {
+  reason: () => Value,
+): Judgement<Value> {
   const failing = tests.find(([value, interval]) => !inInterval(value, interval));
   if (failing !== undefined) return Judge.differs(reason(), failing[1], failing[0]);
   const margin = ([value, [lo, hi]]: readonly [number, readonly [number, number]]) =>
@@ -91,14 +93,20 @@ function intervalJudgement(
   ours: PerDatabaseIntervals,
   paper: readonly [number, number],
   paperData: readonly [number, number] | null,
-  context: string,
-): Judgement {
+  context: Value,
+): Judgement<Value> {
   if (paperData === null) {
     return endpointsJudgement(
       [[paper[0], widened(ours.lower, 0.05)], [paper[1], widened(ours.upper, 0.05)]],
       () =>
-        `the paper's endpoints lie outside our databases' ranges ${fmt(ours.lower[0], 1)}–` +
-        `${fmt(ours.lower[2], 1)} and ${fmt(ours.upper[0], 1)}–${fmt(ours.upper[2], 1)}`,
+        cat(
+          text`the paper's endpoints lie outside our databases' ranges ${
+            num.fixed(ours.lower[0], 1)
+          }–`,
+          text`${num.fixed(ours.lower[2], 1)} and ${num.fixed(ours.upper[0], 1)}–${
+            num.fixed(ours.upper[2], 1)
+          }`,
+        ),
     );
   }
   const lower = paper[0] - paperData[0];
@@ -106,10 +114,14 @@ function intervalJudgement(
   return endpointsJudgement(
     [[lower, widened(ours.lowerFromData, 0.1)], [upper, widened(ours.upperFromData, 0.1)]],
     () =>
-      `from its Data interval the paper's endpoints move ${signed(lower)} and ${signed(upper)}, ` +
-      `ours ${signed(ours.lowerFromData[1])} (${signed(ours.lowerFromData[0])} to ` +
-      `${signed(ours.lowerFromData[2])}) and ${signed(ours.upperFromData[1])} ` +
-      `(${signed(ours.upperFromData[0])} to ${signed(ours.upperFromData[2])})${context}`,
+      cat(
+        text`from its Data interval the paper's endpoints move ${signed(lower)} and ${
+          signed(upper)
+        }, `,
+        text`ours ${signed(ours.lowerFromData[1])} (${signed(ours.lowerFromData[0])} to `,
+        text`${signed(ours.lowerFromData[2])}) and ${signed(ours.upperFromData[1])} `,
+        text`(${signed(ours.upperFromData[0])} to ${signed(ours.upperFromData[2])})${context}`,
+      ),
   );
 }
 
@@ -120,19 +132,21 @@ function intervalJudgement(
  */
 export function reweightVerdicts(
   result: StudyResult<ReweightSettings, ReweightRecord, ReweightSummary>,
-): Verdict[] {
+): ReportVerdict[] {
   const { summary, records } = result;
   const cell = (m: ReweightMechanism) => summary.mechanisms[m];
   const bootstrapOf = (column: "data" | ReweightMechanism, stat: Stat) =>
     column === "data" ? summary.dataBootstrap[stat] : cell(column)?.bootstrap[stat];
-  const context = (column: "data" | ReweightMechanism): string => {
+  const context = (column: "data" | ReweightMechanism): Value => {
     const c = column === "data" ? null : cell(column);
     if (c === null) return "";
-    const g = c.g === null ? "" : `, g = ${fmt(c.g.median, 2)}`;
-    return `; ${LABELS[column as ReweightMechanism]}: Δ = ${fmt(c.lipschitz.median, 2)}${g}, ` +
-      `ᾱ = ${fmt(c.alphaMean.median, 2)}`;
+    const g = c.g === null ? "" : text`, g = ${num.fixed(c.g.median, 2)}`;
+    return cat(
+      text`; ${LABELS[column as ReweightMechanism]}: Δ = ${num.fixed(c.lipschitz.median, 2)}${g}, `,
+      text`ᾱ = ${num.fixed(c.alphaMean.median, 2)}`,
+    );
   };
-  const rows: Verdict[] = [];
+  const rows: ReportVerdict[] = [];
   /** Each configuration's failing statistics, for the whole-column rows. */
   const failing = new Map<"data" | ReweightMechanism, Stat[]>();
   for (const stat of TABLE_STATISTICS) {
@@ -153,9 +167,9 @@ export function reweightVerdicts(
         }
         rows.push(verdict(
           {
-            quantity: `Table 1, ${STAT_LABELS[stat]}, ${
+            quantity: text`Table 1, ${STAT_LABELS[stat]}, ${
               paper === "data" ? "Data" : LABELS[paper as ReweightMechanism]
-            }${column !== paper ? ` (ours: ${LABELS[column as ReweightMechanism]})` : ""}`,
+            }${column !== paper ? text` (ours: ${LABELS[column as ReweightMechanism]})` : ""}`,
             paper: showInterval(printed),
             ours: showPerDatabase(intervals),
           },
@@ -169,23 +183,28 @@ export function reweightVerdicts(
     const whole = ours.filter((column) => (failing.get(column) ?? []).length === 0);
     rows.push(verdict(
       {
-        quantity: `Table 1, the whole ${LABELS[paper as ReweightMechanism]} column (four ` +
+        quantity: cat(
+          text`Table 1, the whole ${LABELS[paper as ReweightMechanism]} column (four `,
           "statistics) from one configuration",
+        ),
         paper: "one synthesizer",
-        ours: ours.map((column) => {
-          const failed = failing.get(column) ?? [];
-          return `${LABELS[column as ReweightMechanism]}: ${
-            failed.length === 0
-              ? "all four agree"
-              : `differs on the ${failed.map((stat) => STAT_LABELS[stat]).join(" and ")}`
-          }`;
-        }).join("; "),
+        ours: joined(
+          ours.map((column) => {
+            const failed = failing.get(column) ?? [];
+            return text`${LABELS[column as ReweightMechanism]}: ${
+              failed.length === 0
+                ? "all four agree"
+                : text`differs on the ${failed.map((stat) => STAT_LABELS[stat]).join(" and ")}`
+            }`;
+          }),
+          "; ",
+        ),
       },
       whole.length > 0
         ? Judge.agrees(
           null,
           null,
-          `${whole.map((c) => LABELS[c as ReweightMechanism]).join(" and ")} ${
+          text`${whole.map((c) => LABELS[c as ReweightMechanism]).join(" and ")} ${
             whole.length > 1 ? "each reproduce" : "reproduces"
           } every row`,
         )
@@ -210,15 +229,17 @@ export function reweightVerdicts(
     // agrees by construction.
     rows.push(verdict(
       {
-        quantity: `§3.2, ${LABELS[name]}: the re-weighting constant k (Algorithm 3: k < 1)`,
+        quantity: text`§3.2, ${LABELS[name]}: the re-weighting constant k (Algorithm 3: k < 1)`,
         paper: "0.95",
-        ours: `k = 0.95 accepted in ${c.k.paper} of ${c.replicates} databases` +
-          (c.k.none > 0 ? `, none accepted in ${c.k.none}` : ""),
+        ours: cat(
+          text`k = 0.95 accepted in ${c.k.paper} of ${c.replicates} databases`,
+          c.k.none > 0 ? text`, none accepted in ${c.k.none}` : "",
+        ),
       },
       c.k.paper === c.replicates
         ? Judge.byConstruction("a setting, not an estimate")
         : Judge.differs(
-          `${c.replicates - c.k.paper} databases needed a smaller k or kept the ${
+          text`${c.replicates - c.k.paper} databases needed a smaller k or kept the ${
             LABELS[base]
           } fit`,
         ),
@@ -226,19 +247,25 @@ export function reweightVerdicts(
     // "Equivalent": the paper's ratio 1 within ±1% of our median ratio.
     rows.push(verdict(
       {
-        quantity: `§3.2, ${LABELS[name]}: Δ after re-weighting "equivalent" to ${LABELS[base]}'s`,
+        quantity: text`§3.2, ${LABELS[name]}: Δ after re-weighting "equivalent" to ${
+          LABELS[base]
+        }'s`,
         paper: "Δ_{α^w,x} ≈ Δ_{α,x}",
-        ours: `median ratio ${fmt(medianRatio, 3)} (range ${fmt(ratios[0], 3)}–${
-          fmt(ratios[ratios.length - 1], 3)
+        ours: text`median ratio ${num.fixed(medianRatio, 3)} (range ${num.fixed(ratios[0], 3)}–${
+          num.fixed(ratios[ratios.length - 1], 3)
         })`,
       },
       Judge.within(
         1,
         [medianRatio - 0.01, medianRatio + 0.01],
         () =>
-          `the re-weighted bound is ${fmt(100 * (1 - medianRatio), 1)}% lower in the median ` +
-          "database: k = 0.95 scales the binding record's weight by 0.95 and raises the others " +
-          "only up to it, so Δ falls with k (the paper prints no Δ to compare)",
+          cat(
+            text`the re-weighted bound is ${
+              num.fixed(100 * (1 - medianRatio), 1)
+            }% lower in the median `,
+            "database: k = 0.95 scales the binding record's weight by 0.95 and raises the others ",
+            "only up to it, so Δ falls with k (the paper prints no Δ to compare)",
+          ),
       ),
     ));
   }

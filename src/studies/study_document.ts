@@ -21,12 +21,22 @@
  * @module
  */
 import type { Figure } from "../report/figure.ts";
-import * as format from "../report/format.ts";
 import { figureSvg } from "../report/svg.ts";
-import { markdownTable } from "./markdown_table.ts";
-import { type Judgement, type Verdict, verdictTable } from "./verdict.ts";
+import { cat, formatValue, markdownTable, type Text, type Value } from "./markdown_table.ts";
+import { type ReportVerdict, type Verdict, verdictTable } from "./verdict.ts";
 
-export type { Verdict };
+export type { ReportVerdict, Verdict };
+export {
+  cat,
+  formatValue,
+  joined,
+  type Num,
+  num,
+  type NumberFormat,
+  type Text,
+  text,
+  type Value,
+} from "./markdown_table.ts";
 
 /** A table of a report: a header row and body rows of formatted cells. */
 export interface Table {
@@ -46,122 +56,11 @@ export interface StudyDocument {
   readonly figures: Readonly<Record<string, Figure>>;
 }
 
-/** The formats of `src/report/format.ts` a report's number can take. */
-export type NumberFormat =
-  | "plain"
-  | "fixed"
-  | "significant"
-  | "percent"
-  | "scientific"
-  | "millions"
-  | "grouped";
-
-/** A number of a report with its format (`digits` where the format takes them). */
-export interface Num {
-  readonly number: number | null | undefined;
-  readonly format: NumberFormat;
-  readonly digits?: number;
-}
-
-/** Text with numbers in it: its parts, joined when the report is formatted. */
-export interface Text {
-  readonly parts: readonly Value[];
-}
-
-/** A value, table cell or verdict cell of a report: text, a number, or text with numbers. */
-export type Value = string | Num | Text;
-
-/** The numbers of a report, each with its format (see `src/report/format.ts`). */
-export const num = {
-  /** As JavaScript writes it ("–" when missing). */
-  plain: (number: number | null | undefined): Num => ({ number, format: "plain" }),
-  /** With `digits` decimals. */
-  fixed: (number: number | null | undefined, digits = 2): Num => ({
-    number,
-    format: "fixed",
-    digits,
-  }),
-  /** To `digits` significant digits. */
-  significant: (number: number | null | undefined, digits = 3): Num => ({
-    number,
-    format: "significant",
-    digits,
-  }),
-  /** A share as a percentage with `digits` decimals and " %". */
-  percent: (number: number | null | undefined, digits: number): Num => ({
-    number,
-    format: "percent",
-    digits,
-  }),
-  /** In exponent form with `digits` decimals. */
-  scientific: (number: number | null | undefined, digits = 2): Num => ({
-    number,
-    format: "scientific",
-    digits,
-  }),
-  /** In millions with " M". */
-  millions: (number: number | null | undefined): Num => ({ number, format: "millions" }),
-  /** Whole, with thousands separators. */
-  grouped: (number: number): Num => ({ number, format: "grouped" }),
-} as const;
-
-/**
- * Text with numbers (a tagged template): `` text`Δ = ${num.fixed(delta, 3)}` ``.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { formatValue, num, text } from "./study_document.ts";
- * assert.equal(formatValue(text`Δ = ${num.fixed(1.23456, 3)} (${num.percent(0.5, 0)})`), "Δ = 1.235 (50 %)");
- * ```
- */
-export function text(strings: TemplateStringsArray, ...values: readonly Value[]): Text {
-  const parts: Value[] = [strings[0]];
-  values.forEach((value, i) => parts.push(value, strings[i + 1]));
-  return { parts };
-}
-
-/** Values joined by a separator, as text. */
-export function joined(values: readonly Value[], separator: string): Text {
-  return { parts: values.flatMap((value, i) => i === 0 ? [value] : [separator, value]) };
-}
-
-/** A value as printed: the one place a report's number becomes text. */
-export function formatValue(value: Value): string {
-  if (typeof value === "string") return value;
-  if ("parts" in value) return value.parts.map(formatValue).join("");
-  const { number, digits } = value;
-  switch (value.format) {
-    case "plain":
-      return format.plain(number);
-    case "fixed":
-      return format.fixed(number, digits);
-    case "significant":
-      return format.significant(number, digits);
-    case "percent":
-      return format.percent(number, digits ?? 0);
-    case "scientific":
-      return format.scientific(number, digits);
-    case "millions":
-      return format.millions(number);
-    case "grouped":
-      return number === null || number === undefined ? format.MISSING : format.grouped(number);
-  }
-}
-
 /** A table of a report: a header row and body rows of values. */
 export interface ReportTable {
   readonly header: readonly Value[];
   readonly rows: readonly (readonly Value[])[];
 }
-
-/** A verdict row of a report: its printed cells and its reason as values. */
-export type ReportVerdict = Omit<Judgement, "reason"> & {
-  readonly quantity: Value;
-  readonly paper: Value;
-  readonly ours: Value;
-  readonly reason: Value;
-};
 
 /** A study's report as typed data: {@linkcode StudyDocument} before its numbers are formatted. */
 export interface Report {
@@ -231,7 +130,7 @@ export function fragment(template: string, values: Readonly<Record<string, Value
   if (unused.length > 0) {
     throw new RangeError(`Invalid template: it places no ${unused.join(", ")}`);
   }
-  return { parts };
+  return cat(...parts);
 }
 
 /** `{{verdicts}}`, `{{table:NAME}}`, `{{figure:NAME}}` or `{{NAME}}`. */

@@ -22,7 +22,7 @@ import {
   type Synthesizer,
 } from "./survey_settings.ts";
 import { normalCdf, normalQuantile } from "../stats/student_t.ts";
-import { fmt } from "./markdown.ts";
+import { type Num, num } from "./study_document.ts";
 export { PAPER_TABLES_4_5, paperPopulationCells } from "../survey/paper_tables_4_5.ts";
 
 /** Summaries of the 27 RMSE ratios of one method and m. */
@@ -244,8 +244,8 @@ export const LABELS: Record<Method | "sample", string> = {
 };
 
 /** ε = 2·Δ*·m, with one decimal. */
-export function epsilon(target: number, m: number): string {
-  return fmt(2 * target * m, 1);
+export function epsilon(target: number, m: number): Num {
+  return num.fixed(2 * target * m, 1);
 }
 
 /** Mean over the 24 cells of Tables 4–5 of per-cell values. */

@@ -8,8 +8,16 @@
  *
  * @module
  */
-import { fmt, medianRange, quantileCells, samplerParagraph } from "./markdown.ts";
-import type { StudyDocument, Table } from "./study_document.ts";
+import { medianRange, quantileCells, samplerParagraph } from "./markdown.ts";
+import {
+  cat,
+  joined,
+  num,
+  type Report,
+  type ReportTable,
+  text,
+  type Value,
+} from "./study_document.ts";
 import type { StudyResult } from "./study.ts";
 import {
   type ArmSummary,
@@ -38,7 +46,7 @@ import { MARGIN_LABEL } from "../survey/tables.ts";
 import type { Figure, Panel } from "../report/figure.ts";
 
 /** The settings that differ from {@linkcode SURVEY_SETTINGS}, as a bullet ("" when none). */
-function reducedSettings(settings: SurveySettings): string {
+function reducedSettings(settings: SurveySettings): Value {
   const keys = (Object.keys(SURVEY_SETTINGS) as (keyof SurveySettings)[]).filter((key) =>
     JSON.stringify(settings[key]) !== JSON.stringify(SURVEY_SETTINGS[key])
   );
@@ -51,22 +59,24 @@ function reducedSettings(settings: SurveySettings): string {
 }
 
 /** The samples on which a synthesizer missed its Δ*, as a paragraph ("" when none). */
-function targetNotReached(result: SurveyResult): string {
+function targetNotReached(result: SurveyResult): Value {
   const { summary, replicates } = result;
   const missed = summary.arms.flatMap((arm) =>
     SURVEY_SYNTHESIZERS.filter((method) => arm.fits[method].missedTarget > 0).map((method) =>
-      `${LABELS[method]} missed Δ* = ${arm.target} on ${arm.fits[method].missedTarget} of ` +
-      `${replicates} samples (Δ up to ${fmt(arm.fits[method].lipschitz.max, 3)})`
+      cat(
+        `${LABELS[method]} missed Δ* = ${arm.target} on ${arm.fits[method].missedTarget} of `,
+        text`${replicates} samples (Δ up to ${num.fixed(arm.fits[method].lipschitz.max, 3)})`,
+      )
     )
   );
-  return missed.length === 0 ? "" : SURVEY_PROSE.targetNotReached(missed.join("; "));
+  return missed.length === 0 ? "" : SURVEY_PROSE.targetNotReached(joined(missed, "; "));
 }
 
 /**
  * What the count intervals' misses come from, measured over the samples (Differences): each
  * method's interval length against its estimates' spread, and what centring does.
  */
-function countCauses(result: SurveyResult): string {
+function countCauses(result: SurveyResult): Value {
   const { settings, summary, replicates } = result;
   const key = `m${settings.coverageM}`;
   const cells = summary.arms[0].coverage;
@@ -81,34 +91,48 @@ function countCauses(result: SurveyResult): string {
   if (fbs === null || fbp === null || fbsScale === null || fbpScale === null) {
     return "These results carry no per-cell errors, so the causes were not measured.";
   }
-  return `Measured over our samples (m = ${settings.coverageM}, Δ* = ${summary.arms[0].target}): ` +
-    `FBP's count intervals are ${fmt(fbpScale, 2)}× as wide as its estimates' spread across ` +
-    `samples calls for (implied SE over spread), and ${fbp.off} of ${fbp.cells} cells' mean ` +
-    `estimates lie more than 2 SE from the population value; the coverage predicted from each ` +
-    `cell's bias, spread and mean half-length is ${fmt(fbp.withBias, 3)}, and ` +
-    `${fmt(fbp.withoutBias, 3)} without the biases. So FBP's count misses are centring (the ` +
-    `κ_y-only weights), not short intervals. Intervals 1.38× FBS's, as the paper's, would be ` +
-    `wider than FBP's own sampling variation calls for, which is how the paper reads its own: ` +
-    `"FBP overcovers and produces overly long intervals" (Appendix F); it does not say what ` +
-    `widens them. ` +
-    `FBS's are ${fmt(fbsScale, 2)}× its spread, with ${fbs.off} of ${fbs.cells} cells more ` +
-    `than 2 SE off and a predicted coverage of ${fmt(fbs.withBias, 3)} (${
-      fmt(fbs.withoutBias, 3)
-    } ` +
-    "without the biases): its shortfall is interval length more than centring.";
+  return cat(
+    `Measured over our samples (m = ${settings.coverageM}, Δ* = ${summary.arms[0].target}): `,
+    text`FBP's count intervals are ${
+      num.fixed(fbpScale, 2)
+    }× as wide as its estimates' spread across `,
+    `samples calls for (implied SE over spread), and ${fbp.off} of ${fbp.cells} cells' mean `,
+    `estimates lie more than 2 SE from the population value; the coverage predicted from each `,
+    text`cell's bias, spread and mean half-length is ${num.fixed(fbp.withBias, 3)}, and `,
+    text`${
+      num.fixed(fbp.withoutBias, 3)
+    } without the biases. So FBP's count misses are centring (the `,
+    `κ_y-only weights), not short intervals. Intervals 1.38× FBS's, as the paper's, would be `,
+    `wider than FBP's own sampling variation calls for, which is how the paper reads its own: `,
+    `"FBP overcovers and produces overly long intervals" (Appendix F); it does not say what `,
+    `widens them. `,
+    text`FBS's are ${
+      num.fixed(fbsScale, 2)
+    }× its spread, with ${fbs.off} of ${fbs.cells} cells more `,
+    text`than 2 SE off and a predicted coverage of ${num.fixed(fbs.withBias, 3)} (${
+      num.fixed(fbs.withoutBias, 3)
+    } `,
+    "without the biases): its shortfall is interval length more than centring.",
+  );
 }
 
 /** The standard deviation of log w in Figures 8–9's panels, in words. */
-function weightSpread(first: SurveyRecord): string {
+function weightSpread(first: SurveyRecord): Value {
   const figures = first.figures;
   if (figures?.synthesized === undefined) return "not recorded in these results";
-  const sd = (pairs: readonly (readonly [number, number])[]) => fmt(logWeightSpread(pairs), 2);
-  return `sample ${sd(figures.pairs.sample)}; ` +
-    SURVEY_SYNTHESIZERS.map((method) =>
-      `${LABELS[method]} synthesised ${sd(figures.synthesized![method])}, smoothed ${
-        sd(figures.pairs[method])
-      }`
-    ).join("; ");
+  const sd = (pairs: readonly (readonly [number, number])[]) =>
+    num.fixed(logWeightSpread(pairs), 2);
+  return cat(
+    text`sample ${sd(figures.pairs.sample)}; `,
+    joined(
+      SURVEY_SYNTHESIZERS.map((method) =>
+        text`${LABELS[method]} synthesised ${sd(figures.synthesized![method])}, smoothed ${
+          sd(figures.pairs[method])
+        }`
+      ),
+      "; ",
+    ),
+  );
 }
 
 /**
@@ -118,10 +142,10 @@ function weightSpread(first: SurveyRecord): string {
  * @param result The study result (its document, if any, is ignored).
  * @returns The document `SURVEY_TEMPLATE` renders.
  */
-export function surveyDocument(result: SurveyResult): StudyDocument {
+export function surveyDocument(result: SurveyResult): Report {
   const { settings, summary, replicates, records } = result;
   const first = records[0].arms[0].fits;
-  const values: Record<string, string> = {
+  const values: Record<string, Value> = {
     populationSize: `${settings.populationSize}`,
     replicates: `${replicates}`,
     n: `${settings.n}`,
@@ -131,14 +155,14 @@ export function surveyDocument(result: SurveyResult): StudyDocument {
     laplaceReplicates: `${settings.laplaceReplicates}`,
     seed: `${result.seed}`,
     targetNotReached: targetNotReached(result),
-    "r0.fbs.delta": fmt(first.fbs.lipschitz, 3),
+    "r0.fbs.delta": num.fixed(first.fbs.lipschitz, 3),
     "r0.fbs.fit": first.fbs.finalFit,
-    "r0.fbp.delta": fmt(first.fbp.lipschitz, 3),
+    "r0.fbp.delta": num.fixed(first.fbp.lipschitz, 3),
     "r0.fbp.fit": first.fbp.finalFit,
     coverageM: `${settings.coverageM}`,
     coverageEpsilon: epsilon(summary.arms[0].target, settings.coverageM),
     fewReplicates: replicates < 100
-      ? SURVEY_PROSE.fewReplicates(replicates, fmt(Math.sqrt(0.25 / replicates), 2))
+      ? SURVEY_PROSE.fewReplicates(replicates, num.fixed(Math.sqrt(0.25 / replicates), 2))
       : "",
     reducedSettings: reducedSettings(settings),
     sampler: samplerParagraph(settings.sampler, summary.fitStats, {
@@ -146,7 +170,7 @@ export function surveyDocument(result: SurveyResult): StudyDocument {
       likelihood: "on a likelihood parameter.",
     }),
   };
-  const tables: Record<string, Table> = {
+  const tables: Record<string, ReportTable> = {
     calibration: calibrationTable(result),
     table4: paperTable(result, "count"),
     table5: paperTable(result, "mean"),
@@ -179,7 +203,7 @@ function cellLabel(labels: SurveySummary["labels"], c: number): string {
 }
 
 /** The calibrations: Δ and the unweighted Δ_x per arm and synthesizer (§4.2). */
-export function calibrationTable(result: SurveyResult): Table {
+export function calibrationTable(result: SurveyResult): ReportTable {
   const { settings, summary, replicates } = result;
   return {
     header: [
@@ -197,7 +221,7 @@ export function calibrationTable(result: SurveyResult): Table {
           `${arm.target}`,
           LABELS[method],
           medianRange(f.lipschitz, 3),
-          fmt(2 * f.lipschitz.max * settings.coverageM, 2),
+          num.fixed(2 * f.lipschitz.max * settings.coverageM, 2),
           medianRange(f.unweightedLipschitz, 2),
           `${f.missedTarget} of ${replicates}`,
         ];
@@ -212,7 +236,7 @@ function ratioRows(ms: readonly number[], arm: ArmSummary, pooled: boolean, kind
   return SURVEY_METHODS.flatMap((method) =>
     ms.map((m) => {
       const s = (pooled ? arm.ratiosPooled : arm.ratios)[method][`m${m}`][kind];
-      return [LABELS[method], `${m} (ε = ${epsilon(arm.target, m)})`, ...quantileCells(s, 2)];
+      return [LABELS[method], text`${m} (ε = ${epsilon(arm.target, m)})`, ...quantileCells(s, 2)];
     })
   );
 }
@@ -221,7 +245,7 @@ function ratioRows(ms: readonly number[], arm: ArmSummary, pooled: boolean, kind
 export function ratioTables(
   ms: readonly number[],
   arm: ArmSummary,
-): { count: Table; mean: Table; pooled: Table } {
+): { count: ReportTable; mean: ReportTable; pooled: ReportTable } {
   return {
     count: { header: RATIO_HEADER, rows: ratioRows(ms, arm, false, "count") },
     mean: { header: RATIO_HEADER, rows: ratioRows(ms, arm, false, "mean") },
@@ -236,7 +260,7 @@ export function ratioTables(
 }
 
 /** Arm a's mean coverage and CV over the 24 cells per method and m, then the sample's. */
-export function coverageTable(result: SurveyResult, a: number): Table {
+export function coverageTable(result: SurveyResult, a: number): ReportTable {
   const { settings, summary, records } = result;
   const arm = summary.arms[a];
   const rows = SURVEY_METHODS.flatMap((method) =>
@@ -246,21 +270,21 @@ export function coverageTable(result: SurveyResult, a: number): Table {
       const cv = (kind: Quantity) => cellMean(arm.coverage[method][`m${m}`].cv[kind]);
       return [
         LABELS[method],
-        `${m} (ε = ${epsilon(arm.target, m)})`,
-        fmt(cov("count").mean, 3),
-        fmt(cv("count"), 3),
-        fmt(cov("mean").mean, 3),
-        fmt(cv("mean"), 3),
+        text`${m} (ε = ${epsilon(arm.target, m)})`,
+        num.fixed(cov("count").mean, 3),
+        num.fixed(cv("count"), 3),
+        num.fixed(cov("mean").mean, 3),
+        num.fixed(cv("mean"), 3),
       ];
     })
   );
   const sample = [
     LABELS.sample,
     "—",
-    fmt(coverageByReplicate(records, (r) => r.sample.covered.count).mean, 3),
-    fmt(cellMean(summary.sample.cv.count), 3),
-    fmt(coverageByReplicate(records, (r) => r.sample.covered.mean).mean, 3),
-    fmt(cellMean(summary.sample.cv.mean), 3),
+    num.fixed(coverageByReplicate(records, (r) => r.sample.covered.count).mean, 3),
+    num.fixed(cellMean(summary.sample.cv.count), 3),
+    num.fixed(coverageByReplicate(records, (r) => r.sample.covered.mean).mean, 3),
+    num.fixed(cellMean(summary.sample.cv.mean), 3),
   ];
   return {
     header: ["method", "m", "count coverage", "count CV", "mean coverage", "mean CV"],
@@ -269,7 +293,7 @@ export function coverageTable(result: SurveyResult, a: number): Table {
 }
 
 /** Table 4 (counts) or 5 (means) of the main arm at m = coverageM, ours beside the paper's. */
-export function paperTable(result: SurveyResult, kind: Quantity): Table {
+export function paperTable(result: SurveyResult, kind: Quantity): ReportTable {
   const { settings, summary } = result;
   const paper = PAPER_TABLES_4_5[kind];
   const cov = (method: Method) => summary.arms[0].coverage[method][`m${settings.coverageM}`];
@@ -293,20 +317,20 @@ export function paperTable(result: SurveyResult, kind: Quantity): Table {
     ],
     rows: paperTableRows().map((c, k) => [
       cellLabel(summary.labels, c),
-      fmt(summary.truth[kind][c], 0),
-      fmt(paper[k][0], 0),
-      fmt(cov("fbs").coverage[kind][c], 2),
-      fmt(paper[k][1], 2),
-      fmt(cov("fbs").length[kind][c], 0),
-      fmt(paper[k][2], 0),
-      fmt(cov("fbp").coverage[kind][c], 2),
-      fmt(paper[k][3], 2),
-      fmt(cov("fbp").length[kind][c], 0),
-      fmt(paper[k][4], 0),
-      fmt(summary.sample.coverage[kind][c], 2),
-      fmt(cov("laplace").coverage[kind][c], 2),
-      fmt(cov("fbs").cv[kind][c], 3),
-      fmt(cov("fbp").cv[kind][c], 3),
+      num.fixed(summary.truth[kind][c], 0),
+      num.fixed(paper[k][0], 0),
+      num.fixed(cov("fbs").coverage[kind][c], 2),
+      num.fixed(paper[k][1], 2),
+      num.fixed(cov("fbs").length[kind][c], 0),
+      num.fixed(paper[k][2], 0),
+      num.fixed(cov("fbp").coverage[kind][c], 2),
+      num.fixed(paper[k][3], 2),
+      num.fixed(cov("fbp").length[kind][c], 0),
+      num.fixed(paper[k][4], 0),
+      num.fixed(summary.sample.coverage[kind][c], 2),
+      num.fixed(cov("laplace").coverage[kind][c], 2),
+      num.fixed(cov("fbs").cv[kind][c], 3),
+      num.fixed(cov("fbp").cv[kind][c], 3),
     ]),
   };
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { fmt, medianRange } from "./markdown.ts";
+import { medianRange } from "./markdown.ts";
 import type { StudyResult } from "./study.ts";
 import {
   type ArmSummary,
@@ -34,9 +34,10 @@ import {
   Judge,
   type Judgement,
   monteCarloInterval,
-  type Verdict,
+  type ReportVerdict,
   verdict,
 } from "./verdict.ts";
+import { cat, joined, num, text, type Value } from "./study_document.ts";
 
 /** The paper's numbers this report compares with (survey paper §4.1–4.4, Appendix F). */
 const PAPER = {
@@ -53,16 +54,16 @@ const PAPER = {
 function inRange(
   paper: number,
   interval: readonly [number, number],
-  reason: string,
-  otherwise: string,
-): Judgement {
+  reason: Value,
+  otherwise: Value,
+): Judgement<Value> {
   return inInterval(paper, interval)
     ? Judge.agrees(interval, paper, reason)
     : Judge.differs(otherwise, interval, paper);
 }
 
 /** Agrees (for `reason`) when `holds`, else differs for `otherwise`; no interval. */
-function stated(holds: boolean, reason: string, otherwise: string): Judgement {
+function stated(holds: boolean, reason: Value, otherwise: Value): Judgement<Value> {
   return holds ? Judge.agrees(null, null, reason) : Judge.differs(otherwise);
 }
 
@@ -78,7 +79,7 @@ function coverageReason(
   method: "fbs" | "fbp",
   difference: number,
   replicates: number,
-): string {
+): Value {
   const column = method === "fbs" ? 1 : 3;
   const paper = PAPER_TABLES_4_5[kind];
   const rows = paperTableRows();
@@ -91,46 +92,62 @@ function coverageReason(
   const theirs = (k: number) => paper[k][column];
   const length = (totals: boolean) =>
     mean((k) => cells.length[kind][rows[k]] / paper[k][column + 1], totals);
-  return `${LABELS[method]} ${difference < 0 ? "under" : "over"}covers by ${
-    fmt(Math.abs(difference), 3)
-  }: field totals ${fmt(mean(ours, true), 2)} (paper ${fmt(mean(theirs, true), 2)}), ` +
-    `field × gender ${fmt(mean(ours, false), 2)} (paper ${fmt(mean(theirs, false), 2)}); ` +
-    `our intervals are ${fmt(length(true), 2)}× the paper's printed lengths for totals and ` +
-    `${fmt(length(false), 2)}× for cells${centring(cells, kind, replicates)} (see Differences)`;
+  return cat(
+    text`${LABELS[method]} ${difference < 0 ? "under" : "over"}covers by ${
+      num.fixed(Math.abs(difference), 3)
+    }: field totals ${num.fixed(mean(ours, true), 2)} (paper ${
+      num.fixed(mean(theirs, true), 2)
+    }), `,
+    text`field × gender ${num.fixed(mean(ours, false), 2)} (paper ${
+      num.fixed(mean(theirs, false), 2)
+    }); `,
+    text`our intervals are ${
+      num.fixed(length(true), 2)
+    }× the paper's printed lengths for totals and `,
+    text`${num.fixed(length(false), 2)}× for cells${
+      centring(cells, kind, replicates)
+    } (see Differences)`,
+  );
 }
 
 /** Each method's implied SE over its spread, as a clause ("" without errors). */
-function calibration(fbs: CoverageCells, fbp: CoverageCells, kind: Quantity): string {
+function calibration(fbs: CoverageCells, fbp: CoverageCells, kind: Quantity): Value {
   const [a, b] = [intervalScale(fbs, kind), intervalScale(fbp, kind)];
   if (a === null || b === null) return "";
-  return `; the implied SE over the estimates' spread across samples is ${fmt(a, 2)} for FBS ` +
-    `and ${fmt(b, 2)} for FBP`;
+  return cat(
+    text`; the implied SE over the estimates' spread across samples is ${num.fixed(a, 2)} for FBS `,
+    text`and ${num.fixed(b, 2)} for FBP`,
+  );
 }
 
 /** What centring does to the coverage, as a clause ("" without errors). */
-function centring(cells: CoverageCells, kind: Quantity, replicates: number): string {
+function centring(cells: CoverageCells, kind: Quantity, replicates: number): Value {
   const c = centringOf(cells, kind, replicates);
   if (c === null) return "";
-  return `; centring: ${c.off} of ${c.cells} cells' mean estimate lies more than 2 SE from ` +
-    `the population value, and from each cell's bias, spread over samples and mean half-length ` +
-    `the coverage would be ${fmt(c.withBias, 3)}, ${fmt(c.withoutBias, 3)} without the bias`;
+  return cat(
+    `; centring: ${c.off} of ${c.cells} cells' mean estimate lies more than 2 SE from `,
+    `the population value, and from each cell's bias, spread over samples and mean half-length `,
+    text`the coverage would be ${num.fixed(c.withBias, 3)}, ${
+      num.fixed(c.withoutBias, 3)
+    } without the bias`,
+  );
 }
 
 /** The verdicts: each number the paper prints for this design, ours, and the judgement. */
 export function surveyVerdicts(
   result: StudyResult<SurveySettings, SurveyRecord, SurveySummary>,
-): Verdict[] {
+): ReportVerdict[] {
   const { settings, summary, records } = result;
   const main = summary.arms[0];
   const key = `m${settings.coverageM}`;
-  const rows: Verdict[] = [];
+  const rows: ReportVerdict[] = [];
   const range = "within the range over our samples";
   const outside = "outside the range over our samples";
   const correlation = summary.sampleCorrelation;
   rows.push(verdict({
     quantity: "Sample correlation of salary and weight (§4.1)",
-    paper: fmt(PAPER.sampleCorrelation, 2),
-    ours: `median ${medianRange(correlation, 3)}`,
+    paper: num.fixed(PAPER.sampleCorrelation, 2),
+    ours: text`median ${medianRange(correlation, 3)}`,
   }, inRange(PAPER.sampleCorrelation, [correlation.min, correlation.max], range, outside)));
   for (const method of SURVEY_SYNTHESIZERS) {
     const f = main.fits[method];
@@ -151,7 +168,7 @@ export function surveyVerdicts(
     rows.push(verdict(
       {
         quantity: `${LABELS[method]} unweighted Δ_x (§4.2, one sample)`,
-        paper: fmt(paper, 2),
+        paper: num.fixed(paper, 2),
         ours: medianRange(f, 2),
       },
       // FBP's Δ_x is on another scale than the paper's, so a range that happens to hold the
@@ -169,7 +186,9 @@ export function surveyVerdicts(
       sd(figures.pairs.fbs),
       sd(figures.pairs.fbp),
     ];
-    const ours = `sd of log w: sample ${fmt(sample, 2)}, FBS ${fmt(fbs, 2)}, FBP ${fmt(fbp, 2)}`;
+    const ours = text`sd of log w: sample ${num.fixed(sample, 2)}, FBS ${num.fixed(fbs, 2)}, FBP ${
+      num.fixed(fbp, 2)
+    }`;
     rows.push(verdict(
       {
         quantity: "Figure 4: smoothed weights vary much less than the sample's (§4.2, one sample)",
@@ -205,8 +224,8 @@ export function surveyVerdicts(
           quantity: `${LABELS[method]} mean coverage of ${
             kind === "count" ? "counts" : "mean salaries"
           }, 24 cells (Table ${kind === "count" ? 4 : 5}, m = 3)`,
-          paper: fmt(paper, 3),
-          ours: `${fmt(ours.mean, 3)} ± ${fmt(ours.se, 3)}`,
+          paper: num.fixed(paper, 3),
+          ours: text`${num.fixed(ours.mean, 3)} ± ${num.fixed(ours.se, 3)}`,
         },
         Number.isFinite(ours.se)
           ? Judge.within(
@@ -226,14 +245,14 @@ export function surveyVerdicts(
       {
         quantity: `FBP/FBS mean CI length, ${kind === "count" ? "counts" : "means"} (caption, ` +
           `Table ${kind === "count" ? 4 : 5})`,
-        paper: fmt(paper, 2),
-        ours: fmt(ours, 2),
+        paper: num.fixed(paper, 2),
+        ours: num.fixed(ours, 2),
       },
       inRange(
         paper,
         [ours / 1.1, ours / 0.9],
         "within 10%",
-        `FBP's intervals are relatively ${ours < paper ? "shorter" : "longer"} here${
+        text`FBP's intervals are relatively ${ours < paper ? "shorter" : "longer"} here${
           calibration(main.coverage.fbs[key], main.coverage.fbp[key], kind)
         } (see Tables 4–5 below)`,
       ),
@@ -245,20 +264,24 @@ export function surveyVerdicts(
   rows.push(verdict(
     {
       quantity: "FBP coverage of the Field 7 total count (Table 4)",
-      paper: fmt(PAPER.field7, 2),
-      ours: `${fmt(ours7, 2)} ± ${fmt(se7, 2)}`,
+      paper: num.fixed(PAPER.field7, 2),
+      ours: text`${num.fixed(ours7, 2)} ± ${num.fixed(se7, 2)}`,
     },
     Judge.within(
       PAPER.field7,
       monteCarloInterval(ours7, se7, { rounding: 0.01 }),
-      () => SURVEY_PROSE.field7(fmt(main.coverage.fbp[key].length.count[field7], 0)),
+      () => SURVEY_PROSE.field7(num.fixed(main.coverage.fbp[key].length.count[field7], 0)),
     ),
   ));
   const pooled = (arm: ArmSummary, method: Method, kind: Quantity) =>
     arm.ratiosPooled[method][key][kind].median;
   const medians = (kind: Quantity) =>
-    `medians ${SURVEY_METHODS.map((method) => fmt(pooled(main, method, kind), 2)).join(" / ")} ` +
-    "(pooled)";
+    cat(
+      text`medians ${
+        joined(SURVEY_METHODS.map((method) => num.fixed(pooled(main, method, kind), 2)), " / ")
+      } `,
+      "(pooled)",
+    );
   // Figure 5: the paper's order of the pooled median RMSE ratios, each pair's first below its
   // second.
   const figure5: readonly {
@@ -295,8 +318,8 @@ export function surveyVerdicts(
       {
         quantity: `Figure 7 (Δ* = ${wide.target}): FBS means improve notably, FBP little`,
         paper: "FBS gains > FBP gains",
-        ours: `median mean-ratio change ${fmt(-fbsGain, 3)} (FBS), ${
-          fmt(-fbpGain, 3)
+        ours: text`median mean-ratio change ${num.fixed(-fbsGain, 3)} (FBS), ${
+          num.fixed(-fbpGain, 3)
         } (FBP), pooled`,
       },
       // A gain is a fall of the pooled median RMSE ratio; "improve notably" needs FBS's to be a
@@ -305,9 +328,9 @@ export function surveyVerdicts(
         fbsGain > 0 && fbsGain > fbpGain,
         "FBS's means improve, more than FBP's",
         fbsGain <= 0
-          ? `FBS's means do not improve: the pooled median ratio rises by ${fmt(-fbsGain, 3)}${
-            fbpGain <= 0 ? ` (FBP's by ${fmt(-fbpGain, 3)})` : ""
-          }`
+          ? text`FBS's means do not improve: the pooled median ratio rises by ${
+            num.fixed(-fbsGain, 3)
+          }${fbpGain <= 0 ? text` (FBP's by ${num.fixed(-fbpGain, 3)})` : ""}`
           : "FBP's means gain as much or more",
       ),
     ));
@@ -318,14 +341,18 @@ export function surveyVerdicts(
 /** The fixed words of the sentences and verdict reasons the survey study's data decides. */
 export const SURVEY_PROSE = {
   /** The paragraph after the verdict table when a sample missed its Δ* (`missed`: who, where). */
-  targetNotReached: (missed: string) =>
-    `**Target not reached:** ${missed}; those samples ran with the cap just above ` +
-    "the smallest Δ their calibration reached (the records' `cap`), and their ε is 2·Δ·m of " +
-    "that fit. Laplace stays at ε = 2·Δ*·m.\n\n",
+  targetNotReached: (missed: Value) =>
+    cat(
+      text`**Target not reached:** ${missed}; those samples ran with the cap just above `,
+      "the smallest Δ their calibration reached (the records' `cap`), and their ε is 2·Δ·m of ",
+      "that fit. Laplace stays at ε = 2·Δ*·m.\n\n",
+    ),
   /** What follows "R = <R>" when R is below the paper's 100 (`se`: the largest coverage SE). */
-  fewReplicates: (replicates: number, se: string) =>
-    ` only, against the paper's 100: a coverage rate from ${replicates} samples has a ` +
-    `standard error of up to ${se}. The full run is \`deno task study survey\``,
+  fewReplicates: (replicates: number, se: Value) =>
+    cat(
+      ` only, against the paper's 100: a coverage rate from ${replicates} samples has a `,
+      text`standard error of up to ${se}. The full run is \`deno task study survey\``,
+    ),
   /** The bullet naming the settings that differ from the defaults (`changes`: key = value, …). */
   reducedSettings: (changes: string) =>
     "- **Reduced settings**: this run differs from the defaults of `deno task study survey` in " +
@@ -335,9 +362,11 @@ export const SURVEY_PROSE = {
     "(log y, log π)), so Δ_x does not depend on the weights' units; eq. (6)'s Δ_x does, and the " +
     "paper does not state them",
   /** Why FBP's Field 7 total count covers less than the paper's 0.51 (`length`: our CI length). */
-  field7: (length: string) =>
-    "the paper's own rule: FBP's weights keep \"only the κ_y y_i component of the mean in " +
-    "Equation (5)\" (§2.2), dropping the fields' x_iκ_x, so this total is biased in the " +
-    `paper (0.51) and here; our interval is ${length} long against the paper's 4725, so it ` +
-    "misses more often",
+  field7: (length: Value) =>
+    cat(
+      "the paper's own rule: FBP's weights keep \"only the κ_y y_i component of the mean in ",
+      "Equation (5)\" (§2.2), dropping the fields' x_iκ_x, so this total is biased in the ",
+      text`paper (0.51) and here; our interval is ${length} long against the paper's 4725, so it `,
+      "misses more often",
+    ),
 } as const;

@@ -12,7 +12,7 @@
  * @module
  */
 import type { PairedDifference } from "../stats/paired_difference.ts";
-import { markdownTable } from "./markdown_table.ts";
+import { formatValue, markdownTable, type Value } from "./markdown_table.ts";
 
 /** The verdict for a number reproduced within Monte Carlo error. */
 export const AGREES = "agrees within Monte Carlo error";
@@ -57,14 +57,18 @@ export function differs(reason: string): string {
 /** How a verdict came out (see the module documentation). */
 export type VerdictStatus = "agrees" | "agrees by construction" | "tie" | "differs";
 
-/** A verdict as data: what was decided, why, and the interval that decided it. */
-export interface Judgement {
+/**
+ * A verdict as data: what was decided, why, and the interval that decided it. A study decides it
+ * with its reason as a typed value (`Judgement<Value>`, numbers with their formats); the JSON
+ * keeps it as printed (`Judgement`).
+ */
+export interface Judgement<T = string> {
   readonly status: VerdictStatus;
   /**
    * "differs": the measured cause; "agrees by construction": what forces it; "tie": the
    * difference and its z; "agrees": "" or a qualifier.
    */
-  readonly reason: string;
+  readonly reason: T;
   /**
    * The Monte Carlo interval of our value (in the paper's units) the paper's number was tested
    * against; null where the verdict is no interval test (a setting, a stated order, a paired z).
@@ -82,6 +86,13 @@ export interface Verdict extends Judgement {
   readonly paper: string;
   /** ppsynth's value as printed (with its Monte Carlo error where one is used). */
   readonly ours: string;
+}
+
+/** One row of the verdict table as a study decides it: its cells and reason as typed values. */
+export interface ReportVerdict extends Judgement<Value> {
+  readonly quantity: Value;
+  readonly paper: Value;
+  readonly ours: Value;
 }
 
 /** Whether `value` lies in `interval` (with the tolerance of {@linkcode withinMonteCarloError}). */
@@ -124,45 +135,45 @@ export const Judge = {
   agrees(
     interval: readonly [number, number] | null = null,
     paperValue: number | null = null,
-    reason = "",
-  ): Judgement {
+    reason: Value = "",
+  ): Judgement<Value> {
     return { status: "agrees", reason, interval, paperValue };
   },
   /** Agrees by construction: the design forces the value. */
-  byConstruction(reason: string): Judgement {
+  byConstruction(reason: Value): Judgement<Value> {
     return { status: "agrees by construction", reason, interval: null, paperValue: null };
   },
   /** A stated difference or order within Monte Carlo error. */
-  tie(detail: string): Judgement {
+  tie(detail: Value): Judgement<Value> {
     return { status: "tie", reason: detail, interval: null, paperValue: null };
   },
   /** Differs, for a measured cause. */
   differs(
-    reason: string,
+    reason: Value,
     interval: readonly [number, number] | null = null,
     paperValue: number | null = null,
-  ): Judgement {
+  ): Judgement<Value> {
     return { status: "differs", reason, interval, paperValue };
   },
   /** Agrees when `paperValue` lies in `interval`, else differs for `otherwise`. */
   within(
     paperValue: number,
     interval: readonly [number, number],
-    otherwise: string | (() => string),
-  ): Judgement {
+    otherwise: Value | (() => Value),
+  ): Judgement<Value> {
     return inInterval(paperValue, interval) ? Judge.agrees(interval, paperValue) : Judge.differs(
-      typeof otherwise === "string" ? otherwise : otherwise(),
+      typeof otherwise === "function" ? otherwise() : otherwise,
       interval,
       paperValue,
     );
   },
 } as const;
 
-/** A verdict row from its printed cells and its judgement. */
+/** A verdict row from its cells and its judgement. */
 export function verdict(
-  cells: { readonly quantity: string; readonly paper: string; readonly ours: string },
-  judgement: Judgement,
-): Verdict {
+  cells: { readonly quantity: Value; readonly paper: Value; readonly ours: Value },
+  judgement: Judgement<Value>,
+): ReportVerdict {
   return { ...cells, ...judgement };
 }
 
@@ -171,8 +182,9 @@ export function verdict(
  * Monte Carlo test, such as a range or an order), {@linkcode agreesByConstruction},
  * {@linkcode tie} or {@linkcode differs} of the judgement's reason.
  */
-export function verdictText(judgement: Judgement): string {
-  const { status, reason } = judgement;
+export function verdictText(judgement: Judgement<Value>): string {
+  const { status } = judgement;
+  const reason = formatValue(judgement.reason);
   // A qualified agreement (a range, an order, a stated tolerance) is no Monte Carlo test.
   if (status === "agrees") return reason === "" ? AGREES : `agrees: ${reason}`;
   if (status === "agrees by construction") return agreesByConstruction(reason);
@@ -196,11 +208,13 @@ export function verdictText(judgement: Judgement): string {
  * assert.equal(table.split("\n")[2], "| Δ | 3.5 | 3.49 ± 0.02 | agrees within Monte Carlo error |");
  * ```
  */
-export function verdictTable(rows: readonly Verdict[]): string {
+export function verdictTable(rows: readonly ReportVerdict[]): string {
   if (rows.length === 0) throw new RangeError("Invalid rows: a verdict table needs at least one");
   return markdownTable(
     ["paper reports", "paper", "ppsynth", "verdict"],
-    rows.map((row) => [row.quantity, row.paper, row.ours, verdictText(row)]),
+    rows.map((row) =>
+      [row.quantity, row.paper, row.ours].map(formatValue).concat(verdictText(row))
+    ),
   );
 }
 

@@ -23,6 +23,7 @@ import {
   withFrontierDocument,
 } from "../../src/studies/frontier_document.ts";
 import assert from "node:assert/strict";
+import { formatReport } from "../../src/studies/study_document.ts";
 
 /** A released arm with the given S_pMSE and fit health (the other measures unset). */
 function arm(
@@ -145,7 +146,7 @@ Deno.test("frontier: the committed report is what its committed JSON renders to,
     await Deno.readTextFile(new URL("frontier.json", DIR)),
   ) as FrontierReport;
   const figures = { nhanes: "frontier_nhanes.svg", cps1988: "frontier_cps1988.svg" };
-  assert.deepEqual(committed.document, frontierDocument(committed, figures));
+  assert.deepEqual(committed.document, formatReport(frontierDocument(committed, figures)));
   const markdown = await Deno.readTextFile(new URL("frontier.md", DIR));
   const footer = markdown.slice(markdown.lastIndexOf("\n---\n") + 1).trimEnd();
   const files = frontierFiles(committed, footer);
