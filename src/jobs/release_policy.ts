@@ -34,8 +34,8 @@ import { MECHANISMS } from "../mechanisms/registry.ts";
 import { modelRequirements } from "../models/mod.ts";
 import { parseFormula } from "../stats/formula.ts";
 import { missingStratumSizes } from "../survey/table_methods.ts";
-import { type FileSynthesisSpec, resolveFileMechanism } from "../synthesis/file_spec.ts";
-import type { SynthesisPlan } from "../synthesis/plan.ts";
+import type { FileSynthesisSpec } from "../synthesis/file_spec.ts";
+import { type SynthesisPlan, synthesisPlan } from "../synthesis/plan.ts";
 import type { SynthesisSpec } from "../synthesis/spec.ts";
 import { PolicyError } from "./domain_errors.ts";
 import type { TableSpec } from "./table_request.ts";
@@ -609,8 +609,9 @@ export function checkSynthesis(policy: DatasetPolicy, plan: SynthesisPlan): Synt
  * Checks a whole-file request (`y: "all"`, issue 35) against the policy, before any data are
  * read: the policy must declare a file schema (422 `file_schema_required`), which the request
  * cannot set (422 `set_by_policy`); no seed, ε given and at least `minEpsilon`, a mechanism whose
- * guarantee the policy allows (`auto` is `sw`, aDP), `unweighted` only where allowed, no
- * `allowFlagged`. Every refusal reads the policy and the request only.
+ * guarantee the policy allows (the request's plan's: `auto` resolved by `synthesisPlan`),
+ * `unweighted` only where allowed, no `allowFlagged`. Every refusal reads the policy and the
+ * request only.
  *
  * @param policy The dataset's policy.
  * @param spec The validated whole-file request.
@@ -631,7 +632,7 @@ export function checkFileSynthesis(
       "y",
     );
   }
-  const { mechanism } = resolveFileMechanism(spec);
+  const { mechanism } = synthesisPlan(spec);
   spec.x?.forEach((name, k) => requirePublic(policy, name, `x.${k}`));
   checkCommon(policy, spec, true, MECHANISMS[mechanism].privacy.guarantee);
   refuseFlagged(spec.allowFlagged);
