@@ -23,37 +23,25 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import {
-  censorBound,
-  checkLength,
-  checkRecords,
-  clampTerm,
-  linearPredictor,
-  logPositive,
-  unclamped,
-} from "./_glm.ts";
+import { clampTerm, linearPredictor, unclamped } from "./_glm.ts";
 import { HalfStudentT } from "./glm_prior.ts";
 import { describeModel, lipschitzKernel } from "./model.ts";
-import type { Design, MetricKind, Weighting } from "./model.ts";
+import type { Design, MetricKind } from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
 import {
   leastSquares,
   normaliseToTotal,
   residualSd,
   type SurveyDraw,
-  surveyLogs,
-  type SurveyModel,
   type WeightLaw,
 } from "./survey_model.ts";
+import { SURVEY_COEFFICIENT_SD, SurveyRegression } from "./survey_regression.ts";
 
 /** The prior standard deviation 10 of β, κ_y and κ_x (Appendix D: N(0, 100 I)). */
-export const FBP_COEFFICIENT_SD = 10;
+export const FBP_COEFFICIENT_SD = SURVEY_COEFFICIENT_SD;
 
 /** The prior σ_y, σ_π ~ half-Cauchy(0, 1) (Appendix D, eq. 19). */
 export const FBP_SCALE_PRIOR: HalfStudentT = new HalfStudentT(1, 1);
-
-const COEF_LOG_NORM = -HALF_LOG_2PI - Math.log(FBP_COEFFICIENT_SD);
-const COEF_INV_VAR = 1 / (FBP_COEFFICIENT_SD * FBP_COEFFICIENT_SD);
 
 /**
  * The FBP model; with K coefficients, dim = 2K + 3:
@@ -73,65 +61,33 @@ const COEF_INV_VAR = 1 / (FBP_COEFFICIENT_SD * FBP_COEFFICIENT_SD);
  * assert.ok(Math.abs(l[0] + Math.log(2 * Math.PI) + 0.5) < 1e-15);
  * ```
  */
-export class FbpModel implements SurveyModel {
+export class FbpModel extends SurveyRegression {
   readonly name = "fbp";
-  readonly design: Design;
-  readonly dim: number;
-  readonly paramNames: readonly string[];
   /** Dense: β, κ_y and κ_x are strongly correlated; on an n = 1000 study sample it needs about
    * 40% of the gradients of `diag` for a larger bulk ESS (docs/decisions.md). */
   readonly metric: MetricKind = FBP.metric;
-  readonly #n: number;
-  readonly #k: number;
-  readonly #x: Float64Array;
-  readonly #logY: Float64Array;
   /** log π_i = −log w_i. */
   readonly #logPi: Float64Array;
-  readonly #weight: Float64Array;
 
   /**
    * Binds the model to a dataset with survey weights, precomputing log y and log π = −log w.
    * @param design outcome (positive), covariates and `weight` (positive).
    */
   constructor(design: Design) {
-    const { logY, logW, weight } = surveyLogs("fbp", design);
-    this.design = design;
-    this.#n = design.n;
-    this.#k = design.k;
-    this.#x = design.x;
-    this.#logY = logY;
-    this.#logPi = logW.map((v) => -v);
-    this.#weight = weight;
-    this.dim = 2 * design.k + 3;
     const c = design.coefficientNames;
-    this.paramNames = Object.freeze([
-      ...c.map((name) => `beta_${name}`),
-      "kappa_y",
-      ...c.map((name) => `kappa_x_${name}`),
-      "sigma_y",
-      "sigma_pi",
-    ]);
-  }
-
-  /** θ_j = u_j for β and κ, exp(u_j) for σ_y and σ_π. */
-  constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    checkLength("u", u, this.dim);
-    checkLength("out", out, this.dim);
-    const scales = this.dim - 2;
-    for (let j = 0; j < scales; j++) out[j] = u[j];
-    out[scales] = Math.exp(u[scales]);
-    out[scales + 1] = Math.exp(u[scales + 1]);
-    return out;
-  }
-
-  /** The inverse of {@link FbpModel.constrain}; σ_y and σ_π must be positive. */
-  unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkLength("out", out, this.dim);
-    const scales = this.dim - 2;
-    for (let j = 0; j < scales; j++) out[j] = theta[j];
-    logPositive(theta, out, scales, this.dim, this.paramNames);
-    return out;
+    super(design, {
+      model: "fbp",
+      paramNames: [
+        ...c.map((name) => `beta_${name}`),
+        "kappa_y",
+        ...c.map((name) => `kappa_x_${name}`),
+        "sigma_y",
+        "sigma_pi",
+      ],
+      firstScale: 2 * design.k + 1,
+      scalePrior: FBP_SCALE_PRIOR,
+    });
+    this.#logPi = this.logW.map((v) => -v);
   }
 
   /**
@@ -140,14 +96,14 @@ export class FbpModel implements SurveyModel {
    * κ_x (its intercept minus σ_π²) and σ_π.
    */
   initialPoint(): Float64Array {
-    const n = this.#n;
-    const k = this.#k;
-    const fy = leastSquares(this.#x, k, this.#logY);
+    const n = this.n;
+    const k = this.k;
+    const fy = leastSquares(this.x, k, this.logY);
     const sy = residualSd(fy.residual, k, 1);
     const a = new Float64Array(n * (k + 1));
     for (let i = 0; i < n; i++) {
-      a[i * (k + 1)] = this.#logY[i];
-      for (let j = 0; j < k; j++) a[i * (k + 1) + 1 + j] = this.#x[i * k + j];
+      a[i * (k + 1)] = this.logY[i];
+      for (let j = 0; j < k; j++) a[i * (k + 1) + 1 + j] = this.x[i * k + j];
     }
     const fp = leastSquares(a, k + 1, this.#logPi);
     const sp = residualSd(fp.residual, k + 1, 1);
@@ -162,36 +118,19 @@ export class FbpModel implements SurveyModel {
     return u;
   }
 
-  /**
-   * The log prior with its log-Jacobian at u; writes (not adds) the gradient into `grad`:
-   * Σ log N(· | 0, 10²) over β, κ_y, κ_x and the half-Cauchy(0, 1) terms of σ_y, σ_π.
-   */
-  #logPrior(u: Float64Array, grad: Float64Array | null): number {
-    const scales = this.dim - 2;
-    let total = 0;
-    for (let j = 0; j < scales; j++) {
-      total += COEF_LOG_NORM - 0.5 * u[j] * u[j] * COEF_INV_VAR;
-      if (grad !== null) grad[j] = -u[j] * COEF_INV_VAR;
-    }
-    for (let j = scales; j < this.dim; j++) {
-      total += FBP_SCALE_PRIOR.logDensity(u[j]);
-      if (grad !== null) grad[j] = FBP_SCALE_PRIOR.gradient(u[j]);
-    }
-    return total;
-  }
-
-  /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
-  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    checkLength("u", u, this.dim);
-    if (grad !== null) checkLength("grad", grad, this.dim);
-    const n = this.#n;
-    const k = this.#k;
-    const censor = censorBound(weighting, n);
-    const alpha = weighting.alpha;
-    const x = this.#x;
-    const ly = this.#logY;
+  /** The record terms of the log density: ℓ_i and its gradient as in the module doc. */
+  protected addRecordTerms(
+    u: Float64Array,
+    grad: Float64Array | null,
+    censor: number,
+    alpha: Float64Array | null,
+    total: number,
+  ): number {
+    const n = this.n;
+    const k = this.k;
+    const x = this.x;
+    const ly = this.logY;
     const lp = this.#logPi;
-    let total = this.#logPrior(u, grad);
     const kappaY = u[k];
     const logSy = u[2 * k + 1];
     const logSp = u[2 * k + 2];
@@ -248,32 +187,20 @@ export class FbpModel implements SurveyModel {
 
   /** ℓ_i of eq. (6) on the (log y, log π) scale, as in the module doc. */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out", out, this.#n);
-    const k = this.#k;
+    this.checkPerRecord(theta, out);
+    const k = this.k;
     const kappaY = theta[k];
     const sy = theta[2 * k + 1];
     const sp = theta[2 * k + 2];
     const c0 = -2 * HALF_LOG_2PI - Math.log(sy) - Math.log(sp) - 0.5 * sp * sp -
       0.5 * kappaY * kappaY * sy * sy;
-    for (let i = 0; i < this.#n; i++) {
-      const eta = linearPredictor(this.#x, this.#k, theta, i, 0);
-      const xi = linearPredictor(this.#x, this.#k, theta, i, k + 1);
-      const yi = this.#logY[i];
+    for (let i = 0; i < this.n; i++) {
+      const eta = linearPredictor(this.x, this.k, theta, i, 0);
+      const xi = linearPredictor(this.x, this.k, theta, i, k + 1);
+      const yi = this.logY[i];
       const ry = (yi - eta) / sy;
       const rp = (this.#logPi[i] - kappaY * yi - xi) / sp;
       out[i] = c0 - 0.5 * (ry * ry + rp * rp) - xi - kappaY * eta + this.#logPi[i];
-    }
-    return out;
-  }
-
-  /** y*_i = exp(ỹ*_i), ỹ*_i ~ N(x_iβ, σ_y²): the population model (eq. 4), bias-corrected. */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out", out, this.#n);
-    const sy = theta[2 * this.#k + 1];
-    for (let i = 0; i < this.#n; i++) {
-      out[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, 0) + sy * rng.normal());
     }
     return out;
   }
@@ -290,17 +217,15 @@ export class FbpModel implements SurveyModel {
     out: SurveyDraw,
     weightTotal?: number,
   ): SurveyDraw {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out.y", out.y, this.#n);
-    checkRecords("out.w", out.w, this.#n);
-    const kappaY = theta[this.#k];
-    const sy = theta[2 * this.#k + 1];
-    for (let i = 0; i < this.#n; i++) {
-      const ly = linearPredictor(this.#x, this.#k, theta, i, 0) + sy * rng.normal();
+    this.checkSurveyDraw(theta, out);
+    const kappaY = theta[this.k];
+    const sy = theta[2 * this.k + 1];
+    for (let i = 0; i < this.n; i++) {
+      const ly = linearPredictor(this.x, this.k, theta, i, 0) + sy * rng.normal();
       out.y[i] = Math.exp(ly);
       out.w[i] = -kappaY * ly;
     }
-    normaliseToTotal(out.w, weightTotal ?? this.#weight.reduce((s, w) => s + w, 0), out.w);
+    normaliseToTotal(out.w, weightTotal ?? this.weight.reduce((s, w) => s + w, 0), out.w);
     return out;
   }
 
@@ -309,7 +234,7 @@ export class FbpModel implements SurveyModel {
    * log w*_i = −log π*_i = −(κ_y log y*_i + x_iᵀκ_x) − σ_π z_i.
    */
   weightLaw(theta: Float64Array, y: Float64Array): WeightLaw {
-    const [k, x] = [this.#k, this.#x];
+    const [k, x] = [this.k, this.x];
     return {
       mean: (i) => -theta[k] * Math.log(y[i]) - linearPredictor(x, k, theta, i, k + 1),
       scale: -theta[2 * k + 2],

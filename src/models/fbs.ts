@@ -28,28 +28,19 @@
  * @module
  */
 import type { Rng } from "../random/rng.ts";
-import {
-  censorBound,
-  checkLength,
-  checkRecords,
-  clampTerm,
-  linearPredictor,
-  logPositive,
-  unclamped,
-} from "./_glm.ts";
+import { clampTerm, linearPredictor, unclamped } from "./_glm.ts";
 import { SIGMA_PRIOR } from "./glm_prior.ts";
 import { describeModel, lipschitzKernel } from "./model.ts";
-import type { Design, MetricKind, Weighting } from "./model.ts";
+import type { Design, MetricKind } from "./model.ts";
 import { HALF_LOG_2PI, lgamma } from "../stats/special.ts";
 import {
   leastSquares,
   normaliseToTotal,
   residualSd,
   type SurveyDraw,
-  surveyLogs,
-  type SurveyModel,
   type WeightLaw,
 } from "./survey_model.ts";
+import { SURVEY_COEFFICIENT_SD, SurveyRegression } from "./survey_regression.ts";
 
 /** −log 2π, the bivariate normal's constant. */
 const LOG_2PI_NEG = -2 * HALF_LOG_2PI;
@@ -58,12 +49,7 @@ const LOG_2PI_NEG = -2 * HALF_LOG_2PI;
  * The prior standard deviation 10 of β_y and β_w: FBP's N(0, 100 I) of Appendix D
  * (docs/decisions.md "FBS coefficients ~ N(0, 10²)").
  */
-export const FBS_COEFFICIENT_SD = 10;
-
-/** −½·log(2π·10²), the coefficient prior's normalising constant. */
-const COEF_LOG_NORM = -HALF_LOG_2PI - Math.log(FBS_COEFFICIENT_SD);
-/** 1/10², the coefficient prior's precision. */
-const COEF_INV_VAR = 1 / (FBS_COEFFICIENT_SD * FBS_COEFFICIENT_SD);
+export const FBS_COEFFICIENT_SD = SURVEY_COEFFICIENT_SD;
 
 /** The LKJ shape η of the residual correlation (Appendix C: "a Cholesky factor of 6"). */
 export const LKJ_ETA = 6;
@@ -121,63 +107,49 @@ export function lkj2LogDensity(v: number, eta: number): number {
  * assert.ok(Math.abs(l[0] + Math.log(2 * Math.PI)) < 1e-15);
  * ```
  */
-export class FbsModel implements SurveyModel {
+export class FbsModel extends SurveyRegression {
   readonly name = "fbs";
-  readonly design: Design;
-  readonly dim: number;
-  readonly paramNames: readonly string[];
   /** Dense: the two outcomes' coefficients are correlated; on an n = 1000 study sample it needs
    * about half the gradients of `diag` for a larger bulk ESS (docs/decisions.md). */
   readonly metric: MetricKind = FBS.metric;
-  readonly #n: number;
-  readonly #k: number;
-  readonly #x: Float64Array;
-  readonly #logY: Float64Array;
-  readonly #logW: Float64Array;
 
   /**
    * Binds the model to a dataset with survey weights, precomputing log y and log w.
    * @param design outcome (positive), covariates and `weight` (positive).
    */
   constructor(design: Design) {
-    const { logY, logW } = surveyLogs("fbs", design);
-    this.design = design;
-    this.#n = design.n;
-    this.#k = design.k;
-    this.#x = design.x;
-    this.#logY = logY;
-    this.#logW = logW;
-    this.dim = 2 * design.k + 3;
     const c = design.coefficientNames;
-    this.paramNames = Object.freeze([
-      ...c.map((name) => `beta_y_${name}`),
-      ...c.map((name) => `beta_w_${name}`),
-      "sigma_y",
-      "sigma_w",
-      "rho",
-    ]);
+    super(design, {
+      model: "fbs",
+      paramNames: [
+        ...c.map((name) => `beta_y_${name}`),
+        ...c.map((name) => `beta_w_${name}`),
+        "sigma_y",
+        "sigma_w",
+        "rho",
+      ],
+      firstScale: 2 * design.k,
+      scalePrior: SIGMA_PRIOR,
+    });
   }
 
   /** θ_j = u_j for β, exp(u_j) for σ_y and σ_w, tanh(u) for ρ. */
-  constrain(u: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    checkLength("u", u, this.dim);
-    checkLength("out", out, this.dim);
-    const k2 = 2 * this.#k;
-    const last = this.dim - 1;
-    for (let j = 0; j < k2; j++) out[j] = u[j];
-    for (let j = k2; j < last; j++) out[j] = Math.exp(u[j]);
-    out[last] = Math.tanh(u[last]);
+  override constrain(
+    u: Float64Array,
+    out: Float64Array = new Float64Array(this.dim),
+  ): Float64Array {
+    super.constrain(u, out);
+    out[this.dim - 1] = Math.tanh(u[this.dim - 1]);
     return out;
   }
 
   /** The inverse of {@link FbsModel.constrain}; σ_y and σ_w must be positive and |ρ| < 1. */
-  unconstrain(theta: Float64Array, out: Float64Array = new Float64Array(this.dim)): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkLength("out", out, this.dim);
-    const k2 = 2 * this.#k;
+  override unconstrain(
+    theta: Float64Array,
+    out: Float64Array = new Float64Array(this.dim),
+  ): Float64Array {
+    super.unconstrain(theta, out);
     const last = this.dim - 1;
-    for (let j = 0; j < k2; j++) out[j] = theta[j];
-    logPositive(theta, out, k2, last, this.paramNames);
     if (!(Math.abs(theta[last]) < 1)) {
       throw new RangeError(`Invalid rho: must lie in (−1, 1): rho=${theta[last]}`);
     }
@@ -190,14 +162,14 @@ export class FbsModel implements SurveyModel {
    * deviations and ρ their correlation (clipped to ±0.9).
    */
   initialPoint(): Float64Array {
-    const k = this.#k;
-    const fy = leastSquares(this.#x, k, this.#logY);
-    const fw = leastSquares(this.#x, k, this.#logW);
+    const k = this.k;
+    const fy = leastSquares(this.x, k, this.logY);
+    const fw = leastSquares(this.x, k, this.logW);
     const sy = residualSd(fy.residual, k, 1);
     const sw = residualSd(fw.residual, k, 1);
     let cross = 0;
     let m = 0;
-    for (let i = 0; i < this.#n; i++) {
+    for (let i = 0; i < this.n; i++) {
       const p = fy.residual[i] * fw.residual[i];
       if (Number.isFinite(p)) {
         cross += p;
@@ -215,39 +187,32 @@ export class FbsModel implements SurveyModel {
   }
 
   /**
-   * The log prior with its log-Jacobian at u; writes (not adds) the gradient into `grad`:
-   * Σ over β_y and β_w of log N(β | 0, 10²) = −½·log(2π·100) − β²/200 (gradient −β/100), the
-   * half-t(3, 0, 10) terms of σ_y and σ_w and the LKJ(6) term of {@link lkj2LogDensity}.
+   * The log prior with its log-Jacobian at u; writes (not adds) the gradient into `grad`: the
+   * coefficients' N(0, 10²) and σ_y's and σ_w's half-t(3, 0, 10) terms (`SurveyRegression`), then
+   * the LKJ(6) term of {@link lkj2LogDensity}.
    */
-  #logPrior(u: Float64Array, grad: Float64Array | null): number {
-    const k2 = 2 * this.#k;
-    let total = 0;
-    for (let j = 0; j < k2; j++) {
-      total += COEF_LOG_NORM - 0.5 * u[j] * u[j] * COEF_INV_VAR;
-      if (grad !== null) grad[j] = -u[j] * COEF_INV_VAR;
-    }
-    for (let j = k2; j < k2 + 2; j++) {
-      total += SIGMA_PRIOR.logDensity(u[j]);
-      if (grad !== null) grad[j] = SIGMA_PRIOR.gradient(u[j]);
-    }
-    const v = u[k2 + 2];
+  protected override logPrior(u: Float64Array, grad: Float64Array | null): number {
+    let total = super.logPrior(u, grad);
+    const last = this.dim - 1;
+    const v = u[last];
     total += lkj2LogDensity(v, LKJ_ETA);
-    if (grad !== null) grad[k2 + 2] = -2 * LKJ_ETA * Math.tanh(v);
+    if (grad !== null) grad[last] = -2 * LKJ_ETA * Math.tanh(v);
     return total;
   }
 
-  /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
-  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
-    checkLength("u", u, this.dim);
-    if (grad !== null) checkLength("grad", grad, this.dim);
-    const n = this.#n;
-    const k = this.#k;
-    const censor = censorBound(weighting, n);
-    const alpha = weighting.alpha;
-    const x = this.#x;
-    const ly = this.#logY;
-    const lw = this.#logW;
-    let total = this.#logPrior(u, grad);
+  /** The record terms of the log density: ℓ_i and its gradient as in the module doc. */
+  protected addRecordTerms(
+    u: Float64Array,
+    grad: Float64Array | null,
+    censor: number,
+    alpha: Float64Array | null,
+    total: number,
+  ): number {
+    const n = this.n;
+    const k = this.k;
+    const x = this.x;
+    const ly = this.logY;
+    const lw = this.logW;
     const logSy = u[2 * k];
     const logSw = u[2 * k + 1];
     const v = u[2 * k + 2];
@@ -304,37 +269,24 @@ export class FbsModel implements SurveyModel {
 
   /** ℓ_i = −log 2π − log σ_y − log σ_w − ½·log(1 − ρ²) − Q_i/(2(1 − ρ²)). */
   logLik(theta: Float64Array, out: Float64Array): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out", out, this.#n);
-    const k = this.#k;
-    const x = this.#x;
+    this.checkPerRecord(theta, out);
+    const k = this.k;
+    const x = this.x;
     const sy = theta[2 * k];
     const sw = theta[2 * k + 1];
     const rho = theta[2 * k + 2];
     const s = (1 - rho) * (1 + rho);
     const c0 = LOG_2PI_NEG - Math.log(sy) - Math.log(sw) - 0.5 * Math.log(s);
-    for (let i = 0, off = 0; i < this.#n; i++, off += k) {
+    for (let i = 0, off = 0; i < this.n; i++, off += k) {
       let my = theta[0];
       let mw = theta[k];
       for (let j = 1; j < k; j++) {
         my += x[off + j] * theta[j];
         mw += x[off + j] * theta[k + j];
       }
-      const z1 = (this.#logY[i] - my) / sy;
-      const z2 = (this.#logW[i] - mw) / sw;
+      const z1 = (this.logY[i] - my) / sy;
+      const z2 = (this.logW[i] - mw) / sw;
       out[i] = c0 - (z1 * z1 - 2 * rho * z1 * z2 + z2 * z2) / (2 * s);
-    }
-    return out;
-  }
-
-  /** y*_i = exp(ỹ*_i), ỹ*_i ~ N(x_iβ_y, σ_y²) (the outcome margin of the bivariate model). */
-  simulate(theta: Float64Array, rng: Rng, out: Float64Array): Float64Array {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out", out, this.#n);
-    const k = this.#k;
-    const sy = theta[2 * k];
-    for (let i = 0; i < this.#n; i++) {
-      out[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, 0) + sy * rng.normal());
     }
     return out;
   }
@@ -347,19 +299,17 @@ export class FbsModel implements SurveyModel {
    * e^{−σ²_{w|y}/2}.
    */
   simulateSurvey(theta: Float64Array, rng: Rng, out: SurveyDraw, weightTotal?: number): SurveyDraw {
-    checkLength("theta", theta, this.dim);
-    checkRecords("out.y", out.y, this.#n);
-    checkRecords("out.w", out.w, this.#n);
-    const k = this.#k;
+    this.checkSurveyDraw(theta, out);
+    const k = this.k;
     const sy = theta[2 * k];
     const slope = theta[2 * k + 2] * theta[2 * k + 1];
-    for (let i = 0; i < this.#n; i++) {
+    for (let i = 0; i < this.n; i++) {
       const z = rng.normal();
-      out.y[i] = Math.exp(linearPredictor(this.#x, this.#k, theta, i, 0) + sy * z);
-      out.w[i] = linearPredictor(this.#x, this.#k, theta, i, k) + slope * z;
+      out.y[i] = Math.exp(linearPredictor(this.x, this.k, theta, i, 0) + sy * z);
+      out.w[i] = linearPredictor(this.x, this.k, theta, i, k) + slope * z;
     }
     if (weightTotal !== undefined) normaliseToTotal(out.w, weightTotal, out.w);
-    else for (let i = 0; i < this.#n; i++) out.w[i] = Math.exp(out.w[i]);
+    else for (let i = 0; i < this.n; i++) out.w[i] = Math.exp(out.w[i]);
     return out;
   }
 
@@ -368,7 +318,7 @@ export class FbsModel implements SurveyModel {
    * conditional law of the log weight.
    */
   weightLaw(theta: Float64Array, y: Float64Array): WeightLaw {
-    const [k, x] = [this.#k, this.#x];
+    const [k, x] = [this.k, this.x];
     const [sy, sw, rho] = [theta[2 * k], theta[2 * k + 1], theta[2 * k + 2]];
     return {
       mean: (i) =>
