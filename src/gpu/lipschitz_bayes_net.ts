@@ -42,11 +42,14 @@ import type { TermMaxima } from "../models/latent_class.ts";
 import type { GpuContext } from "./device.ts";
 import { type TilingLimits, tilingLimits } from "./lipschitz_gpu.ts";
 import {
-  confirmTermExtremes,
-  recordExtremes,
+  confirmedTermMaxima,
+  kernelGroups,
+  type PackedTermDraws,
   runTermKernel,
+  splitDraws,
   type TermConfirmation,
   type TermKernelExtremes,
+  type TermKernelOptions,
   weightedSumBound,
 } from "./term_extremes.ts";
 
@@ -112,9 +115,7 @@ export function bayesNetGroups(model: BayesNetModel, alpha: Float64Array | null)
 }
 
 /** The kernel's inputs: the groups and draws it evaluates, and what stays on the CPU. */
-export interface PackedBayesNet {
-  /** Indices (into the groups) of the groups with α > 0. */
-  readonly groups: Int32Array;
+export interface PackedBayesNet extends PackedTermDraws {
   /** A draw's length. */
   readonly dim: number;
   /** Distinct (column, parent set) tables of the kernel's draws. */
@@ -127,10 +128,6 @@ export interface PackedBayesNet {
   readonly draws: Float32Array<ArrayBuffer>;
   /** Per kernel draw: the T table offsets, then the T table keys. */
   readonly structure: Uint32Array<ArrayBuffer>;
-  /** The draw (0-based in the caller's draws) of each kernel row, increasing. */
-  readonly drawIndex: Int32Array;
-  /** Draws with a table entry outside [−2¹⁰⁰, 0] or not finite (evaluated in f64), increasing. */
-  readonly cpuDraws: Int32Array;
 }
 
 /**
@@ -150,22 +147,13 @@ export function packBayesNet(
   groups: BayesNetGroups,
 ): PackedBayesNet {
   const T = model.order.length;
-  const S = draws.length / dim;
   const keyOf = new Map<string, number>();
   const tables: Int32Array[] = [];
   const structure: number[] = [];
-  const drawIndex: number[] = [];
-  const cpuDraws: number[] = [];
-  for (let s = 0; s < S; s++) {
-    const row = draws.subarray(s * dim, (s + 1) * dim);
+  // A draw with a table entry outside [−2¹⁰⁰, 0] or not finite stays on the CPU.
+  const { drawIndex, cpuDraws } = splitDraws(draws, dim, (row) => {
     const offsets = model.tableOffsets(row);
-    let ok = true;
-    for (let c = T; c < offsets[T] && ok; c++) ok = row[c] <= 0 && row[c] >= LOG_FLOOR;
-    if (!ok) {
-      cpuDraws.push(s);
-      continue;
-    }
-    drawIndex.push(s);
+    for (let c = T; c < offsets[T]; c++) if (!(row[c] <= 0 && row[c] >= LOG_FLOOR)) return false;
     const keys = model.order.map((_, t) => {
       const name = `${t}:${row[t]}`;
       let k = keyOf.get(name);
@@ -177,11 +165,9 @@ export function packBayesNet(
       return k;
     });
     structure.push(...offsets.subarray(0, T), ...keys);
-  }
-  const kept: number[] = [];
-  groups.alpha.forEach((a, g) => {
-    if (a > 0) kept.push(g);
+    return true;
   });
+  const kept = kernelGroups(groups.alpha);
   const K = tables.length;
   const cells = new Uint32Array(kept.length * K);
   kept.forEach((g, h) => {
@@ -190,15 +176,15 @@ export function packBayesNet(
   const packedDraws = new Float32Array(drawIndex.length * dim);
   drawIndex.forEach((s, p) => packedDraws.set(draws.subarray(s * dim, (s + 1) * dim), p * dim));
   return {
-    groups: Int32Array.from(kept),
+    groups: kept,
     dim,
     keys: K,
     cells,
     alpha: Float32Array.from(kept, (g) => groups.alpha[g]),
     draws: packedDraws,
     structure: Uint32Array.from(structure),
-    drawIndex: Int32Array.from(drawIndex),
-    cpuDraws: Int32Array.from(cpuDraws),
+    drawIndex,
+    cpuDraws,
   };
 }
 
@@ -237,10 +223,7 @@ export async function runBayesNetKernel(
 }
 
 /** Options of {@linkcode gpuBayesNetMaxima}. */
-export interface GpuBayesNetMaximaOptions {
-  /** Tiling limits below the device's (tests). */
-  readonly limits?: Partial<TilingLimits>;
-}
+export type GpuBayesNetMaximaOptions = TermKernelOptions;
 
 /**
  * `model.termMaxima(draws, dim, alpha)` computed by the WebGPU kernel and confirmed in f64 (see
@@ -270,14 +253,11 @@ export async function gpuBayesNetMaxima(
   }
   const groups = bayesNetGroups(model, alpha);
   const packed = packBayesNet(model, draws, dim, groups);
-  const kernel = packed.drawIndex.length === 0 || packed.groups.length === 0
-    ? null
-    : await runBayesNetKernel(gpu, model, packed, tilingLimits(gpu, options.limits));
-  const { extremes, stats } = confirmTermExtremes(
-    groups.alpha.length,
-    packed.groups,
-    kernel,
-    { S: draws.length / dim, drawIndex: packed.drawIndex, cpuDraws: packed.cpuDraws },
+  return await confirmedTermMaxima(
+    groups,
+    packed,
+    draws.length / dim,
+    () => runBayesNetKernel(gpu, model, packed, tilingLimits(gpu, options.limits)),
     (ids) => (s, out) => {
       const theta = draws.subarray(s * dim, (s + 1) * dim);
       ids.forEach((g, h) => {
@@ -285,5 +265,4 @@ export async function gpuBayesNetMaxima(
       });
     },
   );
-  return { maxima: recordExtremes(extremes, groups.of), stats };
 }

@@ -58,11 +58,14 @@ import type { LatentClassModel, TermGroups, TermMaxima } from "../models/latent_
 import { type GpuContext, GpuError } from "./device.ts";
 import { type TilingLimits, tilingLimits } from "./lipschitz_gpu.ts";
 import {
-  confirmTermExtremes,
-  recordExtremes,
+  confirmedTermMaxima,
+  kernelGroups,
+  type PackedTermDraws,
   runTermKernel,
+  splitDraws,
   type TermConfirmation,
   type TermKernelExtremes,
+  type TermKernelOptions,
   weightedSumBound,
 } from "./term_extremes.ts";
 
@@ -116,19 +119,13 @@ export function latentClassLoopsPerDraw(columns: number, classes: number): numbe
 }
 
 /** The kernel's inputs: the groups and draws it evaluates, and what stays on the CPU. */
-export interface PackedLatentClass {
-  /** Indices (into the `termGroups` groups) of the groups with α > 0. */
-  readonly groups: Int32Array;
+export interface PackedLatentClass extends PackedTermDraws {
   /** Their cells, groups×J (level index within one class's φ block). */
   readonly cells: Uint32Array<ArrayBuffer>;
   /** Their α in f32. */
   readonly alpha: Float32Array<ArrayBuffer>;
   /** log θ in f32 of the kernel's draws, row by row (dim floats each). */
   readonly logDraws: Float32Array<ArrayBuffer>;
-  /** The draw (0-based in the caller's draws) of each kernel row, increasing. */
-  readonly drawIndex: Int32Array;
-  /** Draws with an entry outside (0, 1] (evaluated in f64 for every group), increasing. */
-  readonly cpuDraws: Int32Array;
 }
 
 /**
@@ -147,10 +144,7 @@ export function packLatentClass(
 ): PackedLatentClass {
   const J = model.levels.length;
   const { dim } = model;
-  const kept: number[] = [];
-  groups.alpha.forEach((a, g) => {
-    if (a > 0) kept.push(g);
-  });
+  const kept = kernelGroups(groups.alpha);
   const cells = new Uint32Array(kept.length * J);
   const alpha = new Float32Array(kept.length);
   kept.forEach((g, h) => {
@@ -160,29 +154,20 @@ export function packLatentClass(
     );
     alpha[h] = groups.alpha[g];
   });
-  const S = draws.length / dim;
-  const logDraws = new Float32Array(S * dim);
-  const drawIndex: number[] = [];
-  const cpuDraws: number[] = [];
-  for (let s = 0; s < S; s++) {
-    const row = draws.subarray(s * dim, (s + 1) * dim);
-    let ok = true;
-    for (let c = 0; c < dim && ok; c++) ok = row[c] > 0 && row[c] <= 1;
-    if (!ok) {
-      cpuDraws.push(s);
-      continue;
-    }
-    const at = drawIndex.length * dim;
-    for (let c = 0; c < dim; c++) logDraws[at + c] = Math.log(row[c]);
-    drawIndex.push(s);
-  }
+  const logDraws = new Float32Array(draws.length);
+  // A draw with an entry outside (0, 1] (a zero, a NaN) stays on the CPU.
+  const { drawIndex, cpuDraws } = splitDraws(draws, dim, (row, p) => {
+    for (let c = 0; c < dim; c++) if (!(row[c] > 0 && row[c] <= 1)) return false;
+    for (let c = 0; c < dim; c++) logDraws[p * dim + c] = Math.log(row[c]);
+    return true;
+  });
   return {
-    groups: Int32Array.from(kept),
+    groups: kept,
     cells,
     alpha,
     logDraws: logDraws.slice(0, drawIndex.length * dim),
-    drawIndex: Int32Array.from(drawIndex),
-    cpuDraws: Int32Array.from(cpuDraws),
+    drawIndex,
+    cpuDraws,
   };
 }
 
@@ -228,10 +213,7 @@ export async function runLatentClassKernel(
 }
 
 /** Options of {@linkcode gpuTermMaxima}. */
-export interface GpuTermMaximaOptions {
-  /** Tiling limits below the device's (tests). */
-  readonly limits?: Partial<TilingLimits>;
-}
+export type GpuTermMaximaOptions = TermKernelOptions;
 
 /** The listed groups' patterns and α. */
 function subsetOf(
@@ -268,18 +250,14 @@ export async function gpuTermMaxima(
   }
   const groups = model.termGroups(alpha);
   const packed = packLatentClass(model, draws, groups);
-  const kernel = packed.drawIndex.length === 0 || packed.groups.length === 0
-    ? null
-    : await runLatentClassKernel(gpu, model, packed, tilingLimits(gpu, options.limits));
-  const { extremes, stats } = confirmTermExtremes(
-    groups.alpha.length,
-    packed.groups,
-    kernel,
-    { S: draws.length / dim, drawIndex: packed.drawIndex, cpuDraws: packed.cpuDraws },
+  return await confirmedTermMaxima(
+    groups,
+    packed,
+    draws.length / dim,
+    () => runLatentClassKernel(gpu, model, packed, tilingLimits(gpu, options.limits)),
     (ids) => {
       const subset = subsetOf(groups, ids);
       return (s, out) => model.groupTerms(draws.subarray(s * dim, (s + 1) * dim), subset, out);
     },
   );
-  return { maxima: recordExtremes(extremes, groups.of), stats };
 }

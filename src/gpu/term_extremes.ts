@@ -480,3 +480,89 @@ export function recordExtremes(extremes: GroupExtremes, of: Int32Array): TermMax
     argMinDraw: Int32Array.from(of, (g) => extremes.argMin[g]),
   };
 }
+
+/** What a model's packing hands the confirmation: the kernel's groups and the draws' split. */
+export interface PackedTermDraws {
+  /** Indices (into the model's groups) of the groups the kernel evaluates (α > 0). */
+  readonly groups: Int32Array;
+  /** The draw (0-based in the caller's draws) of each kernel row, increasing. */
+  readonly drawIndex: Int32Array;
+  /** Draws the kernel skips (evaluated in f64 for every group), increasing. */
+  readonly cpuDraws: Int32Array;
+}
+
+/**
+ * The groups a term kernel evaluates: those with α > 0 (a group with α = 0 has u = 0 at every
+ * draw and stays on the CPU).
+ *
+ * @param alpha Each group's α.
+ * @returns Their indices, increasing.
+ */
+export function kernelGroups(alpha: Float64Array): Int32Array {
+  const kept: number[] = [];
+  alpha.forEach((a, g) => {
+    if (a > 0) kept.push(g);
+  });
+  return Int32Array.from(kept);
+}
+
+/**
+ * Splits S×dim draws between a term kernel and the CPU, in draw order: `take(row, p)` packs draw
+ * s as kernel row p (the kernel rows so far) and returns true, or returns false (packing nothing)
+ * to leave it to the f64 pass.
+ *
+ * @param draws S×dim draws, row-major.
+ * @param dim A draw's length.
+ * @param take Packs one draw for the kernel, or refuses it.
+ * @returns The kernel rows' draws and the CPU's, each increasing.
+ */
+export function splitDraws(
+  draws: Float64Array,
+  dim: number,
+  take: (row: Float64Array, p: number) => boolean,
+): Pick<PackedTermDraws, "drawIndex" | "cpuDraws"> {
+  const S = draws.length / dim;
+  const drawIndex: number[] = [];
+  const cpuDraws: number[] = [];
+  for (let s = 0; s < S; s++) {
+    if (take(draws.subarray(s * dim, (s + 1) * dim), drawIndex.length)) drawIndex.push(s);
+    else cpuDraws.push(s);
+  }
+  return { drawIndex: Int32Array.from(drawIndex), cpuDraws: Int32Array.from(cpuDraws) };
+}
+
+/** Options of a whole-file model's GPU term maxima. */
+export interface TermKernelOptions {
+  /** Tiling limits below the device's (tests). */
+  readonly limits?: Partial<TilingLimits>;
+}
+
+/**
+ * The per-record extremes of a whole-file model's GPU pass: runs the kernel (`run`) when it has
+ * a group and a draw, confirms its extremes in f64 ({@linkcode confirmTermExtremes}) and spreads
+ * them over the records ({@linkcode recordExtremes}).
+ *
+ * @param groups The model's groups: each group's α, and record i's group.
+ * @param packed The kernel's groups and the draws' split.
+ * @param S Every draw.
+ * @param run Runs the kernel over `packed`.
+ * @param terms The model's f64 term of a list of groups.
+ * @returns termMaxima's extremes, bit for bit, and what the confirmation recomputed.
+ */
+export async function confirmedTermMaxima(
+  groups: { readonly alpha: Float64Array; readonly of: Int32Array },
+  packed: PackedTermDraws,
+  S: number,
+  run: () => Promise<TermKernelExtremes>,
+  terms: GroupTerms,
+): Promise<{ maxima: TermMaxima; stats: TermConfirmation }> {
+  const kernel = packed.drawIndex.length === 0 || packed.groups.length === 0 ? null : await run();
+  const { extremes, stats } = confirmTermExtremes(
+    groups.alpha.length,
+    packed.groups,
+    kernel,
+    { S, drawIndex: packed.drawIndex, cpuDraws: packed.cpuDraws },
+    terms,
+  );
+  return { maxima: recordExtremes(extremes, groups.of), stats };
+}
