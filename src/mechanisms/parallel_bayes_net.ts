@@ -4,7 +4,7 @@
  * Δ_i is their half-difference), with the S draws cut into contiguous shares, each share's
  * `termMaxima` run in a worker thread on a network rebuilt from the same encoded file and prior
  * (so the same candidates, cell indices and arithmetic), and the per-record extremes merged in
- * draw order (`mergeTermShares`). Every extreme and its first draw are then exactly the
+ * draw order (`termMaximaInWorkers`). Every extreme and its first draw are then exactly the
  * one-thread `termMaxima`'s. Small problems stay in this thread, where a worker's start-up would
  * cost more than it saves.
  *
@@ -13,8 +13,7 @@
 import type { BayesNetModel } from "../models/bayes_net.ts";
 import type { TermMaxima } from "../models/latent_class.ts";
 import type { BayesNetJob } from "./bayes_net_worker.ts";
-import { mergeTermShares } from "./parallel_latent_class.ts";
-import { runShares, runWorkerJob } from "./worker_job.ts";
+import { termMaximaInWorkers } from "./parallel_latent_class.ts";
 
 /**
  * Draw × record × column lookups from which the pass is split over workers (each a gather and
@@ -29,12 +28,6 @@ export interface ParallelBayesNetOptions {
   readonly threads?: number;
   /** Lookups from which workers are used (default {@linkcode PARALLEL_MIN_TERM_LOOKUPS}). */
   readonly minLookups?: number;
-}
-
-/** One share's job in a Bayesian network worker. */
-function share(job: BayesNetJob): Promise<TermMaxima> {
-  const url = new URL("./bayes_net_worker.ts", import.meta.url);
-  return runWorkerJob(url, job, "Bayesian network Lipschitz");
 }
 
 /**
@@ -70,6 +63,12 @@ export async function parallelBayesNetMaxima(
     columns: model.file.columns.map(({ name, levels, codes }) => ({ name, levels, codes })),
   };
   const job = { file, prior: model.prior, given: model.given, dim, alpha };
-  const { shares, starts } = await runShares(share, job, draws, dim, threads);
-  return mergeTermShares(shares, starts);
+  return await termMaximaInWorkers<BayesNetJob>(
+    new URL("./bayes_net_worker.ts", import.meta.url),
+    "Bayesian network Lipschitz",
+    job,
+    draws,
+    dim,
+    threads,
+  );
 }

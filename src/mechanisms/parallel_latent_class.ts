@@ -49,12 +49,6 @@ export function encodedFileOf(model: LatentClassModel): EncodedFile {
   };
 }
 
-/** One share's job in a latent class worker. */
-function share(job: LatentClassJob): Promise<TermMaxima> {
-  const url = new URL("./latent_class_worker.ts", import.meta.url);
-  return runWorkerJob(url, job, "latent class Lipschitz");
-}
-
 /**
  * `model.termMaxima(draws, alpha)` with the draws split over worker threads (see the module).
  *
@@ -82,7 +76,39 @@ export async function parallelTermMaxima(
   }
   const file = encodedFileOf(model);
   const job = { file, classes: model.K, alpha };
-  const { shares, starts } = await runShares(share, job, draws, model.dim, threads);
+  return await termMaximaInWorkers<LatentClassJob>(
+    new URL("./latent_class_worker.ts", import.meta.url),
+    "latent class Lipschitz",
+    job,
+    draws,
+    model.dim,
+    threads,
+  );
+}
+
+/**
+ * A whole-file model's `termMaxima` with the S×dim draws cut into `threads` contiguous shares
+ * (`runShares`), each share's job run by the worker module `worker` (`runWorkerJob`), and the
+ * shares' extremes merged in draw order ({@linkcode mergeTermShares}).
+ *
+ * @param worker The worker module, answering a job with its share's `TermMaxima`.
+ * @param what The worker's name in error messages.
+ * @param job The shares' job but for their draws.
+ * @param draws S×dim draws, row-major.
+ * @param dim A draw's length.
+ * @param threads The number of shares.
+ * @returns The extremes over all draws, exactly the one-thread `termMaxima`'s.
+ */
+export async function termMaximaInWorkers<Job extends { draws: Float64Array }>(
+  worker: URL,
+  what: string,
+  job: Omit<Job, "draws">,
+  draws: Float64Array,
+  dim: number,
+  threads: number,
+): Promise<TermMaxima> {
+  const share = (one: Job) => runWorkerJob<Job, TermMaxima>(worker, one, what);
+  const { shares, starts } = await runShares(share, job, draws, dim, threads);
   return mergeTermShares(shares, starts);
 }
 
