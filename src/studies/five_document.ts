@@ -5,16 +5,24 @@
  *
  * @module
  */
-import { FIVE_LABELS, FIVE_MECHANISMS, FIVE_TUNABLE, type FiveMechanism } from "./five_settings.ts";
+import {
+  FIVE_DOWNSCALED,
+  FIVE_LABELS,
+  FIVE_MECHANISMS,
+  FIVE_TUNABLE,
+  type FiveDownscaled,
+  type FiveMechanism,
+} from "./five_settings.ts";
 import {
   cellUnder,
-  downscalingFigure,
+  downscalingEntries,
   fiveVerdicts,
   truncationText,
   weightedAgainstBest,
 } from "./five_verdicts.ts";
-import type { FiveResult } from "./five_result.ts";
+import type { FiveEntry, FiveResult } from "./five_result.ts";
 import { joined, num, type Report, type ReportTable, text, type Value } from "./study_document.ts";
+import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
 import * as md from "./markdown.ts";
 
 /** Synthesizers from best to worst: "Censor w < Weighted < …". */
@@ -156,5 +164,41 @@ export function fiveDocument(result: FiveResult): Report {
       tuning: tuningTable(result),
     },
     figures: { downscaling: downscalingFigure(result) },
+  };
+}
+
+const COLORS: Readonly<Record<FiveDownscaled, string>> = {
+  "weighted-e": "#CC79A7",
+  "censored-w": "#009E73",
+};
+
+/** The slides' two violins as distributions over the databases: Δ and avg-ECDF. */
+export function downscalingFigure(result: FiveResult): Figure {
+  const c1 = result.settings.downscaling === null
+    ? "–"
+    : String(result.settings.downscaling / result.settings.reference);
+  const panel = (title: string, xLabel: string, value: (x: FiveEntry) => number | null): Panel => ({
+    title,
+    xLabel,
+    yLabel: "share of databases at or below",
+    series: FIVE_DOWNSCALED.flatMap((m) =>
+      [false, true].map((downscaled) =>
+        distributionSeries(
+          `${FIVE_LABELS[m]}, c = ${downscaled ? c1 : 1}`,
+          COLORS[m],
+          downscalingEntries(result, m, downscaled).map((x) => x === null ? null : value(x)),
+          { dashed: !downscaled },
+        )
+      )
+    ),
+  });
+  return {
+    title: "Fine tuning with downscaling (censoring slides)",
+    panels: [
+      panel("Lipschitz bound", "Δ", (x) => x.lipschitz),
+      panel("avg-ECDF", "avg-ECDF ×10³", (x) => 1000 * x.ecdfMeanSquared),
+    ],
+    legend: FIVE_DOWNSCALED.map((m) => [FIVE_LABELS[m], COLORS[m]] as const),
+    caption: `solid: downscaled, c₁ = ${c1}; dashed: c = 1 (no downscaling); released or not`,
   };
 }

@@ -30,8 +30,6 @@ import {
 import { type PairedDifference, pairedDifference } from "../stats/paired_difference.ts";
 import { isTie, Judge, type Judgement, type ReportVerdict, verdict } from "./verdict.ts";
 import { cat, joined, num, text, type Value } from "./study_document.ts";
-import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
-import * as md from "./markdown.ts";
 
 /**
  * How a tunable synthesizer's weights are set: the slides' fixed rule (c = ε/5, g = 0), Weighted's
@@ -174,19 +172,14 @@ export function weightedAgainstBest(
     : text`not best by ${measure} (${FIVE_LABELS[rank[0]]} is, ${z})`;
 }
 
-const COLORS: Readonly<Record<FiveDownscaled, string>> = {
-  "weighted-e": "#CC79A7",
-  "censored-w": "#009E73",
-};
-
 /** The index of the downscaling ε among the settings' ε's (−1: not run). */
-function downscalingIndex(result: FiveResult): number {
+export function downscalingIndex(result: FiveResult): number {
   const { downscaling, epsilons } = result.settings;
   return downscaling === null ? -1 : epsilons.indexOf(downscaling);
 }
 
 /** A synthesizer's entries over the databases, downscaled or not. */
-function entries(
+export function downscalingEntries(
   result: FiveResult,
   m: FiveDownscaled,
   downscaled: boolean,
@@ -198,43 +191,12 @@ function entries(
   );
 }
 
-/** The slides' two violins as distributions over the databases: Δ and avg-ECDF. */
-export function downscalingFigure(result: FiveResult): Figure {
-  const c1 = result.settings.downscaling === null
-    ? "–"
-    : String(result.settings.downscaling / result.settings.reference);
-  const panel = (title: string, xLabel: string, value: (x: FiveEntry) => number | null): Panel => ({
-    title,
-    xLabel,
-    yLabel: "share of databases at or below",
-    series: FIVE_DOWNSCALED.flatMap((m) =>
-      [false, true].map((downscaled) =>
-        distributionSeries(
-          `${FIVE_LABELS[m]}, c = ${downscaled ? c1 : 1}`,
-          COLORS[m],
-          entries(result, m, downscaled).map((x) => x === null ? null : value(x)),
-          { dashed: !downscaled },
-        )
-      )
-    ),
-  });
-  return {
-    title: "Fine tuning with downscaling (censoring slides)",
-    panels: [
-      panel("Lipschitz bound", "Δ", (x) => x.lipschitz),
-      panel("avg-ECDF", "avg-ECDF ×10³", (x) => 1000 * x.ecdfMeanSquared),
-    ],
-    legend: FIVE_DOWNSCALED.map((m) => [FIVE_LABELS[m], COLORS[m]] as const),
-    caption: `solid: downscaled, c₁ = ${c1}; dashed: c = 1 (no downscaling); released or not`,
-  };
-}
-
 /** The slides' "Improved utility with downscaling" (avg-ECDF), per synthesizer, paired. */
 export function downscalingVerdict(result: FiveResult): ReportVerdict | null {
   if (downscalingIndex(result) < 0) return null;
   const per = FIVE_DOWNSCALED.map((m) => {
-    const down = entries(result, m, true);
-    const plain = entries(result, m, false);
+    const down = downscalingEntries(result, m, true);
+    const plain = downscalingEntries(result, m, false);
     const pairs = down.map((x, r) =>
       [x?.ecdfMeanSquared ?? null, plain[r]?.ecdfMeanSquared ?? null] as const
     );
