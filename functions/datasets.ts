@@ -20,7 +20,8 @@
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
+import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
+import { bodyMiddleware } from "./_body_route.ts";
 import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -207,10 +208,7 @@ export function datasets(context: ApiContext) {
     .openapi(
       {
         ...register,
-        middleware: [
-          requireScope(store, "admin"),
-          jsonBody(context.config, "dataset upload"),
-        ] as const,
+        middleware: bodyMiddleware(context, "admin", "dataset upload"),
       },
       async (c) => {
         const contentType = c.req.header("content-type");

@@ -8,8 +8,8 @@
  * @module
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
-import { requireScope } from "../src/api/auth.ts";
+import { functionApp, requestSignal } from "../src/api/app.ts";
+import { bodyMiddleware } from "./_body_route.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
@@ -129,10 +129,7 @@ export function lipschitz(context: ApiContext) {
   return functionApp().openapi(
     {
       ...route,
-      middleware: [
-        requireScope(context.store, "diagnostics"),
-        jsonBody(context.config, "request data"),
-      ] as const,
+      middleware: bodyMiddleware(context, "diagnostics", "request data"),
     },
     async (c) => {
       const body = c.req.valid("json");

@@ -31,7 +31,8 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { isFileSpec } from "../src/jobs/file_job.ts";
-import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
+import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
+import { bodyMiddleware } from "./_body_route.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -237,10 +238,7 @@ export function syntheses(context: ApiContext) {
     .openapi(
       {
         ...submit,
-        middleware: [
-          requireScope(store, "submit"),
-          jsonBody(context.config, "inline data"),
-        ] as const,
+        middleware: bodyMiddleware(context, "submit", "inline data"),
       },
       async (c) => {
         const valid = c.req.valid("json");

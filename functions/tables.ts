@@ -37,7 +37,8 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { commitRequest, functionApp, jsonBody, requestSignal } from "../src/api/app.ts";
+import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
+import { bodyMiddleware } from "./_body_route.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -177,7 +178,7 @@ export function tables(context: ApiContext) {
     .openapi(
       {
         ...create,
-        middleware: [requireScope(store, null), jsonBody(context.config, "inline data")] as const,
+        middleware: bodyMiddleware(context, null, "inline data"),
       },
       async (c) => {
         const body = c.req.valid("json");
