@@ -19,9 +19,9 @@
  *
  * @module
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
-import { bodyMiddleware } from "./_body_route.ts";
+import { bodyMiddleware, bodyRoute } from "./_body_route.ts";
 import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -33,7 +33,6 @@ import {
   surveyDesignOf,
 } from "../src/jobs/release_policy.ts";
 import {
-  BEARER_SECURITY,
   CsvText,
   decimalParam,
   errorResponses,
@@ -132,12 +131,10 @@ const Budget = z.object({
     .openapi({ description: "Every charge: a job's requested ε, charged when it was accepted" }),
 }).openapi("Budget");
 
-const register = createRoute({
-  method: "post",
-  path: "/v1/datasets",
-  summary: "Register a confidential dataset with a total privacy budget and its release policy",
-  security: BEARER_SECURITY,
-  request: {
+const register = bodyRoute(
+  "/v1/datasets",
+  "Register a confidential dataset with a total privacy budget and its release policy",
+  {
     query: CsvQuery,
     body: {
       required: false,
@@ -147,11 +144,11 @@ const register = createRoute({
       },
     },
   },
-  responses: {
+  {
     201: { description: "Registered", content: { "application/json": { schema: DatasetInfo } } },
     ...errorResponses(400, 401, 403, 413, 415),
   },
-});
+);
 
 const describe = getById(
   "/v1/datasets/{id}",

@@ -7,19 +7,13 @@
  *
  * @module
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { functionApp, requestSignal } from "../src/api/app.ts";
-import { bodyMiddleware } from "./_body_route.ts";
+import { bodyMiddleware, bodyRoute } from "./_body_route.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
-import {
-  BEARER_SECURITY,
-  CsvText,
-  errorResponses,
-  exactlyOneSource,
-  Records,
-} from "../src/api/schemas.ts";
+import { CsvText, errorResponses, exactlyOneSource, Records } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 import { buildDesign } from "../src/data/design.ts";
@@ -60,22 +54,18 @@ const LipschitzResponse = z.object({
   backend: z.string(),
 }).openapi("Lipschitz");
 
-const route = createRoute({
-  method: "post",
-  path: "/v1/lipschitz",
-  summary: "Per-record and overall Lipschitz bounds for a model, data, α and draws",
-  security: BEARER_SECURITY,
-  request: {
-    body: { required: true, content: { "application/json": { schema: LipschitzRequest } } },
-  },
-  responses: {
+const route = bodyRoute(
+  "/v1/lipschitz",
+  "Per-record and overall Lipschitz bounds for a model, data, α and draws",
+  { body: { required: true, content: { "application/json": { schema: LipschitzRequest } } } },
+  {
     200: {
       description: "The bounds",
       content: { "application/json": { schema: LipschitzResponse } },
     },
     ...errorResponses(400, 401, 403, 413, 415, 422),
   },
-});
+);
 
 /** Packs the named draws into an S×dim row-major matrix, checking names, lengths and support. */
 function drawMatrix(model: Model, draws: Record<string, number[]>, maxCells: number): Float64Array {

@@ -32,7 +32,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { isFileSpec } from "../src/jobs/file_job.ts";
 import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
-import { bodyMiddleware } from "./_body_route.ts";
+import { bodyMiddleware, jobAccepted } from "./_body_route.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -58,7 +58,7 @@ import {
   submitSynthesis,
   type Submitter,
 } from "../src/jobs/submit.ts";
-import { Accepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
+import { JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
 import type { JobStore, JobView, OwnerDiagnostics } from "../src/jobs/store.ts";
 import { SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
 import { type PageSource, releasePage } from "../src/synthesis/release_bundle.ts";
@@ -136,13 +136,7 @@ const submit = submitRoute(
   "Submit a synthesis job",
   "Retries with the same key return the same job",
   SubmitRequest,
-  {
-    202: {
-      description: "Accepted (persisted)",
-      content: { "application/json": { schema: Accepted } },
-    },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
-  },
+  jobAccepted("Accepted (persisted)"),
 );
 
 const status = getById(

@@ -38,7 +38,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
-import { bodyMiddleware } from "./_body_route.ts";
+import { bodyMiddleware, jobAccepted } from "./_body_route.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -46,14 +46,13 @@ import { ApiError } from "../src/api/errors.ts";
 import {
   DATA_SOURCE,
   DiagnosticsSchema,
-  errorResponses,
   getById,
   ReportSchema,
   sourcedRules,
   submitRoute,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
-import { Accepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
+import { JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
 import type { JobView } from "../src/jobs/store.ts";
 import { submitTable } from "../src/jobs/submit.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_request.ts";
@@ -126,11 +125,7 @@ const create = submitRoute(
       description: "sample (scope diagnostics) and laplace (scope submit): the table",
       content: { "application/json": { schema: TableAnswer } },
     },
-    202: {
-      description: "fbs, fbp and laplace of many cells (scope submit): the job, persisted",
-      content: { "application/json": { schema: Accepted } },
-    },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+    ...jobAccepted("fbs, fbp and laplace of many cells (scope submit): the job, persisted"),
   },
 );
 
