@@ -20,14 +20,12 @@
  */
 import { bayesNetMaximaPass } from "../gpu/select_bayes_net.ts";
 import type { TermBackendChoice } from "../gpu/select_term.ts";
-import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
-import { overallOf } from "../mechanisms/lipschitz.ts";
 import type { MechanismContext } from "../mechanisms/mechanism.ts";
 import { type BayesNetSampleOptions, sampleBayesNet } from "../mcmc/bayes_net_exact.ts";
 import { type BayesNetModel } from "../models/bayes_net.ts";
-import { centredTerm } from "../models/latent_class.ts";
 import { logLikView } from "../models/log_lik_view.ts";
 import type { Model } from "../models/model.ts";
+import { centredTermBackend } from "./latent_class_release.ts";
 
 /** The model name a Bayesian network release states. */
 export const BAYES_NET = "bayes-net";
@@ -67,25 +65,18 @@ export function bayesNetContext(
   const adapter = bayesNetMechanismModel(model);
   const drawLength = new WeakMap<Float64Array, number>();
   const pass = bayesNetMaximaPass(backend);
-  const lipschitz: LipschitzBackend = {
-    get name() {
-      return pass.name;
-    },
-    compute: async (given, draws, settings = {}) => {
-      const dim = drawLength.get(draws);
-      if (given !== adapter || dim === undefined) {
-        throw new TypeError(
-          "Invalid model: the Bayesian network backend bounds its own fits' draws only",
-        );
-      }
-      if (settings.matrix === true) {
-        throw new TypeError("Invalid request: the Bayesian network backend gives no matrix");
-      }
-      const extremes = await pass.compute(model, draws, dim, settings.alpha ?? null);
-      const perRecord = centredTerm(extremes);
-      return { perRecord, ...overallOf(perRecord, extremes.argDraw) };
-    },
-  };
+  const lipschitz = centredTermBackend(pass, (given, draws, settings) => {
+    const dim = drawLength.get(draws);
+    if (given !== adapter || dim === undefined) {
+      throw new TypeError(
+        "Invalid model: the Bayesian network backend bounds its own fits' draws only",
+      );
+    }
+    if (settings.matrix === true) {
+      throw new TypeError("Invalid request: the Bayesian network backend gives no matrix");
+    }
+    return pass.compute(model, draws, dim, settings.alpha ?? null);
+  });
   return {
     model: adapter,
     fit: (weighting) => {

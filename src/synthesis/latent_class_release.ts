@@ -40,7 +40,7 @@ import {
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import { type LatentClassGibbsOptions, sampleLatentClass } from "../mcmc/latent_class_gibbs.ts";
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
-import { overallOf } from "../mechanisms/lipschitz.ts";
+import { type LipschitzOptions, overallOf } from "../mechanisms/lipschitz.ts";
 import type {
   MechanismContext,
   MechanismOutcome,
@@ -82,10 +82,41 @@ export function latentClassMechanismModel(model: LatentClassModel): Model {
 }
 
 /**
+ * A whole-file model's Lipschitz backend (SPEC §13): Δ_i = half the range of u_i(θ_s) over the
+ * draws (`centredTerm`) from the per-record extremes `extremes` computes, the overall Δ with its
+ * record and draw (`overallOf`), and, where `matrix` is given, the S×n matrix of the centred term
+ * when a request asks for it.
+ *
+ * @param pass Where the extremes are computed; its `name` (read at each call) is the backend's.
+ * @param extremes A request's per-record extremes; it throws on a request the backend refuses.
+ * @param matrix The matrix of a request (absent: the result carries no `matrix`).
+ * @returns The backend.
+ */
+export function centredTermBackend(
+  pass: { readonly name: LipschitzBackend["name"] },
+  extremes: (given: Model, draws: Float64Array, options: LipschitzOptions) => Promise<TermMaxima>,
+  matrix?: (draws: Float64Array, alpha: Float64Array | null, extremes: TermMaxima) => Float64Array,
+): LipschitzBackend {
+  return {
+    get name() {
+      return pass.name;
+    },
+    compute: async (given, draws, options = {}) => {
+      const found = await extremes(given, draws, options);
+      const perRecord = centredTerm(found);
+      const result = { perRecord, ...overallOf(perRecord, found.argDraw) };
+      if (matrix === undefined) return result;
+      const asked = options.matrix === true;
+      return { ...result, matrix: asked ? matrix(draws, options.alpha ?? null, found) : undefined };
+    },
+  };
+}
+
+/**
  * The Lipschitz backend of the latent class term: Δ_i = half the range of u_i(θ_s) over the
- * draws with the weighting's α (`centredTerm`; exact in f64, records with equal codes and α evaluated once), on one thread, every core or
- * the GPU (`select_latent_class.ts`: the same bits from each); the matrix, when asked for, on
- * this thread.
+ * draws with the weighting's α ({@linkcode centredTermBackend}; exact in f64, records with equal
+ * codes and α evaluated once), on one thread, every core or the GPU (`select_latent_class.ts`:
+ * the same bits from each); the matrix, when asked for, on this thread.
  *
  * @param model The latent class model bound to the file.
  * @param adapter The `Model` the context passes back (refused: any other).
@@ -98,23 +129,16 @@ export function latentClassLipschitz(
   backend: LatentClassBackendChoice = "cpu",
 ): LipschitzBackend {
   const pass = latentClassMaximaPass(backend);
-  return {
-    get name() {
-      return pass.name;
-    },
-    compute: async (given, draws, options = {}) => {
+  return centredTermBackend(
+    pass,
+    (given, draws, options) => {
       if (given !== adapter) {
         throw new TypeError("Invalid model: the latent class backend bounds its own model only");
       }
-      const alpha = options.alpha ?? null;
-      const extremes = await pass.compute(model, draws, alpha);
-      const perRecord = centredTerm(extremes);
-      const matrix = options.matrix === true
-        ? centredMatrix(model, draws, alpha, extremes)
-        : undefined;
-      return { perRecord, ...overallOf(perRecord, extremes.argDraw), matrix };
+      return pass.compute(model, draws, options.alpha ?? null);
     },
-  };
+    (draws, alpha, extremes) => centredMatrix(model, draws, alpha, extremes),
+  );
 }
 
 /**
