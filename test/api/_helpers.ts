@@ -64,6 +64,10 @@ export async function testApp(
     progressIntervalMs: 0,
     // Jobs are shown as they finish; test/security/release_time_test.ts tests the release time.
     releaseDelayMs: 0,
+    // A request is judged by its answer, not by the 30 s deadline: under `deno test` a worker
+    // module's first load type-checks it, which on 2 loaded cores (the suite's parallel run, a
+    // clean clone) took a synchronous laplace table past 30 s. The deadline's own tests set it.
+    requestTimeoutMs: 300_000,
     ...settings,
   });
   const context = await openContext(config, {
