@@ -13,7 +13,6 @@ import {
 } from "./design_release_settings.ts";
 import designReleaseText from "./templates/design_release.md" with { type: "text" };
 import {
-  fillTemplate,
   formatReport,
   fragment,
   num,
@@ -181,9 +180,7 @@ export function withDesignReleaseDocument(result: DesignReleaseResult): DesignRe
  * @returns The markdown text, ending in a newline.
  */
 export function designReleaseMarkdown(report: DesignReleaseReport, footer: string): string {
-  return footer === ""
-    ? `${fillTemplate(DESIGN_RELEASE_TEMPLATE, report.document)}\n`
-    : renderStudy(DESIGN_RELEASE_TEMPLATE, report.document, footer);
+  return renderStudy(DESIGN_RELEASE_TEMPLATE, report.document, footer);
 }
 
 /** DIR/design_release.json, with the report's document, and DIR/design_release.md. */

@@ -18,7 +18,6 @@ import {
 } from "./frontier_settings.ts";
 import { type FrontierCell, frontierCells, frontierWinners } from "./frontier_evidence.ts";
 import {
-  fillTemplate,
   formatReport,
   fragment,
   joined,
@@ -231,9 +230,7 @@ export function withFrontierDocument(result: FrontierResult, figures: Figures): 
  */
 export function frontierMarkdown(report: FrontierReport, footer: string): string {
   const template = frontierTemplate(report.settings.files.map((f) => f.key));
-  return footer === ""
-    ? `${fillTemplate(template, report.document)}\n`
-    : renderStudy(template, report.document, footer);
+  return renderStudy(template, report.document, footer);
 }
 
 /** The files a result renders to, by name. */

@@ -38,37 +38,41 @@ export {
   type Value,
 } from "./markdown_table.ts";
 
-/** A table of a report: a header row and body rows of formatted cells. */
-export interface Table {
-  readonly header: readonly string[];
-  readonly rows: readonly (readonly string[])[];
+/**
+ * A table of a report: a header row and body rows of cells, `C` being the cell (text in the
+ * document, a typed {@linkcode Value} in the report before formatting).
+ */
+export interface TableOf<C> {
+  readonly header: readonly C[];
+  readonly rows: readonly (readonly C[])[];
 }
 
-/** A study's report as data: the part of its JSON the markdown is rendered from. */
-export interface StudyDocument {
+/**
+ * A study's report, `C` being a value or cell and `V` a verdict row: text in the document, typed
+ * values in the report before formatting ({@linkcode formatReport} goes from one to the other).
+ */
+export interface DocumentOf<C, V> {
   /** The verdict table's rows, in the paper's order. */
-  readonly verdicts: readonly Verdict[];
-  /** Formatted numbers and data-decided sentences, by placeholder name. */
-  readonly values: Readonly<Record<string, string>>;
+  readonly verdicts: readonly V[];
+  /** Numbers and data-decided sentences, by placeholder name. */
+  readonly values: Readonly<Record<string, C>>;
   /** Tables by placeholder name. */
-  readonly tables: Readonly<Record<string, Table>>;
+  readonly tables: Readonly<Record<string, TableOf<C>>>;
   /** Figures by placeholder name. */
   readonly figures: Readonly<Record<string, Figure>>;
 }
 
+/** A table of a report: a header row and body rows of formatted cells. */
+export type Table = TableOf<string>;
+
+/** A study's report as data: the part of its JSON the markdown is rendered from. */
+export type StudyDocument = DocumentOf<string, Verdict>;
+
 /** A table of a report: a header row and body rows of values. */
-export interface ReportTable {
-  readonly header: readonly Value[];
-  readonly rows: readonly (readonly Value[])[];
-}
+export type ReportTable = TableOf<Value>;
 
 /** A study's report as typed data: {@linkcode StudyDocument} before its numbers are formatted. */
-export interface Report {
-  readonly verdicts: readonly ReportVerdict[];
-  readonly values: Readonly<Record<string, Value>>;
-  readonly tables: Readonly<Record<string, ReportTable>>;
-  readonly figures: Readonly<Record<string, Figure>>;
-}
+export type Report = DocumentOf<Value, ReportVerdict>;
 
 /**
  * The document of a report: every value, cell and verdict cell formatted (`formatValue`).
@@ -189,16 +193,18 @@ export function fillTemplate(template: string, document: StudyDocument): string 
 }
 
 /**
- * A study's markdown report: the filled template, then the machine-dependent footer.
+ * A study's markdown report: the filled template, then, after a blank line, the
+ * machine-dependent footer; with no footer (""), the filled template alone.
  *
  * @param template The study's fixed prose with placeholders (a template file's final newline is
  * not part of it).
  * @param document The study's document.
- * @param footer Machine-dependent lines (wall time), not part of the JSON.
+ * @param footer Machine-dependent lines (wall time), not part of the JSON, or "" for none.
  * @returns The markdown, ending in a newline.
  */
 export function renderStudy(template: string, document: StudyDocument, footer: string): string {
-  return `${fillTemplate(template.replace(/\n$/, ""), document)}\n\n${footer}\n`;
+  const filled = fillTemplate(template.replace(/\n$/, ""), document);
+  return footer === "" ? `${filled}\n` : `${filled}\n\n${footer}\n`;
 }
 
 /**
