@@ -19,7 +19,7 @@ import {
   REWEIGHT_MECHANISMS,
   type ReweightMechanism,
   type ReweightRecord,
-  type ReweightSettings,
+  type ReweightResult,
   type ReweightSummary,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
@@ -32,11 +32,8 @@ import {
   text,
   type Value,
 } from "./study_document.ts";
-import type { StudyResult } from "./study.ts";
 import { distributionSeries, type Figure, type Series } from "../report/figure.ts";
 import * as md from "./markdown.ts";
-
-type Result = StudyResult<ReweightSettings, ReweightRecord, ReweightSummary>;
 
 /** The synthesizers whose interval widths are compared with Data's. */
 const COMPARED = ["lw", "lw-final", "cw", "cw-final", "cw-g0", "cw-final-g0"] as const;
@@ -60,7 +57,7 @@ function widthRatio(
 }
 
 /** Table 1: each statistic's median-database interval, ours then the paper's. */
-function table1(result: Result): ReportTable {
+function table1(result: ReweightResult): ReportTable {
   const { summary } = result;
   const shown = ["data", ...REWEIGHT_MECHANISMS] as const;
   const rows = TABLE_STATISTICS.flatMap((stat) => [
@@ -88,7 +85,7 @@ function table1(result: Result): ReportTable {
 }
 
 /** The three readings of Table 1's "95% confidence intervals" (§3.2, Supp 3). */
-function readings(result: Result): Record<string, Value> {
+function readings(result: ReweightResult): Record<string, Value> {
   const { summary } = result;
   const cell = (m: ReweightMechanism) => summary.mechanisms[m];
   const dataInterval = (stat: Stat) => summary.data[stat].interval;
@@ -216,7 +213,7 @@ function reweighting(summary: ReweightSummary): Record<string, Value> {
  * @param result The study result (its document, if any, is ignored).
  * @returns The document `templates/reweight.md` places.
  */
-export function reweightDocument(result: Result): Report {
+export function reweightDocument(result: ReweightResult): Report {
   const { settings, summary } = result;
   const cell = (m: ReweightMechanism) => summary.mechanisms[m];
   const [cw, cw0] = [cell("cw"), cell("cw-g0")];

@@ -12,6 +12,7 @@ import {
   type Summary,
   type totalFitStats,
 } from "./study_runner.ts";
+import type { StudyResult } from "./study.ts";
 import type { SummaryIntervals } from "../stats/bootstrap.ts";
 import type { SampleSummary } from "../stats/sample_summary.ts";
 
@@ -223,3 +224,6 @@ export interface ReweightSummary {
   readonly mechanisms: Readonly<Record<ReweightMechanism, ReweightCell | null>>;
   readonly fits: ReturnType<typeof totalFitStats>;
 }
+
+/** The re-weighting study's result. */
+export type ReweightResult = StudyResult<ReweightSettings, ReweightRecord, ReweightSummary>;

@@ -9,12 +9,9 @@ import {
   type PerDatabaseIntervals,
   REWEIGHT_LABELS as LABELS,
   type ReweightMechanism,
-  type ReweightRecord,
-  type ReweightSettings,
-  type ReweightSummary,
+  type ReweightResult,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
-import type { StudyResult } from "./study.ts";
 import { inInterval, Judge, type Judgement, type ReportVerdict, verdict } from "./verdict.ts";
 import { cat, joined, num, text, type Value } from "./study_document.ts";
 
@@ -131,7 +128,7 @@ function intervalJudgement(
  * @param result The study result.
  */
 export function reweightVerdicts(
-  result: StudyResult<ReweightSettings, ReweightRecord, ReweightSummary>,
+  result: ReweightResult,
 ): ReportVerdict[] {
   const { summary, records } = result;
   const cell = (m: ReweightMechanism) => summary.mechanisms[m];

@@ -21,6 +21,7 @@ import {
   type SurveySettings,
   type Synthesizer,
 } from "./survey_settings.ts";
+import type { StudyResult } from "./study.ts";
 import { normalCdf, normalQuantile } from "../stats/student_t.ts";
 import { type Num, num } from "./study_document.ts";
 export { PAPER_TABLES_4_5, paperPopulationCells } from "../survey/paper_tables_4_5.ts";
@@ -75,6 +76,9 @@ export interface SurveySummary {
   readonly arms: readonly ArmSummary[];
   readonly fitStats: ReturnType<typeof totalFitStats>;
 }
+
+/** The survey study's result. */
+export type SurveyResult = StudyResult<SurveySettings, SurveyRecord, SurveySummary>;
 
 function meanOver<R>(records: readonly R[], pick: (r: R) => CellValues): CellValues {
   const avg = (kind: Quantity) =>

@@ -18,7 +18,6 @@ import {
   text,
   type Value,
 } from "./study_document.ts";
-import type { StudyResult } from "./study.ts";
 import {
   type ArmSummary,
   cellMean,
@@ -30,6 +29,7 @@ import {
   logWeightSpread,
   PAPER_TABLES_4_5,
   paperTableRows,
+  type SurveyResult,
   type SurveySummary,
 } from "./survey_aggregate.ts";
 import {
@@ -193,8 +193,6 @@ export function surveyDocument(result: SurveyResult): Report {
   };
   return { verdicts: surveyVerdicts(result), values, tables, figures };
 }
-
-type SurveyResult = StudyResult<SurveySettings, SurveyRecord, SurveySummary>;
 
 function cellLabel(labels: SurveySummary["labels"], c: number): string {
   const [f, g] = [labels[0][c], labels[1][c]];

@@ -6,7 +6,6 @@
  * @module
  */
 import { medianRange } from "./markdown.ts";
-import type { StudyResult } from "./study.ts";
 import {
   type ArmSummary,
   centringOf,
@@ -18,7 +17,7 @@ import {
   logWeightSpread,
   PAPER_TABLES_4_5,
   paperTableRows,
-  type SurveySummary,
+  type SurveyResult,
 } from "./survey_aggregate.ts";
 import {
   type Method,
@@ -26,8 +25,6 @@ import {
   type Quantity,
   SURVEY_METHODS,
   SURVEY_SYNTHESIZERS,
-  type SurveyRecord,
-  type SurveySettings,
 } from "./survey_settings.ts";
 import {
   inInterval,
@@ -135,7 +132,7 @@ function centring(cells: CoverageCells, kind: Quantity, replicates: number): Val
 
 /** The verdicts: each number the paper prints for this design, ours, and the judgement. */
 export function surveyVerdicts(
-  result: StudyResult<SurveySettings, SurveyRecord, SurveySummary>,
+  result: SurveyResult,
 ): ReportVerdict[] {
   const { settings, summary, records } = result;
   const main = summary.arms[0];
