@@ -26,7 +26,7 @@ import type { Rng } from "../random/rng.ts";
 import { clampTerm, linearPredictor, unclamped } from "./_glm.ts";
 import { HalfStudentT } from "./glm_prior.ts";
 import { describeModel, lipschitzKernel } from "./model.ts";
-import type { Design, MetricKind } from "./model.ts";
+import type { Design, MetricKind, Weighting } from "./model.ts";
 import { HALF_LOG_2PI } from "../stats/special.ts";
 import {
   leastSquares,
@@ -118,19 +118,16 @@ export class FbpModel extends SurveyRegression {
     return u;
   }
 
-  /** The record terms of the log density: ℓ_i and its gradient as in the module doc. */
-  protected addRecordTerms(
-    u: Float64Array,
-    grad: Float64Array | null,
-    censor: number,
-    alpha: Float64Array | null,
-    total: number,
-  ): number {
+  /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the module doc. */
+  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
+    const censor = this.densityCensor(u, grad, weighting);
+    const alpha = weighting.alpha;
     const n = this.n;
     const k = this.k;
     const x = this.x;
     const ly = this.logY;
     const lp = this.#logPi;
+    let total = this.logPrior(u, grad);
     const kappaY = u[k];
     const logSy = u[2 * k + 1];
     const logSp = u[2 * k + 2];

@@ -8,7 +8,7 @@
  * with the coefficients ~ N(0, 10²) independently and each scale σ ~ a half-Student-t
  * ({@linkcode HalfStudentT}). This base holds the data (log y, log w, w), the checks, the
  * transforms of the coefficients and scales, the coefficient and scale priors, the log density's
- * frame (checks, prior, censoring bound) around the model's record loop, and the outcome draw
+ * checks and censoring bound, and the outcome draw
  * y*_i = exp(x_iβ_y + σ_1 z_i) both models simulate. The record loops stay in each model, one
  * fused loop each (docs/decisions.md "The models' record loops call the clamp").
  *
@@ -130,31 +130,26 @@ export abstract class SurveyRegression implements SurveyModel {
   }
 
   /**
-   * Adds Σ_i clamp(α_i·ℓ_i, ±C) to `total` (the log prior) in record order, and the records'
-   * gradient to `grad` (the prior's).
+   * The start of `logDensity`: checks u (and `grad`) and returns the clamp C of the weighting
+   * (Infinity: none). The model's `logDensity` then adds the log prior ({@link logPrior}) and its
+   * records' terms in one fused loop.
    *
    * @param u the unconstrained point.
-   * @param grad the gradient, holding the prior's (null: none).
-   * @param censor the clamp C (Infinity: none).
-   * @param alpha α (null: all 1).
-   * @param total the log prior.
-   * @returns the log density.
+   * @param grad the gradient (null: none).
+   * @param weighting α and the clamp.
+   * @returns C.
    */
-  protected abstract addRecordTerms(
+  protected densityCensor(
     u: Float64Array,
     grad: Float64Array | null,
-    censor: number,
-    alpha: Float64Array | null,
-    total: number,
-  ): number;
-
-  /** Σ_i clamp(α_i·ℓ_i, ±C) plus the priors, with the gradient of the model's module doc. */
-  logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number {
+    weighting: Weighting,
+  ): number {
     checkLength("u", u, this.dim);
     if (grad !== null) checkLength("grad", grad, this.dim);
-    const total = this.logPrior(u, grad);
-    return this.addRecordTerms(u, grad, censorBound(weighting, this.n), weighting.alpha, total);
+    return censorBound(weighting, this.n);
   }
+
+  abstract logDensity(u: Float64Array, grad: Float64Array | null, weighting: Weighting): number;
 
   abstract logLik(theta: Float64Array, out: Float64Array): Float64Array;
 
