@@ -27,7 +27,7 @@ import {
   text,
   type Value,
 } from "./study_document.ts";
-import type { totalFitStats } from "./study_runner.ts";
+import type { TotalFitStats } from "./study_runner.ts";
 import type { StudyResult } from "./study.ts";
 
 /** The paragraph on LW_final, placed when LW_final ran at every n on the Poisson data. */
@@ -41,7 +41,7 @@ export const CHOSEN_RULE = "**The chosen rule.** LW_final (LW calibrated to Î”_Î
   "Weighted-e truncates.";
 
 /** The fit counts of the "Fits" and "Sampler" lines, their names prefixed with `prefix`. */
-function fitValues(prefix: string, fits: ReturnType<typeof totalFitStats>) {
+function fitValues(prefix: string, fits: TotalFitStats) {
   return {
     [`${prefix}fits`]: num.plain(fits.fits),
     [`${prefix}flagged`]: num.plain(fits.flagged),

@@ -9,7 +9,7 @@ import {
   type SamplerSettings,
   STUDY_SAMPLER,
   type Summary,
-  type totalFitStats,
+  type TotalFitStats,
 } from "./study_runner.ts";
 import type { SampleSummary } from "../stats/sample_summary.ts";
 
@@ -192,11 +192,11 @@ export interface ContractionGeneratorSummary {
   readonly global: number;
   readonly sizes: readonly ContractionSize[];
   readonly trends: Readonly<Record<ContractionRule, ContractionTrend | null>>;
-  readonly fits: ReturnType<typeof totalFitStats>;
+  readonly fits: TotalFitStats;
 }
 
 /** The aggregate of the contraction study. */
 export interface ContractionSummary {
   readonly generators: readonly ContractionGeneratorSummary[];
-  readonly fits: ReturnType<typeof totalFitStats>;
+  readonly fits: TotalFitStats;
 }

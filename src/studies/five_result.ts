@@ -7,7 +7,7 @@
 import type { SampleSummary } from "../stats/sample_summary.ts";
 import type { FiveDownscaled, FiveMechanism, FiveSettings, FiveTunable } from "./five_settings.ts";
 import type { StudyResult } from "./study.ts";
-import type { FitStats, Summary, totalFitStats } from "./study_runner.ts";
+import type { FitStats, Summary, TotalFitStats } from "./study_runner.ts";
 
 /** One synthesizer at one ε on one database. */
 export interface FiveEntry {
@@ -81,7 +81,7 @@ export interface FiveSummary {
     /** Synthesizers from best to worst by mean mean-squared ECDF. */
     readonly rankEcdfMeanSquared: readonly FiveMechanism[];
   })[];
-  readonly fits: ReturnType<typeof totalFitStats>;
+  readonly fits: TotalFitStats;
 }
 
 /** The five-synthesizer study's result. */

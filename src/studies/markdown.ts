@@ -12,7 +12,7 @@ import {
   SAMPLER_NOTE,
   type SamplerSettings,
   type Summary,
-  type totalFitStats,
+  type TotalFitStats,
 } from "./study_runner.ts";
 import { type Num, num, type Text, text } from "./study_document.ts";
 
@@ -40,7 +40,7 @@ export interface SamplerWording {
  */
 export function samplerParagraph(
   sampler: SamplerSettings,
-  fits: ReturnType<typeof totalFitStats>,
+  fits: TotalFitStats,
   wording: SamplerWording = {},
 ): Text {
   const {

@@ -10,7 +10,7 @@ import {
   type SamplerSettings,
   STUDY_SAMPLER,
   type Summary,
-  type totalFitStats,
+  type TotalFitStats,
 } from "./study_runner.ts";
 import type { StudyResult } from "./study.ts";
 import type { SummaryIntervals } from "../stats/bootstrap.ts";
@@ -222,7 +222,7 @@ export interface ReweightSummary {
   readonly data: Intervals;
   readonly unweightedLipschitz: Summary;
   readonly mechanisms: Readonly<Record<ReweightMechanism, ReweightCell | null>>;
-  readonly fits: ReturnType<typeof totalFitStats>;
+  readonly fits: TotalFitStats;
 }
 
 /** The re-weighting study's result. */

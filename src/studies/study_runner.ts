@@ -235,11 +235,14 @@ export function replicateFits(
   };
 }
 
-/** Sums the fit statistics of the replicates. */
-export function totalFitStats(stats: readonly FitStats[]): FitStats & {
+/** The fit statistics of all replicates, with the shares of fits flagged. */
+export interface TotalFitStats extends FitStats {
   readonly flaggedShare: number;
   readonly flaggedLikelihoodShare: number;
-} {
+}
+
+/** Sums the fit statistics of the replicates. */
+export function totalFitStats(stats: readonly FitStats[]): TotalFitStats {
   const sum = (key: keyof FitStats) => stats.reduce((s, x) => s + x[key], 0);
   const fits = sum("fits");
   return {

@@ -8,7 +8,7 @@
  */
 import { FIELD_LEVELS, GENDER_LEVELS } from "../survey/sdr_tables.ts";
 import { cellLayout } from "../survey/tables.ts";
-import { summarize, type Summary, totalFitStats } from "./study_runner.ts";
+import { summarize, type Summary, type TotalFitStats, totalFitStats } from "./study_runner.ts";
 import {
   type ArmRecord,
   type CellValues,
@@ -74,7 +74,7 @@ export interface SurveySummary {
   readonly sample: CoverageCells;
   /** One per Δ* of the settings, in order. */
   readonly arms: readonly ArmSummary[];
-  readonly fitStats: ReturnType<typeof totalFitStats>;
+  readonly fitStats: TotalFitStats;
 }
 
 /** The survey study's result. */
