@@ -40,11 +40,16 @@ export function jointFitter(model: JointModel, options: FitterOptions): Mechanis
     fitter(component.model, {
       ...options,
       seed: componentSeed(options.seed, j),
+      cache: options.cache &&
+        { ...options.cache, scope: `${options.cache.scope} conditional ${j}` },
       onProgress: (label, done, total) =>
         options.onProgress?.(label, done, total, component.outcome),
     })
   );
-  const whole = fitter(model, options);
+  const whole = fitter(model, {
+    ...options,
+    cache: options.cache && { ...options.cache, scope: `${options.cache.scope} joint` },
+  });
   return async (weighting, label) => {
     if (weighting.censor !== undefined) return await whole(weighting, label);
     const fits = await Promise.all(parts.map((fit) => fit(weighting, label)));

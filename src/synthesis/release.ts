@@ -87,6 +87,107 @@ export interface FitterOptions {
    * GPU HMC stops at its next batch; the fit rejects with the signal's reason.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Fits shared with other fitters (see {@linkcode FitCache}), under `scope`: a string that names
+   * the model, its data and every setting the model is built from, so that two fitters with the
+   * same scope fit the same posterior (absent: every fit is made).
+   */
+  readonly cache?: { readonly fits: FitCache; readonly scope: string };
+}
+
+/**
+ * Fits shared between syntheses that make the same fits: a hit is the same fit by construction,
+ * as its key is everything the fit depends on: the caller's scope (the model, its data identity
+ * and the settings it is built from), the fitter's settings and seed, the fit it warm-starts from
+ * (itself keyed so, back to the first fit) and the exact bytes of the weights α and the censoring
+ * level; a miss fits. It exists for tests and studies that run one synthesis under several
+ * Lipschitz backends, whose fits are identical; a release never passes one. Fits of GPU HMC are
+ * not shared. The fits handed out are shared objects: no caller may write into them.
+ */
+export class FitCache {
+  readonly #fits = new Map<string, { readonly id: number; readonly fit: Fit }>();
+  readonly #data = new WeakMap<object, number>();
+  #dataCount = 0;
+  /** Fits handed out from the cache. */
+  hits = 0;
+  /** Fits made (and kept). */
+  misses = 0;
+
+  /** The number of fits kept. */
+  get size(): number {
+    return this.#fits.size;
+  }
+
+  /**
+   * A scope for {@linkcode FitterOptions.cache}: `data` by identity (the same object is the same
+   * data; a dataset is never written to) and `settings` by value, as canonical JSON.
+   *
+   * @param data The data the model is built from.
+   * @param settings Everything else the model and the fitter are built from.
+   */
+  scope(data: object, settings: unknown): string {
+    let id = this.#data.get(data);
+    if (id === undefined) this.#data.set(data, id = ++this.#dataCount);
+    return `data ${id} ${canonicalJson(settings)}`;
+  }
+
+  /** The fit kept under `key`, counted as a hit, or undefined. */
+  get(key: string): { readonly id: number; readonly fit: Fit } | undefined {
+    const entry = this.#fits.get(key);
+    if (entry !== undefined) this.hits++;
+    return entry;
+  }
+
+  /** Keeps `fit` under `key`; returns the id that later keys name it by. */
+  set(key: string, fit: Fit): number {
+    const id = this.#fits.size + 1;
+    this.#fits.set(key, { id, fit });
+    this.misses++;
+    return id;
+  }
+}
+
+/** JSON with sorted keys, non-finite numbers and -0 spelled out, typed arrays and maps as lists. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, function (this: unknown, _key: string, v: unknown) {
+    if (typeof v === "number") {
+      return Number.isFinite(v) && !Object.is(v, -0) ? v : `#number ${Object.is(v, -0) ? "-0" : v}`;
+    }
+    if (typeof v === "bigint" || typeof v === "function" || typeof v === "symbol") {
+      return `#${typeof v} ${String(v)}`;
+    }
+    if (ArrayBuffer.isView(v)) return `#bytes ${bytesKey(v)}`;
+    if (v instanceof Map) return { "#map": [...v.entries()] };
+    if (v instanceof Set) return { "#set": [...v] };
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      const record = v as Record<string, unknown>;
+      return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
+    }
+    return v;
+  });
+}
+
+/** The exact bytes of `view`, two to a UTF-16 code unit (a byte more when odd), length first. */
+function bytesKey(view: ArrayBufferView): string {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  const parts = [`${bytes.length}:`];
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const units: number[] = [];
+    for (let j = i; j < Math.min(i + 8192, bytes.length); j += 2) {
+      units.push(bytes[j] | ((bytes[j + 1] ?? 0) << 8));
+    }
+    parts.push(String.fromCharCode(...units));
+  }
+  return parts.join("");
+}
+
+/** The weights' part of a fit's key: α's exact bytes (or "null") and the censoring level's. */
+function weightingKey(weighting: Weighting): string {
+  const alpha = weighting.alpha === null ? "null" : bytesKey(weighting.alpha);
+  const censor = weighting.censor === undefined
+    ? "none"
+    : bytesKey(new Float64Array([weighting.censor]));
+  return `alpha ${alpha} censor ${censor}`;
 }
 
 /**
@@ -105,7 +206,40 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
   const { seed, chains, warmup, drawsPerChain, gpu = null, warmStart = true, signal } = options;
   const warmWarmup = options.warmStartWarmup ?? WARM_WARMUP;
   let previous: Fit | null = null;
-  return async (weighting: Weighting, label: string): Promise<Fit> => {
+  // The id of `previous` in the cache (0: none yet); with the settings, the scope and the
+  // weights it keys the next fit, whose warm start is `previous`.
+  let previousId = 0;
+  const cache = gpu === null ? options.cache : undefined;
+  const settingsKey = cache === undefined ? "" : canonicalJson({
+    seed,
+    chains,
+    warmup,
+    drawsPerChain,
+    warmStart,
+    warmWarmup,
+    inThread: options.inThread ?? false,
+    threads: options.threads ?? null,
+    shortFirstWarmup: options.shortFirstWarmup ?? false,
+    continueUnmixed: options.continueUnmixed ?? false,
+  });
+  const fitOnce = cache === undefined ? fitAnew : async (weighting: Weighting, label: string) => {
+    signal?.throwIfAborted();
+    const key = `${cache.scope}\u0000${settingsKey}\u0000after ${previousId}\u0000` +
+      weightingKey(weighting);
+    const kept = cache.fits.get(key);
+    if (kept !== undefined) {
+      previous = kept.fit;
+      previousId = kept.id;
+      return kept.fit;
+    }
+    const made = await fitAnew(weighting, label);
+    previousId = cache.fits.set(key, made);
+    return made;
+  };
+  return fitOnce;
+
+  /** The fit under `weighting`, warm-started from `previous` (which it becomes). */
+  async function fitAnew(weighting: Weighting, label: string): Promise<Fit> {
     signal?.throwIfAborted();
     const onProgress = (done: number, total: number) => options.onProgress?.(label, done, total);
     const settings = { seed, chains, warmup, draws: drawsPerChain, onProgress };
@@ -174,7 +308,7 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
     }
     previous = fit;
     return fit;
-  };
+  }
 
   /**
    * The fit run on from its own end (see `continueUnmixed`), or `fit` itself, with the

@@ -24,7 +24,7 @@ import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
 import { NOISE_STREAM, ORDER_STREAM, SYNTHESIS_STREAM } from "../random/streams.ts";
 import { jointFitter } from "./joint_fit.ts";
-import { fitter, runMechanismUnderCap, syntheticDatasets } from "./release.ts";
+import { type FitCache, fitter, runMechanismUnderCap, syntheticDatasets } from "./release.ts";
 import type { ReleaseManifest } from "./report.ts";
 import { type IdentificationRisk, identificationRisk } from "./risk.ts";
 import { planOf, type SynthesisPlan } from "./plan.ts";
@@ -131,6 +131,15 @@ export interface SynthesizeOptions {
    * pair synthetic with confidential records and release no file (survey tables, studies).
    */
   readonly order?: "release" | "aligned";
+  /**
+   * Fits shared with other syntheses of the same data and plan (`release.ts`'s
+   * {@linkcode FitCache}, which the caller owns): a fit whose model, data (the same `confidential`
+   * object), settings, seed, warm start and exact weights were fitted before is taken from it,
+   * any other is made and kept. The plan's Lipschitz backend is not part of the key: for tests
+   * and studies that run one synthesis under several backends, whose fits are the same (a
+   * backend that gave other weights would miss). Releases never pass one.
+   */
+  readonly fits?: FitCache;
 }
 
 /**
@@ -230,6 +239,16 @@ function fitDiagnostics(fit: Fit): NonNullable<SynthesisDiagnostics["fit"]> {
   };
 }
 
+/** The plan as the fits' cache scope: all of it but the Lipschitz backend, which no fit reads. */
+function fitScope(plan: SynthesisPlan): unknown {
+  return {
+    ...plan,
+    requested: { ...plan.requested, backend: null },
+    spec: { ...plan.spec, backend: null },
+    sampler: { ...plan.sampler, backend: null },
+  };
+}
+
 /**
  * Runs a synthesis on the confidential `data`.
  *
@@ -275,6 +294,9 @@ export async function synthesize(
       continueUnmixed: true,
       onProgress: options.onProgress,
       signal: options.signal,
+      ...(options.fits === undefined ? {} : {
+        cache: { fits: options.fits, scope: options.fits.scope(confidential, fitScope(plan)) },
+      }),
     }),
     predict: (draws, base, candidates) => predictLipschitz(model, draws, base, candidates),
   });

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import type { Dataset } from "../../src/data/dataset.ts";
 import { CalibrationError } from "../../src/mechanisms/calibrate.ts";
+import { FitCache } from "../../src/synthesis/release.ts";
 import { SynthesisSpec } from "../../src/synthesis/spec.ts";
 import { type SynthesisResult, synthesize } from "../../src/synthesis/synthesize.ts";
 import { gpuTest } from "./_helpers.ts";
@@ -14,13 +15,19 @@ import { gpuTest } from "./_helpers.ts";
 /** A synthesis's result, or the error it threw. */
 export type RunOutcome = SynthesisResult | Error;
 
-/** Synthesises `spec(backend)` on the CPU, then on the GPU; a run that throws gives its error. */
+/**
+ * Synthesises `spec(backend)` on the CPU, then on the GPU; a run that throws gives its error.
+ * The runs share their fits (`SynthesizeOptions.fits`): only the Lipschitz passes differ between
+ * backends, so the GPU run takes each fit the CPU run made under the same weights (the same fit,
+ * bit for bit) and fits only under weights the CPU run never had (a backend that disagreed).
+ */
 export async function synthesizeOnBoth(
   data: Dataset,
   spec: (backend: "cpu" | "gpu") => SynthesisSpec,
 ): Promise<[RunOutcome, RunOutcome]> {
+  const fits = new FitCache();
   const run = (backend: "cpu" | "gpu") =>
-    synthesize(data, spec(backend)).catch((error: Error) => error);
+    synthesize(data, spec(backend), { fits }).catch((error: Error) => error);
   return [await run("cpu"), await run("gpu")];
 }
 

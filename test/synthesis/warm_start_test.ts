@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readCsv } from "../../src/data/csv.ts";
 import { buildDesign } from "../../src/data/design.ts";
 import { createModel } from "../../src/models/mod.ts";
-import { fitter, WARM_START_SKIPPED } from "../../src/synthesis/release.ts";
+import { FitCache, fitter, WARM_START_SKIPPED } from "../../src/synthesis/release.ts";
 
 const DATA = await readCsv(new URL("../../examples/skewed_counts.csv", import.meta.url).pathname);
 const MODEL = createModel("negbin", buildDesign(DATA, { y: "y" }, "count"));
@@ -106,4 +106,39 @@ Deno.test("an unmixed fit whose continuation fails too stands, flagged, with the
   assert.equal(run.setup.continuedAfter, undefined);
   assert.deepEqual(run.draws, first.draws);
   assert.ok(run.gradientEvaluations > 1.5 * first.gradientEvaluations);
+});
+
+Deno.test("a FitCache hands a fitter of the same scope the fits made for the same weights' bytes; other bytes are fitted, warm-started as without it", async () => {
+  const sampler = { seed: 5, chains: 2, warmup: 300, drawsPerChain: 100, inThread: true };
+  const fits = new FitCache();
+  const scope = fits.scope(DATA, { model: "negbin", x: [] });
+  assert.equal(fits.scope(DATA, { x: [], model: "negbin" }), scope);
+  assert.notEqual(fits.scope(DATA, { model: "poisson", x: [] }), scope);
+  assert.notEqual(fits.scope({ ...DATA }, { model: "negbin", x: [] }), scope);
+  const alpha = new Float64Array(N).fill(0.6);
+  const first = fitter(MODEL, { ...sampler, cache: { fits, scope } });
+  const unweighted = await first({ alpha: null }, "unweighted");
+  const weighted = await first({ alpha }, "sw");
+  const second = fitter(MODEL, { ...sampler, cache: { fits, scope } });
+  assert.equal(await second({ alpha: null }, "unweighted"), unweighted);
+  assert.equal(await second({ alpha: alpha.slice() }, "sw"), weighted);
+  assert.deepEqual([fits.hits, fits.misses], [2, 2]);
+  // One weight a unit in the last place lower: a miss, fitted as a fitter without the cache fits
+  // it after the same two fits (warm-started from the shared one).
+  const nudged = alpha.slice();
+  new BigUint64Array(nudged.buffer)[0] -= 1n;
+  assert.notEqual(nudged[0], alpha[0]);
+  const refit = await second({ alpha: nudged }, "sw");
+  assert.deepEqual([fits.hits, fits.misses], [2, 3]);
+  const plain = fitter(MODEL, sampler);
+  await plain({ alpha: null }, "unweighted");
+  await plain({ alpha }, "sw");
+  const expected = await plain({ alpha: nudged }, "sw");
+  assert.notEqual(refit, weighted);
+  assert.deepEqual(refit.draws, expected.draws);
+  assert.equal(refit.setup.warmStart, expected.setup.warmStart);
+  // Another scope (another model, data or settings) shares nothing.
+  const other = fitter(MODEL, { ...sampler, cache: { fits, scope: `${scope} other` } });
+  assert.notEqual(await other({ alpha: null }, "unweighted"), unweighted);
+  assert.deepEqual([fits.hits, fits.misses], [2, 4]);
 });
