@@ -62,7 +62,7 @@ import {
   summarize,
   totalFitStats,
 } from "./study_runner.ts";
-import type { Study } from "./study.ts";
+import type { StageFn, Study } from "./study.ts";
 import { wilsonInterval } from "../stats/wilson_interval.ts";
 import template from "./templates/contraction.md" with { type: "text" };
 
@@ -89,7 +89,7 @@ export async function contractionReplicate(
   r: number,
   seed: number,
   settings: ContractionSettings,
-  stage: (stage: string) => void = () => {},
+  stage: StageFn = () => {},
 ): Promise<ContractionRecord> {
   const rng = replicateRng(seed, r);
   const fitSeed = fitSeedOf(rng);

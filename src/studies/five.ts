@@ -64,7 +64,7 @@ import {
   RETUNED_LABELS,
 } from "./five_settings.ts";
 import * as runner from "./study_runner.ts";
-import type { Study } from "./study.ts";
+import type { StageFn, Study } from "./study.ts";
 import template from "./templates/five.md" with { type: "text" };
 
 export { FIVE_LABELS, FIVE_MECHANISMS, FIVE_SETTINGS, type FiveMechanism, type FiveSettings };
@@ -82,7 +82,7 @@ export async function fiveReplicate(
   r: number,
   seed: number,
   settings: FiveSettings,
-  stage: (stage: string) => void = () => {},
+  stage: StageFn = () => {},
 ): Promise<FiveRecord> {
   const rng = runner.replicateRng(seed, r);
   const data = rng.split(0);

@@ -73,7 +73,7 @@ import {
   summarize,
   totalFitStats,
 } from "./study_runner.ts";
-import type { Study } from "./study.ts";
+import type { StageFn, Study } from "./study.ts";
 import { quantileStandardError } from "../stats/quantile_standard_error.ts";
 import template from "./templates/reweight.md" with { type: "text" };
 export { PAPER_TABLE_1 } from "./reweight_verdicts.ts";
@@ -133,7 +133,7 @@ export async function reweightReplicate(
   r: number,
   seed: number,
   settings: ReweightSettings,
-  stage: (stage: string) => void = () => {},
+  stage: StageFn = () => {},
 ): Promise<ReweightRecord> {
   const rng = replicateRng(seed, r);
   const y = simulateNbMixture(rng.split(0), settings.n);

@@ -62,7 +62,7 @@ import { ppsSample, sampleDataset } from "../survey/pps_sample.ts";
 import { syntheticSampleTable } from "../survey/synthetic_tables.ts";
 import { cellLayout, type SurveyTable, surveyTable, tableInput } from "../survey/tables.ts";
 import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
-import type { Study } from "./study.ts";
+import type { StageFn, Study } from "./study.ts";
 import { surveyAggregate, type SurveySummary } from "./survey_aggregate.ts";
 import { surveyDocument } from "./survey_document.ts";
 import {
@@ -120,7 +120,7 @@ export async function surveyReplicate(
   r: number,
   seed: number,
   settings: SurveySettings,
-  stage: (stage: string) => void = () => {},
+  stage: StageFn = () => {},
 ): Promise<SurveyRecord> {
   const { ms, coverageM } = settings;
   const mMax = ms[ms.length - 1];
