@@ -44,6 +44,7 @@
  */
 import type { EncodedFile } from "../data/file_encoding.ts";
 import { checkInteger, checkPositiveFinite } from "../random/arguments.ts";
+import { samplePermutation } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
 import { foldExtremes, type TermMaxima } from "./latent_class.ts";
 
@@ -338,26 +339,23 @@ export class BayesNetModel {
       const members = new Int32Array(n);
       const filled = starts.slice(0, -1);
       for (let i = 0; i < n; i++) members[filled[configs[i]]++] = i;
-      const drawn = new Int32Array(n);
+      const codes = columns[j].codes;
       for (let c = 0; c < sets[t].configs; c++) {
         const from = starts[c];
         const m = starts[c + 1] - from;
         if (m === 0) continue;
         const row = offsets[t] + c * levels;
         const u = rng.uniform();
+        // Systematic point k goes to the configuration's record at a uniformly random place.
+        const place = samplePermutation(rng, m);
         let level = 0;
         let cumulative = Math.exp(theta[row]);
         for (let k = 0; k < m; k++) {
           while ((u + k) / m > cumulative && level < levels - 1) {
             cumulative += Math.exp(theta[row + ++level]);
           }
-          drawn[from + k] = level;
+          codes[members[from + place[k]]] = level;
         }
-        for (let k = m - 1; k > 0; k--) {
-          const r = Math.floor(rng.uniform() * (k + 1));
-          [drawn[from + k], drawn[from + r]] = [drawn[from + r], drawn[from + k]];
-        }
-        for (let k = 0; k < m; k++) columns[j].codes[members[from + k]] = drawn[from + k];
       }
     });
     return { n, columns };
