@@ -147,23 +147,27 @@ export class FitCache {
   }
 }
 
-/** JSON with sorted keys, non-finite numbers and -0 spelled out, typed arrays and maps as lists. */
+/**
+ * JSON with sorted keys and non-finite numbers and -0 spelled out. Anything JSON would drop or
+ * flatten (a function, a Map, a class instance) is refused, so that two different scopes never
+ * share a key.
+ */
 function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, function (this: unknown, _key: string, v: unknown) {
+  return JSON.stringify(value, (_key: string, v: unknown) => {
     if (typeof v === "number") {
       return Number.isFinite(v) && !Object.is(v, -0) ? v : `#number ${Object.is(v, -0) ? "-0" : v}`;
     }
     if (typeof v === "bigint" || typeof v === "function" || typeof v === "symbol") {
-      return `#${typeof v} ${String(v)}`;
+      throw new TypeError(`Cannot key a fit by a ${typeof v}`);
     }
-    if (ArrayBuffer.isView(v)) return `#bytes ${bytesKey(v)}`;
-    if (v instanceof Map) return { "#map": [...v.entries()] };
-    if (v instanceof Set) return { "#set": [...v] };
-    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
-      const record = v as Record<string, unknown>;
-      return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    if (Object.getPrototypeOf(v) !== Object.prototype) {
+      throw new TypeError(
+        `Cannot key a fit by a ${v.constructor?.name ?? "null-prototype object"}`,
+      );
     }
-    return v;
+    const record = v as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
   });
 }
 
