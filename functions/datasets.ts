@@ -20,8 +20,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
-import { bodyMiddleware, bodyRoute } from "./_body_route.ts";
+import { bodyMiddleware, commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
 import { requireScope } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -33,6 +32,7 @@ import {
   surveyDesignOf,
 } from "../src/jobs/release_policy.ts";
 import {
+  bodyRoute,
   CsvText,
   decimalParam,
   errorResponses,

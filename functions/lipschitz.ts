@@ -8,12 +8,17 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { functionApp, requestSignal } from "../src/api/app.ts";
-import { bodyMiddleware, bodyRoute } from "./_body_route.ts";
+import { bodyMiddleware, functionApp, requestSignal } from "../src/api/app.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
 import { ApiError } from "../src/api/errors.ts";
-import { CsvText, errorResponses, exactlyOneSource, Records } from "../src/api/schemas.ts";
+import {
+  bodyRoute,
+  CsvText,
+  errorResponses,
+  exactlyOneSource,
+  Records,
+} from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
 import { health } from "./health.ts";
 import { buildDesign } from "../src/data/design.ts";

@@ -31,8 +31,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { isFileSpec } from "../src/jobs/file_job.ts";
-import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
-import { bodyMiddleware, jobAccepted } from "./_body_route.ts";
+import { bodyMiddleware, commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -58,7 +57,7 @@ import {
   submitSynthesis,
   type Submitter,
 } from "../src/jobs/submit.ts";
-import { JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
+import { jobAccepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
 import type { JobStore, JobView, OwnerDiagnostics } from "../src/jobs/store.ts";
 import { SynthesisFields, synthesisRules } from "../src/synthesis/spec.ts";
 import { type PageSource, releasePage } from "../src/synthesis/release_bundle.ts";

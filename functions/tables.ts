@@ -37,8 +37,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
-import { bodyMiddleware, jobAccepted } from "./_body_route.ts";
+import { bodyMiddleware, commitRequest, functionApp, requestSignal } from "../src/api/app.ts";
 import { requireScope, sha256Hex } from "../src/api/auth.ts";
 import type { ApiContext } from "../src/jobs/context.ts";
 import { readDataInputAsync } from "../src/api/data_input.ts";
@@ -52,7 +51,7 @@ import {
   submitRoute,
 } from "../src/api/schemas.ts";
 import { standalone } from "../src/api/standalone.ts";
-import { JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
+import { jobAccepted, JobFields, jobFields, reportJson, visibleJob } from "../src/api/job_view.ts";
 import type { JobView } from "../src/jobs/store.ts";
 import { submitTable } from "../src/jobs/submit.ts";
 import { type TableResult, tableRules, TableSpec } from "../src/jobs/table_request.ts";

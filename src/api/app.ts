@@ -15,8 +15,9 @@ import { bodyLimit } from "hono/body-limit";
 import { routePath } from "hono/route";
 import { secureHeaders } from "hono/secure-headers";
 import { askWorker } from "../data/data_worker.ts";
-import type { ApiEnv } from "./auth.ts";
+import { type ApiEnv, requireScope } from "./auth.ts";
 import type { ApiConfig } from "../jobs/config.ts";
+import type { Scope } from "../jobs/store.ts";
 import type { ApiContext } from "../jobs/context.ts";
 import { mountDocs } from "./docs.ts";
 import { ApiError, errorHandler, notFound, validationHook } from "./errors.ts";
@@ -152,6 +153,22 @@ export function jsonBody(
     }
     await next();
   };
+}
+
+/**
+ * The middleware of a route with a body: `requireScope`, then `jsonBody`.
+ *
+ * @param context The store (keys) and settings (the depth limit).
+ * @param scope The scope required (null: any key).
+ * @param source A name for the records' data errors ("inline data").
+ * @returns The route's `middleware`.
+ */
+export function bodyMiddleware(
+  context: Pick<ApiContext, "store" | "config">,
+  scope: Scope | null,
+  source: string,
+): [MiddlewareHandler<ApiEnv>, MiddlewareHandler] {
+  return [requireScope(context.store, scope), jsonBody(context.config, source)];
 }
 
 /** Responses may hold confidential results: no cache keeps them. */

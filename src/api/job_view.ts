@@ -12,7 +12,7 @@ import { showsRunDetails } from "../jobs/release_policy.ts";
 import type { JobView } from "../jobs/store.ts";
 import { samplerWork } from "../jobs/work_limits.ts";
 import type { ApiConfig } from "../jobs/config.ts";
-import { JobProgress } from "./schemas.ts";
+import { errorResponses, JobProgress } from "./schemas.ts";
 
 /** The settings a job's release time follows. */
 export type ReleaseTiming = Pick<ApiConfig, "releaseDelayMs" | "jobTimeLimitMs">;
@@ -131,4 +131,18 @@ export function jobFields(job: JobView, diagnostics: boolean) {
 /** A job's public report as JSON (a mutable copy, as the response types want). */
 export function reportJson(job: JobView) {
   return job.report === null ? {} : { report: { ...job.report, columns: [...job.report.columns] } };
+}
+
+/**
+ * A job submission's answer: 202 with the persisted job (`Accepted`), and the errors a
+ * submission can give (400, 401, 403, 404, 409, 413, 415, 422).
+ *
+ * @param description The 202 answer's description.
+ * @returns The responses, to spread beside any others.
+ */
+export function jobAccepted(description: string) {
+  return {
+    202: { description, content: { "application/json": { schema: Accepted } } },
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+  };
 }

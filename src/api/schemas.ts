@@ -200,6 +200,30 @@ export function submitRoute<B extends z.ZodType, R extends RouteConfig["response
   });
 }
 
+/**
+ * A keyed `POST` with the request (body, query) and answers given (`submitRoute` is the one
+ * with an Idempotency-Key and a JSON body).
+ *
+ * @param path The route.
+ * @param summary The OpenAPI summary.
+ * @param request The request's body and parameters.
+ * @param responses The answers.
+ * @returns The route.
+ */
+export function bodyRoute<
+  Q extends NonNullable<RouteConfig["request"]>,
+  R extends RouteConfig["responses"],
+>(path: string, summary: string, request: Q, responses: R) {
+  return createRoute({
+    method: "post",
+    path,
+    summary,
+    security: BEARER_SECURITY,
+    request,
+    responses,
+  });
+}
+
 /** The owner's diagnostics: a free-form JSON object (scope diagnostics). */
 export const DiagnosticsSchema = z.record(z.string(), z.unknown());
 
