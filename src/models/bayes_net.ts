@@ -65,7 +65,7 @@ export interface BayesNetPrior {
  * 893 / 872 and 894 / 872; under SW, a = 0.3 874 / 856, 873 / 855, 892 / 874, a = 0.5 889 / 868,
  * 888 / 866; in a probe a = 0.1 859, a = 1 864 and three parents 875 (simple). A larger a lowers
  * Δ (a rare record's cell has shape a + α_i, whose log draws spread less), a smaller one smooths
- * less. (Records drawn i.i.d. there; balanced sampling, `simulate`'s default, adds about 4 points.)
+ * less. (Records drawn i.i.d. there; balanced sampling, `simulate`'s default, adds about 2 points.)
  */
 export const DEFAULT_BAYES_NET_PRIOR: BayesNetPrior = Object.freeze({
   dirichlet: 0.5,
