@@ -1,6 +1,6 @@
 /**
  * The GPU samplers' check against a reference posterior: posterior means within Monte Carlo
- * error of the reference's (a quadrature, rstan, or a NUTS fit).
+ * error of the reference's (a quadrature, rstan, or a recorded NUTS fit).
  *
  * @module
  */
@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import type { GpuContext } from "../../src/gpu/device.ts";
 import { sampleGpuHmc } from "../../src/gpu/hmc.ts";
 import { mcseMean } from "../../src/mcmc/diagnostics.ts";
-import { type Fit, fitModel, summarizeFit } from "../../src/mcmc/fit.ts";
-import type { Model, Weighting } from "../../src/models/model.ts";
+import { type Fit, type FitOptions, summarizeFit } from "../../src/mcmc/fit.ts";
+import { fingerprint, NUTS_CASES, NUTS_REFERENCE, type NutsCaseName } from "./_nuts_cases.ts";
 
 /** Draws of parameter j (constrained), one array per chain. */
 export function chainsOf(fit: Fit, j: number): Float64Array[] {
@@ -57,20 +57,37 @@ export function checkMeans(
   return largest;
 }
 
+/** The recorded NUTS fits (`test/reference/gpu_nuts_reference.ts`, which imports this module). */
+async function recordedNuts(): Promise<{
+  settings: FitOptions;
+  cases: Record<
+    string,
+    { fingerprint: unknown; means: Record<string, { mean: number; mcse: number }> }
+  >;
+}> {
+  const url = new URL("../reference/gpu_nuts_expected.json", import.meta.url);
+  return JSON.parse(await Deno.readTextFile(url));
+}
+
 /**
- * Fits `model` by NUTS (4 chains × 2,000 draws, none divergent) and by `sampleGpuHmc` (64 chains
- * × 200 draws, at most 1% divergent) and checks the GPU's means against NUTS's (`checkMeans`).
+ * Samples case `name` of `_nuts_cases.ts` by `sampleGpuHmc` (64 chains × 200 draws, at most 1%
+ * divergent) and checks its means against the recorded NUTS fit's (`checkMeans`): 4 chains ×
+ * 2,000 draws (`NUTS_REFERENCE`), none divergent, recorded for this very posterior (the case's
+ * fingerprint, its f64 log target and gradient at three points, equals the recorded one; else the
+ * recording is stale: rerun `test/reference/gpu_nuts_reference.ts`).
  *
  * @returns the largest |GPU − NUTS| / combined MCSE.
  */
-export async function checkGpuHmcAgainstNuts(
-  gpu: GpuContext,
-  model: Model,
-  weighting: Weighting,
-  label: string,
-): Promise<number> {
-  const nuts = fitModel(model, weighting, { seed: 3, chains: 4, warmup: 500, draws: 2000 });
-  assert.equal(nuts.divergences, 0, `${label}: NUTS diverged`);
+export async function checkGpuHmcAgainstNuts(gpu: GpuContext, name: NutsCaseName): Promise<number> {
+  const { model, weighting } = NUTS_CASES[name]();
+  const { settings, cases } = await recordedNuts();
+  const recorded = cases[name];
+  assert.deepEqual(settings, NUTS_REFERENCE, "the recorded NUTS settings");
+  assert.deepEqual(
+    fingerprint({ model, weighting }),
+    recorded.fingerprint,
+    `${name}: the recorded NUTS fit is of another posterior (rerun gpu_nuts_reference.ts)`,
+  );
   const result = await sampleGpuHmc(gpu, model, weighting, {
     seed: 4,
     chains: 64,
@@ -79,6 +96,6 @@ export async function checkGpuHmcAgainstNuts(
     batchSize: 100,
   });
   const fit = summarizeFit(model, result);
-  assert.ok(fit.divergences <= 0.01 * fit.S, `${label}: ${fit.divergences} divergences`);
-  return checkMeans(fit, meansOf(nuts), label);
+  assert.ok(fit.divergences <= 0.01 * fit.S, `${name}: ${fit.divergences} divergences`);
+  return checkMeans(fit, recorded.means, name);
 }
