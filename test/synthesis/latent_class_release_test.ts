@@ -28,7 +28,7 @@ const TRUTH = (() => {
   return skeleton.simulate(theta, 300, new Rng(21));
 })();
 const MODEL = new LatentClassModel(TRUTH, 6);
-const GIBBS = { seed: 5, chains: 2, warmup: 600, draws: 2000 };
+const GIBBS = { seed: 5, chains: 2, warmup: 300, draws: 1000 };
 const M = 2;
 
 /**
