@@ -3,7 +3,7 @@ import { loadScenario } from "./_load.ts";
 
 const LIMIT = 256 * 1024;
 
-Deno.test("load on loopback: 50 concurrent submissions (each sent twice) all complete, each charged once, no 5xx", async () => {
+Deno.test("load on loopback: 20 concurrent submissions (each sent twice) all complete, each charged once, no 5xx", async () => {
   const t = await testApp({ workers: 2, maxBodyBytes: LIMIT });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },

@@ -116,7 +116,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "PostgreSQL + Redis: 50 concurrent submissions (each sent twice) complete on two workers, each charged once, no 5xx",
+    "PostgreSQL + Redis: 20 concurrent submissions (each sent twice) complete on two workers, each charged once, no 5xx",
   ignore: IGNORE,
   async fn() {
     const stack = await startStack(2);
