@@ -4,13 +4,16 @@
  * must pass with no error or warning, against a live server (this test starts one on a
  * temporary store and gives R its URL, an owner key and the repository): the build knits the
  * vignette (the bundled ACS excerpt released whole, a svyby estimate combined over the synthetic
- * files), and the check re-runs it and runs the testthat tests, which start their own
- * `deno task serve` (this Deno, PPSYNTH_DENO) and run the vignette's steps end to end.
+ * files) into the tarball's `inst/doc`, and the check installs that tarball, checks its vignette
+ * files, and runs the testthat tests, which start their own `deno task serve` (this Deno,
+ * PPSYNTH_DENO) and run the vignette's steps end to end. The check does not knit the vignette a
+ * second time (`--no-vignettes`): the build's knit is the one that ran against the server, and
+ * the HTML the check installs from the tarball is read back here for its printed results.
  *
  * Needs R with httr2, jsonlite, survey, testthat, knitr, rmarkdown and processx (Debian's
  * r-cran-* packages; `.ci/run` installs them) and pandoc; skipped where R is absent, except
- * under CI=true, where it fails. 2 to 5 minutes (two whole-file releases of the ACS excerpt and
- * one of a subsample; 2 min 11 s on an idle development machine).
+ * under CI=true, where it fails. 1 to 3 minutes (one whole-file release of the ACS excerpt and
+ * one of a subsample).
  *
  * @module
  */
@@ -59,6 +62,13 @@ async function run(
   return text;
 }
 
+/** The text of the knitted vignette's code blocks (code and `#>` output), tags and entities undone. */
+function vignetteOutput(html: string): string {
+  const blocks = [...html.matchAll(/<pre[^>]*>([\s\S]*?)<\/pre>/g)].map((m) => m[1]);
+  return blocks.join("\n").replace(/<[^>]+>/g, "").replace(/&gt;/g, ">").replace(/&lt;/g, "<")
+    .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+}
+
 Deno.test({
   name: "R client: R CMD check is clean, the vignette and the testthat tests run on a live server",
   ignore: !R_PRESENT && !CI,
@@ -79,28 +89,40 @@ Deno.test({
         PPSYNTH_KEY: key,
         PPSYNTH_REPO: REPO,
         PPSYNTH_DENO: Deno.execPath(),
-        // The check re-builds the vignette (a release on the server) and so skips running its
-        // tangled code a second time; an error there is still a WARNING.
-        _R_CHECK_VIGNETTES_SKIP_RUN_MAYBE_: "true",
       };
+      // The build installs the package and knits the vignette against the server (an error in a
+      // chunk fails it); the HTML goes into the tarball's inst/doc.
       const build = await run("R", ["CMD", "build", PACKAGE], dir, rEnv);
+      assert.match(build, /installing the package to build vignettes/);
       assert.match(build, /creating vignettes \.\.\. OK/);
       const tarball = [...Deno.readDirSync(dir)].find((e) => /^ppsynth_.*\.tar\.gz$/.test(e.name));
       assert.ok(tarball, build);
-      await run("R", ["CMD", "check", "--no-manual", tarball.name], dir, rEnv);
+      // The check runs on that tarball; --no-vignettes spares it a second knit (a second
+      // whole-file release: the rebuild, or the run of the tangled code) of what the build just
+      // knitted. It still checks the vignette's sources and the built outputs in inst/doc.
+      await run("R", ["CMD", "check", "--no-manual", "--no-vignettes", tarball.name], dir, rEnv);
       const log = await Deno.readTextFile(`${dir}/ppsynth.Rcheck/00check.log`);
       assert.doesNotMatch(log, /WARNING|ERROR/, log);
       assert.match(log, /checking tests \.\.\.[\s\S]*OK/, log);
-      assert.match(log, /checking re-building of vignette outputs \.\.\. OK/, log);
+      assert.match(log, /checking files in .vignettes. \.\.\. OK/, log);
+      assert.match(log, /checking package vignettes in .inst\/doc. \.\.\. OK/, log);
       // The server tests ran: none skipped, none failed.
       const tests = await Deno.readTextFile(`${dir}/ppsynth.Rcheck/tests/testthat.Rout`);
       const summary = tests.match(/\[ FAIL (\d+) \| WARN (\d+) \| SKIP (\d+) \| PASS (\d+) \]/);
       assert.ok(summary, tests);
       assert.deepEqual(summary.slice(1, 4), ["0", "0", "0"], summary[0]);
       assert.ok(Number(summary[4]) >= 250, summary[0]);
-      // The vignette was evaluated against the server: its release printed the job (ε/m = 10/3 < 5: SW).
+      // The vignette, as installed from the tarball, was evaluated against the server: the whole
+      // file registered and released (ε/m = 10/3 < 5: SW) into three files, and the analysis
+      // printed its five PUMAs' confidential and combined synthetic estimates; no chunk warned.
       const html = await Deno.readTextFile(`${dir}/ppsynth.Rcheck/ppsynth/doc/ppsynth.html`);
-      assert.match(html, /sw \/ bayes-net, epsilon 10/);
+      const output = vignetteOutput(html);
+      assert.match(output, /^#> +n = 7634, 23 columns, epsilon total 30$/m, output);
+      assert.match(output, /^#> +sw \/ bayes-net, epsilon 10 \(.*\), m = 3, n = 7634$/m, output);
+      assert.match(output, /^length\(files\)\n#> \[1\] 3$/m, output);
+      const rows = output.match(/^#> [1-5] 25-\d{5}( +-?\d+\.\d+){6}$/gm) ?? [];
+      assert.equal(rows.length, 5, output);
+      assert.doesNotMatch(output, /^#> (Warning|Error)/m, output);
       console.log(`R client: ${summary[0]}; ${log.match(/Status: .*/)?.[0]}`);
     } finally {
       server.kill("SIGTERM");
