@@ -111,7 +111,7 @@ Deno.test({
     const result = await sampleGpuHmc(gpu!, model, weighting, {
       seed: 6,
       chains: 64,
-      warmup: 200,
+      warmup: 100,
       draws: 150,
       batchSize: 50,
       adaptation: { maxLeapfrogSteps: 16 },
@@ -136,7 +136,7 @@ for (const fitName of ["weighted", "unweighted"] as const) {
       const result = await sampleGpuHmc(gpu!, model, { alpha }, {
         seed: 11,
         chains: 64,
-        warmup: 200,
+        warmup: 100,
         draws: 200,
         batchSize: 100,
       });
