@@ -17,7 +17,11 @@ import { announceGpu, GPU_TEST } from "./_helpers.ts";
 
 announceGpu("the GPU study backend test", true);
 
-const SAMPLER: SamplerSettings = { chains: 2, warmup: 150, draws: 150 };
+/**
+ * 2 chains × (150 warmup + 100 draws): the records must be equal whatever the fit; at 100 draws
+ * as at 150 the same synthesizers refuse (14 nulls in study 2's records, 48 in study 3's).
+ */
+const SAMPLER: SamplerSettings = { chains: 2, warmup: 150, draws: 100 };
 
 /** Both runs of a study at R = 2: the records of the CPU run and of the GPU-backed one. */
 async function bothWays<S extends { sampler: SamplerSettings }>(
