@@ -1,6 +1,7 @@
 /**
  * Worker entry for {@linkcode fitModelParallel}: rebuilds the model from its name and design,
- * runs the chains it is given with {@linkcode runChain}, and posts each chain's draws back.
+ * runs the chains it is given with {@linkcode runChain}, and posts each chain's draws back (a
+ * job's last message is its last chain's; the worker keeps no state between jobs).
  *
  * Messages in: {@linkcode ChainJob}. Messages out: `{type: "progress", iterations}`,
  * `{type: "chain", chain, result}` per chain, or `{type: "error", message}`.
@@ -38,9 +39,11 @@ self.onmessage = (event: MessageEvent<ChainJob>) => {
     };
     for (const chain of chains) {
       const result = runChain(logDensity, chain, options, tick, model.exactCoordinates ?? null);
+      // The last message of a job is its last chain: the worker is then free for another job.
+      if (pending > 0) self.postMessage({ type: "progress", iterations: pending });
+      pending = 0;
       self.postMessage({ type: "chain", chain, result }, [result.draws.buffer as ArrayBuffer]);
     }
-    if (pending > 0) self.postMessage({ type: "progress", iterations: pending });
   } catch (error) {
     self.postMessage({ type: "error", message: (error as Error).message });
   }

@@ -2,10 +2,12 @@
  * {@linkcode fitModel} with the chains spread over worker threads.
  *
  * Chain c still draws from `new Rng(seed).split(c)`, so the result is identical, bit for bit,
- * to the single-threaded fit with the same seed; only the wall time changes.
+ * to the single-threaded fit with the same seed; only the wall time changes. The workers are
+ * kept between fits (`worker_pool.ts`): a calibration's refits do not start new ones.
  *
  * @module
  */
+import { acquireWorker, releaseWorker } from "../data/worker_pool.ts";
 import type { Model, Weighting } from "../models/model.ts";
 import { recipeOf } from "../models/recipe.ts";
 import type { ChainJob } from "./chain_worker.ts";
@@ -19,6 +21,9 @@ export interface ParallelFitOptions extends FitOptions {
   /** Aborting it terminates the chain workers at once; the fit rejects with its reason. */
   readonly signal?: AbortSignal;
 }
+
+/** The chain worker's module. */
+const CHAIN_WORKER = new URL("./chain_worker.ts", import.meta.url);
 
 type WorkerMessage =
   | { type: "progress"; iterations: number }
@@ -56,16 +61,14 @@ export async function fitModelParallel(
   const total = resolved.chains * (resolved.warmup + resolved.draws * resolved.thin);
   let done = 0;
   const results: ChainResult[] = new Array(resolved.chains);
-  const workers = Array.from(
-    { length: threads },
-    () => new Worker(new URL("./chain_worker.ts", import.meta.url).href, { type: "module" }),
-  );
+  const workers = Array.from({ length: threads }, () => acquireWorker(CHAIN_WORKER));
   const rejecters: ((reason: unknown) => void)[] = [];
   const abort = () => {
     workers.forEach((worker) => worker.terminate());
     rejecters.forEach((reject) => reject(signal!.reason));
   };
   signal?.addEventListener("abort", abort, { once: true });
+  let clean = false;
   try {
     await Promise.all(workers.map((worker, w) =>
       new Promise<void>((resolve, reject) => {
@@ -98,9 +101,12 @@ export async function fitModelParallel(
         worker.postMessage(job);
       })
     ));
+    clean = !(signal?.aborted ?? false);
   } finally {
     signal?.removeEventListener("abort", abort);
-    workers.forEach((worker) => worker.terminate());
+    // Every worker posted its last chain: kept for the next fit. After a failure or an abort
+    // some may still be running: terminated.
+    workers.forEach((worker) => clean ? releaseWorker(CHAIN_WORKER, worker) : worker.terminate());
   }
   return summarizeFit(model, combineChains(results, model.dim), setup, resolved.warmup);
 }

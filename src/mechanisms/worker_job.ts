@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { acquireWorker, releaseWorker } from "../data/worker_pool.ts";
 
 /**
  * Where each of `threads` contiguous shares of S draws starts, with S at the end:
@@ -14,8 +15,9 @@ export function shareStarts(S: number, threads: number): number[] {
 }
 
 /**
- * Runs one job in a fresh module worker and resolves with its one reply; a reply
- * `{error}` or a worker failure rejects, naming `what`. The worker is terminated either way.
+ * Runs one job in a module worker (a kept one if idle, `worker_pool.ts`) and resolves with its
+ * one reply; a reply `{error}` or a worker failure rejects, naming `what`. A worker that replied
+ * goes back to the pool; one that failed is terminated.
  *
  * @param url The worker module.
  * @param job The message posted to it.
@@ -26,18 +28,20 @@ export function runWorkerJob<Job, Result extends object>(
   job: Job,
   what: string,
 ): Promise<Result> {
-  const worker = new Worker(url.href, { type: "module" });
+  const worker = acquireWorker(url);
   return new Promise<Result>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<Result | { error: string }>) => {
+      releaseWorker(url, worker);
       if ("error" in event.data) reject(new Error(event.data.error));
       else resolve(event.data);
     };
     worker.onerror = (event) => {
       event.preventDefault();
+      worker.terminate();
       reject(new Error(`the ${what} worker failed: ${event.message}`));
     };
     worker.postMessage(job);
-  }).finally(() => worker.terminate());
+  });
 }
 
 /**
