@@ -37,7 +37,7 @@
  * race, hi_chol and the weight given agecat and gender; the design-based tables both ways; the
  * weights; the held-out check) and writes DIR/design_release.json (a pure function of the
  * settings) and DIR/design_release.md (the wall time in a footer), both or neither. `--quick` is
- * a reduced run for the tests (every 10th record, short chains). `--render` runs nothing: it
+ * a reduced run for the tests (every 20th record, short chains). `--render` runs nothing: it
  * decides the report's document again from DIR/design_release.json and rewrites the JSON (with
  * the document) and the markdown, keeping the markdown's footer.
  *

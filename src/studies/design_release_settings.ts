@@ -52,10 +52,10 @@ export const DESIGN_RELEASE_SETTINGS: DesignReleaseSettings = Object.freeze({
   margin: 0.02,
 });
 
-/** The reduced run of `--quick` (every 10th record, short chains): for the tests. */
+/** The reduced run of `--quick` (every 20th record, short chains): for the tests. */
 export const QUICK_DESIGN_RELEASE: DesignReleaseSettings = Object.freeze({
   ...DESIGN_RELEASE_SETTINGS,
-  every: 10,
+  every: 20,
   draws: 200,
   chains: 2,
   warmup: 150,
