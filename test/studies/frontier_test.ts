@@ -104,7 +104,9 @@ Deno.test("frontier: a reduced run releases every planned arm with its measures 
     ...SMALL,
     files: [{ ...NHANES_FILE, every: 40 }],
     mechanisms: ["sw", "censored", "histogram", "laplace-table"] as const,
-    epsilons: [5],
+    // ε = 20: SW meets the cap in fewer refits than at ε = 5 (issue 36: 10 → 6 CPU s); the
+    // claims are the arms, their measures and the resumed run, not the calibration.
+    epsilons: [20],
     draws: 200,
     chains: 2,
     warmup: 150,
@@ -120,7 +122,7 @@ Deno.test("frontier: a reduced run releases every planned arm with its measures 
   const released = result.arms.filter(isReleased);
   const censored = released.find((a) => a.mechanism === "censored")!;
   assert.equal(censored.release.guarantee, "DP");
-  assert.ok(Math.abs(censored.release.epsilon - 5) < 1e-12);
+  assert.ok(Math.abs(censored.release.epsilon - 20) < 1e-12);
   assert.ok(censored.metrics.sPMSE! > 0 && censored.metrics.meanTvd! >= 0);
   assert.ok(Number.isFinite(censored.metrics.bias.hi_chol));
   const table = released.find((a) => a.mechanism === "laplace-table")!;
