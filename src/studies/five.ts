@@ -33,7 +33,7 @@
  * downscaling comparison's synthesizer t with (u = 0) and without (u = 1) downscaling
  * REPLICATE_SYNTHESIS_STREAM + 8E + 2t + u; the histogram noise REPLICATE_NOISE_STREAM + e.
  *
- * Files: the settings in `five_settings.ts`, the record and summary types in `five_result.ts`, the
+ * Files: the settings and the record and summary types in `five_settings.ts`, the
  * verdicts (with the tunings, paired comparisons and downscaling they read) in `five_verdicts.ts`,
  * the report as data in `five_document.ts` and its prose in `templates/five.md`, the Beta median
  * in `stats/incomplete_beta.ts`; this module runs a replicate, aggregates, and exports the
@@ -50,16 +50,19 @@ import { betaMedian } from "../stats/incomplete_beta.ts";
 import { runMechanismUnderCap, syntheticDatasets } from "../synthesis/release.ts";
 import { utilityOf } from "../synthesis/utility.ts";
 import { fiveDocument } from "./five_document.ts";
-import type { FiveCell, FiveEntry, FiveRecord, FiveSummary } from "./five_result.ts";
 import {
   FIVE_DOWNSCALED,
   FIVE_LABELS,
   FIVE_MECHANISMS,
   FIVE_SETTINGS,
   FIVE_TUNABLE,
+  type FiveCell,
   type FiveDownscaled,
+  type FiveEntry,
   type FiveMechanism,
+  type FiveRecord,
   type FiveSettings,
+  type FiveSummary,
   type FiveTunable,
   RETUNED_LABELS,
 } from "./five_settings.ts";

@@ -11,7 +11,9 @@ import {
   FIVE_MECHANISMS,
   FIVE_TUNABLE,
   type FiveDownscaled,
+  type FiveEntry,
   type FiveMechanism,
+  type FiveResult,
 } from "./five_settings.ts";
 import {
   cellUnder,
@@ -20,7 +22,6 @@ import {
   truncationText,
   weightedAgainstBest,
 } from "./five_verdicts.ts";
-import type { FiveEntry, FiveResult } from "./five_result.ts";
 import { joined, num, type Report, type ReportTable, text, type Value } from "./study_document.ts";
 import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
 import * as md from "./markdown.ts";

@@ -17,14 +17,18 @@
  *
  * @module
  */
-import type { FiveCell, FiveEntry, FiveRecord, FiveResult, FiveSummary } from "./five_result.ts";
 import {
   FIVE_DOWNSCALED,
   FIVE_LABELS,
   FIVE_MECHANISMS,
   FIVE_TUNABLE,
+  type FiveCell,
   type FiveDownscaled,
+  type FiveEntry,
   type FiveMechanism,
+  type FiveRecord,
+  type FiveResult,
+  type FiveSummary,
   type FiveTunable,
 } from "./five_settings.ts";
 import { type PairedDifference, pairedDifference } from "../stats/paired_difference.ts";

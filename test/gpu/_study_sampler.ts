@@ -6,8 +6,7 @@
  * @module
  */
 import { FIVE_MECHANISMS, FIVE_SETTINGS, type FiveSettings } from "../../src/studies/five.ts";
-import type { FiveMechanism } from "../../src/studies/five_settings.ts";
-import type { FiveRecord } from "../../src/studies/five_result.ts";
+import type { FiveMechanism, FiveRecord } from "../../src/studies/five_settings.ts";
 import type { SampleSummary } from "../../src/stats/sample_summary.ts";
 
 /** The study seed (replicate r's data is the same for any number of replicates). */

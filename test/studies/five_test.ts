@@ -8,7 +8,7 @@ import {
   type FiveSettings,
   study,
 } from "../../src/studies/five.ts";
-import type { FiveEntry, FiveRecord } from "../../src/studies/five_result.ts";
+import type { FiveEntry, FiveRecord } from "../../src/studies/five_settings.ts";
 import { runSerialAndParallel } from "./_quick.ts";
 
 const QUICK: FiveSettings = {
