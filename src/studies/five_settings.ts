@@ -7,13 +7,8 @@
  */
 import type { SampleSummary } from "../stats/sample_summary.ts";
 import type { StudyResult } from "./study.ts";
-import {
-  type FitStats,
-  type SamplerSettings,
-  STUDY_SAMPLER,
-  type Summary,
-  type TotalFitStats,
-} from "./study_runner.ts";
+import type { FitStats, SamplerSettings, Summary, TotalFitStats } from "./study_runner.ts";
+import { STUDY_SAMPLER } from "./study_runner.ts";
 
 /** Settings of the five-synthesizer study. */
 export interface FiveSettings {
