@@ -18,15 +18,8 @@ import {
 import { chain, contractionVerdicts, shareCell } from "./contraction_verdicts.ts";
 import { percent } from "./markdown.ts";
 import { distributionSeries, type Figure, type Panel } from "../report/figure.ts";
-import {
-  cat,
-  joined,
-  num,
-  type Report,
-  type ReportTable,
-  text,
-  type Value,
-} from "./study_document.ts";
+import type { Report, ReportTable, Value } from "./study_document.ts";
+import { cat, joined, num, text } from "./study_document.ts";
 import type { TotalFitStats } from "./study_runner.ts";
 import type { StudyResult } from "./study.ts";
 

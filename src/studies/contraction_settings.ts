@@ -4,13 +4,8 @@
  *
  * @module
  */
-import {
-  type FitStats,
-  type SamplerSettings,
-  STUDY_SAMPLER,
-  type Summary,
-  type TotalFitStats,
-} from "./study_runner.ts";
+import type { FitStats, SamplerSettings, Summary, TotalFitStats } from "./study_runner.ts";
+import { STUDY_SAMPLER } from "./study_runner.ts";
 import type { SampleSummary } from "../stats/sample_summary.ts";
 
 /** A data-generating model of the study, with the paper's global Lipschitz value for it. */

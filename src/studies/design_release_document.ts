@@ -12,16 +12,8 @@ import {
   type Estimate,
 } from "./design_release_settings.ts";
 import designReleaseText from "./templates/design_release.md" with { type: "text" };
-import {
-  formatReport,
-  fragment,
-  num,
-  renderStudy,
-  type Report,
-  type StudyDocument,
-  text,
-  type Value,
-} from "./study_document.ts";
+import type { Report, StudyDocument, Value } from "./study_document.ts";
+import { formatReport, fragment, num, renderStudy, text } from "./study_document.ts";
 
 /** The report (the file's final newline dropped). */
 const DESIGN_RELEASE_TEMPLATE = designReleaseText.replace(/\n$/, "");

@@ -17,17 +17,8 @@ import {
   MECHANISM_LABELS,
 } from "./frontier_settings.ts";
 import { type FrontierCell, frontierCells, frontierWinners } from "./frontier_evidence.ts";
-import {
-  formatReport,
-  fragment,
-  joined,
-  num,
-  renderStudy,
-  type Report,
-  type StudyDocument,
-  text,
-  type Value,
-} from "./study_document.ts";
+import type { Report, StudyDocument, Value } from "./study_document.ts";
+import { formatReport, fragment, joined, num, renderStudy, text } from "./study_document.ts";
 import type { Series } from "../report/figure.ts";
 import { figureSvg } from "../report/svg.ts";
 import frontierText from "./templates/frontier.md" with { type: "text" };

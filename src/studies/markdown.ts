@@ -6,14 +6,8 @@
  *
  * @module
  */
-import {
-  GPU_STUDY_CHAINS,
-  gpuDrawsPerChain,
-  SAMPLER_NOTE,
-  type SamplerSettings,
-  type Summary,
-  type TotalFitStats,
-} from "./study_runner.ts";
+import type { SamplerSettings, Summary, TotalFitStats } from "./study_runner.ts";
+import { GPU_STUDY_CHAINS, gpuDrawsPerChain, SAMPLER_NOTE } from "./study_runner.ts";
 import { type Num, num, type Text, text } from "./study_document.ts";
 
 export { markdownTable } from "./markdown_table.ts";

@@ -23,15 +23,8 @@ import {
   type ReweightSummary,
   TABLE_STATISTICS,
 } from "./reweight_settings.ts";
-import {
-  cat,
-  joined,
-  num,
-  type Report,
-  type ReportTable,
-  text,
-  type Value,
-} from "./study_document.ts";
+import type { Report, ReportTable, Value } from "./study_document.ts";
+import { cat, joined, num, text } from "./study_document.ts";
 import { distributionSeries, type Figure, type Series } from "../report/figure.ts";
 import * as md from "./markdown.ts";
 

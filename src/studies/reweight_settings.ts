@@ -5,13 +5,8 @@
  * @module
  */
 import type { MechanismName } from "../mechanisms/mechanism.ts";
-import {
-  type FitStats,
-  type SamplerSettings,
-  STUDY_SAMPLER,
-  type Summary,
-  type TotalFitStats,
-} from "./study_runner.ts";
+import type { FitStats, SamplerSettings, Summary, TotalFitStats } from "./study_runner.ts";
+import { STUDY_SAMPLER } from "./study_runner.ts";
 import type { StudyResult } from "./study.ts";
 import type { SummaryIntervals } from "../stats/bootstrap.ts";
 import type { SampleSummary } from "../stats/sample_summary.ts";

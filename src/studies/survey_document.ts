@@ -9,15 +9,8 @@
  * @module
  */
 import { medianRange, quantileCells, samplerParagraph } from "./markdown.ts";
-import {
-  cat,
-  joined,
-  num,
-  type Report,
-  type ReportTable,
-  text,
-  type Value,
-} from "./study_document.ts";
+import type { Report, ReportTable, Value } from "./study_document.ts";
+import { cat, joined, num, text } from "./study_document.ts";
 import {
   type ArmSummary,
   cellMean,
