@@ -7,9 +7,7 @@
  * What is checked is the plumbing (idempotency under concurrent retries, one charge per job,
  * every job claimed and released once, no 5xx), not a job's content: 20 jobs on two workers
  * still race every retry against its original and the workers against each other for the
- * queue, and each job fits with 1,000 draws, not the 4,000 of `QUICK` (a quarter of the
- * sampling; the API's final fit still passes its diagnostics, as the release path runs an
- * unmixed fit on from its end before it would flag it).
+ * queue, and each job is `QUICK`'s fit (2,000 draws since issue 36, 4,000 before).
  *
  * @module
  */
@@ -18,9 +16,6 @@ import { confidentialCsv, QUICK } from "./_helpers.ts";
 
 /** Jobs submitted (each twice). */
 export const JOBS = 20;
-
-/** Each job's synthesis: `QUICK` at 1,000 draws (bulk ESS ≥ 400 of them, as a release needs). */
-const LOAD_SYNTHESIS = { ...QUICK, draws: 1000 } as const;
 
 /** What the scenario saw. */
 export interface LoadOutcome {
@@ -71,7 +66,7 @@ export async function loadScenario(
       const response = await call("/v1/syntheses", {
         method: "POST",
         headers: { ...headers, "Idempotency-Key": `load-${i}` },
-        body: JSON.stringify({ ...LOAD_SYNTHESIS, datasetId, epsilon: 1000 }),
+        body: JSON.stringify({ ...QUICK, datasetId, epsilon: 1000 }),
       });
       assert.equal(response.status, 202);
       return (await response.json()).id as string;

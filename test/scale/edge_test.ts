@@ -116,9 +116,9 @@ Deno.test({
           mechanism: "unweighted",
           epsilon: 5000,
           m: 2,
-          // 1,000 draws, not 4,000 (issue 36): the functions' plumbing is checked, not the fit;
-          // as in the load scenario (test/api/_load.ts), the job passes the release checks.
-          draws: 1000,
+          // 2,000 draws, not 4,000 (issue 36), as QUICK (test/api/_helpers.ts): the functions'
+          // plumbing is checked, not the fit.
+          draws: 2000,
           chains: 4,
           warmup: 300,
         }),
@@ -145,9 +145,9 @@ Deno.test({
           weight: "w",
           strata: "field",
           by: ["field", "gender"],
-          // 1,600 draws, not FBS_QUICK's 4,000, as in test/api/tables_test.ts.
+          // 2,000 draws, not FBS_QUICK's 4,000, as in test/api/tables_test.ts.
           ...FBS_QUICK,
-          draws: 1600,
+          draws: 2000,
         }),
       });
       assert.equal(table.status, "queued");
