@@ -243,7 +243,10 @@ Deno.test("API whole file: a schema that does not match the columns is refused a
 Deno.test("API whole file: the Gibbs sweeps run off the event loop — /healthz answers while the job runs, and the time limit stops it", async () => {
   // The attack (issue 34's class of stall): a whole-file job of many sweeps, then /healthz. In the
   // server's thread the sweeps held every other request for the whole fit.
-  const t = await testApp({ jobTimeLimitMs: 4000 });
+  // A 2 s time limit (4 s before issue 36): in the server's thread the sweeps would hold the event
+  // loop for the whole fit (40,000 sweeps), past any limit, whose timer cannot fire meanwhile;
+  // off it, 2 s of probes every 100 ms see the loop free.
+  const t = await testApp({ jobTimeLimitMs: 2000 });
   await withTenant(t, async ({ analyst }) => {
     const posted = performance.now();
     const response = await post(t, "/v1/syntheses", analyst, {
@@ -261,7 +264,7 @@ Deno.test("API whole file: the Gibbs sweeps run off the event loop — /healthz 
     const body = await response.json();
     assert.equal(response.status, 202, JSON.stringify(body));
     // The server shares this thread: a probe every 100 ms — its lateness (the time the event loop
-    // was held) with a /healthz and a status read — until the job ends (its 4 s time limit), at most 60 s.
+    // was held) with a /healthz and a status read — until the job ends (its 2 s time limit), at most 60 s.
     // The submission's own answer first: the pool starts the job as it is accepted.
     const waits: number[] = [performance.now() - posted];
     let ended = false;
