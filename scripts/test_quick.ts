@@ -82,7 +82,7 @@ export const SERIAL_FILES: Readonly<Record<string, string>> = {
   "test/security/request_thread_test.ts": "/healthz answers within 1 s during the four stalls",
   "test/security/release_time_test.ts": "F6: jobs end at the request-fixed release time",
   "test/scale/edge_test.ts": "two workers share the jobs on their leases",
-  "test/security/store_hygiene_test.ts": "an 8 MiB upload leaves /healthz under 2 s",
+  "test/security/store_hygiene_test.ts": "a 16 MiB upload leaves /healthz under 2 s",
   "test/api/file_synthesis_test.ts": "the event loop is never held 1 s during a file job",
   "test/security/table_work_test.ts": "/healthz answers within 2 s while a table runs",
 };

@@ -149,9 +149,7 @@ Deno.test({
       await select(page, { "#model": "negbin", "#mechanism": "lw-final" });
       await fill(page, { "#epsilon": "8", "#m": "2" });
       await page.click("summary");
-      // 2,000 draws, not 4,000 (issue 36), as QUICK (test/api/_helpers.ts): the page is
-      // checked, not the fit's precision.
-      await fill(page, { "#draws": "2000", "#chains": "4", "#warmup": "300" });
+      await fill(page, { "#draws": "4000", "#chains": "4", "#warmup": "300" });
       // No seed on a registered dataset: the server draws it.
       assert.equal(await page.isDisabled("#seed"), true);
       await page.check("#tabulate");

@@ -268,10 +268,7 @@ Deno.test("`POST /v1/tables` fbs runs as a table job: the command's rows, its ca
       stratumSizes: { field: FIELD_SIZES },
       bounds: FBS_BOUNDS,
     });
-    // 2,000 draws, not FBS_QUICK's 4,000 (issue 36): what is checked is the job's plumbing and
-    // its rows' shape, not their values (the normal model's unseeded QUICK jobs failed their
-    // diagnostics 1.5 % of the time at 1,000 draws, never in 400 at 2,000).
-    const request = { ...COLUMNS, ...FBS_QUICK, draws: 2000 };
+    const request = { ...COLUMNS, ...FBS_QUICK };
     const refused = await postJson(t, "/v1/tables", keys.submit, {
       ...request,
       datasetId,
@@ -338,8 +335,7 @@ Deno.test("`POST /v1/tables` fbp on a registered dataset takes its stratum sizes
       method: "fbp",
       epsilon: 99,
       m: 2,
-      // 2,000 draws (issue 36; 4,000 before): the claim is where the sizes come from.
-      draws: 2000,
+      draws: 4000,
       chains: 4,
       warmup: 300,
     };

@@ -116,9 +116,7 @@ Deno.test({
           mechanism: "unweighted",
           epsilon: 5000,
           m: 2,
-          // 2,000 draws, not 4,000 (issue 36), as QUICK (test/api/_helpers.ts): the functions'
-          // plumbing is checked, not the fit.
-          draws: 2000,
+          draws: 4000,
           chains: 4,
           warmup: 300,
         }),
@@ -145,9 +143,7 @@ Deno.test({
           weight: "w",
           strata: "field",
           by: ["field", "gender"],
-          // 2,000 draws, not FBS_QUICK's 4,000, as in test/api/tables_test.ts.
           ...FBS_QUICK,
-          draws: 2000,
         }),
       });
       assert.equal(table.status, "queued");
