@@ -2,9 +2,10 @@
  * Module workers kept between jobs. A fresh worker compiles its module graph in a new isolate
  * (about 65 ms of CPU for a chain worker), and the CPU's fits and S×n passes use a worker per
  * thread for every fit and every pass: a calibration runs tens of fits, a study thousands. A
- * worker whose job ended cleanly comes back here ({@linkcode releaseWorker}) and serves the next
- * job of the same module ({@linkcode acquireWorker}); one that failed or was aborted is
- * terminated, never kept. Idle workers end {@linkcode WORKER_IDLE_MS} after the last release, so
+ * worker whose job ended with its reply (a value, or an error it caught and posted) comes back
+ * here ({@linkcode releaseWorker}) and serves the next job of the same module
+ * ({@linkcode acquireWorker}); one that threw an uncaught error, or whose job was aborted or
+ * failed elsewhere, is terminated, never kept. Idle workers end {@linkcode WORKER_IDLE_MS} after the last release, so
  * a process whose work is done exits at most that much later.
  *
  * Only modules that keep no state between jobs belong here (each job rebuilds its model from its

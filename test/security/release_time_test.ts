@@ -16,7 +16,7 @@ function outlierCsv(n: number): string {
 Deno.test("F6: an analyst sees jobs whose fits took different refits finish at the same request-fixed time", async () => {
   // 15 s, not the default 30 s: the claim needs only that both jobs end before it with time to
   // poll them while held (they ran 3.9–4.4 s on 2 cores at load 7–9 at 1,000 draws, 4.8–6.5 s at
-  // 4,000).
+  // 4,000; QUICK's 2,000 lie between).
   // Without the hold an analyst sees each job at its own end, before this time whatever its
   // length: with `releaseTime` broken to return the acceptance time, this test failed (seen
   // 3,893 and 4,307 ms); a longer delay only waits longer.
