@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { study } from "../../src/studies/five.ts";
 import { fitModel } from "../../src/mcmc/fit.ts";
 import { meansOf } from "../gpu/_check_means.ts";
-import { NUTS_CASES, NUTS_REFERENCE } from "../gpu/_nuts_cases.ts";
+import { fingerprint, NUTS_CASES, NUTS_REFERENCE } from "../gpu/_nuts_cases.ts";
 import { type Measured, measured, SMALL, STUDY_SEED } from "../gpu/_study_sampler.ts";
 
 const RECORDING = new URL("../reference/study_sampler_nuts.json", import.meta.url);
@@ -40,4 +40,18 @@ Deno.test("the GPU HMC checks' NUTS recording is what NUTS gives now (the normal
   const problem = NUTS_CASES.normal();
   const fit = fitModel(problem.model, problem.weighting, NUTS_REFERENCE);
   assert.deepEqual(JSON.parse(JSON.stringify(meansOf(fit))), recorded.cases.normal.means);
+});
+
+Deno.test("every GPU HMC case's posterior is the one recorded (its fingerprint)", async () => {
+  const recorded = JSON.parse(await Deno.readTextFile(GPU_NUTS)) as {
+    cases: Record<string, { fingerprint: unknown }>;
+  };
+  assert.deepEqual(Object.keys(recorded.cases).sort(), Object.keys(NUTS_CASES).sort());
+  for (const [name, make] of Object.entries(NUTS_CASES)) {
+    assert.deepEqual(
+      JSON.parse(JSON.stringify(fingerprint(make()))),
+      recorded.cases[name].fingerprint,
+      name,
+    );
+  }
 });
