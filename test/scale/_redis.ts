@@ -23,6 +23,8 @@ export const IGNORE_REDIS = !HAS_REDIS && Deno.env.get("CI") !== "true";
 export interface RedisServer {
   readonly url: string;
   stop(): Promise<void>;
+  /** SIGKILLs it at once (a file's exit before its last test stopped it). */
+  kill(): void;
 }
 
 /** Starts `redis-server` on 127.0.0.1 and a free port, with persistence off. */
@@ -39,6 +41,13 @@ export async function startRedis(): Promise<RedisServer> {
     async stop() {
       child.kill("SIGTERM");
       await child.status;
+    },
+    kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already exited
+      }
     },
   };
 }

@@ -33,34 +33,68 @@ const SLOWER: ContractionSettings = {
   sampler: { chains: 2, warmup: 150, draws: 150 },
 };
 
+/**
+ * One redis-server and three workers for the file (issue 36; one set per test before): the quick
+ * run takes all three, then the SIGKILL run the same three, on its own run id (a fresh key space
+ * in Redis), so each test's lines are told apart by `run`. Their start (a Deno process, its study
+ * thread, about 0.8 CPU s each) was the same in both tests; the kill run's workers now also show
+ * that a thread that ran earlier replicates gives the same records. Started at the top level so
+ * that no test's sanitizer sees the processes; the last test stops them, and a filtered run kills
+ * them on exit.
+ */
+const shared = IGNORE_REDIS ? null : await (async () => {
+  const redis = await startRedis();
+  const workers = [0, 1, 2].map(() => startWorker(redis.url));
+  const kill = () => {
+    for (const worker of workers) {
+      try {
+        worker.child.kill("SIGKILL");
+      } catch {
+        // already exited
+      }
+    }
+    redis.kill();
+  };
+  globalThis.addEventListener("unload", kill);
+  return {
+    redis,
+    workers,
+    async stop() {
+      globalThis.removeEventListener("unload", kill);
+      await Promise.all(workers.map(stopWorker));
+      await redis.stop();
+    },
+  };
+})();
+
+/** The replicates a worker logged `event` for in run `run`. */
+function replicates(worker: WorkerProcess, event: string, run: string): unknown[] {
+  return worker.lines.filter((line) => line.event === event && line.run === run)
+    .map((line) => line.r);
+}
+
 Deno.test({
   name: "three workers run the quick contraction study byte-identical to the single-process run",
   ignore: IGNORE_REDIS,
   async fn() {
-    const redis = await startRedis();
-    const workers = [0, 1, 2].map(() => startWorker(redis.url));
-    try {
-      const local = await runStudy(study, { seed: 5, replicates: 6, settings: QUICK, workers: 0 });
-      const seen: number[] = [];
-      const queued = await runStudyOnQueue(study, {
-        url: redis.url,
-        seed: 5,
-        replicates: 6,
-        settings: QUICK,
-        pollMs: 100,
-        onProgress: ({ done }) => seen.push(done),
-      });
-      assert.equal(studyJson(queued), studyJson(local));
-      assert.equal(seen.at(-1), 6);
-      // Every replicate ran once, and the work was shared.
-      const started = workers.flatMap((w) =>
-        w.lines.filter((line) => line.event === "replicate_started").map((line) => line.r)
-      );
-      assert.deepEqual(started.toSorted(), [0, 1, 2, 3, 4, 5]);
-    } finally {
-      await Promise.all(workers.map(stopWorker));
-      await redis.stop();
-    }
+    const { redis, workers } = shared!;
+    const run = "quick";
+    const local = await runStudy(study, { seed: 5, replicates: 6, settings: QUICK, workers: 0 });
+    const seen: number[] = [];
+    const queued = await runStudyOnQueue(study, {
+      url: redis.url,
+      run,
+      seed: 5,
+      replicates: 6,
+      settings: QUICK,
+      pollMs: 100,
+      onProgress: ({ done }) => seen.push(done),
+    });
+    assert.equal(studyJson(queued), studyJson(local));
+    assert.equal(seen.at(-1), 6);
+    // Every replicate ran once, and the work was shared.
+    const started = workers.flatMap((w) => replicates(w, "replicate_started", run));
+    assert.deepEqual(started.toSorted(), [0, 1, 2, 3, 4, 5]);
   },
 });
 
@@ -68,13 +102,14 @@ Deno.test({
   name: "a worker SIGKILLed mid-replicate loses nothing: the study completes with the same result",
   ignore: IGNORE_REDIS,
   async fn() {
-    const redis = await startRedis();
-    const workers: WorkerProcess[] = [0, 1, 2].map(() => startWorker(redis.url));
+    const { redis, workers } = shared!;
+    const run = "kill";
     try {
       // Two replicates (issue 36; three before): one killed mid-way and run again elsewhere is
       // the claim, and the third replicate only added a replicate of work here and locally.
       const queued = runStudyOnQueue(study, {
         url: redis.url,
+        run,
         seed: 11,
         replicates: 2,
         settings: SLOWER,
@@ -82,17 +117,17 @@ Deno.test({
       });
       const victim = await until(
         "a replicate to start",
-        () => workers.find((w) => w.lines.some((line) => line.event === "replicate_started")),
+        () => workers.find((w) => replicates(w, "replicate_started", run).length > 0),
       );
-      const r = victim.lines.find((line) => line.event === "replicate_started")!.r;
+      const r = replicates(victim, "replicate_started", run)[0];
       victim.child.kill("SIGKILL");
       await victim.done;
       assert.equal((await victim.child.status).signal, "SIGKILL");
-      assert.ok(!victim.lines.some((line) => line.event === "replicate_finished"));
+      assert.deepEqual(replicates(victim, "replicate_finished", run), []);
       const result = await queued;
       // The killed worker's replicate ran again on another worker once its lock expired.
       const rerun = workers.filter((w) => w !== victim).some((w) =>
-        w.lines.some((line) => line.event === "replicate_finished" && line.r === r)
+        replicates(w, "replicate_finished", run).includes(r)
       );
       assert.ok(rerun, `replicate ${r} was run again`);
       const local = await runStudy(study, {
@@ -103,8 +138,7 @@ Deno.test({
       });
       assert.equal(studyJson(result), studyJson(local));
     } finally {
-      await Promise.all(workers.map(stopWorker));
-      await redis.stop();
+      await shared!.stop();
     }
   },
 });
