@@ -2,9 +2,9 @@
  * Issue 36: every test file is classified, quick or slow. `deno task test:quick` runs the files
  * scripts/test_quick.ts lists (its quick folders less its slow files); a test file under `test/`
  * must be one of those, a named slow file, or in a named slow folder — so a new file or folder
- * fails here until it is put in a set. `deno task test` is two `deno test` runs with the same
- * flags, a parallel one and a serial one of the files with wall-clock claims, which together take
- * every test file once and the doc tests, and the task fails if either fails. And the quick task
+ * fails here until it is put in a set. `deno task test` is scripts/test_suite.ts: two `deno test`
+ * runs with the same flags, a parallel one and a serial one of the files with wall-clock claims,
+ * which together take every test file once and the doc tests. And the quick task
  * is a true subset of `deno task test`: the same permissions, its files in the parallel run.
  *
  * @module
@@ -21,6 +21,7 @@ import {
   SLOW_FOLDERS,
   testFiles,
 } from "../../scripts/test_quick.ts";
+import { PERMISSIONS, suiteRuns } from "../../scripts/test_suite.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -77,38 +78,27 @@ Deno.test("the sets are consistent: folders exist and are disjoint, slow files e
 
 const LIST = "$(deno run --allow-read scripts/test_quick.ts";
 
-/** The `deno test` runs of the `test` task, the statements it runs in order (split on `;`). */
-async function fullRuns(): Promise<{ statements: string[]; runs: string[] }> {
-  const statements = (await taskCommand("test")).split(";").map((part) => part.trim());
-  return { statements, runs: statements.filter((part) => part.startsWith("deno test ")) };
-}
+const permissions = (args: readonly string[]) =>
+  args.filter((w) => w.startsWith("--allow-")).sort();
 
-const permissions = (command: string) =>
-  words(command).filter((w) => w.startsWith("--allow-")).sort();
-
-Deno.test("`test` runs the suite in parallel, then the serial files alone, and fails if either fails", async () => {
-  const { statements, runs } = await fullRuns();
-  assert.equal(runs.length, 2, statements.join("\n"));
-  const [parallel, serial] = runs;
-  assert.ok(parallel.endsWith(`${LIST} --parallel)`), parallel);
-  assert.ok(serial.endsWith(`${LIST} --serial)`), serial);
-  assert.ok(words(parallel).includes("--parallel"), parallel);
-  assert.ok(!words(serial).includes("--parallel"), serial);
-  for (const run of runs) {
-    assert.ok(words(run).includes("--doc"), run);
-    // No path of its own: the script's lists are all it runs.
-    assert.deepEqual(words(run).filter((w) => !w.startsWith("-")), ["deno", "test"], run);
+Deno.test("`test` runs scripts/test_suite.ts: the suite in parallel beside the serial files, with the same flags", async () => {
+  const command = await taskCommand("test");
+  assert.equal(
+    command,
+    "deno run --allow-read --allow-run --allow-env scripts/test_suite.ts",
+    "the test task's command",
+  );
+  const { parallel, serial } = await suiteRuns();
+  assert.ok(parallel.includes("--parallel"), parallel.join(" "));
+  assert.ok(!serial.includes("--parallel"), serial.join(" "));
+  for (const run of [parallel, serial]) {
+    assert.deepEqual(run.slice(0, 2), ["test", "--doc"], run.join(" "));
+    assert.deepEqual(permissions(run), [...PERMISSIONS].sort());
   }
-  assert.deepEqual(permissions(serial), permissions(parallel));
-  assert.ok(permissions(parallel).length >= 5, parallel);
-  // Each run's status kept, both runs made, and the task's status is a failure if either failed.
-  assert.deepEqual(statements, [
-    parallel,
-    "P=$?",
-    serial,
-    "S=$?",
-    "test $P = 0 && test $S = 0",
-  ]);
+  assert.ok(PERMISSIONS.length >= 5);
+  // No path of their own: the script's lists are all they run.
+  assert.deepEqual(parallel.slice(1).filter((w) => !w.startsWith("-")), await parallelRoots());
+  assert.deepEqual(serial.slice(1).filter((w) => !w.startsWith("-")), Object.keys(SERIAL_FILES));
 });
 
 Deno.test("the parallel and serial runs of `test` take every test file exactly once, and the doc tests", async () => {
@@ -152,8 +142,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 Deno.test("`test:quick` is a subset of `test`: the same permissions, its files in the parallel run", async () => {
   const quickCommand = await taskCommand("test:quick");
   assert.ok(quickCommand.includes(`${LIST})`), quickCommand);
-  const { runs } = await fullRuns();
-  for (const run of runs) assert.deepEqual(permissions(quickCommand), permissions(run));
+  assert.deepEqual(permissions(words(quickCommand)), [...PERMISSIONS].sort());
   const parallel = new Set(await parallelRoots());
   for (const file of await quickFiles()) {
     assert.ok(parallel.has(file), `${file} is not in deno task test's parallel run`);
