@@ -25,6 +25,9 @@ export interface Stack {
   strayFiles(): Promise<string[]>;
   /** Stops the workers (SIGTERM), Redis and PostgreSQL, and removes the directories. */
   stop(): Promise<void>;
+  /** SIGKILLs the workers, Redis and PostgreSQL at once, their directories left (the process is
+   * exiting before a file's last test stopped them). */
+  kill(): void;
 }
 
 /**
@@ -80,6 +83,17 @@ export async function startStack(
       await redis.stop();
       await postgres.stop();
       await Promise.all(dirs.map((dir) => Deno.remove(dir, { recursive: true })));
+    },
+    kill() {
+      for (const worker of started) {
+        try {
+          worker.child.kill("SIGKILL");
+        } catch {
+          // already exited
+        }
+      }
+      redis.kill();
+      postgres.kill();
     },
   };
 }
