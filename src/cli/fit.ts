@@ -54,8 +54,9 @@ export const FitOptions = z.object({
   out: z.string().min(1),
 }).strict();
 
-async function main(): Promise<void> {
-  const options = FitOptions.parse(stringFlags(Deno.args, [
+/** The command on `args` (exported for the tests to run it in-process, `commandFailure`). */
+export async function main(args: string[] = Deno.args): Promise<void> {
+  const options = FitOptions.parse(stringFlags(args, [
     "data",
     "y",
     "x",

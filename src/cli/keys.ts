@@ -23,11 +23,12 @@ const USAGE =
   "usage: keys create --scopes submit,read,diagnostics[,admin] [--name NAME] [--tenant T] | " +
   "keys list | keys revoke ID";
 
-async function main(): Promise<void> {
+/** The command on `args` (exported for the tests to run it in-process, `commandFailure`). */
+export async function main(args: string[] = Deno.args): Promise<void> {
   const { positionals, values } = (() => {
     try {
       return parseArgs({
-        args: Deno.args,
+        args,
         allowPositionals: true,
         options: {
           scopes: { type: "string" },

@@ -64,13 +64,25 @@ export async function runCommand(name: string, main: () => Promise<void>): Promi
   try {
     await main();
   } catch (error) {
-    const exit = error instanceof UsageError ? 2 : classifyError(error).exit;
-    const message = error instanceof ZodError
-      ? formatZodError(error)
-      : error instanceof Error
-      ? error.message
-      : String(error);
-    console.error(`${name}: ${exit === 2 ? "" : "error: "}${message}`);
+    const { exit, line } = commandFailure(name, error);
+    console.error(line);
     Deno.exit(exit);
   }
+}
+
+/**
+ * What {@linkcode runCommand} does with a command's error: its exit code by the one error table
+ * and the line it prints on stderr (the tests run a command's main in-process with it).
+ *
+ * @param name The command's name, printed before the message.
+ * @param error What the command body threw.
+ */
+export function commandFailure(name: string, error: unknown): { exit: number; line: string } {
+  const exit = error instanceof UsageError ? 2 : classifyError(error).exit;
+  const message = error instanceof ZodError
+    ? formatZodError(error)
+    : error instanceof Error
+    ? error.message
+    : String(error);
+  return { exit, line: `${name}: ${exit === 2 ? "" : "error: "}${message}` };
 }

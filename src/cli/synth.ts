@@ -130,8 +130,9 @@ export function parseSynthCommand(args: string[]): SynthCommand {
   return { data: paths.data, schema: paths.schema, out: paths.out, spec: request };
 }
 
-async function main(): Promise<void> {
-  const command = parseSynthCommand(Deno.args);
+/** The command on `args` (exported for the tests to run it in-process, `commandFailure`). */
+export async function main(args: string[] = Deno.args): Promise<void> {
+  const command = parseSynthCommand(args);
   const release = "schema" in command ? await fileRun(command) : await synthesisRun(command);
   await writeFilesAtomically(command.out, releaseFiles(release.bundle));
   summarise(release, command.out);

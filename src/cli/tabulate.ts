@@ -162,8 +162,9 @@ export function parseTabulateArgs(args: string[]): TabulateOptions {
   return TabulateOptions.parse(raw);
 }
 
-async function main(): Promise<void> {
-  const options = parseTabulateArgs(Deno.args);
+/** The command on `args` (exported for the tests to run it in-process, `commandFailure`). */
+export async function main(args: string[] = Deno.args): Promise<void> {
+  const options = parseTabulateArgs(args);
   checkOptions(options);
   const data = await readCsv(options.data);
   const shown = progress(options.method);

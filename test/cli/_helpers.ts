@@ -6,6 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { commandFailure } from "../../src/cli/run_command.ts";
 
 /** Enough draws for the final fit to pass its diagnostics, without which nothing is written. */
 export const PASSING_DRAWS = ["--draws=4000", "--chains=4", "--warmup=300"];
@@ -46,6 +47,45 @@ export async function runCli(
   return { code: result.code, stderr: new TextDecoder().decode(result.stderr) };
 }
 
+/** How a test runs a command: its exit code and standard error. */
+export type CliRunner = (
+  script: string,
+  args: string[],
+) => Promise<{ code: number; stderr: string }>;
+
+/**
+ * Runs `src/cli/<script>`'s exported `main(args)` in this process, as `runCommand` would: exit 0
+ * when it returns, else `commandFailure`'s code, its line last on standard error; the run's
+ * `console.error` lines are its standard error, its `console.log` lines its standard output.
+ * Issue 36: a subprocess costs about 0.2 CPU s of start-up; a refusal's code, message and files
+ * are the command's, not its process's. Each command keeps real subprocesses for its flags, exit
+ * codes and output.
+ */
+export async function runCliInProcess(
+  script: string,
+  args: string[],
+): Promise<{ code: number; stderr: string; stdout: string }> {
+  const { main } = await import(new URL(`../../src/cli/${script}`, import.meta.url).href);
+  const stderr: string[] = [];
+  const stdout: string[] = [];
+  const { error, log } = console;
+  console.error = (...data: unknown[]) => stderr.push(data.join(" "));
+  console.log = (...data: unknown[]) => stdout.push(data.join(" "));
+  let code = 0;
+  try {
+    await (main as (args: string[]) => Promise<void>)(args);
+  } catch (thrown) {
+    const failure = commandFailure(script.replace(/\.ts$/, ""), thrown);
+    stderr.push(failure.line);
+    code = failure.exit;
+  } finally {
+    console.error = error;
+    console.log = log;
+  }
+  const text = (lines: string[]) => lines.map((line) => `${line}\n`).join("");
+  return { code, stderr: text(stderr), stdout: text(stdout) };
+}
+
 /**
  * Runs `src/cli/<script>` with `args` as {@linkcode runCli} does and asserts it exits 0 (its
  * standard error the message).
@@ -65,8 +105,8 @@ export async function readJson(path: string): Promise<ReturnType<typeof JSON.par
 
 /**
  * Runs `src/cli/synth.ts` with `base`'s flags, each one that `extra` names replaced by extra's,
- * and asserts it exits with `code` (without one: non-zero), names the problem by `pattern` and
- * does not create `out`.
+ * by `run` (default in-process), and asserts it exits with `code` (without one: non-zero), names
+ * the problem by `pattern` and does not create `out`.
  */
 export async function assertSynthRefuses(
   base: string[],
@@ -74,9 +114,10 @@ export async function assertSynthRefuses(
   pattern: RegExp,
   out: string,
   code?: number,
+  run: CliRunner = runCliInProcess,
 ): Promise<void> {
   const keys = new Set(extra.map((a) => a.split("=")[0]));
-  const result = await runCli("synth.ts", [
+  const result = await run("synth.ts", [
     ...base.filter((a) => !keys.has(a.split("=")[0])),
     ...extra,
   ]);
@@ -89,7 +130,8 @@ export async function assertSynthRefuses(
 /**
  * Registers one test per `[label, extra, pattern]` case, titled `<title>: <label>`: synth on the
  * file `data(dir)` gives, with `flags` and {@linkcode PASSING_DRAWS} (those `extra` names
- * replaced by its), is refused as {@linkcode assertSynthRefuses} asserts, exit `code` included.
+ * replaced by its), is refused as {@linkcode assertSynthRefuses} asserts, exit `code` included,
+ * run by `run` (default in-process).
  */
 export function synthRefusalTests(
   title: string,
@@ -97,12 +139,13 @@ export function synthRefusalTests(
   data: (dir: string) => string | Promise<string>,
   flags: string[],
   code?: number,
+  run: CliRunner = runCliInProcess,
 ): void {
   for (const [label, extra, pattern] of cases) {
     Deno.test(`${title}: ${label}`, async () => {
       const dir = await Deno.makeTempDir();
       const base = [`--data=${await data(dir)}`, ...flags, `--out=${dir}/out`, ...PASSING_DRAWS];
-      await assertSynthRefuses(base, extra, pattern, `${dir}/out`, code);
+      await assertSynthRefuses(base, extra, pattern, `${dir}/out`, code, run);
       await Deno.remove(dir, { recursive: true });
     });
   }

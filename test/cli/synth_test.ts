@@ -65,8 +65,8 @@ Deno.test("`deno task synth` writes the m datasets, the public report and the di
   await Deno.remove(dir, { recursive: true });
 });
 
+/** Refusals before any fit: the command's checks, run in-process. */
 const BAD: [string, string[], RegExp][] = [
-  ["unknown model", ["--model=gamma"], /--model: /],
   ["ε ≤ 0", ["--epsilon=0"], /--epsilon: /],
   ["negative ε", ["--epsilon=-2"], /--epsilon: /],
   ["m < 1", ["--m=0"], /--m: /],
@@ -74,22 +74,30 @@ const BAD: [string, string[], RegExp][] = [
   ["missing column", ["--y=count"], /column "count": missing column/],
   ["beta outside (0,1)", ["--model=beta"], /row 1 .*inside \(0, 1\)/],
   ["no --out", ["--out="], /--out: required/],
-  // Short fits (issue 36): the calibration's search ends in the same refusal whatever their length
-  // (it never reaches the final fit whose diagnostics need the passing draws); half the CPU time.
-  [
-    "ε unreachable",
-    ["--mechanism=lw", "--epsilon=0.0001", "--draws=400", "--chains=2", "--warmup=150"],
-    /target=0\.0001, reached=/,
-  ],
-  ["censoring without ε", ["--mechanism=censored"], /needs --epsilon/],
 ];
 
-synthRefusalTests(
-  "`deno task synth` exits non-zero, names the problem, writes nothing",
-  BAD,
-  () => EXAMPLE,
-  ["--y=y", "--model=negbin", "--mechanism=unweighted"],
-);
+/**
+ * Short fits (issue 36): the calibration's search, and censoring's check of ε after the unweighted
+ * fit, end in the same refusal whatever the fits' length (neither reaches the final fit whose
+ * diagnostics need the passing draws).
+ */
+const SHORT_FITS = ["--draws=100", "--chains=2", "--warmup=50"];
+
+/** Refusals in a real subprocess: a flag's (exit 2) and two after fits (exit 3 and 2). */
+const BAD_PROCESS: [string, string[], RegExp][] = [
+  ["unknown model", ["--model=gamma"], /--model: /],
+  [
+    "ε unreachable",
+    ["--mechanism=lw", "--epsilon=0.0001", ...SHORT_FITS],
+    /target=0\.0001, reached=/,
+  ],
+  ["censoring without ε", ["--mechanism=censored", ...SHORT_FITS], /needs --epsilon/],
+];
+
+const TITLE = "`deno task synth` exits non-zero, names the problem, writes nothing";
+const FLAGS = ["--y=y", "--model=negbin", "--mechanism=unweighted"];
+synthRefusalTests(TITLE, BAD, () => EXAMPLE, FLAGS);
+synthRefusalTests(TITLE, BAD_PROCESS, () => EXAMPLE, FLAGS, undefined, runCli);
 
 Deno.test("a final fit that fails its diagnostics: exit 3 naming them, nothing written; --allow-flagged writes it, marked", async () => {
   const dir = await Deno.makeTempDir();
