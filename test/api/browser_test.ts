@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import { createApiKey } from "../../src/api/auth.ts";
 import { announceChromium, CHROMIUM, IGNORE_BROWSER, playwright } from "../_browser.ts";
-import { freePort } from "../_poll.ts";
-import { createKeyCommand, serveCommand, serveEnv, testApp } from "./_helpers.ts";
+import { testApp } from "./_helpers.ts";
 
 const DEMO = new URL("../../examples/skewed_counts.csv", import.meta.url);
 const SCREENSHOTS = new URL("../../out/browser/", import.meta.url).pathname;
@@ -69,13 +69,14 @@ Deno.test({
   ignore: IGNORE_BROWSER,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "ppsynth_browser_" });
-    const port = freePort();
-    const env = serveEnv(`${dir}/data`, port);
-    const base = `http://127.0.0.1:${port}`;
-    await Deno.mkdir(env.PPSYNTH_DATA_DIR);
-    const owner = await createKeyCommand(env, "submit,read,diagnostics,admin");
-    const analyst = await createKeyCommand(env, "submit,read");
-    const server = serveCommand(env, "null").spawn();
+    // The whole app served over loopback from this process (issue 36: not a `deno task serve`
+    // subprocess, whose start-up is crash_test's claim; `deno task keys` is deploy_test's), one
+    // job worker as that command's.
+    const t = await testApp({ workers: 1 });
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, t.app.fetch);
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const owner = t.keys.all;
+    const analyst = (await createApiKey(t.context.store, ["submit", "read"], "analyst")).secret;
     const { chromium } = await playwright();
     const context = await chromium.launchPersistentContext(`${dir}/profile`, {
       executablePath: CHROMIUM,
@@ -83,12 +84,6 @@ Deno.test({
       args: CHROMIUM_ARGS,
     });
     try {
-      for (let tries = 0;; tries++) {
-        const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-        if (up) break;
-        assert.ok(tries < 300, "the server did not start");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
       const requested: string[] = [];
       const problems: string[] = [];
       context.on("request", (request) => requested.push(request.url()));
@@ -272,8 +267,8 @@ Deno.test({
       assert.deepEqual(requested.filter((url) => !url.startsWith(base)), [], "nothing external");
     } finally {
       await context.close();
-      server.kill("SIGTERM");
-      await server.status;
+      await server.shutdown();
+      await t.close();
       await Deno.remove(dir, { recursive: true });
     }
   },
