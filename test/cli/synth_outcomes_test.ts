@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import {
   PASSING_DRAWS,
   readJson,
-  runCli,
+  runCliInProcess,
   runCliOk,
   synthRefusalTests,
   writeInput,
@@ -73,42 +73,68 @@ synthRefusalTests(
   2,
 );
 
-Deno.test("a missing outcome value: exit 2 naming file, row and column; `--missing drop` reports the count", async () => {
-  const dir = await Deno.makeTempDir();
+/** {@linkcode dataFile} with an outcome missing in two records (b of record 3, a of record 7). */
+async function missingFile(dir: string): Promise<string> {
   const data = await dataFile(dir);
   const lines = (await Deno.readTextFile(data)).trim().split("\n");
   lines[3] = lines[3].replace(/,[^,]*$/, ","); // record 3: b empty
   lines[7] = lines[7].replace(/^([^,]*),[^,]*,/, "$1,NA,"); // record 7: a is NA
   await Deno.writeTextFile(data, lines.join("\n") + "\n");
-  const args = [
+  return data;
+}
+
+/** The flags of the release two tests share: unweighted, m = 2, seed 2, a utility model. */
+const UTILITY_RUN = ["--mechanism=unweighted", "--m=2", "--seed=2", "--utility-model=b ~ x + a"];
+
+let shared: Promise<{ dir: string; stderr: string }> | undefined;
+
+/**
+ * One release for two tests (issue 36: one run, not two): synth on {@linkcode missingFile} with
+ * `--missing drop` and {@linkcode UTILITY_RUN}, written to `<dir>/out`; its standard error. Its
+ * folder is removed when the file's tests end.
+ */
+function sharedRelease(): Promise<{ dir: string; stderr: string }> {
+  shared ??= (async () => {
+    const dir = await Deno.makeTempDir();
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    const data = await missingFile(dir);
+    const stderr = await runCliOk("synth.ts", [
+      `--data=${data}`,
+      ...OUTCOMES,
+      ...UTILITY_RUN,
+      "--missing=drop",
+      `--out=${dir}/out`,
+      ...PASSING_DRAWS,
+    ]);
+    return { dir, stderr };
+  })();
+  return shared;
+}
+
+Deno.test("a missing outcome value: exit 2 naming file, row and column; `--missing drop` reports the count", async () => {
+  const dir = await Deno.makeTempDir();
+  const data = await missingFile(dir);
+  const refused = await runCliInProcess("synth.ts", [
     `--data=${data}`,
     ...OUTCOMES,
-    "--mechanism=unweighted",
-    "--seed=1",
+    ...UTILITY_RUN,
     ...PASSING_DRAWS,
-  ];
-  const refused = await runCli("synth.ts", [...args, `--out=${dir}/out`]);
+    `--out=${dir}/out`,
+  ]);
   assert.equal(refused.code, 2, refused.stderr);
   assert.match(refused.stderr, /in\.csv, row \d+ \(line \d+\), column "[ab]"/);
   await assert.rejects(Deno.stat(`${dir}/out`), Deno.errors.NotFound);
-  const dropped = await runCli("synth.ts", [...args, "--missing=drop", `--out=${dir}/out`]);
-  assert.equal(dropped.code, 0, dropped.stderr);
-  assert.match(dropped.stderr, /removed 2 record\(s\) with a missing value/);
-  const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
-  assert.equal(report.n, 78);
-  const diagnostics = JSON.parse(await Deno.readTextFile(`${dir}/out/diagnostics.json`));
-  assert.equal(diagnostics.missingDropped, 2);
   await Deno.remove(dir, { recursive: true });
+  const dropped = await sharedRelease();
+  assert.match(dropped.stderr, /removed 2 record\(s\) with a missing value/);
+  const report = await readJson(`${dropped.dir}/out/report.json`);
+  assert.equal(report.n, 78);
+  const diagnostics = await readJson(`${dropped.dir}/out/diagnostics.json`);
+  assert.equal(diagnostics.missingDropped, 2);
 });
 
 Deno.test("several outcomes write the owner's utility report (JSON and self-contained HTML) and risk", async () => {
-  const dir = await Deno.makeTempDir();
-  await synthOutcomes(dir, [
-    "--mechanism=unweighted",
-    "--m=2",
-    "--seed=2",
-    "--utility-model=b ~ x + a",
-  ]);
+  const { dir } = await sharedRelease();
   const utility = await readJson(`${dir}/out/utility.json`);
   assert.equal(utility.m, 2);
   assert.deepEqual(utility.synthesized.map((v: { name: string }) => v.name), ["a", "b"]);
@@ -130,7 +156,6 @@ Deno.test("several outcomes write the owner's utility report (JSON and self-cont
   // The public manifest carries none of it.
   const report = await Deno.readTextFile(`${dir}/out/report.json`);
   assert.doesNotMatch(report, /pMSE|expectedMatchRisk/);
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("the perturbed histogram of a categorical outcome has one bin per level and releases levels", async () => {
