@@ -28,7 +28,11 @@ function poissonIntercept(n: number): { model: Model; alpha: Float64Array } {
 
 /**
  * Posterior means of β and σ_β by the trapezoid rule on a grid over the unconstrained
- * (β, log σ_β), from the f64 `model.logDensity` (which includes the log-Jacobian).
+ * (β, log σ_β), from the f64 `model.logDensity` (which includes the log-Jacobian). The records
+ * enter through β alone (σ_β only through the prior), so lp(β, s) = lp(β, s₀) + p(β, s) − p(β, s₀)
+ * with p the log density of one record weighted 0 (prior and Jacobian): the n records are summed
+ * once per β, not once per grid point; the split is checked against `model.logDensity` at the
+ * grid's corners and centre.
  */
 function quadrature(
   model: Model,
@@ -37,14 +41,29 @@ function quadrature(
   logSigma: [number, number],
   points: number,
 ): { intercept: number; sigma_beta_intercept: number } {
+  const prior = poissonIntercept(1).model;
+  const none = { alpha: new Float64Array(1) };
   const u = new Float64Array(2);
+  const at = (i: number, k: number) => {
+    u[0] = beta[0] + (beta[1] - beta[0]) * i / points;
+    u[1] = logSigma[0] + (logSigma[1] - logSigma[0]) * k / points;
+    return u;
+  };
   const lp = new Float64Array((points + 1) * (points + 1));
   for (let i = 0; i <= points; i++) {
+    const records = model.logDensity(at(i, 0), null, weighting) -
+      prior.logDensity(u, null, none);
     for (let k = 0; k <= points; k++) {
-      u[0] = beta[0] + (beta[1] - beta[0]) * i / points;
-      u[1] = logSigma[0] + (logSigma[1] - logSigma[0]) * k / points;
-      lp[i * (points + 1) + k] = model.logDensity(u, null, weighting);
+      lp[i * (points + 1) + k] = records + prior.logDensity(at(i, k), null, none);
     }
+  }
+  for (const [i, k] of [[0, 0], [0, points], [points, 0], [points, points], [points >> 1, 7]]) {
+    const direct = model.logDensity(at(i, k), null, weighting);
+    const split = lp[i * (points + 1) + k];
+    assert.ok(
+      Math.abs(split - direct) <= 1e-9 * Math.abs(direct),
+      `lp(${u}): ${split} ≠ ${direct}`,
+    );
   }
   const top = lp.reduce((a, b) => Math.max(a, b), -Infinity);
   let z = 0;
