@@ -30,8 +30,9 @@ async function readJson(path: string): Promise<unknown> {
   }
 }
 
-async function main(): Promise<void> {
-  const flags = stringFlags(Deno.args, ["data", "codebook", "out"]);
+/** The command on `args` (exported for the tests to run it in-process, `commandFailure`). */
+export async function main(args: string[] = Deno.args): Promise<void> {
+  const flags = stringFlags(args, ["data", "codebook", "out"]);
   if (!flags.data) throw new UsageError("--data: required (the confidential CSV file)");
   const data = await readCsv(flags.data);
   const codebook = flags.codebook === undefined

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseFileSchema } from "../../src/data/file_schema.ts";
-import { runCli, runCliOk } from "./_helpers.ts";
+import { runCliInProcess, runCliOk } from "./_helpers.ts";
 
 Deno.test("`deno task schema` drafts a schema, warns of data-derived levels, refuses bad input", async () => {
   const dir = await Deno.makeTempDir();
@@ -33,14 +33,20 @@ Deno.test("`deno task schema` drafts a schema, warns of data-derived levels, ref
     );
     assert.match(stderr, /warning: column "INC": its bounds were read from the confidential data/);
     assert.doesNotMatch(stderr, /column "SEX"/);
-    const missing = await runCli("schema.ts", ["--data", join(dir, "none.csv"), "--out", out]);
+    // The refusals run the command's main in-process (issue 36); the draft above is a subprocess.
+    const missing = await runCliInProcess("schema.ts", [
+      "--data",
+      join(dir, "none.csv"),
+      "--out",
+      out,
+    ]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /none\.csv: no such file/);
     await Deno.writeTextFile(codebook, "{");
-    const bad = await runCli("schema.ts", ["--data", csv, "--codebook", codebook]);
+    const bad = await runCliInProcess("schema.ts", ["--data", csv, "--codebook", codebook]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /c\.json: not valid JSON/);
-    assert.equal((await runCli("schema.ts", ["--out", out])).code, 2);
+    assert.equal((await runCliInProcess("schema.ts", ["--out", out])).code, 2);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
