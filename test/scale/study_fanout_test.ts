@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  CONTRACTION_SETTINGS,
-  type ContractionSettings,
-  study,
-} from "../../src/studies/contraction.ts";
-import { runStudy, studyJson } from "../../src/studies/study_runner.ts";
+import { study } from "../../src/studies/contraction.ts";
+import { studyJson } from "../../src/studies/study_runner.ts";
 import { runStudyOnQueue } from "../../src/scale/study_fanout.ts";
 import {
   IGNORE_REDIS,
@@ -14,24 +10,7 @@ import {
   until,
   type WorkerProcess,
 } from "./_redis.ts";
-
-/** Quick mode: two small databases, 2 × (100 + 100) draws (about 0.1 s a replicate). */
-const QUICK: ContractionSettings = {
-  ...CONTRACTION_SETTINGS,
-  sizes: [40, 160],
-  sampler: { chains: 2, warmup: 100, draws: 100 },
-};
-
-/**
- * Replicates of a second or two, so that a worker is killed in the middle of one (its
- * `replicate_started` line is seen within a poll of 50 ms). Two sizes, 40 and 600 (issue 36;
- * 40, 160 and 1,600 before): a replicate of 2 s at load 8, not 4.5 s, and the same claim.
- */
-const SLOWER: ContractionSettings = {
-  ...CONTRACTION_SETTINGS,
-  sizes: [40, 600],
-  sampler: { chains: 2, warmup: 150, draws: 150 },
-};
+import { recorded, RERECORD, RUNS } from "./_study_fanout.ts";
 
 /**
  * One redis-server and three workers for the file (issue 36; one set per test before): the quick
@@ -81,18 +60,28 @@ Deno.test({
   async fn() {
     const { redis, workers } = shared!;
     const run = "quick";
-    const local = await runStudy(study, { seed: 5, replicates: 6, settings: QUICK, workers: 0 });
+    const local = await recorded(run);
+    // The recording is this code's: replicate 0 recomputed in this thread equals its record.
+    const { seed, settings } = RUNS.quick;
+    const first = await study.replicate(0, seed, settings, () => {});
+    assert.deepEqual(
+      JSON.parse(JSON.stringify(first)),
+      JSON.parse(local).records[0],
+      `replicate 0 in this thread differs from the recording's (${RERECORD})`,
+    );
     const seen: number[] = [];
     const queued = await runStudyOnQueue(study, {
       url: redis.url,
       run,
-      seed: 5,
-      replicates: 6,
-      settings: QUICK,
+      ...RUNS.quick,
       pollMs: 100,
       onProgress: ({ done }) => seen.push(done),
     });
-    assert.equal(studyJson(queued), studyJson(local));
+    assert.equal(
+      studyJson(queued),
+      local,
+      `the queue's result differs from this thread's, recorded (${RERECORD})`,
+    );
     assert.equal(seen.at(-1), 6);
     // Every replicate ran once, and the work was shared.
     const started = workers.flatMap((w) => replicates(w, "replicate_started", run));
@@ -112,9 +101,7 @@ Deno.test({
       const queued = runStudyOnQueue(study, {
         url: redis.url,
         run,
-        seed: 11,
-        replicates: 2,
-        settings: SLOWER,
+        ...RUNS.kill,
         pollMs: 100,
       });
       const victim = await until(
@@ -132,13 +119,11 @@ Deno.test({
         replicates(w, "replicate_finished", run).includes(r)
       );
       assert.ok(rerun, `replicate ${r} was run again`);
-      const local = await runStudy(study, {
-        seed: 11,
-        replicates: 2,
-        settings: SLOWER,
-        workers: 0,
-      });
-      assert.equal(studyJson(result), studyJson(local));
+      assert.equal(
+        studyJson(result),
+        await recorded(run),
+        `the result differs from this thread's, recorded (${RERECORD})`,
+      );
     } finally {
       await shared!.stop();
     }
