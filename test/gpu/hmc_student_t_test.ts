@@ -214,7 +214,7 @@ Deno.test({
         allowFlagged: true,
         chains: 32,
         draws: 640,
-        warmup: 200,
+        warmup: 100,
         m: 2,
       }),
       { onNote: (line) => notes.push(line) },
