@@ -81,7 +81,7 @@ const BAD: [string, string[], RegExp][] = [
  * fit, end in the same refusal whatever the fits' length (neither reaches the final fit whose
  * diagnostics need the passing draws).
  */
-const SHORT_FITS = ["--draws=100", "--chains=2", "--warmup=50"];
+const SHORT_FITS = ["--draws=50", "--chains=1", "--warmup=20"];
 
 /** Refusals in a real subprocess: a flag's (exit 2) and two after fits (exit 3 and 2). */
 const BAD_PROCESS: [string, string[], RegExp][] = [
