@@ -4,6 +4,7 @@ import {
   readJson,
   runCliInProcess,
   runCliOk,
+  SEEDED_DRAWS,
   synthRefusalTests,
   writeInput,
 } from "./_helpers.ts";
@@ -104,7 +105,7 @@ function sharedRelease(): Promise<{ dir: string; stderr: string }> {
       ...UTILITY_RUN,
       "--missing=drop",
       `--out=${dir}/out`,
-      ...PASSING_DRAWS,
+      ...SEEDED_DRAWS,
     ]);
     return { dir, stderr };
   })();
