@@ -65,10 +65,10 @@ Deno.test({
   name: "`synthesize()` with `--sampler gpu-hmc` releases a categorical outcome from GPU draws",
   ...GPU_TEST,
   fn: async () => {
-    const model = categoricalRegression(300, 3, 2, 41);
+    const model = categoricalRegression(150, 3, 2, 41);
     const levels = model.design.outcomeLevels!;
     const rows = Array.from(
-      { length: 300 },
+      { length: 150 },
       (_, i) => `${levels[model.design.y[i]]},${model.design.x[2 * i + 1].toFixed(3)}`,
     );
     const notes: string[] = [];
