@@ -51,8 +51,8 @@ test_that("register, synthesize all columns, wait, read typed files, analyse, co
   # modelled column (all but DENSITY, which the schema copies from PUMA).
   diagnostics <- ppsynth_json(ppsynth_request(owner, paste0("/v1/syntheses/", job$id,
                                                             "/diagnostics")))
-  summary <- diagnostics$fit$summary
-  parents <- summary[startsWith(names(summary), "parents:")]
+  quantities <- diagnostics$fit$summary
+  parents <- quantities[startsWith(names(quantities), "parents:")]
   expect_identical(names(parents), paste0("parents:", setdiff(names(acs$data), "DENSITY")))
   expect_true(all(vapply(parents, function(q) isTRUE(q$mean == 0 && q$sd == 0), logical(1))))
   # An analyst sees the public manifest, not the owner's utility.
