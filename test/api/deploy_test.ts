@@ -20,11 +20,13 @@ async function keys(dir: string, ...args: string[]) {
  * not what these calls check), PPSYNTH_DATA_DIR set to `dir` for it as for the subprocess.
  */
 async function keysInProcess(dir: string, ...args: string[]) {
+  const before = Deno.env.get("PPSYNTH_DATA_DIR");
   Deno.env.set("PPSYNTH_DATA_DIR", dir);
   try {
     return await runCliInProcess("keys.ts", args);
   } finally {
-    Deno.env.delete("PPSYNTH_DATA_DIR");
+    if (before === undefined) Deno.env.delete("PPSYNTH_DATA_DIR");
+    else Deno.env.set("PPSYNTH_DATA_DIR", before);
   }
 }
 

@@ -63,10 +63,11 @@ export type CliRunner = (
 /**
  * Runs `src/cli/<script>`'s exported `main(args)` in this process, as `runCommand` would: exit 0
  * when it returns, else `commandFailure`'s code, its line last on standard error; the run's
- * `console.error` lines are its standard error, its `console.log` lines its standard output.
- * Issue 36: a subprocess costs about 0.2 CPU s of start-up; a refusal's code, message and files
- * are the command's, not its process's. Each command keeps real subprocesses for its flags, exit
- * codes and output.
+ * `console.error` lines are its standard error, its `console.log` lines its standard output (a
+ * fit's progress would go to this process's stderr: for runs that fit nothing). Issue 36: a
+ * subprocess costs about 0.2 CPU s of start-up; a refusal's code, message and files are the
+ * command's, not its process's. Each command keeps real subprocesses for its flags, exit codes and
+ * output.
  */
 export async function runCliInProcess(
   script: string,
