@@ -33,17 +33,24 @@ export const PERMISSIONS: readonly string[] = [
 ];
 
 /**
- * V8's flags for every Deno process of the parallel run (`DENO_V8_FLAGS`): garbage collection on
- * the isolate's own thread. With a file per core, each isolate's parallel and concurrent GC helper
- * threads only contend with the other file's work (a quarter of the CPU of five compute-bound
- * files, docs/performance.md). No result depends on it.
+ * V8's flags for the parallel run's test isolates: garbage collection on the isolate's own thread.
+ * With a file per core, each isolate's parallel and concurrent GC helper threads only contend with
+ * the other file's work (docs/decisions.md, "One-thread GC in the parallel run"). No result
+ * depends on it.
  */
-export const V8_FLAGS = "--single-threaded-gc";
+export const V8_FLAGS = "--v8-flags=--single-threaded-gc";
 
 /** The two runs' arguments after `deno`. */
 export async function suiteRuns(): Promise<{ parallel: string[]; serial: string[] }> {
   return {
-    parallel: ["test", "--doc", "--parallel", ...PERMISSIONS, ...await parallelRoots()],
+    parallel: [
+      "test",
+      "--doc",
+      "--parallel",
+      V8_FLAGS,
+      ...PERMISSIONS,
+      ...await parallelRoots(),
+    ],
     serial: ["test", "--doc", ...PERMISSIONS, ...Object.keys(SERIAL_FILES)],
   };
 }
@@ -57,24 +64,17 @@ async function hasNice(): Promise<boolean> {
   }
 }
 
-/** How a run is started: at nice 19 or not, with {@link V8_FLAGS} or not, its output kept or not. */
-interface RunOptions {
-  readonly niced: boolean;
-  readonly v8Flags: boolean;
-  readonly keepOutput: boolean;
-}
-
-/** Starts `deno` with `args`. */
-function start(args: string[], options: RunOptions): Deno.ChildProcess {
+/** Starts `deno` with `args`, at nice 19 when `niced`, its output kept when `keepOutput`. */
+function start(args: string[], niced: boolean, keepOutput: boolean): Deno.ChildProcess {
   const deno = Deno.execPath();
-  const output = options.keepOutput ? "piped" : "inherit";
-  const flags = [...options.v8Flags ? [V8_FLAGS] : [], Deno.env.get("DENO_V8_FLAGS")]
-    .filter(Boolean).join(",");
-  const env: Record<string, string> = flags ? { DENO_V8_FLAGS: flags } : {};
-  const common = { env, stdout: output, stderr: output } as const;
-  const command = options.niced
-    ? new Deno.Command("nice", { args: ["-n", "19", deno, ...args], ...common })
-    : new Deno.Command(deno, { args, ...common });
+  const output = keepOutput ? "piped" : "inherit";
+  const command = niced
+    ? new Deno.Command("nice", {
+      args: ["-n", "19", deno, ...args],
+      stdout: output,
+      stderr: output,
+    })
+    : new Deno.Command(deno, { args, stdout: output, stderr: output });
   return command.spawn();
 }
 
@@ -83,7 +83,7 @@ if (import.meta.main) {
   const started = performance.now();
   const seconds = () => Math.round((performance.now() - started) / 1000);
   if (await hasNice()) {
-    const serial = start(runs.serial, { niced: false, v8Flags: false, keepOutput: true });
+    const serial = start(runs.serial, false, true);
     const serialDone = serial.output().then((result) => {
       console.error(
         `[test_suite] the serial run (${Object.keys(SERIAL_FILES).length} files) ended ` +
@@ -92,7 +92,7 @@ if (import.meta.main) {
       );
       return result;
     });
-    const parallel = await start(runs.parallel, { niced: true, v8Flags: true, keepOutput: false })
+    const parallel = await start(runs.parallel, true, false)
       .status;
     const serialResult = await serialDone;
     const text = new TextDecoder();
@@ -105,9 +105,9 @@ if (import.meta.main) {
     Deno.exit(failed.length ? 1 : 0);
   } else {
     console.error("[test_suite] no `nice` here: the serial run follows the parallel run");
-    const parallel = await start(runs.parallel, { niced: false, v8Flags: true, keepOutput: false })
+    const parallel = await start(runs.parallel, false, false)
       .status;
-    const serial = await start(runs.serial, { niced: false, v8Flags: false, keepOutput: false })
+    const serial = await start(runs.serial, false, false)
       .status;
     Deno.exit(parallel.success && serial.success ? 0 : 1);
   }
