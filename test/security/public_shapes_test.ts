@@ -25,6 +25,13 @@ Deno.test("F7: a weighted-e release whose every record was truncated states ε p
       mechanism: "weighted-e",
       epsilon: cap,
       m,
+      // g 1: LW's weights all 1, so every record's Δ at that fit is far above ε/(2m) and is
+      // truncated (at g 0 a record of LW weight near 0 kept it, and its refit missed the cap:
+      // CalibrationError in 2 of 145 unseeded jobs); 3,000 draws for the prior-only final fit
+      // (at QUICK's 2,000: R̂ up to 1.0099, bulk ESS down to 406). Issue 36: at g 1 and 3,000
+      // draws 0 of 300 unseeded jobs failed (R̂ ≤ 1.0093, bulk ESS ≥ 772; 7.5 CPU s a job).
+      g: 1,
+      draws: 3000,
     });
     const diagnostics = await (await h.get(t, `/v1/syntheses/${job.id}/diagnostics`, owner))
       .json();
