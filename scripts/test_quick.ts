@@ -12,11 +12,12 @@
  * Every test file is in one of the sets; test/architecture/test_sets_test.ts fails otherwise, so
  * a new file or folder is classified.
  *
- * The full suite (`deno task test`) runs every test file and the doc tests of src/ and functions/
- * in two `deno test` runs, one after the other: {@link parallelRoots} with `--parallel` (a file
- * per core), then the {@link SERIAL_FILES} — files whose wall-clock claims (a `/healthz` deadline,
- * a release time, leases shared by two workers) miss when another file's work shares the cores —
- * alone, one at a time.
+ * The full suite (`deno task test`, scripts/test_suite.ts) runs every test file and the doc tests
+ * of src/ and functions/ in two `deno test` runs side by side: {@link parallelRoots} with
+ * `--parallel` (a file per core) at the lowest CPU priority, and the {@link SERIAL_FILES} — files
+ * whose wall-clock claims (a `/healthz` deadline, a release time, leases shared by two workers)
+ * miss when another file's work shares the cores at their priority — one at a time at normal
+ * priority.
  *
  *     deno run --allow-read scripts/test_quick.ts             # the quick set
  *     deno run --allow-read scripts/test_quick.ts --parallel  # the full suite's parallel run
@@ -73,7 +74,8 @@ export const SLOW_FOLDERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Test files that `deno task test` runs alone, after the parallel run: file → the wall-clock claim
+ * Test files that `deno task test` runs one at a time at normal priority, beside the nice-19
+ * parallel run (scripts/test_suite.ts): file → the wall-clock claim
  * that another file beside it on 2 cores makes miss (the first three did in the clean-clone CI of
  * 2026-11-28 — F6 then in public_shapes_test.ts — the fourth in the parallel run that day; the
  * last two hold deadlines of 1 and 2 s).

@@ -13,8 +13,9 @@
  * Where `nice` is absent the runs go one after the other, the serial run last.
  *
  * The parallel run's output streams; the serial run's is kept and printed after it, with a line
- * when it ends. The task fails if either run fails; both always run to the end. Both runs set
- * {@link V8_FLAGS} for themselves and every Deno process they start.
+ * when it ends. The task fails if either run fails; both always run to the end. The parallel
+ * run's test isolates take {@link V8_FLAGS}; the processes its tests start (servers, CLIs) and the
+ * serial run keep V8's defaults, as deployed.
  *
  *     deno run --allow-read --allow-run --allow-env scripts/test_suite.ts
  *
@@ -35,7 +36,7 @@ export const PERMISSIONS: readonly string[] = [
 /**
  * V8's flags for the parallel run's test isolates: garbage collection on the isolate's own thread.
  * With a file per core, each isolate's parallel and concurrent GC helper threads only contend with
- * the other file's work (docs/decisions.md, "One-thread GC in the parallel run"). No result
+ * the other file's work (docs/decisions.md, "One-thread GC in the parallel run's test isolates"). No result
  * depends on it.
  */
 export const V8_FLAGS = "--v8-flags=--single-threaded-gc";
@@ -68,14 +69,8 @@ async function hasNice(): Promise<boolean> {
 function start(args: string[], niced: boolean, keepOutput: boolean): Deno.ChildProcess {
   const deno = Deno.execPath();
   const output = keepOutput ? "piped" : "inherit";
-  const command = niced
-    ? new Deno.Command("nice", {
-      args: ["-n", "19", deno, ...args],
-      stdout: output,
-      stderr: output,
-    })
-    : new Deno.Command(deno, { args, stdout: output, stderr: output });
-  return command.spawn();
+  const [program, programArgs] = niced ? ["nice", ["-n", "19", deno, ...args]] : [deno, args];
+  return new Deno.Command(program, { args: programArgs, stdout: output, stderr: output }).spawn();
 }
 
 if (import.meta.main) {
@@ -92,8 +87,7 @@ if (import.meta.main) {
       );
       return result;
     });
-    const parallel = await start(runs.parallel, true, false)
-      .status;
+    const parallel = await start(runs.parallel, true, false).status;
     const serialResult = await serialDone;
     const text = new TextDecoder();
     console.log(text.decode(serialResult.stdout) + text.decode(serialResult.stderr));
@@ -105,10 +99,8 @@ if (import.meta.main) {
     Deno.exit(failed.length ? 1 : 0);
   } else {
     console.error("[test_suite] no `nice` here: the serial run follows the parallel run");
-    const parallel = await start(runs.parallel, false, false)
-      .status;
-    const serial = await start(runs.serial, false, false)
-      .status;
+    const parallel = await start(runs.parallel, false, false).status;
+    const serial = await start(runs.serial, false, false).status;
     Deno.exit(parallel.success && serial.success ? 0 : 1);
   }
 }

@@ -5,8 +5,8 @@
  * worker whose job ended with its reply (a value, or an error it caught and posted) comes back
  * here ({@linkcode releaseWorker}) and serves the next job of the same module
  * ({@linkcode acquireWorker}); one that threw an uncaught error, or whose job was aborted or
- * failed elsewhere, is terminated, never kept. Idle workers end {@linkcode WORKER_IDLE_MS} after the last release, so
- * a process whose work is done exits at most that much later.
+ * failed elsewhere, is terminated, never kept. Idle workers end {@linkcode WORKER_IDLE_MS} after
+ * the last release, so a process whose work is done exits at most that much later.
  *
  * Only modules that keep no state between jobs belong here (each job rebuilds its model from its
  * message), so a kept worker computes the bits a fresh one would.
