@@ -1,6 +1,13 @@
 /**
- * Issue 36: `deno task test`, the whole suite as two `deno test` runs side by side.
+ * Issue 36: `deno task test`, the whole suite as one type check and two `deno test` runs side by
+ * side.
  *
+ * - **The type check** — `deno check --doc` of every root both runs take — once, with the
+ *   parallel run. The runs themselves take `--no-check`: a `deno test` that checks would check its
+ *   roots, and then once more every worker module a test starts (`new Worker`), in every process
+ *   and isolate that starts one first — sixteen checks of worker graphs in one run, about 120 CPU
+ *   s of the suite's 900 with the two runs' own checks (docs/decisions.md, "One type check for
+ *   the suite"). The one check covers them all: its roots include src/, and so every module there.
  * - **The parallel run** — every test file but the serial ones, and the doc tests of src/ and
  *   functions/ ({@link parallelRoots}), a file per core (`--parallel`) — at the lowest CPU
  *   priority (`nice -n 19`, which its servers, browsers and R inherit).
@@ -8,14 +15,15 @@
  *   `/healthz` deadline, a release time, leases) — one file at a time at normal priority.
  *
  * Linux's scheduler gives a nice-0 thread that wakes the core at once over nice-19 work (CPU
- * shares 1024 : 15), so the serial files see the cores as if idle while the parallel run takes
- * what they leave; the suite's wall time is its CPU time over the cores, not the two runs' sum.
- * Where `nice` is absent the runs go one after the other, the serial run last.
+ * shares 1024 : 15), so the serial files see the cores as if idle while the parallel run and the
+ * check (also at nice 19) take what they leave; the suite's wall time is its CPU time over the
+ * cores, not the runs' sum. Where `nice` is absent they go one after the other: the check, the
+ * parallel run, the serial run.
  *
  * The parallel run's output streams; the serial run's is kept and printed after it, with a line
- * when it ends. The task fails if either run fails; both always run to the end. The parallel
- * run's test isolates take {@link V8_FLAGS}; the processes its tests start (servers, CLIs) and the
- * serial run keep V8's defaults, as deployed.
+ * when it ends; the check's is printed when it fails. The task fails if any of the three fails;
+ * all always run to the end. The parallel run's test isolates take {@link V8_FLAGS}; the
+ * processes its tests start (servers, CLIs) and the serial run keep V8's defaults, as deployed.
  *
  *     deno run --allow-read --allow-run --allow-env scripts/test_suite.ts
  *
@@ -41,18 +49,16 @@ export const PERMISSIONS: readonly string[] = [
  */
 export const V8_FLAGS = "--v8-flags=--single-threaded-gc";
 
-/** The two runs' arguments after `deno`. */
-export async function suiteRuns(): Promise<{ parallel: string[]; serial: string[] }> {
+/** The type check's and the two runs' arguments after `deno`. */
+export async function suiteRuns(): Promise<
+  { check: string[]; parallel: string[]; serial: string[] }
+> {
+  const parallel = await parallelRoots();
+  const serial = Object.keys(SERIAL_FILES);
   return {
-    parallel: [
-      "test",
-      "--doc",
-      "--parallel",
-      V8_FLAGS,
-      ...PERMISSIONS,
-      ...await parallelRoots(),
-    ],
-    serial: ["test", "--doc", ...PERMISSIONS, ...Object.keys(SERIAL_FILES)],
+    check: ["check", "--doc", ...parallel, ...serial],
+    parallel: ["test", "--doc", "--no-check", "--parallel", V8_FLAGS, ...PERMISSIONS, ...parallel],
+    serial: ["test", "--doc", "--no-check", ...PERMISSIONS, ...serial],
   };
 }
 
@@ -73,6 +79,13 @@ function start(args: string[], niced: boolean, keepOutput: boolean): Deno.ChildP
   return new Deno.Command(program, { args: programArgs, stdout: output, stderr: output }).spawn();
 }
 
+/** The check's output when it failed (its "Check" lines otherwise), and whether it passed. */
+function checkReport(result: Deno.CommandOutput): boolean {
+  const text = new TextDecoder();
+  if (!result.success) console.error(text.decode(result.stdout) + text.decode(result.stderr));
+  return result.success;
+}
+
 if (import.meta.main) {
   const runs = await suiteRuns();
   const started = performance.now();
@@ -87,20 +100,30 @@ if (import.meta.main) {
       );
       return result;
     });
+    const checkDone = start(runs.check, true, true).output().then((result) => {
+      console.error(
+        `[test_suite] the type check ended ${result.success ? "ok" : "FAILED"} ` +
+          `after ${seconds()} s`,
+      );
+      return result;
+    });
     const parallel = await start(runs.parallel, true, false).status;
     const serialResult = await serialDone;
     const text = new TextDecoder();
     console.log(text.decode(serialResult.stdout) + text.decode(serialResult.stderr));
+    const checked = checkReport(await checkDone);
     const failed = [
+      ...checked ? [] : ["the type check"],
       ...parallel.success ? [] : ["the parallel run"],
       ...serialResult.success ? [] : ["the serial run"],
     ];
     console.error(`[test_suite] ${failed.length ? `${failed.join(" and ")} FAILED` : "ok"}`);
     Deno.exit(failed.length ? 1 : 0);
   } else {
-    console.error("[test_suite] no `nice` here: the serial run follows the parallel run");
+    console.error("[test_suite] no `nice` here: the check, then the parallel and serial runs");
+    const checked = checkReport(await start(runs.check, false, true).output());
     const parallel = await start(runs.parallel, false, false).status;
     const serial = await start(runs.serial, false, false).status;
-    Deno.exit(parallel.success && serial.success ? 0 : 1);
+    Deno.exit(checked && parallel.success && serial.success ? 0 : 1);
   }
 }

@@ -2,9 +2,10 @@
  * Issue 36: every test file is classified, quick or slow. `deno task test:quick` runs the files
  * scripts/test_quick.ts lists (its quick folders less its slow files); a test file under `test/`
  * must be one of those, a named slow file, or in a named slow folder — so a new file or folder
- * fails here until it is put in a set. `deno task test` is scripts/test_suite.ts: two `deno test`
- * runs with the same flags, a parallel one and a serial one of the files with wall-clock claims,
- * which together take every test file once and the doc tests. And the quick task
+ * fails here until it is put in a set. `deno task test` is scripts/test_suite.ts: one `deno check`
+ * of everything the suite runs, and two `deno test` runs with the same flags, a parallel one and a
+ * serial one of the files with wall-clock claims, which together take every test file once and
+ * the doc tests. And the quick task
  * is a true subset of `deno task test`: the same permissions, its files in the parallel run.
  *
  * @module
@@ -81,24 +82,31 @@ const LIST = "$(deno run --allow-read scripts/test_quick.ts";
 const permissions = (args: readonly string[]) =>
   args.filter((w) => w.startsWith("--allow-")).sort();
 
-Deno.test("`test` runs scripts/test_suite.ts: the suite in parallel beside the serial files, with the same flags", async () => {
+Deno.test("`test` runs scripts/test_suite.ts: one type check of both runs' roots, the suite in parallel beside the serial files, with the same flags", async () => {
   const command = await taskCommand("test");
   assert.equal(
     command,
     "deno run --allow-read --allow-run --allow-env scripts/test_suite.ts",
     "the test task's command",
   );
-  const { parallel, serial } = await suiteRuns();
+  const { check, parallel, serial } = await suiteRuns();
   assert.ok(parallel.includes("--parallel"), parallel.join(" "));
   assert.ok(!serial.includes("--parallel"), serial.join(" "));
   for (const run of [parallel, serial]) {
-    assert.deepEqual(run.slice(0, 2), ["test", "--doc"], run.join(" "));
+    assert.deepEqual(run.slice(0, 3), ["test", "--doc", "--no-check"], run.join(" "));
     assert.deepEqual(permissions(run), [...PERMISSIONS].sort());
   }
   assert.ok(PERMISSIONS.length >= 5);
   // No path of their own: the script's lists are all they run.
-  assert.deepEqual(parallel.slice(1).filter((w) => !w.startsWith("-")), await parallelRoots());
-  assert.deepEqual(serial.slice(1).filter((w) => !w.startsWith("-")), Object.keys(SERIAL_FILES));
+  const paths = (run: string[]) => run.slice(1).filter((w) => !w.startsWith("-"));
+  assert.deepEqual(paths(parallel), await parallelRoots());
+  assert.deepEqual(paths(serial), Object.keys(SERIAL_FILES));
+  // The runs skip their own checks because this one checks what both take, the doc tests' code
+  // blocks too, and with src/ every worker module the tests start.
+  assert.deepEqual(check.slice(0, 2), ["check", "--doc"], check.join(" "));
+  assert.deepEqual(check.filter((w) => w.startsWith("-")), ["--doc"], check.join(" "));
+  assert.deepEqual(paths(check), [...paths(parallel), ...paths(serial)]);
+  assert.ok(paths(check).includes("src/"));
 });
 
 Deno.test("the parallel and serial runs of `test` take every test file exactly once, and the doc tests", async () => {
