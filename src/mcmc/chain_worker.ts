@@ -4,11 +4,13 @@
  * job's last message is its last chain's; the worker keeps no state between jobs).
  *
  * Messages in: {@linkcode ChainJob}. Messages out: `{type: "progress", iterations}`,
- * `{type: "chain", chain, result}` per chain, or `{type: "error", message}`.
+ * `{type: "chain", chain, result}` per chain, or `{type: "error", message}` (also when its fit
+ * asked it to stop, which the fit no longer reads).
  *
  * @module
  */
 /// <reference lib="deno.worker" />
+import { type StopFlag, throwIfStopRequested } from "../data/worker_stop.ts";
 import type { Weighting } from "../models/model.ts";
 import { modelFromRecipe, type ModelRecipe } from "../models/recipe.ts";
 import { type ResolvedSampleOptions, runChain } from "./sample.ts";
@@ -19,19 +21,22 @@ export interface ChainJob {
   readonly weighting: Weighting;
   readonly options: ResolvedSampleOptions;
   readonly chains: readonly number[];
+  /** Set by the fit when it is aborted or failed: the chain stops at its next iteration. */
+  readonly stop: StopFlag;
 }
 
 /** Iterations between two progress messages. */
 const PROGRESS_EVERY = 50;
 
 self.onmessage = (event: MessageEvent<ChainJob>) => {
-  const { recipe, weighting, options, chains } = event.data;
+  const { recipe, weighting, options, chains, stop } = event.data;
   try {
     const model = modelFromRecipe(recipe);
     const logDensity = (u: Float64Array, grad: Float64Array) =>
       model.logDensity(u, grad, weighting);
     let pending = 0;
     const tick = () => {
+      throwIfStopRequested(stop);
       if (++pending === PROGRESS_EVERY) {
         self.postMessage({ type: "progress", iterations: pending });
         pending = 0;

@@ -8,6 +8,7 @@
  * @module
  */
 import { acquireWorker, releaseWorker } from "../data/worker_pool.ts";
+import { requestStop, stopFlag } from "../data/worker_stop.ts";
 import type { Model, Weighting } from "../models/model.ts";
 import { recipeOf } from "../models/recipe.ts";
 import type { ChainJob } from "./chain_worker.ts";
@@ -18,7 +19,10 @@ import { type ChainResult, combineChains, resolveSampleOptions } from "./sample.
 export interface ParallelFitOptions extends FitOptions {
   /** Worker threads (default: the number of logical cores, at most the number of chains). */
   readonly threads?: number;
-  /** Aborting it terminates the chain workers at once; the fit rejects with its reason. */
+  /**
+   * Aborting it stops the chain workers at once (their next iteration sees the stop,
+   * `worker_stop.ts`, and they are terminated); the fit rejects with its reason.
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -62,9 +66,15 @@ export async function fitModelParallel(
   let done = 0;
   const results: ChainResult[] = new Array(resolved.chains);
   const workers = Array.from({ length: threads }, () => acquireWorker(CHAIN_WORKER));
+  // Set before a worker is terminated: `terminate()` alone does not end a running chain.
+  const stop = stopFlag();
+  const stopWorkers = () => {
+    requestStop(stop);
+    workers.forEach((worker) => worker.terminate());
+  };
   const rejecters: ((reason: unknown) => void)[] = [];
   const abort = () => {
-    workers.forEach((worker) => worker.terminate());
+    stopWorkers();
     rejecters.forEach((reject) => reject(signal!.reason));
   };
   signal?.addEventListener("abort", abort, { once: true });
@@ -97,6 +107,7 @@ export async function fitModelParallel(
           weighting,
           options: resolved,
           chains,
+          stop,
         };
         worker.postMessage(job);
       })
@@ -105,8 +116,9 @@ export async function fitModelParallel(
   } finally {
     signal?.removeEventListener("abort", abort);
     // Every worker posted its last chain: kept for the next fit. After a failure or an abort
-    // some may still be running: terminated.
-    workers.forEach((worker) => clean ? releaseWorker(CHAIN_WORKER, worker) : worker.terminate());
+    // some may still be running: stopped.
+    if (clean) workers.forEach((worker) => releaseWorker(CHAIN_WORKER, worker));
+    else stopWorkers();
   }
   return summarizeFit(model, combineChains(results, model.dim), setup, resolved.warmup);
 }

@@ -1,0 +1,107 @@
+/**
+ * Issue 22's time limit, against the CPU: a job stopped at PPSYNTH_JOB_TIME_LIMIT_MS was failed
+ * and its worker freed, but its chain kept running. In Deno 2.9 `Worker.terminate()` ends a
+ * worker only when its event loop next turns (denoland/deno PR 35657), and a chain worker is
+ * inside one synchronous loop for its whole fit: after the stop it drew on, a core busy for as
+ * long as the analyst's request was meant to take (here 100,000 draws of a negative binomial on
+ * 4,000 records, minutes), each such request another core. The attack, against a real
+ * `deno task serve`: one long job on registered data, stopped at a 2 s limit; once it shows
+ * failed, the server process must be idle, its threads' CPU time (`/proc/<pid>/task/<tid>/schedstat`,
+ * nanoseconds on the CPU) growing by less than a tenth of a core over 3 s. Before the fix (the
+ * chain worker reads a stop flag every iteration, `src/data/worker_stop.ts`) it grew by a core.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { freePort, until } from "../_poll.ts";
+import { createKeyCommand, serveCommand, serveEnv, SLOW_SYNTHESIS } from "../api/_helpers.ts";
+
+/** The job time limit of the server, in ms. */
+const LIMIT_MS = 2000;
+
+/** How long the stopped job's server is watched, in ms. */
+const WATCH_MS = 3000;
+
+/** The most CPU the idle server may use over {@link WATCH_MS}: a tenth of a core. */
+const IDLE_CPU_MS = WATCH_MS / 10;
+
+/** The CPU time of every thread of process `pid`, in ms (Linux). */
+async function cpuMs(pid: number): Promise<number> {
+  let ns = 0;
+  for await (const task of Deno.readDir(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(
+        (await Deno.readTextFile(`/proc/${pid}/task/${task.name}/schedstat`)).split(" ")[0],
+      );
+    } catch {
+      // the thread ended meanwhile: its time is no longer the process's to spend
+    }
+  }
+  return ns / 1e6;
+}
+
+Deno.test({
+  name: "stopped work: a job stopped at its time limit leaves no core busy in the server",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    assert.ok((await Deno.stat("/proc/self/task")).isDirectory, "needs Linux's /proc");
+    const dir = await Deno.makeTempDir({ prefix: "ppsynth_stopped_work_" });
+    const port = freePort();
+    const env = { ...serveEnv(dir, port), PPSYNTH_JOB_TIME_LIMIT_MS: String(LIMIT_MS) };
+    const owner = await createKeyCommand(env, "admin,read,diagnostics", "owner");
+    const analyst = await createKeyCommand(env, "submit,read", "analyst");
+    const server = serveCommand(env, "null").spawn();
+    const base = `http://127.0.0.1:${port}`;
+    const call = async (path: string, key: string, body?: unknown) => {
+      const response = await fetch(base + path, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    try {
+      await until("the server", async () => (await fetch(`${base}/healthz`)).ok || undefined);
+      const rows = Array.from({ length: 4000 }, (_, i) => `${(i * 7919) % 9},${(i % 10) / 10}`);
+      const registered = await call("/v1/datasets", owner, {
+        epsilonTotal: 1e9,
+        csv: `y,z\n${rows.join("\n")}\n`,
+        publicColumns: ["z"],
+      });
+      assert.equal(registered.status, 201, JSON.stringify(registered.body));
+      // Within the iteration cap, but minutes in its chain worker: the negative binomial visits
+      // every record on every gradient.
+      const long = await call("/v1/syntheses", analyst, {
+        ...SLOW_SYNTHESIS,
+        model: "negbin",
+        datasetId: registered.body.id,
+        m: 1,
+        chains: 1,
+        draws: 100_000,
+      });
+      assert.equal(long.status, 202, JSON.stringify(long.body));
+      const stopped = await until("the job to be stopped", async () => {
+        const job = (await call(long.body.location, analyst)).body;
+        return job.status === "running" || job.status === "queued" ? undefined : job;
+      }, 60_000);
+      assert.equal(stopped.status, "failed", JSON.stringify(stopped));
+      const reason = (await call(`${long.body.location}/diagnostics`, owner)).body;
+      assert.equal(reason.failure?.code, "time_limit", JSON.stringify(reason));
+      // The failed job's worker let go of its chain: the process is as idle as before the job.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const before = await cpuMs(server.pid);
+      await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
+      const used = (await cpuMs(server.pid)) - before;
+      assert.ok(
+        used < IDLE_CPU_MS,
+        `the server used ${Math.round(used)} ms of CPU in the ${WATCH_MS} ms after the job ` +
+          `was stopped (at most ${IDLE_CPU_MS})`,
+      );
+    } finally {
+      server.kill("SIGTERM");
+      await server.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
