@@ -5,8 +5,9 @@
  * temporary store and gives R its URL, an owner key and the repository): the build knits the
  * vignette (the bundled ACS excerpt released whole, a svyby estimate combined over the synthetic
  * files) into the tarball's `inst/doc`, and the check installs that tarball, checks its vignette
- * files, and runs the testthat tests, which start their own `deno task serve` (this Deno,
- * PPSYNTH_DENO) and run the vignette's steps end to end. The check does not knit the vignette a
+ * files, and runs the testthat tests on the same server (PPSYNTH_TEST_URL, with an owner and an
+ * analyst key: no second server, store or keys; run by hand they start their own `deno task
+ * serve`), which run the vignette's steps end to end. The check does not knit the vignette a
  * second time (`--no-vignettes`): the build's knit is the one that ran against the server, and
  * the HTML the check installs from the tarball is read back here for its printed results.
  *
@@ -62,6 +63,15 @@ async function run(
   return text;
 }
 
+/** A stream's text so far, gathered as it arrives (`done` when the stream ends). */
+function collect(stream: ReadableStream<Uint8Array>): { text: string; done: Promise<void> } {
+  const gathered = { text: "", done: Promise.resolve() };
+  gathered.done = stream.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (chunk) => void (gathered.text += chunk) }),
+  );
+  return gathered;
+}
+
 /** The text of the knitted vignette's code blocks (code and `#>` output), tags and entities undone. */
 function vignetteOutput(html: string): string {
   const blocks = [...html.matchAll(/<pre[^>]*>([\s\S]*?)<\/pre>/g)].map((m) => m[1]);
@@ -80,7 +90,10 @@ Deno.test({
     const port = freePort();
     const env = serveEnv(`${dir}/data`, port);
     const key = await createKeyCommand(env, "submit,read,diagnostics,admin", "r-vignette");
-    const server = serveCommand(env, "null").spawn();
+    const analystKey = await createKeyCommand(env, "submit,read", "r-analyst");
+    const server = serveCommand(env, "piped").spawn();
+    const serverLog = collect(server.stdout);
+    const serverErrors = collect(server.stderr);
     try {
       const url = `http://127.0.0.1:${port}`;
       await until("the server", async () => (await fetch(`${url}/healthz`)).ok || undefined);
@@ -89,6 +102,9 @@ Deno.test({
         PPSYNTH_KEY: key,
         PPSYNTH_REPO: REPO,
         PPSYNTH_DENO: Deno.execPath(),
+        PPSYNTH_TEST_URL: url,
+        PPSYNTH_TEST_OWNER_KEY: key,
+        PPSYNTH_TEST_ANALYST_KEY: analystKey,
       };
       // The build installs the package and knits the vignette against the server (an error in a
       // chunk fails it); the HTML goes into the tarball's inst/doc.
@@ -112,6 +128,10 @@ Deno.test({
       assert.ok(summary, tests);
       assert.deepEqual(summary.slice(1, 4), ["0", "0", "0"], summary[0]);
       assert.ok(Number(summary[4]) >= 250, summary[0]);
+      // They ran on this server: its log has the vignette's registration and the tests' three
+      // (two in test-api.R, one end to end).
+      const registered = serverLog.text.match(/"route":"\/v1\/datasets","status":201/g) ?? [];
+      assert.ok(registered.length >= 4, `${serverLog.text}\n${serverErrors.text}`);
       // The vignette, as installed from the tarball, was evaluated against the server: the whole
       // file registered and released (ε/m = 10/3 < 5: SW) into three files, and the analysis
       // printed its five PUMAs' confidential and combined synthetic estimates; no chunk warned.
@@ -127,6 +147,7 @@ Deno.test({
     } finally {
       server.kill("SIGTERM");
       await server.status;
+      await Promise.all([serverLog.done, serverErrors.done]);
       await Deno.remove(dir, { recursive: true });
     }
   },

@@ -1,8 +1,11 @@
-# A ppsynth server for the tests: `deno task serve` of the repository at PPSYNTH_REPO (or the
+# A ppsynth server for the tests. Where PPSYNTH_TEST_URL is set (test/clients/r_client_test.ts
+# sets it to the server it knitted the vignette on), that server, with the owner key (every
+# scope) in PPSYNTH_TEST_OWNER_KEY and an analyst key (submit, read) of the same tenant in
+# PPSYNTH_TEST_ANALYST_KEY. Otherwise `deno task serve` of the repository at PPSYNTH_REPO (or the
 # repository this package sits in), on 127.0.0.1 and a free port, with a temporary store and
-# keys made by `deno task keys create`. Deno is PPSYNTH_DENO when set, else `npx -y deno@2.9.6`.
-# Without a repository or Deno the server tests are skipped, except under CI (CI=true), where
-# they fail.
+# keys made by `deno task keys create`; Deno is PPSYNTH_DENO when set, else `npx -y deno@2.9.6`.
+# Without a repository (the data) or a server to use or start, the server tests are skipped,
+# except under CI (CI=true), where they fail.
 
 ppsynth_test_repo <- function() {
   repo <- Sys.getenv("PPSYNTH_REPO")
@@ -31,7 +34,7 @@ ppsynth_skip_without_server <- function() {
   testthat::skip_if_not_installed("processx")
   missing <- if (!nzchar(ppsynth_test_repo())) {
     "no ppsynth repository (set PPSYNTH_REPO)"
-  } else if (is.null(ppsynth_test_deno())) {
+  } else if (!nzchar(Sys.getenv("PPSYNTH_TEST_URL")) && is.null(ppsynth_test_deno())) {
     "no Deno (set PPSYNTH_DENO, or put npx on the PATH)"
   } else {
     NULL
@@ -57,11 +60,43 @@ ppsynth_free_port <- function() {
 
 ppsynth_test_env <- new.env()
 
-# The shared server (started on first use, stopped when the tests end): its URL and an owner key
-# (every scope) and an analyst key (submit, read) of one tenant.
+# The shared server (PPSYNTH_TEST_URL's, else started on first use and stopped when the tests
+# end): its URL and an owner key (every scope) and an analyst key (submit, read) of one tenant.
 ppsynth_test_server <- function() {
   ppsynth_skip_without_server()
-  if (!is.null(ppsynth_test_env$server)) return(ppsynth_test_env$server)
+  if (is.null(ppsynth_test_env$server)) {
+    ppsynth_test_env$server <- if (nzchar(Sys.getenv("PPSYNTH_TEST_URL"))) {
+      ppsynth_given_server()
+    } else {
+      ppsynth_started_server()
+    }
+  }
+  ppsynth_test_env$server
+}
+
+# Whether the server at `url` answers /healthz with 200.
+ppsynth_healthy <- function(url) {
+  tryCatch({
+    resp <- httr2::req_perform(httr2::req_error(httr2::request(paste0(url, "/healthz")),
+                                                is_error = function(r) FALSE))
+    httr2::resp_status(resp) == 200L
+  }, error = function(e) FALSE)
+}
+
+# The running server named by PPSYNTH_TEST_URL and its two keys; an error where a key is
+# missing or the server does not answer.
+ppsynth_given_server <- function() {
+  url <- sub("/+$", "", Sys.getenv("PPSYNTH_TEST_URL"))
+  keys <- Sys.getenv(c("PPSYNTH_TEST_OWNER_KEY", "PPSYNTH_TEST_ANALYST_KEY"), unset = "")
+  if (!all(nzchar(keys))) {
+    stop("PPSYNTH_TEST_URL is set, but not PPSYNTH_TEST_OWNER_KEY and PPSYNTH_TEST_ANALYST_KEY")
+  }
+  if (!ppsynth_healthy(url)) stop("the server at PPSYNTH_TEST_URL (", url, ") does not answer")
+  list(url = url, owner = keys[[1]], analyst = keys[[2]], repo = ppsynth_test_repo())
+}
+
+# `deno task serve` on a temporary store, with two keys made for it; stopped when the tests end.
+ppsynth_started_server <- function() {
   repo <- ppsynth_test_repo()
   deno <- ppsynth_test_deno()
   dir <- tempfile("ppsynth_store_")
@@ -85,28 +120,19 @@ ppsynth_test_server <- function() {
                                    cleanup_tree = TRUE)
   url <- paste0("http://127.0.0.1:", port)
   deadline <- Sys.time() + 180
-  repeat {
-    up <- tryCatch({
-      resp <- httr2::req_perform(httr2::req_error(httr2::request(paste0(url, "/healthz")),
-                                                  is_error = function(r) FALSE))
-      httr2::resp_status(resp) == 200L
-    }, error = function(e) FALSE)
-    if (up) break
+  while (!ppsynth_healthy(url)) {
     if (!process$is_alive() || Sys.time() > deadline) {
       process$kill_tree()
       stop("the server did not start:\n", paste(readLines(log), collapse = "\n"))
     }
     Sys.sleep(0.5)
   }
-  server <- list(url = url, owner = owner, analyst = analyst, repo = repo, process = process,
-                 dir = dir)
-  ppsynth_test_env$server <- server
   withr::defer({
     process$kill_tree()
     unlink(dir, recursive = TRUE)
     ppsynth_test_env$server <- NULL
   }, envir = testthat::teardown_env())
-  server
+  list(url = url, owner = owner, analyst = analyst, repo = repo, process = process, dir = dir)
 }
 
 # The bundled ACS excerpt (examples/crc) without INDP, whose 233 levels the committed schema
