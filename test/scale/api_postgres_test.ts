@@ -2,12 +2,13 @@
  * The API's crash and load tests on the multi-machine layout: the store on PostgreSQL, the queue
  * on Redis, two worker processes that share nothing but the two URLs (each on its own data
  * directory, which stays empty). The same scenarios run on the embedded store in
- * test/api/crash_test.ts and test/api/load_test.ts; the duplicate-delivery test runs on both
- * stores in api_redis_test.ts.
+ * test/api/crash_test.ts and test/api/load_test.ts; the duplicate-delivery test runs here on this
+ * stack and on the embedded store in api_redis_test.ts.
  */
 import assert from "node:assert/strict";
 import { createApiKey } from "../../src/api/auth.ts";
 import { ApiConfig } from "../../src/jobs/config.ts";
+import { openStore } from "../../src/jobs/open_store.ts";
 import { openRedisContext } from "../../src/scale/redis_context.ts";
 import { mainApp } from "../../functions/main.ts";
 import { freePort } from "../_poll.ts";
@@ -16,12 +17,12 @@ import {
   apiClient,
   assertNoLeak,
   confidentialValues,
-  createKeyCommand,
   serveCommand,
   startSlowJob,
   untilJobEnds,
 } from "../api/_helpers.ts";
 import { loadScenario } from "../api/_load.ts";
+import { duplicateDelivery } from "./_duplicate_delivery.ts";
 import { IGNORE_REDIS, until, type WorkerProcess } from "./_redis.ts";
 import { type Stack, startStack } from "./_stack.ts";
 
@@ -29,10 +30,11 @@ const IGNORE = IGNORE_REDIS || IGNORE_POSTGRES;
 
 /**
  * One stack for the file (issue 36; one per test before: a cluster's initdb and start, Redis and
- * two workers, about 3 CPU s): the crash test runs first and SIGKILLs one of the two workers; the
- * load test adds a fresh one and checks that both live workers ran its jobs. Both tests work on
- * their own dataset, keys and jobs. Started at the top level so that no test's sanitizer sees
- * the processes; the last test stops it, and a filtered run kills it on exit.
+ * two workers, about 3 CPU s), the PostgreSQL run of api_redis_test.ts's duplicate-delivery test
+ * included: the crash test runs first and SIGKILLs one of the two workers; the next test adds a
+ * fresh one, so that the duplicate deliveries and the load test each have two live workers. Each
+ * test works on its own dataset, keys and jobs. Started at the top level so that no test's
+ * sanitizer sees the processes; the last test stops it, and a filtered run kills it on exit.
  */
 const stack = IGNORE ? null : await startStack(2);
 const killStack = () => stack?.kill();
@@ -50,6 +52,17 @@ const killed = new Set<WorkerProcess>();
 /** Whether a worker process is still running (not one the crash test killed). */
 function alive(worker: WorkerProcess): boolean {
   return !killed.has(worker);
+}
+
+/** The stack's two live workers, a fresh one started beside any the crash test left alive. */
+async function liveWorkers(stack: Stack): Promise<WorkerProcess[]> {
+  while (stack.workers.filter(alive).length < 2) await stack.addWorker();
+  return stack.workers.filter(alive);
+}
+
+/** The API's data directory, which never exists: it has only the two URLs. */
+function nowhere(stack: Stack): string {
+  return `${stack.dirs[0]}-api-has-none`;
 }
 
 /** Every line a subprocess writes, once it has exited. */
@@ -75,7 +88,14 @@ Deno.test({
       server = { child, output: collect(child) };
     };
     try {
-      const key = await createKeyCommand(env, "submit,read,diagnostics,admin", "crash");
+      // The key in this process (issue 36: `deno task keys` was a subprocess here; that command
+      // on this layout is edge_test.ts's).
+      const store = await openStore({
+        storeUrl: stack.env.PPSYNTH_STORE_URL,
+        dataDir: nowhere(stack),
+      });
+      const key = await createApiKey(store, ["submit", "read", "diagnostics", "admin"], "crash")
+        .then(({ secret }) => secret).finally(() => store.close());
       const base = `http://127.0.0.1:${port}`;
       const api = apiClient(base, key);
       start();
@@ -141,19 +161,54 @@ Deno.test({
 
 Deno.test({
   name:
+    "API submissions on the Redis backend complete on workers; a duplicated delivery is charged once (PostgreSQL store)",
+  ignore: IGNORE,
+  async fn() {
+    const stack = stackOf();
+    const workers = await liveWorkers(stack);
+    const logs: string[] = [];
+    const context = await openRedisContext(
+      ApiConfig.parse({
+        dataDir: nowhere(stack),
+        storeUrl: stack.env.PPSYNTH_STORE_URL,
+        releaseDelayMs: 0,
+      }),
+      stack.env.PPSYNTH_QUEUE,
+      (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
+    );
+    // The API and the workers share nothing but the two URLs.
+    await duplicateDelivery({
+      context,
+      url: stack.env.PPSYNTH_QUEUE,
+      workers,
+      logs,
+      async check() {
+        assert.deepEqual(await stack.strayFiles(), [], "the workers wrote nothing locally");
+        await assert.rejects(Deno.stat(nowhere(stack)), Deno.errors.NotFound);
+        const lines = [
+          ...logs,
+          ...stack.workers.flatMap((w) => w.lines.map((l) => JSON.stringify(l))),
+        ];
+        assert.ok(!lines.join("\n").includes(stack.postgres.password), "no log holds the password");
+      },
+      stop: () => context.close(),
+    });
+  },
+});
+
+Deno.test({
+  name:
     "PostgreSQL + Redis: 20 concurrent submissions (each sent twice) complete on two workers, each charged once, no 5xx",
   ignore: IGNORE,
   async fn() {
     const stack = stackOf();
-    // Two live workers: a fresh one beside any the crash test left alive.
-    while (stack.workers.filter(alive).length < 2) await stack.addWorker();
-    const live = stack.workers.filter(alive);
+    const live = await liveWorkers(stack);
     const logs: string[] = [];
     const limit = 256 * 1024;
     const context = await openRedisContext(
       ApiConfig.parse({
         storeUrl: stack.env.PPSYNTH_STORE_URL,
-        dataDir: `${stack.dirs[0]}-api-has-none`,
+        dataDir: nowhere(stack),
         maxBodyBytes: limit,
       }),
       stack.env.PPSYNTH_QUEUE,
