@@ -14,7 +14,7 @@
  *
  * The full suite (`deno task test`, scripts/test_suite.ts) runs every test file and the doc tests
  * of src/ and functions/ in two `deno test` runs side by side: {@link parallelRoots} with
- * `--parallel` (a file per core) at the lowest CPU priority, and the {@link SERIAL_FILES} — files
+ * `--parallel` (one file more than the cores at once) at the lowest CPU priority, and the {@link SERIAL_FILES} — files
  * whose wall-clock claims (a `/healthz` deadline, a release time, leases shared by two workers)
  * miss when another file's work shares the cores at their priority — one at a time at normal
  * priority.

@@ -9,8 +9,8 @@
  *   s of the suite's 900 with the two runs' own checks (docs/decisions.md, "One type check for
  *   the suite"). The one check covers them all: its roots include src/, and so every module there.
  * - **The parallel run** — every test file but the serial ones, and the doc tests of src/ and
- *   functions/ ({@link parallelRoots}), a file per core (`--parallel`) — at the lowest CPU
- *   priority (`nice -n 19`, which its servers, browsers and R inherit).
+ *   functions/ ({@link parallelRoots}), one file more than the cores at once (`--parallel`,
+ *   {@link PARALLEL_JOBS}) — at the lowest CPU priority (`nice -n 19`, which its servers, browsers and R inherit).
  * - **The serial run** — the {@link SERIAL_FILES}, whose claims are on the wall clock (a
  *   `/healthz` deadline, a release time, leases) — one file at a time at normal priority.
  *
@@ -71,13 +71,33 @@ async function hasNice(): Promise<boolean> {
   }
 }
 
-/** Starts `deno` with `args`, at nice 19 when `niced`, its output kept when `keepOutput`. */
-function start(args: string[], niced: boolean, keepOutput: boolean): Deno.ChildProcess {
+/**
+ * How many test files the parallel run runs at once (`DENO_JOBS`): one more than the cores. With
+ * a file per core, the cores idled whenever both files waited (a server starting, a job polled, a
+ * subprocess): 1.82–1.84 cores busy in four clean-clone runs; with one more file, 1.94
+ * (docs/decisions.md, "One file more than the cores").
+ */
+export const PARALLEL_JOBS: number = navigator.hardwareConcurrency + 1;
+
+/**
+ * Starts `deno` with `args`, at nice 19 when `niced`, its output kept when `keepOutput`, with
+ * `env` added to this process's environment.
+ */
+function start(
+  args: string[],
+  niced: boolean,
+  keepOutput: boolean,
+  env: Record<string, string> = {},
+): Deno.ChildProcess {
   const deno = Deno.execPath();
   const output = keepOutput ? "piped" : "inherit";
   const [program, programArgs] = niced ? ["nice", ["-n", "19", deno, ...args]] : [deno, args];
-  return new Deno.Command(program, { args: programArgs, stdout: output, stderr: output }).spawn();
+  return new Deno.Command(program, { args: programArgs, stdout: output, stderr: output, env })
+    .spawn();
 }
+
+/** The parallel run's environment: {@link PARALLEL_JOBS} files at once. */
+const PARALLEL_ENV = { DENO_JOBS: String(PARALLEL_JOBS) };
 
 /** The check's output when it failed (its "Check" lines otherwise), and whether it passed. */
 function checkReport(result: Deno.CommandOutput): boolean {
@@ -107,7 +127,7 @@ if (import.meta.main) {
       );
       return result;
     });
-    const parallel = await start(runs.parallel, true, false).status;
+    const parallel = await start(runs.parallel, true, false, PARALLEL_ENV).status;
     const serialResult = await serialDone;
     const text = new TextDecoder();
     console.log(text.decode(serialResult.stdout) + text.decode(serialResult.stderr));
@@ -122,7 +142,7 @@ if (import.meta.main) {
   } else {
     console.error("[test_suite] no `nice` here: the check, then the parallel and serial runs");
     const checked = checkReport(await start(runs.check, false, true).output());
-    const parallel = await start(runs.parallel, false, false).status;
+    const parallel = await start(runs.parallel, false, false, PARALLEL_ENV).status;
     const serial = await start(runs.serial, false, false).status;
     Deno.exit(checked && parallel.success && serial.success ? 0 : 1);
   }
