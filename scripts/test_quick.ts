@@ -13,11 +13,11 @@
  * a new file or folder is classified.
  *
  * The full suite (`deno task test`, scripts/test_suite.ts) runs every test file and the doc tests
- * of src/ and functions/ in two `deno test` runs side by side: {@link parallelRoots} with
- * `--parallel` (one file more than the cores at once) at the lowest CPU priority, and the {@link SERIAL_FILES} — files
- * whose wall-clock claims (a `/healthz` deadline, a release time, leases shared by two workers)
- * miss when another file's work shares the cores at their priority — one at a time at normal
- * priority.
+ * of src/ and functions/ in two `deno test` runs side by side, after one type check of both:
+ * {@link parallelRoots} with `--parallel` (one file more than the cores at once) at the lowest CPU
+ * priority, and the {@link SERIAL_FILES} — files whose wall-clock claims (a `/healthz` deadline, a
+ * release time, leases shared by two workers) miss when another file's work shares the cores at
+ * their priority — one at a time at normal priority.
  *
  *     deno run --allow-read scripts/test_quick.ts             # the quick set
  *     deno run --allow-read scripts/test_quick.ts --parallel  # the full suite's parallel run

@@ -10,7 +10,8 @@
  *   the suite"). The one check covers them all: its roots include src/, and so every module there.
  * - **The parallel run** — every test file but the serial ones, and the doc tests of src/ and
  *   functions/ ({@link parallelRoots}), one file more than the cores at once (`--parallel`,
- *   {@link PARALLEL_JOBS}) — at the lowest CPU priority (`nice -n 19`, which its servers, browsers and R inherit).
+ *   {@link PARALLEL_JOBS}) — at the lowest CPU priority (`nice -n 19`, which its servers,
+ *   browsers and R inherit).
  * - **The serial run** — the {@link SERIAL_FILES}, whose claims are on the wall clock (a
  *   `/healthz` deadline, a release time, leases) — one file at a time at normal priority.
  *
@@ -43,9 +44,9 @@ export const PERMISSIONS: readonly string[] = [
 
 /**
  * V8's flags for the parallel run's test isolates: garbage collection on the isolate's own thread.
- * With a file per core, each isolate's parallel and concurrent GC helper threads only contend with
- * the other file's work (docs/decisions.md, "One-thread GC in the parallel run's test isolates"). No result
- * depends on it.
+ * With every core running a test file, each isolate's parallel and concurrent GC helper threads
+ * only contend with the other files' work (docs/decisions.md, "One-thread GC in the parallel run's
+ * test isolates"). No result depends on it.
  */
 export const V8_FLAGS = "--v8-flags=--single-threaded-gc";
 
@@ -99,7 +100,7 @@ function start(
 /** The parallel run's environment: {@link PARALLEL_JOBS} files at once. */
 const PARALLEL_ENV = { DENO_JOBS: String(PARALLEL_JOBS) };
 
-/** The check's output when it failed (its "Check" lines otherwise), and whether it passed. */
+/** Whether the type check passed; its output is printed when it failed, dropped otherwise. */
 function checkReport(result: Deno.CommandOutput): boolean {
   const text = new TextDecoder();
   if (!result.success) console.error(text.decode(result.stdout) + text.decode(result.stderr));

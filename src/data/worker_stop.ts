@@ -24,7 +24,7 @@ export function requestStop(flag: StopFlag): void {
 }
 
 /** The error a loop throws when a stop was requested. */
-export class StopRequested extends Error {
+class StopRequested extends Error {
   override name = "StopRequested";
   constructor() {
     super("the work was stopped");

@@ -65,6 +65,27 @@ function nowhere(stack: Stack): string {
   return `${stack.dirs[0]}-api-has-none`;
 }
 
+/**
+ * The API in this process on the stack's two URLs (its data directory never exists), with
+ * `settings`, and the log lines it writes.
+ */
+async function stackApi(
+  stack: Stack,
+  settings: Record<string, number>,
+): Promise<{ context: Awaited<ReturnType<typeof openRedisContext>>; logs: string[] }> {
+  const logs: string[] = [];
+  const context = await openRedisContext(
+    ApiConfig.parse({
+      storeUrl: stack.env.PPSYNTH_STORE_URL,
+      dataDir: nowhere(stack),
+      ...settings,
+    }),
+    stack.env.PPSYNTH_QUEUE,
+    (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
+  );
+  return { context, logs };
+}
+
 /** Every line a subprocess writes, once it has exited. */
 function collect(child: Deno.ChildProcess): Promise<string> {
   return Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
@@ -166,16 +187,7 @@ Deno.test({
   async fn() {
     const stack = stackOf();
     const workers = await liveWorkers(stack);
-    const logs: string[] = [];
-    const context = await openRedisContext(
-      ApiConfig.parse({
-        dataDir: nowhere(stack),
-        storeUrl: stack.env.PPSYNTH_STORE_URL,
-        releaseDelayMs: 0,
-      }),
-      stack.env.PPSYNTH_QUEUE,
-      (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
-    );
+    const { context, logs } = await stackApi(stack, { releaseDelayMs: 0 });
     // The API and the workers share nothing but the two URLs.
     await duplicateDelivery({
       context,
@@ -203,17 +215,8 @@ Deno.test({
   async fn() {
     const stack = stackOf();
     const live = await liveWorkers(stack);
-    const logs: string[] = [];
     const limit = 256 * 1024;
-    const context = await openRedisContext(
-      ApiConfig.parse({
-        storeUrl: stack.env.PPSYNTH_STORE_URL,
-        dataDir: nowhere(stack),
-        maxBodyBytes: limit,
-      }),
-      stack.env.PPSYNTH_QUEUE,
-      (event, fields = {}) => logs.push(JSON.stringify({ event, ...fields })),
-    );
+    const { context, logs } = await stackApi(stack, { maxBodyBytes: limit });
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
       mainApp(context).fetch,

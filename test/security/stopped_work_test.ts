@@ -6,9 +6,10 @@
  * long as the analyst's request was meant to take (here 100,000 draws of a negative binomial on
  * 4,000 records, minutes), each such request another core. The attack, against a real
  * `deno task serve`: one long job on registered data, stopped at a 2 s limit; once it shows
- * failed, the server process must be idle, its threads' CPU time (`/proc/<pid>/task/<tid>/schedstat`,
- * nanoseconds on the CPU) growing by less than a tenth of a core over 3 s. Before the fix (the
- * chain worker reads a stop flag every iteration, `src/data/worker_stop.ts`) it grew by a core.
+ * failed, the server process must be idle, its threads' CPU time
+ * (`/proc/<pid>/task/<tid>/schedstat`, nanoseconds on the CPU) growing by less than a tenth of a
+ * core over 3 s. Before the fix (the chain worker reads a stop flag every iteration,
+ * `src/data/worker_stop.ts`) it grew by a core.
  *
  * @module
  */
