@@ -3,7 +3,7 @@
  * (`src/scale/scale_worker.ts`): {@linkcode runLeasedJob} claims one job of a
  * {@linkcode JobQueue}, renews its lease every third of the lease while the handler runs (a renewal
  * that finds the lease gone, taken over after an expiry, stops the handler: the job is the new
- * holder's), writes its progress at most once per interval, stops it at its time limit (its
+ * holder's), writes its latest progress at most once per interval, stops it at its time limit (its
  * handler's AbortSignal; the failure `time_limit`), and completes (releases and charges) or fails it only under the
  * lease it still holds, so a job delivered twice is released at most once. The two
  * callers differ only in how they claim: the pool takes the oldest claimable job, a Redis worker
@@ -119,14 +119,24 @@ export async function runLeasedJob(
   }
   let lastWrite = -Infinity;
   let write: Promise<void> = Promise.resolve();
+  // One write at a time, of the latest progress: a report made while a write is in flight
+  // replaces the one still waiting, so a slow store shows the job as it is now, not a backlog of
+  // old reports that it works through until the job has ended.
+  let waiting: JobProgress | null = null;
   const onProgress = (progress: JobProgress) => {
     if (signal.aborted) return;
     const time = Date.now();
     if (time - lastWrite < progressIntervalMs) return;
     lastWrite = time;
-    // A write still queued when the job is stopped is dropped: the job is failed next.
-    write = write.then(() => signal.aborted ? undefined : queue.progress(lease, progress))
-      .catch(() => {});
+    const queued = waiting !== null;
+    waiting = progress;
+    if (queued) return;
+    write = write.then(() => {
+      const latest = waiting!;
+      waiting = null;
+      // A write still waiting when the job is stopped is dropped: the job is failed next.
+      return signal.aborted ? undefined : queue.progress(lease, latest);
+    }).catch(() => {});
   };
   try {
     let release: JobOutput | null = null;

@@ -122,6 +122,52 @@ Deno.test("`runLeasedJob()`: no claim, too many attempts, heartbeats and store e
   );
 });
 
+Deno.test("`runLeasedJob()` on a slow store writes the latest progress, not a backlog of old reports", async () => {
+  const queue = new OneJob();
+  const lines: string[] = [];
+  let written = 0;
+  // Each write takes 30 ms; the job reports every 1 ms for 60 ms (interval 0: none throttled).
+  queue.progress = (_lease: Lease, progress: JobProgress) =>
+    new Promise((resolve) =>
+      setTimeout(() => {
+        queue.progressed.push(progress);
+        written = progress.fraction;
+        resolve();
+      }, 30)
+    );
+  let reported = 0;
+  let shownAtEnd = -1;
+  let reportingMs = 0;
+  const handler: JobHandler = async (_lease, onProgress) => {
+    const start = performance.now();
+    for (let i = 1; i <= 60; i++) {
+      onProgress({ stage: "a", fraction: i / 60 });
+      reported = i / 60;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    reportingMs = performance.now() - start;
+    // What a client polling the store sees 100 ms after the last report: time for the write in
+    // flight and the one waiting (timers fire in deadline order, so this holds under load).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    shownAtEnd = written;
+    return RELEASE;
+  };
+  const outcome = await runLeasedJob(
+    queue,
+    () => Promise.resolve({ lease: queue.lease }),
+    handler,
+    options(lines, { progressIntervalMs: 0 }),
+  );
+  assert.equal(outcome, "released");
+  assert.equal(shownAtEnd, reported, "the store shows the last report, not one from the backlog");
+  assert.equal(queue.progressed.at(-1)?.fraction, 1);
+  // One write per 30 ms while reporting, and the one waiting at the end.
+  const most = Math.ceil(reportingMs / 30) + 2;
+  assert.ok(queue.progressed.length <= most, `${queue.progressed.length} writes of 60 reports`);
+  const fractions = queue.progressed.map((progress) => progress.fraction);
+  assert.deepEqual(fractions, [...fractions].sort((a, b) => a - b), "never an older one after");
+});
+
 Deno.test("`IdleWait`: a sleep ends at its time or at the next wake", async () => {
   const idle = new IdleWait();
   const started = performance.now();
