@@ -42,9 +42,13 @@ export function columnFromCells(cells: readonly string[]): Column {
   if (cells.every(isFiniteNumberCell)) {
     return { kind: "numeric", values: Float64Array.from(cells, Number) };
   }
+  return categoricalColumn(cells, new Int32Array(cells.length));
+}
+
+/** A categorical column of `cells`, coded into `codes` over its levels in order of appearance. */
+function categoricalColumn(cells: readonly string[], codes: Int32Array): CategoricalColumn {
   const levels: string[] = [];
   const index = new Map<string, number>();
-  const codes = new Int32Array(cells.length);
   cells.forEach((cell, i) => {
     let code = index.get(cell);
     if (code === undefined) {
@@ -55,6 +59,49 @@ export function columnFromCells(cells: readonly string[]): Column {
     codes[i] = code;
   });
   return { kind: "categorical", codes, levels };
+}
+
+/**
+ * The columns of a table of trimmed cells, each as {@linkcode columnFromCells} builds it from its
+ * cells, with the numeric columns' values views of one Float64Array and the categorical columns'
+ * codes views of one Int32Array: a file of 10⁶ columns allocates two buffers, not 10⁶ (a
+ * `Float64Array` per column took 1.7 s of CPU there).
+ *
+ * @param rows The records, each of `width` cells.
+ * @param width The number of columns.
+ * @returns Column j of every row, for j = 0 … width − 1.
+ *
+ * @example Two numeric columns share a buffer
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { columnsFromRows } from "./dataset.ts";
+ * const [x, g, y] = columnsFromRows([["1", "a", "2"], ["3", "b", "4"]], 3);
+ * assert.deepEqual(x, { kind: "numeric", values: Float64Array.of(1, 3) });
+ * assert.deepEqual(g, { kind: "categorical", codes: Int32Array.of(0, 1), levels: ["a", "b"] });
+ * assert.ok(x.kind === "numeric" && y.kind === "numeric" && x.values.buffer === y.values.buffer);
+ * ```
+ */
+export function columnsFromRows(rows: readonly (readonly string[])[], width: number): Column[] {
+  const n = rows.length;
+  const numeric: boolean[] = [];
+  for (let j = 0; j < width; j++) {
+    let i = 0;
+    while (i < n && isFiniteNumberCell(rows[i][j])) i++;
+    numeric.push(i === n);
+  }
+  const numericCount = numeric.filter(Boolean).length;
+  const values = new Float64Array(numericCount * n);
+  const codes = new Int32Array((width - numericCount) * n);
+  let v = 0;
+  let c = 0;
+  return numeric.map((isNumeric, j): Column => {
+    if (!isNumeric) {
+      return categoricalColumn(rows.map((row) => row[j]), codes.subarray(c * n, ++c * n));
+    }
+    const column = values.subarray(v * n, ++v * n);
+    for (let i = 0; i < n; i++) column[i] = Number(rows[i][j]);
+    return { kind: "numeric", values: column };
+  });
 }
 
 /**

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import {
   buildDesign,
+  columnFromCells,
+  columnsFromRows,
   DataError,
   datasetColumns,
   formatCsv,
@@ -49,6 +51,26 @@ Deno.test("`parseCsv()` rejects an empty file, a header-only file and ragged row
     /r\.csv, row 2 \(line 3\): .*number of cells/,
   );
   dataError(() => parseCsv("y,y\n1,2\n", "d.csv"), /column "y": duplicate column/);
+});
+
+Deno.test("`columnsFromRows()` builds each column as `columnFromCells()` does from its cells", () => {
+  const rows = [
+    ["1", "a", "-2.5e3", "", "7"],
+    ["2", "b", ".5", "x", "NaN"],
+    ["3", "a", "0", "", "8"],
+  ];
+  const columns = columnsFromRows(rows, 5);
+  assert.equal(columns.length, 5);
+  columns.forEach((column, j) =>
+    assert.deepEqual(column, columnFromCells(rows.map((row) => row[j])), `column ${j}`)
+  );
+  assert.deepEqual(columns.map((column) => column.kind), [
+    "numeric",
+    "categorical",
+    "numeric",
+    "categorical",
+    "categorical",
+  ]);
 });
 
 Deno.test("`numericColumn()` names the file, row and column of a bad cell without its value", () => {
