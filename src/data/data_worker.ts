@@ -6,9 +6,20 @@
  * which the caller may map back to its class). A long computation may post notes on the way
  * ({@linkcode postNote}), which the caller receives in order.
  *
+ * The message travels with a stop flag (`worker_stop.ts`) that {@linkcode askWorker} sets before it
+ * terminates the worker on an abort: `terminate()` alone does not end a worker inside a
+ * synchronous loop (Deno 2.9), so a long computation reads the flag in its loops.
+ *
  * @module
  */
 import { DataError, dataErrorFrom, type DataErrorMessage, dataErrorMessage } from "./data_error.ts";
+import { requestStop, type StopFlag, stopFlag } from "./worker_stop.ts";
+
+/** What {@linkcode askWorker} posts: the message, and the flag it sets before terminating. */
+export interface WorkerRequest<J> {
+  readonly job: J;
+  readonly stop: StopFlag;
+}
 
 /** What a worker of {@linkcode answerWith} posts back. */
 export type WorkerAnswer<T> =
@@ -29,7 +40,7 @@ export interface AskOptions {
  * Runs `message` in a fresh module worker at `url` and resolves with its value; rejects with the
  * `DataError` (same message) or the worker's error (its class where `options.restore` maps its
  * name, else an Error of its name and message), with `signal`'s reason when it is aborted first
- * (the worker is terminated at once, so its work stops).
+ * (the request's stop flag is set and the worker terminated at once, so its work stops).
  *
  * @param url The worker module (one that answers with {@linkcode answerWith}).
  * @param message What it computes from (structured-cloned: prefer strings and typed arrays).
@@ -45,6 +56,7 @@ export function askWorker<T>(
 ): Promise<T> {
   signal?.throwIfAborted();
   const worker = new Worker(url.href, { type: "module" });
+  const stop = stopFlag();
   const abort = () => worker.terminate();
   return new Promise<Exclude<WorkerAnswer<T>, { type: "note" }>>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<WorkerAnswer<T>>) => {
@@ -56,10 +68,12 @@ export function askWorker<T>(
       reject(new Error(`the worker failed: ${event.message}`));
     };
     signal?.addEventListener("abort", () => {
+      // Set first: a worker inside a synchronous loop ends only when its loop reads it.
+      requestStop(stop);
       abort();
       reject(signal.reason);
     }, { once: true });
-    worker.postMessage(message);
+    worker.postMessage({ job: message, stop } satisfies WorkerRequest<unknown>);
   }).then((answer) => {
     if (answer.type === "value") return answer.value;
     if (answer.type === "data_error") throw dataErrorFrom(answer);
@@ -72,20 +86,23 @@ export function askWorker<T>(
 }
 
 /**
- * The worker's side: posts `compute()`'s value (its `transfer` buffers moved, not copied), or the
- * error it threw.
+ * The worker's side: posts `compute(job, stop)`'s value (its `transfer` buffers moved, not
+ * copied), or the error it threw.
  *
- * @param compute The work (synchronous or not), returning the value and the buffers to transfer.
+ * @param request What {@linkcode askWorker} posted.
+ * @param compute The work (synchronous or not) on the job, returning the value and the buffers to
+ *   transfer; a long loop reads `stop` (`throwIfStopRequested`).
  */
-export async function answerWith<T>(
-  compute: () =>
+export async function answerWith<J, T>(
+  request: WorkerRequest<J>,
+  compute: (job: J, stop: StopFlag) =>
     | { value: T; transfer?: Transferable[] }
     | Promise<{ value: T; transfer?: Transferable[] }>,
 ): Promise<void> {
   let answer: WorkerAnswer<T>;
   let transfer: Transferable[] = [];
   try {
-    const result = await compute();
+    const result = await compute(request.job, request.stop);
     answer = { type: "value", value: result.value };
     transfer = result.transfer ?? [];
   } catch (error) {

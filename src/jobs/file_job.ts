@@ -95,7 +95,8 @@ function restored(name: string, message: string): Error | undefined {
 
 /**
  * Runs a whole-file synthesis in a worker (`file_job_worker.ts`: minutes of Gibbs sweeps never
- * on the event loop) and returns its release; the job's time limit terminates the worker.
+ * on the event loop) and returns its release; the job's time limit stops the worker (`askWorker`
+ * sets its stop flag, which the fits read once a sweep or draw, and terminates it).
  *
  * @param data The confidential file.
  * @param spec The request (on a registered dataset: no seed, no allowFlagged).

@@ -16,6 +16,7 @@
  * @module
  */
 import { type BayesNetModel } from "../models/bayes_net.ts";
+import { type StopFlag, throwIfStopRequested } from "../data/worker_stop.ts";
 import { checkInteger } from "../random/arguments.ts";
 import { sampleLogDirichlet } from "../random/distributions.ts";
 import { Rng } from "../random/rng.ts";
@@ -33,6 +34,8 @@ export interface BayesNetSampleOptions {
   readonly draws: number;
   /** Progress: draws done of the total, about a hundred times per fit. */
   readonly onDraw?: (done: number, total: number) => void;
+  /** Read once a draw: when set (the job was stopped), the fit throws (`worker_stop.ts`). */
+  readonly stop?: StopFlag;
 }
 
 /**
@@ -130,7 +133,9 @@ export function sampleBayesNet(
   const quantities = quantityNames.map(() => new Float64Array(S));
   const ell = new Float64Array(model.n);
   const every = Math.max(1, Math.floor(S / 100));
+  const { stop } = options;
   for (let s = 0; s < S; s++) {
+    if (stop !== undefined) throwIfStopRequested(stop);
     const rng = streams[Math.floor(s / draws)];
     const theta = out.subarray(s * dim, (s + 1) * dim);
     let offset = T;

@@ -32,6 +32,7 @@
  *
  * @module
  */
+import { type StopFlag, throwIfStopRequested } from "../data/worker_stop.ts";
 import { checkInteger } from "../random/arguments.ts";
 import {
   DEFAULT_LATENT_CLASS_PRIOR,
@@ -75,6 +76,8 @@ export interface LatentClassGibbsOptions {
    * per fit and once at the end (public settings only).
    */
   readonly onSweep?: (done: number, total: number) => void;
+  /** Read once a sweep: when set (the job was stopped), the fit throws (`worker_stop.ts`). */
+  readonly stop?: StopFlag;
 }
 
 /** The name of the Σ_i u_i diagnostic in a fit's summary. */
@@ -126,7 +129,9 @@ export function sampleLatentClass(
   const totalSweeps = chains * (warmup + draws * thin);
   const every = Math.max(1, Math.floor(totalSweeps / 100));
   let sweeps = 0;
+  const { stop } = options;
   const tick = () => {
+    if (stop !== undefined) throwIfStopRequested(stop);
     sweeps++;
     if (options.onSweep !== undefined && (sweeps % every === 0 || sweeps === totalSweeps)) {
       options.onSweep(sweeps, totalSweeps);

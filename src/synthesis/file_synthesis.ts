@@ -22,11 +22,13 @@
  */
 import config from "../../deno.json" with { type: "json" };
 import type { Dataset } from "../data/dataset.ts";
+import type { StopFlag } from "../data/worker_stop.ts";
 import { datasetColumns } from "../data/csv.ts";
 import { type EncodedFile, encodeFile, formatStep } from "../data/file_encoding.ts";
 import { columnUnit, type FileSchema } from "../data/file_schema.ts";
 import type { TermBackendChoice } from "../gpu/select_term.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
+import type { BayesNetSampleOptions } from "../mcmc/bayes_net_exact.ts";
 import type { LatentClassGibbsOptions } from "../mcmc/latent_class_gibbs.ts";
 import type { MechanismContext, MechanismName, MechanismOutcome } from "../mechanisms/mechanism.ts";
 import {
@@ -148,13 +150,24 @@ export interface FileSynthesisResult {
  */
 export type FileProgress = (stage: string, done?: number, total?: number) => void;
 
+/** Options of {@linkcode synthesizeFile}: where progress goes, and a stop request. */
+export interface FileRunOptions {
+  /** Called with each stage's name, and with each fit's sweeps. */
+  readonly onProgress?: FileProgress;
+  /**
+   * Read by the fits once a sweep (the network's: once a draw): when set, the release throws
+   * (a whole-file job's worker, stopped at its time limit: `worker_stop.ts`).
+   */
+  readonly stop?: StopFlag;
+}
+
 /**
  * Synthesises every column of a confidential file under its declared schema.
  *
  * @param data The confidential file (its columns all declared by `schema`).
  * @param schema The owner's declared schema.
  * @param settings The mechanism, ε, m and Gibbs settings.
- * @param onProgress Called with each stage's name, and with each fit's sweeps.
+ * @param options Where progress goes, and the stop flag the fits read.
  * @returns The public manifest, the owner's diagnostics and the m files; throws a `DataError`
  * for a record outside the schema, a `RangeError` for a mechanism that needs a one-dimensional
  * outcome, a `CalibrationError` when ε cannot be met and a `FitFlaggedError` for a flagged fit.
@@ -163,8 +176,9 @@ export async function synthesizeFile(
   data: Dataset,
   schema: FileSchema,
   settings: FileSynthesisSettings,
-  onProgress: FileProgress = () => {},
+  options: FileRunOptions = {},
 ): Promise<FileSynthesisResult> {
+  const { onProgress = () => {}, stop } = options;
   onProgress("encode");
   const encoded = encodeFile(data, schema);
   const modelName = settings.model ?? LATENT_CLASS;
@@ -173,8 +187,8 @@ export async function synthesizeFile(
   let stage = "fit";
   const onDraws = (done: number, total: number) => onProgress(stage, done, total);
   const { model, context, classes } = modelName === BAYES_NET
-    ? bayesNetRun(encoded, settings, seed, onDraws, given)
-    : latentClassRun(encoded, settings, seed, onDraws);
+    ? bayesNetRun(encoded, settings, seed, { onDraw: onDraws, stop }, given)
+    : latentClassRun(encoded, settings, seed, { onSweep: onDraws, stop });
   const fits = { count: 0 };
   const outcome = await runFileMechanism(
     {
@@ -278,12 +292,12 @@ function latentClassRun(
   encoded: EncodedFile,
   settings: FileSynthesisSettings,
   seed: number,
-  onSweep: (done: number, total: number) => void,
+  run: Pick<LatentClassGibbsOptions, "onSweep" | "stop">,
 ): FileModelRun {
   const classes = settings.classes ?? DEFAULT_CLASSES;
   const model = new LatentClassModel(encoded, classes);
   const gibbs: LatentClassGibbsOptions = {
-    onSweep,
+    ...run,
     seed,
     chains: settings.chains,
     warmup: settings.warmup,
@@ -300,7 +314,7 @@ function bayesNetRun(
   encoded: EncodedFile,
   settings: FileSynthesisSettings,
   seed: number,
-  onDraw: (done: number, total: number) => void,
+  run: Pick<BayesNetSampleOptions, "onDraw" | "stop">,
   given: readonly number[],
 ): FileModelRun {
   const model = new BayesNetModel(encoded, {
@@ -308,7 +322,7 @@ function bayesNetRun(
     maxParents: settings.parents ?? DEFAULT_BAYES_NET_PRIOR.maxParents,
     maxCells: settings.maxCells ?? DEFAULT_BAYES_NET_PRIOR.maxCells,
   }, given);
-  const options = { seed, chains: settings.chains, draws: settings.draws, onDraw };
+  const options = { ...run, seed, chains: settings.chains, draws: settings.draws };
   const sampling = settings.sampling ?? "balanced";
   return {
     model: {

@@ -8,16 +8,19 @@
 import type { Dataset } from "../data/dataset.ts";
 import type { FileSchema } from "../data/file_schema.ts";
 import type { FileUtility } from "./file_utility.ts";
-import { type FileProgress, type FileSynthesisResult, synthesizeFile } from "./file_synthesis.ts";
+import { type FileRunOptions, type FileSynthesisResult, synthesizeFile } from "./file_synthesis.ts";
 import type { FilePlan, SynthesisPlan } from "./plan.ts";
 import { type ReleaseBundle, releaseBundle } from "./release_bundle.ts";
 import { type SynthesisResult, synthesize, type SynthesizeOptions } from "./synthesize.ts";
 import type { UtilityReport } from "./utility_report.ts";
 
-/** What a plan runs on: a synthesis's options, or a whole file's declared schema and progress. */
+/**
+ * What a plan runs on: a synthesis's options, or a whole file's declared schema, progress and
+ * stop flag.
+ */
 export type PlanRun =
   | { readonly plan: SynthesisPlan; readonly options?: SynthesizeOptions }
-  | { readonly plan: FilePlan; readonly schema: FileSchema; readonly onProgress?: FileProgress };
+  | ({ readonly plan: FilePlan; readonly schema: FileSchema } & FileRunOptions);
 
 /** A finished run: the result of its kind and its release bundle. */
 export type PlanRelease =
@@ -41,8 +44,8 @@ export type PlanRelease =
  */
 export async function runPlan(data: Dataset, run: PlanRun): Promise<PlanRelease> {
   if ("schema" in run) {
-    const { plan, schema, onProgress } = run;
-    const result = await synthesizeFile(data, schema, plan, onProgress);
+    const { plan, schema, onProgress, stop } = run;
+    const result = await synthesizeFile(data, schema, plan, { onProgress, stop });
     const bundle = releaseBundle({ kind: "file", result, confidential: data, schema });
     return { kind: "file", result, bundle };
   }

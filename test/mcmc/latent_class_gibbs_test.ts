@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { requestStop, stopFlag } from "../../src/data/worker_stop.ts";
 import { mcseMean } from "../../src/mcmc/diagnostics.ts";
 import { sampleLatentClass, TERM_SUM } from "../../src/mcmc/latent_class_gibbs.ts";
 import {
@@ -304,4 +305,28 @@ Deno.test("split–merge moves keep the exact pseudo posterior on seven records 
       `${name}: Gibbs ${mean(chains)} vs exact ${exact} (mcse ${error})`,
     );
   }
+});
+
+Deno.test("sampleLatentClass() stops at the next sweep once its stop flag is set", () => {
+  const model = new LatentClassModel(FILE, 2);
+  const stop = stopFlag();
+  const reports: number[] = [];
+  // The first report (sweep 40 of 4,000) asks for the stop; the next sweep throws, before the
+  // next report (sweep 80).
+  assert.throws(
+    () =>
+      sampleLatentClass(model, null, {
+        seed: 1,
+        chains: 2,
+        warmup: 1000,
+        draws: 1000,
+        stop,
+        onSweep: (done) => {
+          reports.push(done);
+          requestStop(stop);
+        },
+      }),
+    { name: "StopRequested" },
+  );
+  assert.deepEqual(reports, [40]);
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { requestStop, stopFlag } from "../../src/data/worker_stop.ts";
 import { logMarginal, sampleBayesNet } from "../../src/mcmc/bayes_net_exact.ts";
 import { BayesNetModel } from "../../src/models/bayes_net.ts";
 import { Rng } from "../../src/random/rng.ts";
@@ -195,4 +196,27 @@ Deno.test("balanced simulate: each configuration's counts within 1 of m_c θ, ea
     Math.abs(half(0) - half(10_000)) < 4.5 * Math.sqrt(2 * 10_000 * pA * (1 - pA)),
     `halves ${half(0)} and ${half(10_000)}`,
   );
+});
+
+Deno.test("sampleBayesNet stops at the next draw once its stop flag is set", () => {
+  const model = new BayesNetModel(FILE, PRIOR);
+  const stop = stopFlag();
+  const reports: number[] = [];
+  // The first report (draw 20 of 2,000) asks for the stop; the next draw throws, before the next
+  // report (draw 40).
+  assert.throws(
+    () =>
+      sampleBayesNet(model, null, {
+        seed: 4,
+        chains: 2,
+        draws: 1000,
+        stop,
+        onDraw: (done) => {
+          reports.push(done);
+          requestStop(stop);
+        },
+      }),
+    { name: "StopRequested" },
+  );
+  assert.deepEqual(reports, [20]);
 });

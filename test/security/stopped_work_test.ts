@@ -11,11 +11,17 @@
  * core over 3 s. Before the fix (the chain worker reads a stop flag every iteration,
  * `src/data/worker_stop.ts`) it grew by a core.
  *
+ * The same server then runs a whole-file job (issue 35: its fits in one worker, asked by
+ * `askWorker`), stopped at the same limit, and must be as idle after it. Before the whole-file
+ * fits read the stop flag `askWorker` posts with the job (once a draw or a sweep) it grew by a
+ * core too.
+ *
  * @module
  */
 import assert from "node:assert/strict";
 import { freePort, until } from "../_poll.ts";
 import { createKeyCommand, serveCommand, serveEnv, SLOW_SYNTHESIS } from "../api/_helpers.ts";
+import { fileCsv, SCHEMA } from "../synthesis/_file_fixture.ts";
 
 /** The job time limit of the server, in ms. */
 const LIMIT_MS = 2000;
@@ -41,10 +47,10 @@ async function cpuMs(pid: number): Promise<number> {
 }
 
 Deno.test({
-  name: "stopped work: a job stopped at its time limit leaves no core busy in the server",
+  name: "stopped work: jobs stopped at their time limit leave no core busy in the server",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
+  async fn(t) {
     const dir = await Deno.makeTempDir({ prefix: "ppsynth_stopped_work_" });
     const port = freePort();
     const env = { ...serveEnv(dir, port), PPSYNTH_JOB_TIME_LIMIT_MS: String(LIMIT_MS) };
@@ -60,43 +66,70 @@ Deno.test({
       });
       return { status: response.status, body: await response.json() };
     };
-    try {
-      await until("the server", async () => (await fetch(`${base}/healthz`)).ok || undefined);
-      const rows = Array.from({ length: 4000 }, (_, i) => `${(i * 7919) % 9},${(i % 10) / 10}`);
-      const registered = await call("/v1/datasets", owner, {
-        epsilonTotal: 1e9,
-        csv: `y,z\n${rows.join("\n")}\n`,
-        publicColumns: ["z"],
-      });
-      assert.equal(registered.status, 201, JSON.stringify(registered.body));
-      // Within the iteration cap, but minutes in its chain worker: the negative binomial visits
-      // every record on every gradient.
-      const long = await call("/v1/syntheses", analyst, {
-        ...SLOW_SYNTHESIS,
-        model: "negbin",
-        datasetId: registered.body.id,
-        m: 1,
-        chains: 1,
-        draws: 100_000,
-      });
+    /** Submits `request`, waits for its job to fail, and returns its location. */
+    const stoppedJob = async (request: unknown) => {
+      const long = await call("/v1/syntheses", analyst, request);
       assert.equal(long.status, 202, JSON.stringify(long.body));
       const stopped = await until("the job to be stopped", async () => {
         const job = (await call(long.body.location, analyst)).body;
         return job.status === "running" || job.status === "queued" ? undefined : job;
       }, 60_000);
       assert.equal(stopped.status, "failed", JSON.stringify(stopped));
-      const reason = (await call(`${long.body.location}/diagnostics`, owner)).body;
-      assert.equal(reason.failure?.code, "time_limit", JSON.stringify(reason));
-      // The failed job's worker let go of its chain: the process is as idle as before the job.
+      return { location: String(long.body.location), job: stopped };
+    };
+    /** Asserts that the server is as idle as before the job it stopped. */
+    const assertIdle = async (what: string) => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const before = await cpuMs(server.pid);
       await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
       const used = (await cpuMs(server.pid)) - before;
       assert.ok(
         used < IDLE_CPU_MS,
-        `the server used ${Math.round(used)} ms of CPU in the ${WATCH_MS} ms after the job ` +
+        `the server used ${Math.round(used)} ms of CPU in the ${WATCH_MS} ms after ${what} ` +
           `was stopped (at most ${IDLE_CPU_MS})`,
       );
+    };
+    try {
+      await until("the server", async () => (await fetch(`${base}/healthz`)).ok || undefined);
+      await t.step("a synthesis: its chain workers", async () => {
+        const rows = Array.from({ length: 4000 }, (_, i) => `${(i * 7919) % 9},${(i % 10) / 10}`);
+        const registered = await call("/v1/datasets", owner, {
+          epsilonTotal: 1e9,
+          csv: `y,z\n${rows.join("\n")}\n`,
+          publicColumns: ["z"],
+        });
+        assert.equal(registered.status, 201, JSON.stringify(registered.body));
+        // Within the iteration cap, but minutes in its chain worker: the negative binomial visits
+        // every record on every gradient.
+        const { location } = await stoppedJob({
+          ...SLOW_SYNTHESIS,
+          model: "negbin",
+          datasetId: registered.body.id,
+          m: 1,
+          chains: 1,
+          draws: 100_000,
+        });
+        const reason = (await call(`${location}/diagnostics`, owner)).body;
+        assert.equal(reason.failure?.code, "time_limit", JSON.stringify(reason));
+        // The failed job's worker let go of its chain: the process is as idle as before the job.
+        await assertIdle("the synthesis");
+      });
+      await t.step("a whole file: the fits in its worker", async () => {
+        // The default model (auto: the Bayesian network on this file), within the iteration cap
+        // but about 40 s of one core: 100,000 exact draws, each visiting the 2,000 records.
+        const { job } = await stoppedJob({
+          csv: fileCsv(2000),
+          fileSchema: SCHEMA,
+          y: "all",
+          mechanism: "unweighted",
+          seed: 3,
+          allowFlagged: true,
+          chains: 1,
+          draws: 100_000,
+        });
+        assert.equal(job.error?.code, "time_limit", JSON.stringify(job));
+        await assertIdle("the whole-file job");
+      });
     } finally {
       server.kill("SIGTERM");
       await server.status;
