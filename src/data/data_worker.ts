@@ -37,6 +37,22 @@ export interface AskOptions {
 }
 
 /**
+ * The built-in error classes a caller's `restore` commonly maps back: a `RangeError` (bad
+ * settings) or `TypeError` of `name`, with `message`; undefined for any other name.
+ *
+ * @param name The worker's error's name.
+ * @param message Its message.
+ * @returns The error, or undefined.
+ */
+export function builtInError(name: string, message: string): Error | undefined {
+  return name === "RangeError"
+    ? new RangeError(message)
+    : name === "TypeError"
+    ? new TypeError(message)
+    : undefined;
+}
+
+/**
  * Runs `message` in a fresh module worker at `url` and resolves with its value; rejects with the
  * `DataError` (same message) or the worker's error (its class where `options.restore` maps its
  * name, else an Error of its name and message), with `signal`'s reason when it is aborted first

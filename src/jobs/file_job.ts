@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { askWorker } from "../data/data_worker.ts";
+import { askWorker, builtInError } from "../data/data_worker.ts";
 import type { Dataset } from "../data/dataset.ts";
 import type { FileSchema } from "../data/file_schema.ts";
 import { MECHANISM_NAMES } from "../mechanisms/mechanism.ts";
@@ -84,12 +84,9 @@ function restored(name: string, message: string): Error | undefined {
     ? new FitFlaggedError({ rhatMax: NaN, essBulkMin: NaN, divergences: 0 })
     : name === "CalibrationError"
     ? new CalibrationError(NaN, NaN, "")
-    : name === "RangeError"
-    ? new RangeError()
-    : name === "TypeError"
-    ? new TypeError()
     : undefined;
-  if (error !== undefined) error.message = message;
+  if (error === undefined) return builtInError(name, message);
+  error.message = message;
   return error;
 }
 

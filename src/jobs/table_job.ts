@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dataErrorFrom } from "../data/data_error.ts";
+import { askWorker, builtInError } from "../data/data_worker.ts";
 import type { Dataset } from "../data/dataset.ts";
 import {
   formatTable,
@@ -16,7 +16,7 @@ import {
   type TableMethodOptions,
   type TableRequest,
 } from "../survey/table_methods.ts";
-import type { TableWorkerAnswer, TableWorkerJob } from "../survey/table_worker.ts";
+import type { TableWorkerJob, TableWorkerValue } from "../survey/table_worker.ts";
 import type { ReleaseManifest } from "../synthesis/report.ts";
 import { DataRejectedError } from "./domain_errors.ts";
 import { failureOf } from "./failure.ts";
@@ -43,57 +43,40 @@ export interface TableOutcome {
 
 /**
  * `runTableMethod` of a `sample` or `laplace` request in a fresh module worker
- * (`table_worker.ts`), so that the event loop stays free however many cells the table has. The
- * error a table throws is rethrown with its class (`DataError`, `RangeError`, `TypeError`) and
- * message; a failure of the worker itself rejects with a plain Error.
+ * (`table_worker.ts`, through `askWorker`), so that the event loop stays free however many cells
+ * the table has. The error a table throws is rethrown with its class (`DataError`, `RangeError`,
+ * `TypeError`) and message; a failure of the worker itself rejects with a plain Error. Aborting
+ * `options.signal` (a job past its time limit) rejects at once and stops the worker (its stop
+ * flag, read before each noise draw, then `terminate()`).
  *
  * @param data The confidential sample (copied to the worker).
  * @param request A sample or laplace request.
- * @param options The declared levels of the cells and bounds of the values.
+ * @param options The declared levels of the cells and bounds of the values, and the job's signal.
  * @returns The rows of `formatTable(table, "json")`, the privacy and the clamped counts.
  */
-export function tableInWorker(
+export async function tableInWorker(
   data: Dataset,
   request: TableRequest,
   options: Pick<TableMethodOptions, "levels" | "bounds" | "signal"> = {},
 ): Promise<
   { rows: TableRow[]; privacy: TableResult["privacy"]; clamped?: Record<string, number> }
 > {
-  const worker = new Worker(new URL("../survey/table_worker.ts", import.meta.url).href, {
-    type: "module",
-  });
   const job: TableWorkerJob = {
     data,
     request,
     options: { levels: options.levels, bounds: options.bounds },
   };
-  return new Promise<TableWorkerAnswer>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<TableWorkerAnswer>) => resolve(event.data);
-    // A job past its time limit: rejected at once, and the worker terminated (below).
-    options.signal?.addEventListener("abort", () => reject(options.signal!.reason), { once: true });
-    worker.onerror = (event) => {
-      event.preventDefault();
-      reject(new Error(`the table worker failed: ${event.message}`));
-    };
-    worker.postMessage(job);
-  }).then((answer) => {
-    switch (answer.type) {
-      case "table":
-        return {
-          rows: JSON.parse(answer.rows) as TableRow[],
-          privacy: answer.privacy,
-          ...(answer.clamped === undefined ? {} : { clamped: answer.clamped }),
-        };
-      case "data_error":
-        throw dataErrorFrom(answer);
-      case "range_error":
-        throw new RangeError(answer.message);
-      case "type_error":
-        throw new TypeError(answer.message);
-      default:
-        throw new Error(answer.message);
-    }
-  }).finally(() => worker.terminate());
+  const { rows, privacy, clamped } = await askWorker<TableWorkerValue>(
+    new URL("../survey/table_worker.ts", import.meta.url),
+    job,
+    options.signal,
+    { restore: builtInError },
+  );
+  return {
+    rows: JSON.parse(rows) as TableRow[],
+    privacy,
+    ...(clamped === undefined ? {} : { clamped }),
+  };
 }
 
 /**

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { formatCsv } from "../data/csv.ts";
 import type { Dataset } from "../data/dataset.ts";
+import { type StopFlag, throwIfStopRequested } from "../data/worker_stop.ts";
 import { NEIGHBOURS } from "../mechanisms/privacy.ts";
 import { Rng } from "../random/rng.ts";
 import { releaseSeed } from "../random/seed_policy.ts";
@@ -18,6 +19,7 @@ import type { SynthesisProgress } from "../synthesis/synthesize.ts";
 import type { CombinedTable } from "./combine.ts";
 import {
   type LaplaceBounds,
+  type LaplaceRelease,
   laplaceTable,
   secureRelease,
   seededRelease,
@@ -237,6 +239,11 @@ export interface TableMethodOptions {
   readonly levels?: Readonly<Record<string, readonly string[]>>;
   /** laplace: declared bounds of y and the weights (a registered dataset's policy). */
   readonly bounds?: LaplaceBounds;
+  /**
+   * laplace: read before each noise draw (a table of a million cells draws for minutes); when
+   * set (its job was stopped: `worker_stop.ts`), the table throws.
+   */
+  readonly stop?: StopFlag;
 }
 
 function requireEpsilon(request: TableRequest): number {
@@ -300,27 +307,32 @@ function meansOnly(table: SurveyTable): SurveyTable {
  * A laplace table: with declared bounds, DP from the sensitivities they give (the values clamped
  * to them first, no replicates); without, the local-DP baseline over
  * {@linkcode LAPLACE_REPLICATES} replicates. A request's seed seeds the noise; without one it is
- * secure.
+ * secure. A set `stop` flag ends the table before its next noise draw.
  */
 function laplaceRelease(
   data: Dataset,
   request: TableRequest,
   columns: TableColumns,
-  epsilon: number,
-  bounds: LaplaceBounds | undefined,
+  options: { epsilon: number; bounds: LaplaceBounds | undefined; stop: StopFlag | undefined },
 ): TableRelease {
+  const { epsilon, bounds, stop } = options;
   const { seed, policy } = releaseSeed(request.seed);
   const bounded = bounds === undefined ? undefined : clampColumns(data, [
     [request.y, bounds.y],
     [request.weight, bounds.weight],
   ]);
   const rng = new Rng(seed);
+  const noise = request.seed !== undefined ? seededRelease(rng.split(1)) : secureRelease;
+  const release: LaplaceRelease = stop === undefined ? noise : (value, sensitivity, eps) => {
+    throwIfStopRequested(stop);
+    return noise(value, sensitivity, eps);
+  };
   const table = laplaceTable(tableInput(bounded?.data ?? data, columns), {
     epsilon,
     bounds,
     replicates: bounds === undefined ? LAPLACE_REPLICATES : undefined,
     rng,
-    release: request.seed !== undefined ? seededRelease(rng.split(1)) : secureRelease,
+    release,
   });
   const shared = {
     epsilon: table.epsilon,
@@ -361,7 +373,9 @@ async function computeTable(
   if (bounds !== undefined && method !== "laplace") {
     throw new RangeError(`Invalid bounds: only the laplace method takes bounds: method=${method}`);
   }
-  if (method === "laplace") return laplaceRelease(data, request, columns, epsilon, bounds);
+  if (method === "laplace") {
+    return laplaceRelease(data, request, columns, { epsilon, bounds, stop: options.stop });
+  }
   if (countsNeedStratumSizes(request)) {
     throw new RangeError(
       "Invalid stratumSizes: fbs counts and totals need the public population size of every " +

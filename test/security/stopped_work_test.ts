@@ -14,7 +14,8 @@
  * The same server then runs a whole-file job (issue 35: its fits in one worker, asked by
  * `askWorker`), stopped at the same limit, and must be as idle after it. Before the whole-file
  * fits read the stop flag `askWorker` posts with the job (once a draw or a sweep) it grew by a
- * core too.
+ * core too; and so for a laplace table of 361,201 cells (its worker reads the flag before each
+ * noise draw).
  *
  * @module
  */
@@ -66,9 +67,9 @@ Deno.test({
       });
       return { status: response.status, body: await response.json() };
     };
-    /** Submits `request`, waits for its job to fail, and returns its location. */
-    const stoppedJob = async (request: unknown) => {
-      const long = await call("/v1/syntheses", analyst, request);
+    /** Submits `request` to `path`, waits for its job to fail, and returns its location. */
+    const stoppedJob = async (request: unknown, path = "/v1/syntheses") => {
+      const long = await call(path, analyst, request);
       assert.equal(long.status, 202, JSON.stringify(long.body));
       const stopped = await until("the job to be stopped", async () => {
         const job = (await call(long.body.location, analyst)).body;
@@ -129,6 +130,27 @@ Deno.test({
         });
         assert.equal(job.error?.code, "time_limit", JSON.stringify(job));
         await assertIdle("the whole-file job");
+      });
+      await t.step("a laplace table: the noise draws of its worker", async () => {
+        // 601 × 601 cells (margins included), each noised 22 times by the secure sampler: minutes.
+        const records = Array.from({ length: 600 }, (_, i) => ({
+          a: `a${i}`,
+          b: `b${(i * 7) % 600}`,
+          s: `s${Math.floor(i / 12)}`,
+          y: 1000 + ((i * 7919) % 5000),
+          w: 1 + (i % 5),
+        }));
+        const { job } = await stoppedJob({
+          y: "y",
+          weight: "w",
+          strata: "s",
+          by: ["a", "b"],
+          method: "laplace",
+          epsilon: 1,
+          records,
+        }, "/v1/tables");
+        assert.equal(job.error?.code, "time_limit", JSON.stringify(job));
+        await assertIdle("the table job");
       });
     } finally {
       server.kill("SIGTERM");
