@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { StopFlag } from "../data/worker_stop.ts";
 import { parallelBayesNetMaxima } from "../mechanisms/parallel_bayes_net.ts";
 import type { BayesNetModel } from "../models/bayes_net.ts";
 import { gpuBayesNetMaxima } from "./lipschitz_bayes_net.ts";
@@ -25,11 +26,18 @@ import {
 export const AUTO_GPU_MIN_TERM_LOOKUPS = 500_000_000;
 
 /**
- * A pass over the draws that remembers where it ran last: `compute(model, draws, dim, alpha)` is
- * `model.termMaxima(draws, dim, alpha)`, exactly.
+ * A pass over the draws that remembers where it ran last: `compute(model, draws, dim, alpha, stop)`
+ * is `model.termMaxima(draws, dim, alpha)`, exactly; on the CPU it reads `stop` once a draw (the
+ * GPU's batches are awaited: a stopped worker ends between them).
  */
 export type BayesNetMaximaPass = ModelTermPass<
-  [model: BayesNetModel, draws: Float64Array, dim: number, alpha: Float64Array | null]
+  [
+    model: BayesNetModel,
+    draws: Float64Array,
+    dim: number,
+    alpha: Float64Array | null,
+    stop?: StopFlag,
+  ]
 >;
 
 /**
@@ -57,9 +65,9 @@ export function bayesNetMaximaPass(
   log: (line: string) => void = () => {},
 ): BayesNetMaximaPass {
   const pass = termPass(choice, "Bayesian network", AUTO_GPU_MIN_TERM_LOOKUPS, log);
-  return modelTermPass(pass, (model, draws, dim, alpha) => ({
-    cpu: () => model.termMaxima(draws, dim, alpha),
-    parallel: () => parallelBayesNetMaxima(model, draws, dim, alpha),
+  return modelTermPass(pass, (model, draws, dim, alpha, stop) => ({
+    cpu: () => model.termMaxima(draws, dim, alpha, stop),
+    parallel: () => parallelBayesNetMaxima(model, draws, dim, alpha, { stop }),
     gpu: async (context) => (await gpuBayesNetMaxima(context, model, draws, dim, alpha)).maxima,
     work: (draws.length / dim) * model.n * model.order.length,
   }));

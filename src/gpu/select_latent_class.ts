@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { StopFlag } from "../data/worker_stop.ts";
 import { parallelTermMaxima } from "../mechanisms/parallel_latent_class.ts";
 import type { LatentClassModel } from "../models/latent_class.ts";
 import { gpuTermMaxima } from "./lipschitz_latent_class.ts";
@@ -29,11 +30,12 @@ export type LatentClassBackendChoice = TermBackendChoice;
 export const AUTO_GPU_MIN_CLASS_EVALUATIONS = 50_000_000;
 
 /**
- * A pass over the draws that remembers where it ran last: `compute(model, draws, alpha)` is
- * `model.termMaxima(draws, alpha)`, exactly.
+ * A pass over the draws that remembers where it ran last: `compute(model, draws, alpha, stop)` is
+ * `model.termMaxima(draws, alpha)`, exactly; on the CPU it reads `stop` once a draw (the GPU's
+ * batches are awaited: a stopped worker ends between them).
  */
 export type LatentClassMaximaPass = ModelTermPass<
-  [model: LatentClassModel, draws: Float64Array, alpha: Float64Array | null]
+  [model: LatentClassModel, draws: Float64Array, alpha: Float64Array | null, stop?: StopFlag]
 >;
 
 /**
@@ -59,9 +61,9 @@ export function latentClassMaximaPass(
   log: (line: string) => void = () => {},
 ): LatentClassMaximaPass {
   const pass = termPass(choice, "latent class", AUTO_GPU_MIN_CLASS_EVALUATIONS, log);
-  return modelTermPass(pass, (model, draws, alpha) => ({
-    cpu: () => model.termMaxima(draws, alpha),
-    parallel: () => parallelTermMaxima(model, draws, alpha),
+  return modelTermPass(pass, (model, draws, alpha, stop) => ({
+    cpu: () => model.termMaxima(draws, alpha, stop),
+    parallel: () => parallelTermMaxima(model, draws, alpha, { stop }),
     gpu: async (context) => (await gpuTermMaxima(context, model, draws, alpha)).maxima,
     get work() {
       return (draws.length / model.dim) * model.termGroups(alpha).alpha.length * model.K;

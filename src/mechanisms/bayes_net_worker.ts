@@ -9,6 +9,7 @@
  */
 /// <reference lib="deno.worker" />
 import type { EncodedFile } from "../data/file_encoding.ts";
+import type { StopFlag } from "../data/worker_stop.ts";
 import { BayesNetModel, type BayesNetPrior } from "../models/bayes_net.ts";
 
 /** One share of the draws. */
@@ -21,12 +22,14 @@ export interface BayesNetJob {
   /** A draw's length. */
   readonly dim: number;
   readonly alpha: Float64Array | null;
+  /** The job's stop flag (`termMaxima` reads it once a draw), when it has one. */
+  readonly stop?: StopFlag;
 }
 
 self.onmessage = (event: MessageEvent<BayesNetJob>) => {
-  const { file, prior, given, draws, dim, alpha } = event.data;
+  const { file, prior, given, draws, dim, alpha, stop } = event.data;
   try {
-    const maxima = new BayesNetModel(file, prior, given).termMaxima(draws, dim, alpha);
+    const maxima = new BayesNetModel(file, prior, given).termMaxima(draws, dim, alpha, stop);
     self.postMessage(maxima, {
       transfer: [maxima.perRecord, maxima.argDraw, maxima.minimum, maxima.argMinDraw].map((a) =>
         a.buffer as ArrayBuffer

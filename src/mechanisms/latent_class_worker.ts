@@ -8,6 +8,7 @@
  * @module
  */
 /// <reference lib="deno.worker" />
+import type { StopFlag } from "../data/worker_stop.ts";
 import { type EncodedFile, LatentClassModel } from "../models/latent_class.ts";
 
 /** One share of the draws. */
@@ -16,12 +17,14 @@ export interface LatentClassJob {
   readonly classes: number;
   readonly draws: Float64Array;
   readonly alpha: Float64Array | null;
+  /** The job's stop flag (`termMaxima` reads it once a draw), when it has one. */
+  readonly stop?: StopFlag;
 }
 
 self.onmessage = (event: MessageEvent<LatentClassJob>) => {
-  const { file, classes, draws, alpha } = event.data;
+  const { file, classes, draws, alpha, stop } = event.data;
   try {
-    const maxima = new LatentClassModel(file, classes).termMaxima(draws, alpha);
+    const maxima = new LatentClassModel(file, classes).termMaxima(draws, alpha, stop);
     self.postMessage(maxima, {
       transfer: [maxima.perRecord, maxima.argDraw, maxima.minimum, maxima.argMinDraw].map((a) =>
         a.buffer as ArrayBuffer

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { StopFlag } from "../data/worker_stop.ts";
 import type { BayesNetModel } from "../models/bayes_net.ts";
 import type { TermMaxima } from "../models/latent_class.ts";
 import type { BayesNetJob } from "./bayes_net_worker.ts";
@@ -28,6 +29,8 @@ export interface ParallelBayesNetOptions {
   readonly threads?: number;
   /** Lookups from which workers are used (default {@linkcode PARALLEL_MIN_TERM_LOOKUPS}). */
   readonly minLookups?: number;
+  /** Read once a draw, here or in the workers: when set, the pass throws (`worker_stop.ts`). */
+  readonly stop?: StopFlag;
 }
 
 /**
@@ -55,14 +58,14 @@ export async function parallelBayesNetMaxima(
     !(S * dim === draws.length) || threads < 2 ||
     lookups < (options.minLookups ?? PARALLEL_MIN_TERM_LOOKUPS)
   ) {
-    return model.termMaxima(draws, dim, alpha);
+    return model.termMaxima(draws, dim, alpha, options.stop);
   }
   // The codes alone (an encoded column may carry more).
   const file = {
     n: model.n,
     columns: model.file.columns.map(({ name, levels, codes }) => ({ name, levels, codes })),
   };
-  const job = { file, prior: model.prior, given: model.given, dim, alpha };
+  const job = { file, prior: model.prior, given: model.given, dim, alpha, stop: options.stop };
   return await termMaximaInWorkers<BayesNetJob>(
     new URL("./bayes_net_worker.ts", import.meta.url),
     "Bayesian network Lipschitz",

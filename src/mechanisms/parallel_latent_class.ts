@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { StopFlag } from "../data/worker_stop.ts";
 import type { EncodedFile, LatentClassModel, TermMaxima } from "../models/latent_class.ts";
 import type { LatentClassJob } from "./latent_class_worker.ts";
 import { mergeShareExtremes, runShares, runWorkerJob } from "./worker_job.ts";
@@ -25,6 +26,8 @@ export interface ParallelTermMaximaOptions {
   readonly threads?: number;
   /** Evaluations from which workers are used (default {@linkcode PARALLEL_MIN_CLASS_EVALUATIONS}). */
   readonly minEvaluations?: number;
+  /** Read once a draw, here or in the workers: when set, the pass throws (`worker_stop.ts`). */
+  readonly stop?: StopFlag;
 }
 
 /**
@@ -65,17 +68,17 @@ export async function parallelTermMaxima(
   options: ParallelTermMaximaOptions = {},
 ): Promise<TermMaxima> {
   if (draws.length === 0 || draws.length % model.dim !== 0) {
-    return model.termMaxima(draws, alpha); // refuses them
+    return model.termMaxima(draws, alpha, options.stop); // refuses them
   }
   const S = draws.length / model.dim;
   const threads = Math.min(options.threads ?? navigator.hardwareConcurrency, S);
   const groups = model.termGroups(alpha).alpha.length;
   const work = S * groups * model.K;
   if (threads < 2 || work < (options.minEvaluations ?? PARALLEL_MIN_CLASS_EVALUATIONS)) {
-    return model.termMaxima(draws, alpha);
+    return model.termMaxima(draws, alpha, options.stop);
   }
   const file = encodedFileOf(model);
-  const job = { file, classes: model.K, alpha };
+  const job = { file, classes: model.K, alpha, stop: options.stop };
   return await termMaximaInWorkers<LatentClassJob>(
     new URL("./latent_class_worker.ts", import.meta.url),
     "latent class Lipschitz",

@@ -43,6 +43,7 @@
  * @module
  */
 import type { EncodedFile } from "../data/file_encoding.ts";
+import { type StopFlag, throwIfStopRequested } from "../data/worker_stop.ts";
 import { checkInteger, checkPositiveFinite } from "../random/arguments.ts";
 import { samplePermutation } from "../random/distributions.ts";
 import type { Rng } from "../random/rng.ts";
@@ -243,8 +244,14 @@ export class BayesNetModel {
    * @param draws S×dim draws.
    * @param dim A draw's length.
    * @param alpha α (null: all 1).
+   * @param stop Read once a draw: when set (its job was stopped, `worker_stop.ts`), it throws.
    */
-  termMaxima(draws: Float64Array, dim: number, alpha: Float64Array | null): TermMaxima {
+  termMaxima(
+    draws: Float64Array,
+    dim: number,
+    alpha: Float64Array | null,
+    stop?: StopFlag,
+  ): TermMaxima {
     const S = draws.length / dim;
     const n = this.n;
     const perRecord = new Float64Array(n);
@@ -253,6 +260,7 @@ export class BayesNetModel {
     const argMinDraw = new Int32Array(n);
     const ell = new Float64Array(n);
     for (let s = 0; s < S; s++) {
+      if (stop !== undefined) throwIfStopRequested(stop);
       this.logLik(draws.subarray(s * dim, (s + 1) * dim), ell);
       for (let i = 0; i < n; i++) {
         const u = (alpha === null ? 1 : alpha[i]) * ell[i];

@@ -55,6 +55,7 @@
  * @module
  */
 import type { EncodedFile } from "../data/file_encoding.ts";
+import { type StopFlag, throwIfStopRequested } from "../data/worker_stop.ts";
 import type { Rng } from "../random/rng.ts";
 
 export type { EncodedColumn, EncodedFile } from "../data/file_encoding.ts";
@@ -428,9 +429,10 @@ export class LatentClassModel {
    *
    * @param draws S×dim draws.
    * @param alpha α (null: all 1).
+   * @param stop Read once a draw: when set (its job was stopped, `worker_stop.ts`), it throws.
    * @returns The extremes and their draws.
    */
-  termMaxima(draws: Float64Array, alpha: Float64Array | null): TermMaxima {
+  termMaxima(draws: Float64Array, alpha: Float64Array | null, stop?: StopFlag): TermMaxima {
     const S = this.#drawCount(draws);
     const groups = this.termGroups(alpha);
     const G = groups.alpha.length;
@@ -440,6 +442,7 @@ export class LatentClassModel {
     const groupMin = new Float64Array(G).fill(Infinity);
     const groupArgMin = new Int32Array(G);
     for (let s = 0; s < S; s++) {
+      if (stop !== undefined) throwIfStopRequested(stop);
       this.#groupTerms(draws.subarray(s * this.dim, (s + 1) * this.dim), groups, values);
       for (let g = 0; g < G; g++) {
         foldExtremes(values[g], s, g, groupMax, groupArg, groupMin, groupArgMin);

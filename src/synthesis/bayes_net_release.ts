@@ -53,7 +53,8 @@ export function bayesNetMechanismModel(model: BayesNetModel): Model {
  * and its Lipschitz backend.
  *
  * @param model The network bound to the file.
- * @param options The seed, streams and draws of every fit.
+ * @param options The seed, streams and draws of every fit (their `stop` is read by the Lipschitz
+ *   pass too).
  * @param backend Where the Lipschitz extremes are computed (default "cpu": this thread).
  * @returns The context; its backend's `name` says where the last extremes were computed.
  */
@@ -75,7 +76,7 @@ export function bayesNetContext(
     if (settings.matrix === true) {
       throw new TypeError("Invalid request: the Bayesian network backend gives no matrix");
     }
-    return pass.compute(model, draws, dim, settings.alpha ?? null);
+    return pass.compute(model, draws, dim, settings.alpha ?? null, options.stop);
   });
   return {
     model: adapter,

@@ -37,6 +37,7 @@ import {
   type LatentClassBackendChoice,
   latentClassMaximaPass,
 } from "../gpu/select_latent_class.ts";
+import type { StopFlag } from "../data/worker_stop.ts";
 import { FitFlaggedError } from "../mcmc/fit.ts";
 import { type LatentClassGibbsOptions, sampleLatentClass } from "../mcmc/latent_class_gibbs.ts";
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
@@ -121,12 +122,14 @@ export function centredTermBackend(
  * @param model The latent class model bound to the file.
  * @param adapter The `Model` the context passes back (refused: any other).
  * @param backend Where the maxima are computed (default "cpu": this thread).
+ * @param stop Read by the CPU passes once a draw (a stopped job's worker: `worker_stop.ts`).
  * @returns The backend; `name` says where the last maxima were computed.
  */
 export function latentClassLipschitz(
   model: LatentClassModel,
   adapter: Model,
   backend: LatentClassBackendChoice = "cpu",
+  stop?: StopFlag,
 ): LipschitzBackend {
   const pass = latentClassMaximaPass(backend);
   return centredTermBackend(
@@ -135,7 +138,7 @@ export function latentClassLipschitz(
       if (given !== adapter) {
         throw new TypeError("Invalid model: the latent class backend bounds its own model only");
       }
-      return pass.compute(model, draws, options.alpha ?? null);
+      return pass.compute(model, draws, options.alpha ?? null, stop);
     },
     (draws, alpha, extremes) => centredMatrix(model, draws, alpha, extremes),
   );
@@ -164,7 +167,7 @@ function centredMatrix(
  * every refit) and its Lipschitz backend.
  *
  * @param model The latent class model bound to the file.
- * @param options The Gibbs settings of every fit.
+ * @param options The Gibbs settings of every fit (their `stop` is read by the Lipschitz pass too).
  * @param backend Where the Lipschitz maxima are computed (default "cpu").
  * @returns The context.
  */
@@ -180,7 +183,7 @@ export function latentClassContext(
       Promise.resolve(
         sampleLatentClass(model, weighting.alpha, { ...options, censor: weighting.censor }),
       ),
-    lipschitz: latentClassLipschitz(model, adapter, backend),
+    lipschitz: latentClassLipschitz(model, adapter, backend, options.stop),
     laplace: () => {
       throw new RangeError("Invalid mechanism: the latent class synthesizer draws no noise");
     },

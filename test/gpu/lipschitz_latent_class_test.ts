@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { requestStop, stopFlag } from "../../src/data/worker_stop.ts";
 import {
   gpuTermMaxima,
   packLatentClass,
@@ -383,6 +384,17 @@ Deno.test("`parallelTermMaxima()` equals termMaxima bit for bit on 2 and 3 worke
       assertSameMaxima(got, model.termMaxima(draws, weights), `${threads} threads`);
     }
   }
+});
+
+Deno.test("`parallelTermMaxima()` ends when its stop flag is set: each worker's loop reads it", async () => {
+  const { model, draws } = problem(53, 100, [2, 3], 3, 12, 0.3);
+  const stop = stopFlag();
+  requestStop(stop);
+  await assert.rejects(
+    parallelTermMaxima(model, draws, null, { threads: 2, minEvaluations: 0, stop }),
+    /the work was stopped/,
+  );
+  assert.throws(() => model.termMaxima(draws, null, stop), { name: "StopRequested" });
 });
 
 Deno.test("`groupTerms()` gives a subset of groups exactly the values `terms()` gives", () => {

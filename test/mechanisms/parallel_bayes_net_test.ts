@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { requestStop, stopFlag } from "../../src/data/worker_stop.ts";
 import { parallelBayesNetMaxima } from "../../src/mechanisms/parallel_bayes_net.ts";
 import { assertSameMaxima, bayesNetProblem } from "../models/_bayes_net_draws.ts";
 
@@ -68,4 +69,15 @@ Deno.test("`parallelBayesNetMaxima()` stays on this thread below its size", asyn
   const { model, draws, dim } = bayesNetProblem({ seed: 52, n: 50, levels: [2, 3], S: 4, c: 1 });
   const got = await parallelBayesNetMaxima(model, draws, dim, null);
   assertSameMaxima(got, model.termMaxima(draws, dim, null), "small");
+});
+
+Deno.test("`parallelBayesNetMaxima()` ends when its stop flag is set: each worker's loop reads it", async () => {
+  const { model, draws, dim } = bayesNetProblem({ seed: 5, n: 100, levels: [2, 3], S: 12, c: 0.3 });
+  const stop = stopFlag();
+  requestStop(stop);
+  await assert.rejects(
+    parallelBayesNetMaxima(model, draws, dim, null, { threads: 2, minLookups: 0, stop }),
+    /the work was stopped/,
+  );
+  assert.throws(() => model.termMaxima(draws, dim, null, stop), { name: "StopRequested" });
 });
