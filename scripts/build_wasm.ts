@@ -1,6 +1,6 @@
 /**
- * Assembles every `src/models/NAME.wat` with wabt and writes `src/models/NAME_wasm.ts`, the
- * module's bytes as a base64 string constant (`NAME_WASM`, upper case), so that nothing at run
+ * Assembles every `NAME.wat` of `src/models/` and `src/random/` with wabt and writes `NAME_wasm.ts`
+ * beside it, the module's bytes as a base64 string constant (`NAME_WASM`, upper case), so that nothing at run
  * time needs wabt or a file read. Run it after every edit of a .wat and commit both files:
  *
  *     deno task build:wasm
@@ -9,19 +9,20 @@
  */
 import wabtInit from "wabt";
 
-const MODELS = new URL("../src/models/", import.meta.url);
+const FOLDERS = ["../src/models/", "../src/random/"].map((path) => new URL(path, import.meta.url));
 
 const wabt = await wabtInit();
-const names = [];
-for await (const entry of Deno.readDir(MODELS)) {
-  if (entry.isFile && entry.name.endsWith(".wat")) names.push(entry.name.slice(0, -4));
+const sources = [];
+for (const folder of FOLDERS) {
+  for await (const entry of Deno.readDir(folder)) {
+    if (entry.isFile && entry.name.endsWith(".wat")) sources.push(new URL(entry.name, folder));
+  }
 }
-for (const name of names.sort()) {
-  const target = new URL(`${name}_wasm.ts`, MODELS);
+for (const source of sources.sort((a, b) => a.href.localeCompare(b.href))) {
+  const name = source.pathname.split("/").pop()!.slice(0, -4);
+  const target = new URL(`${name}_wasm.ts`, source);
   // Bytes, not a string: wabt misplaces text after the .wat's non-ASCII comments in a string.
-  const parsed = wabt.parseWat(`${name}.wat`, await Deno.readFile(new URL(`${name}.wat`, MODELS)), {
-    simd: true,
-  });
+  const parsed = wabt.parseWat(`${name}.wat`, await Deno.readFile(source), { simd: true });
   try {
     parsed.validate();
     const { buffer } = parsed.toBinary({});

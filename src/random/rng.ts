@@ -5,12 +5,14 @@
  * A generator is a 64-bit key and a 64-bit stream id; its i-th block of four 32-bit outputs is
  * `philox4x32(counter = [i mod 2³², ⌊i / 2³²⌋, stream mod 2³², ⌊stream / 2³²⌋], key)`. Blocks
  * are a pure function of (key, counter), so streams are independent by construction and any
- * block can be computed directly. Only 32-bit unsigned integer operations are used (the high
- * half of a 32×32-bit product is assembled from 16-bit halves), so the same function can be
- * written in WGSL, which has no 64-bit integers, and give bit-identical outputs.
+ * block can be computed directly. `philox4x32` uses only 32-bit unsigned integer operations (the
+ * high half of a 32×32-bit product is assembled from 16-bit halves), so the same function can be
+ * written in WGSL, which has no 64-bit integers, and give bit-identical outputs; `Rng` draws its
+ * blocks in runs from the bit-identical WebAssembly of `philox_blocks.ts`.
  *
  * @module
  */
+import { philoxBlocks } from "./philox_blocks.ts";
 
 /** Philox4x32 multipliers and Weyl key increments (Salmon et al. 2011, §4.2; Random123). */
 const M0 = 0xD2511F53;
@@ -21,6 +23,9 @@ const W1 = 0xBB67AE85;
 /** XOR masks that separate the key used to derive `split()` children from output keys. */
 const SPLIT_KEY0 = 0x73706c69; // "spli"
 const SPLIT_KEY1 = 0x8074696c; // high bit set: no `new Rng(seed)` key has it (seed < 2⁵³)
+
+/** Most blocks one `Rng` computes ahead: runs of 1, 2, 4, … up to this many (256 words). */
+const RUN_BLOCKS = 64;
 
 const TWO32 = 4294967296;
 const TWO_POW_MINUS_53 = 1 / 9007199254740992;
@@ -123,7 +128,9 @@ function checkId(name: string, value: number): void {
  *
  * `new Rng(seed, stream)` uses key = (seed mod 2³², ⌊seed / 2³²⌋) and counter =
  * (block mod 2³², ⌊block / 2³²⌋, stream mod 2³², ⌊stream / 2³²⌋) for block = 0, 1, 2, …;
- * the four words of each block are returned in order by `nextUint32()`.
+ * the four words of each block are returned in order by `nextUint32()`. Blocks are computed ahead
+ * in runs whose length doubles from 1 to RUN_BLOCKS, so a short-lived generator computes few
+ * blocks; runs change only when words are computed, never which words are returned.
  *
  * @example Same seed and stream, same numbers
  * ```ts
@@ -143,7 +150,9 @@ export class Rng {
   #blockLo = 0;
   #blockHi = 0;
   #buffer = new Uint32Array(4);
-  #next = 4;
+  #next = 0;
+  #end = 0;
+  #runBlocks = 1;
   #spare = 0;
   #hasSpare = false;
 
@@ -174,14 +183,15 @@ export class Rng {
   split(stream: number): Rng {
     checkId("stream", stream);
     const words = new Uint32Array(4);
-    philoxBlock(
+    philoxBlocks(
+      words,
+      1,
       stream >>> 0,
       Math.floor(stream / TWO32) >>> 0,
       this.#s0,
       this.#s1,
       (this.#k0 ^ SPLIT_KEY0) >>> 0,
       (this.#k1 ^ SPLIT_KEY1) >>> 0,
-      words,
     );
     const child = new Rng(0, 0);
     child.#k0 = words[0];
@@ -197,21 +207,30 @@ export class Rng {
    * @returns An integer in [0, 2³²).
    */
   nextUint32(): number {
-    if (this.#next === 4) {
-      philoxBlock(
-        this.#blockLo,
-        this.#blockHi,
-        this.#s0,
-        this.#s1,
-        this.#k0,
-        this.#k1,
-        this.#buffer,
-      );
-      this.#blockLo = (this.#blockLo + 1) >>> 0;
-      if (this.#blockLo === 0) this.#blockHi = (this.#blockHi + 1) >>> 0;
-      this.#next = 0;
-    }
+    if (this.#next === this.#end) this.#refill();
     return this.#buffer[this.#next++];
+  }
+
+  /** Computes the next run of blocks into the buffer and advances the 64-bit block number. */
+  #refill(): void {
+    const blocks = this.#runBlocks;
+    if (this.#buffer.length < 4 * blocks) this.#buffer = new Uint32Array(4 * blocks);
+    philoxBlocks(
+      this.#buffer,
+      blocks,
+      this.#blockLo,
+      this.#blockHi,
+      this.#s0,
+      this.#s1,
+      this.#k0,
+      this.#k1,
+    );
+    const lo = this.#blockLo + blocks;
+    this.#blockLo = lo >>> 0;
+    if (lo >= TWO32) this.#blockHi = (this.#blockHi + 1) >>> 0;
+    this.#next = 0;
+    this.#end = 4 * blocks;
+    this.#runBlocks = Math.min(2 * blocks, RUN_BLOCKS);
   }
 
   /**
