@@ -13,15 +13,8 @@ import { PHILOX_WASM } from "./philox_wasm.ts";
 /** Blocks one call can write: one 64 KiB page of 16-byte blocks. */
 export const MAX_PHILOX_BLOCKS = 4096;
 
-type Fill = (
-  count: number,
-  c0: number,
-  c1: number,
-  c2: number,
-  c3: number,
-  k0: number,
-  k1: number,
-) => void;
+/** fill(count, c0, c1, c2, c3, k0, k1): `count` blocks into the memory's first words. */
+type Fill = (...counterAndKey: number[]) => void;
 
 const memory = new WebAssembly.Memory({ initial: 1, maximum: 1 });
 const fill = new WebAssembly.Instance(

@@ -48,38 +48,6 @@ function mulhi32(a: number, b: number): number {
 }
 
 /**
- * Ten Philox4x32 rounds on the counter (c0, c1, c2, c3) with key (k0, k1), written into `out`.
- * Round: (c0, c1, c2, c3) ← (hi(M1·c2) ⊕ c1 ⊕ k0, lo(M1·c2), hi(M0·c0) ⊕ c3 ⊕ k1, lo(M0·c0)),
- * then the key is bumped by (W0, W1).
- */
-function philoxBlock(
-  c0: number,
-  c1: number,
-  c2: number,
-  c3: number,
-  k0: number,
-  k1: number,
-  out: Uint32Array,
-): void {
-  for (let round = 0; round < 10; round++) {
-    const hi0 = mulhi32(M0, c0);
-    const lo0 = Math.imul(M0, c0) >>> 0;
-    const hi1 = mulhi32(M1, c2);
-    const lo1 = Math.imul(M1, c2) >>> 0;
-    c0 = (hi1 ^ c1 ^ k0) >>> 0;
-    c1 = lo1;
-    c2 = (hi0 ^ c3 ^ k1) >>> 0;
-    c3 = lo0;
-    k0 = (k0 + W0) >>> 0;
-    k1 = (k1 + W1) >>> 0;
-  }
-  out[0] = c0;
-  out[1] = c1;
-  out[2] = c2;
-  out[3] = c3;
-}
-
-/**
  * The Philox4x32-10 block function (Salmon et al. 2011): four uint32 outputs from a 128-bit
  * counter and a 64-bit key, identical to Random123's `philox4x32(ctr, key)` with 10 rounds.
  *
@@ -104,17 +72,23 @@ export function philox4x32(counter: ArrayLike<number>, key: ArrayLike<number>): 
   if (key.length !== 2) {
     throw new RangeError(`Cannot run Philox as key must hold 2 words: length=${key.length}`);
   }
-  const out = new Uint32Array(4);
-  philoxBlock(
-    counter[0] >>> 0,
-    counter[1] >>> 0,
-    counter[2] >>> 0,
-    counter[3] >>> 0,
-    key[0] >>> 0,
-    key[1] >>> 0,
-    out,
-  );
-  return out;
+  let [c0, c1, c2, c3] = Array.from(counter, (word) => word >>> 0);
+  let [k0, k1] = Array.from(key, (word) => word >>> 0);
+  // Round: (c0, c1, c2, c3) ← (hi(M1·c2) ⊕ c1 ⊕ k0, lo(M1·c2), hi(M0·c0) ⊕ c3 ⊕ k1, lo(M0·c0)),
+  // then the key is bumped by (W0, W1).
+  for (let round = 0; round < 10; round++) {
+    const hi0 = mulhi32(M0, c0);
+    const lo0 = Math.imul(M0, c0) >>> 0;
+    const hi1 = mulhi32(M1, c2);
+    const lo1 = Math.imul(M1, c2) >>> 0;
+    c0 = (hi1 ^ c1 ^ k0) >>> 0;
+    c1 = lo1;
+    c2 = (hi0 ^ c3 ^ k1) >>> 0;
+    c3 = lo0;
+    k0 = (k0 + W0) >>> 0;
+    k1 = (k1 + W1) >>> 0;
+  }
+  return Uint32Array.of(c0, c1, c2, c3);
 }
 
 function checkId(name: string, value: number): void {
