@@ -126,17 +126,24 @@ Deno.test("`runLeasedJob()` on a slow store writes the latest progress, not a ba
   const queue = new OneJob();
   const lines: string[] = [];
   let written = 0;
+  let started = 0;
+  let inFlight = 0;
   // Each write takes 30 ms; the job reports every 1 ms for 60 ms (interval 0: none throttled).
-  queue.progress = (_lease: Lease, progress: JobProgress) =>
-    new Promise((resolve) =>
+  queue.progress = (_lease: Lease, progress: JobProgress) => {
+    started++;
+    inFlight++;
+    return new Promise((resolve) =>
       setTimeout(() => {
         queue.progressed.push(progress);
         written = progress.fraction;
+        inFlight--;
         resolve();
       }, 30)
     );
+  };
   let reported = 0;
   let shownAtEnd = -1;
+  let startedAfterLast = -1;
   let reportingMs = 0;
   const handler: JobHandler = async (_lease, onProgress) => {
     const start = performance.now();
@@ -146,10 +153,13 @@ Deno.test("`runLeasedJob()` on a slow store writes the latest progress, not a ba
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     reportingMs = performance.now() - start;
-    // What a client polling the store sees 100 ms after the last report: time for the write in
-    // flight and the one waiting (timers fire in deadline order, so this holds under load).
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const startedAtLast = started;
+    // What a client polling the store sees once its writes are done (a write waiting starts in
+    // the same turn as the one before it ends, so none is pending when a timer sees none in
+    // flight). Not a fixed wait: a process stalled past it fails a correct store (CI under load).
+    while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
     shownAtEnd = written;
+    startedAfterLast = started - startedAtLast;
     return RELEASE;
   };
   const outcome = await runLeasedJob(
@@ -160,6 +170,8 @@ Deno.test("`runLeasedJob()` on a slow store writes the latest progress, not a ba
   );
   assert.equal(outcome, "released");
   assert.equal(shownAtEnd, reported, "the store shows the last report, not one from the backlog");
+  // After the last report only the one waiting then is written: no backlog to work through.
+  assert.ok(startedAfterLast <= 1, `${startedAfterLast} writes started after the last report`);
   assert.equal(queue.progressed.at(-1)?.fraction, 1);
   // One write per 30 ms while reporting, and the one waiting at the end.
   const most = Math.ceil(reportingMs / 30) + 2;
