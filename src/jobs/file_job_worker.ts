@@ -4,8 +4,10 @@
  * sweeps and the Lipschitz passes take seconds to minutes of one core, and the server must keep
  * answering meanwhile (issue 34: nothing heavy on the request thread). Asked by
  * `runFileSynthesisJob` (`file_job.ts`) through `askWorker`, which sets the request's stop flag
- * (read by the fits once a sweep) and terminates it when the job's time limit aborts it; the stages go back as notes (`progressNote`, `file_progress.ts`), the
- * release as the value, an error by its class name (`answerWith`).
+ * (read once a sweep or draw by the fits and the Lipschitz pass, here and in its share workers)
+ * and terminates it when the job's time limit aborts it; the stages go back as notes
+ * (`progressNote`, `file_progress.ts`), the release as the value, an error by its class name
+ * (`answerWith`).
  *
  * @module
  */
