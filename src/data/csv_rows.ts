@@ -49,14 +49,20 @@ export class CsvRowsError extends Error {
   }
 }
 
-/** Whether a UTF-16 unit is white space for `String.prototype.trim()` (ECMA-262 WhiteSpace and LineTerminator). */
+/**
+ * Whether a UTF-16 unit is white space for `String.prototype.trim()` (ECMA-262 WhiteSpace and
+ * LineTerminator).
+ */
 function isWhiteSpace(c: number): boolean {
   if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
     c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-/** Whether a quote before `i` may close there: the end, a comma or ws follows (a `""` escape is handled before). */
+/**
+ * Whether a quote before `i` may close there: the end, a comma or ws follows (a `""` escape is
+ * handled before).
+ */
 function closes(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   return i === text.length || c === COMMA || isWhiteSpace(c);
@@ -95,13 +101,19 @@ export function parseCsvRows(input: string): string[][] {
   let eol = 0;
   let crlfEols = 0;
 
-  /** The length of the EOL at `i`, whose unit `c` is \r or \n (0 if it is ws); the first one met fixes the EOL. */
+  /**
+   * The length of the EOL at `i`, whose unit `c` is \r or \n (0 if it is ws); the first one met
+   * fixes the EOL.
+   */
   const eolLength = (i: number, c: number): number => {
     const crlf = c === CR && text.charCodeAt(i + 1) === LF;
     if (eol === 0) eol = crlf ? CRLF : c;
     return eol === CRLF ? (crlf ? 2 : 0) : c === eol ? 1 : 0;
   };
-  /** csv-parse's line at `i`, or at the end of the text (where a last \r or \n is not yet counted). */
+  /**
+   * csv-parse's line at `i`, or at the end of the text (where a last \r or \n is not yet
+   * counted).
+   */
   const lineAt = (i: number): number => {
     const pending = i === n && n > 0 &&
       (text.charCodeAt(n - 1) === LF || text.charCodeAt(n - 1) === CR);
