@@ -38,8 +38,9 @@ export interface FitSetup {
   /** Whether the chains started from an earlier fit (short warmup; see `warm_start.ts`). */
   readonly warmStart?: boolean;
   /**
-   * Why this refit ran cold with the full warmup: a warm-started attempt was discarded, or none
-   * was tried because the fit before it had divergent transitions.
+   * Why this refit ran cold with the full warmup: a warm-started attempt was discarded, none was
+   * tried because the fit before it had divergent transitions, or a first run had divergent
+   * transitions and this one adapted to a higher target acceptance (`refitDivergent`).
    */
   readonly warmStartRejected?: string;
   /**

@@ -83,6 +83,14 @@ export interface FitterOptions {
    */
   readonly continueUnmixed?: boolean;
   /**
+   * A CPU fit with divergent transitions is run once more, cold with the full warmup, its step
+   * size adapted to a target acceptance of {@linkcode DIVERGENT_REFIT_ACCEPTANCE} instead of 0.8
+   * (Stan's advice for divergences: smaller steps through the posterior's high curvature); that
+   * fit replaces it, with the first one's cost counted, and is checked as any fit (default false:
+   * the studies keep the papers' procedure).
+   */
+  readonly refitDivergent?: boolean;
+  /**
    * Aborting it stops the fits: no fit starts after it, NUTS's chain workers are terminated and
    * GPU HMC stops at its next batch; the fit rejects with the signal's reason.
    */
@@ -225,6 +233,7 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
     threads: options.threads ?? null,
     shortFirstWarmup: options.shortFirstWarmup ?? false,
     continueUnmixed: options.continueUnmixed ?? false,
+    refitDivergent: options.refitDivergent ?? false,
   });
   const fitOnce = cache === undefined ? fitAnew : async (weighting: Weighting, label: string) => {
     signal?.throwIfAborted();
@@ -304,6 +313,14 @@ export function fitter(model: Model, options: FitterOptions): MechanismContext["
         fit = withDiscardedAttempt(await run(settings), discarded, problem!);
       }
     }
+    if (options.refitDivergent === true && fit.divergences > 0) {
+      fit = withDiscardedAttempt(
+        await run({ ...settings, adaptation: { targetAcceptance: DIVERGENT_REFIT_ACCEPTANCE } }),
+        fit.gradientEvaluations,
+        `${fit.divergences} divergent transitions: refitted at target acceptance ` +
+          DIVERGENT_REFIT_ACCEPTANCE,
+      );
+    }
     if (options.continueUnmixed === true && fit.flagged && fit.divergences === 0) {
       fit = await continued(
         fit,
@@ -359,6 +376,9 @@ function unmixed(fit: Fit): string {
 function withWarmStartSkipped(fit: Fit): Fit {
   return { ...fit, setup: { ...fit.setup, warmStartRejected: WARM_START_SKIPPED } };
 }
+
+/** The target acceptance of the refit of a fit with divergent transitions (`refitDivergent`). */
+export const DIVERGENT_REFIT_ACCEPTANCE = 0.95;
 
 /** Why a refit did not try a warm start: the fit it would start from had divergences. */
 export const WARM_START_SKIPPED = "not tried: the fit before it had divergent transitions";

@@ -292,6 +292,9 @@ export async function synthesize(
       gpu,
       shortFirstWarmup: true,
       continueUnmixed: true,
+      // A release that refuses a flagged fit first refits a divergent one; one that reports it
+      // (allowFlagged: the studies, a research comparison) keeps the procedure as it is.
+      refitDivergent: spec.allowFlagged !== true,
       onProgress: options.onProgress,
       signal: options.signal,
       ...(options.fits === undefined ? {} : {
