@@ -22,7 +22,12 @@ import {
   SLOW_FOLDERS,
   testFiles,
 } from "../../scripts/test_quick.ts";
-import { PERMISSIONS, suiteRuns } from "../../scripts/test_suite.ts";
+import {
+  crashedAfterPassing,
+  DRIVER_ENV,
+  PERMISSIONS,
+  suiteRuns,
+} from "../../scripts/test_suite.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -155,4 +160,25 @@ Deno.test("`test:quick` is a subset of `test`: the same permissions, its files i
   for (const file of await quickFiles()) {
     assert.ok(parallel.has(file), `${file} is not in deno task test's parallel run`);
   }
+});
+
+Deno.test("`test` repeats its parallel run only when the process died after reporting every test passed", () => {
+  const abort = { success: false, code: 134, signal: "SIGABRT" } as const;
+  const segv = { success: false, code: 139, signal: "SIGSEGV" } as const;
+  const failed = { success: false, code: 1, signal: null } as const;
+  const passed = "\x1b[0m\x1b[32mok\x1b[0m | 1251 passed (3 steps) | 0 failed \x1b[0m(4m21s)\n\n" +
+    "corrupted size vs. prev_size in fastbins\n";
+  assert.equal(crashedAfterPassing(abort, passed), true);
+  assert.equal(crashedAfterPassing(segv, "ok | 3 passed | 0 failed (1s)\n"), true);
+  // A test's failure, a crash before the summary, a failing summary, a clean exit: never.
+  assert.equal(crashedAfterPassing(failed, passed), false);
+  assert.equal(crashedAfterPassing(abort, "running 3 tests from ./test/a_test.ts\n"), false);
+  assert.equal(crashedAfterPassing(abort, "FAILED | 1250 passed | 1 failed (4m)\n"), false);
+  assert.equal(
+    crashedAfterPassing(abort, "ok | 2 passed | 0 failed\nFAILED | 1 passed | 1 failed\n"),
+    false,
+  );
+  assert.equal(crashedAfterPassing({ success: true, code: 0, signal: null }, passed), false);
+  // Lavapipe without threads of its own in both runs.
+  assert.deepEqual(DRIVER_ENV, { LP_NUM_THREADS: "0", MESA_SHADER_CACHE_DISABLE: "true" });
 });
