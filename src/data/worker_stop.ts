@@ -31,7 +31,7 @@ class StopRequested extends Error {
   }
 }
 
-/** Throws {@linkcode StopRequested} when a stop was requested on `flag`. */
-export function throwIfStopRequested(flag: StopFlag): void {
-  if (Atomics.load(flag, 0) !== 0) throw new StopRequested();
+/** Throws {@linkcode StopRequested} when a stop was requested on `flag` (none: never). */
+export function throwIfStopRequested(flag: StopFlag | undefined): void {
+  if (flag !== undefined && Atomics.load(flag, 0) !== 0) throw new StopRequested();
 }

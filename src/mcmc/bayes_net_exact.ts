@@ -135,7 +135,7 @@ export function sampleBayesNet(
   const every = Math.max(1, Math.floor(S / 100));
   const { stop } = options;
   for (let s = 0; s < S; s++) {
-    if (stop !== undefined) throwIfStopRequested(stop);
+    throwIfStopRequested(stop);
     const rng = streams[Math.floor(s / draws)];
     const theta = out.subarray(s * dim, (s + 1) * dim);
     let offset = T;

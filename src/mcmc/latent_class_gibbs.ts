@@ -131,7 +131,7 @@ export function sampleLatentClass(
   let sweeps = 0;
   const { stop } = options;
   const tick = () => {
-    if (stop !== undefined) throwIfStopRequested(stop);
+    throwIfStopRequested(stop);
     sweeps++;
     if (options.onSweep !== undefined && (sweeps % every === 0 || sweeps === totalSweeps)) {
       options.onSweep(sweeps, totalSweeps);

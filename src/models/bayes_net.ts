@@ -260,7 +260,7 @@ export class BayesNetModel {
     const argMinDraw = new Int32Array(n);
     const ell = new Float64Array(n);
     for (let s = 0; s < S; s++) {
-      if (stop !== undefined) throwIfStopRequested(stop);
+      throwIfStopRequested(stop);
       this.logLik(draws.subarray(s * dim, (s + 1) * dim), ell);
       for (let i = 0; i < n; i++) {
         const u = (alpha === null ? 1 : alpha[i]) * ell[i];

@@ -442,7 +442,7 @@ export class LatentClassModel {
     const groupMin = new Float64Array(G).fill(Infinity);
     const groupArgMin = new Int32Array(G);
     for (let s = 0; s < S; s++) {
-      if (stop !== undefined) throwIfStopRequested(stop);
+      throwIfStopRequested(stop);
       this.#groupTerms(draws.subarray(s * this.dim, (s + 1) * this.dim), groups, values);
       for (let g = 0; g < G; g++) {
         foldExtremes(values[g], s, g, groupMax, groupArg, groupMin, groupArgMin);

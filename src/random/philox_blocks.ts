@@ -66,6 +66,5 @@ export function philoxBlocks(
     );
   }
   fill(count, c0, c1, c2, c3, k0, k1);
-  const n = 4 * count;
-  for (let i = 0; i < n; i++) out[i] = words[i];
+  out.set(words.subarray(0, 4 * count));
 }
