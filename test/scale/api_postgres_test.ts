@@ -138,10 +138,14 @@ Deno.test({
       assert.equal(job.status, "succeeded", JSON.stringify(job.error));
       assert.equal(job.attempts, 2, "the interrupted job ran again, on the other worker");
       const survivor = stack.workers[1 - runner];
-      assert.ok(
-        survivor.lines.some((line) =>
-          line.event === "job_finished" && line.job === id && line.outcome === "released"
-        ),
+      // The job is succeeded in the store before the survivor's line about it reaches its stdout.
+      await until(
+        "the survivor's job_finished line",
+        () =>
+          survivor.lines.some((line) =>
+            line.event === "job_finished" && line.job === id && line.outcome === "released"
+          ) || undefined,
+        30_000,
       );
       const budget = await api(`/v1/datasets/${dataset.id}/budget`);
       assert.deepEqual(budget.releases.map((r: { jobId: string }) => r.jobId), [id]);
