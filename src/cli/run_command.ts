@@ -8,6 +8,8 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ZodError } from "zod";
+import { closeIdleWorkers } from "../data/worker_pool.ts";
+import { workerTeardownsWaited } from "../data/worker_threads.ts";
 import { classifyError } from "../jobs/domain_errors.ts";
 
 /** An invalid command-line option, named in the message. */
@@ -55,7 +57,10 @@ export function formatZodError(error: ZodError): string {
 
 /**
  * Runs `main`, mapping errors to exit codes by the one error table (`classifyError`): 2 for
- * bad input (usage, data, settings), 3 for an unreachable ε, 1 otherwise.
+ * bad input (usage, data, settings), 3 for an unreachable ε, 1 otherwise. Either way the pool's
+ * idle workers are ended at once and the process exits only after the workers' teardown time
+ * (`workerTeardownsWaited`: a worker that used the GPU unloads the driver as its thread ends,
+ * which must not overlap the exit).
  *
  * @param name The command's name, printed before the message.
  * @param main The command body.
@@ -66,8 +71,16 @@ export async function runCommand(name: string, main: () => Promise<void>): Promi
   } catch (error) {
     const { exit, line } = commandFailure(name, error);
     console.error(line);
+    await workersEnded();
     Deno.exit(exit);
   }
+  await workersEnded();
+}
+
+/** Ends the pool's idle workers and waits out the teardown of every worker ended. */
+async function workersEnded(): Promise<void> {
+  closeIdleWorkers();
+  await workerTeardownsWaited();
 }
 
 /**

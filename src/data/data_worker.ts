@@ -14,6 +14,7 @@
  */
 import { DataError, dataErrorFrom, type DataErrorMessage, dataErrorMessage } from "./data_error.ts";
 import { requestStop, type StopFlag, stopFlag } from "./worker_stop.ts";
+import { endWorker } from "./worker_threads.ts";
 
 /** What {@linkcode askWorker} posts: the message, and the flag it sets before terminating. */
 export interface WorkerRequest<J> {
@@ -73,7 +74,7 @@ export function askWorker<T>(
   signal?.throwIfAborted();
   const worker = new Worker(url.href, { type: "module" });
   const stop = stopFlag();
-  const abort = () => worker.terminate();
+  const abort = () => endWorker(worker);
   return new Promise<Exclude<WorkerAnswer<T>, { type: "note" }>>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<WorkerAnswer<T>>) => {
       if (event.data.type === "note") options.onNote?.(event.data.note);

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { endWorker } from "./worker_threads.ts";
 
 /** How long idle workers are kept after the last release, in ms. */
 export const WORKER_IDLE_MS = 250;
@@ -45,7 +46,7 @@ export function releaseWorker(url: URL, worker: Worker): void {
   worker.onerror = null;
   const kept = idle.get(url.href) ?? [];
   if (kept.length >= navigator.hardwareConcurrency) {
-    worker.terminate();
+    endWorker(worker);
     return;
   }
   kept.push(worker);
@@ -70,6 +71,6 @@ export function idleWorkerCount(url: URL): number {
 export function closeIdleWorkers(): void {
   clearTimeout(closeTimer);
   closeTimer = undefined;
-  for (const workers of idle.values()) workers.forEach((worker) => worker.terminate());
+  for (const workers of idle.values()) workers.forEach(endWorker);
   idle.clear();
 }

@@ -9,6 +9,7 @@
  */
 import { acquireWorker, releaseWorker } from "../data/worker_pool.ts";
 import { requestStop, stopFlag } from "../data/worker_stop.ts";
+import { endWorker } from "../data/worker_threads.ts";
 import type { Model, Weighting } from "../models/model.ts";
 import { recipeOf } from "../models/recipe.ts";
 import type { ChainJob } from "./chain_worker.ts";
@@ -70,7 +71,7 @@ export async function fitModelParallel(
   const stop = stopFlag();
   const stopWorkers = () => {
     requestStop(stop);
-    workers.forEach((worker) => worker.terminate());
+    workers.forEach(endWorker);
   };
   const rejecters: ((reason: unknown) => void)[] = [];
   const abort = () => {

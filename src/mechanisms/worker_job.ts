@@ -5,6 +5,7 @@
  * @module
  */
 import { acquireWorker, releaseWorker } from "../data/worker_pool.ts";
+import { endWorker } from "../data/worker_threads.ts";
 
 /**
  * Where each of `threads` contiguous shares of S draws starts, with S at the end:
@@ -37,7 +38,7 @@ export function runWorkerJob<Job, Result extends object>(
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      worker.terminate();
+      endWorker(worker);
       reject(new Error(`the ${what} worker failed: ${event.message}`));
     };
     worker.postMessage(job);

@@ -10,6 +10,7 @@
 import type { Study, StudyResult } from "./study.ts";
 import type { ReplicateJob, WorkerMessage } from "./study_worker.ts";
 import { checkInteger } from "../random/arguments.ts";
+import { endWorker } from "../data/worker_threads.ts";
 
 /** The flags that fix a study's result: the seed, R and the settings. */
 export interface ReplicateRun<S> {
@@ -128,7 +129,7 @@ export class ReplicateThread {
 
   /** Terminates the thread. */
   close(): void {
-    this.#worker?.terminate();
+    if (this.#worker !== null) endWorker(this.#worker);
     this.#worker = null;
   }
 }
