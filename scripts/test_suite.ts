@@ -83,15 +83,24 @@ async function hasNice(): Promise<boolean> {
 export const PARALLEL_JOBS: number = navigator.hardwareConcurrency + 1;
 
 /**
- * Mesa's lavapipe (the WebGPU tests' Vulkan driver on CI) without its rasterizer threads: compute
- * dispatches run on the calling thread (`LP_NUM_THREADS=0`), so a test process ends without the
- * two llvmpipe-N workers that Mesa's exit handlers would otherwise stop while the runtime tears
- * down: the suite's rare abort at exit was always in a process that had loaded lavapipe
- * (docs/decisions.md, "An abort at exit after every test passed"). Its disk cache stays on:
- * without it every process compiles every shader again (two GPU files: 3.4 → 31.8 s). No result
- * depends on either.
+ * The WebGPU environment of both runs and of every process their tests start:
+ *
+ * - **WebGPU without its GL backend** (`DENO_WEBGPU_BACKEND`, the value the GPU tasks of
+ *   deno.json set): wgpu otherwise opens an EGL display beside the Vulkan instance in every
+ *   isolate that asks for an adapter, which loads Mesa's GL driver (swrast_dri, LLVM) and gives
+ *   the thread EGL state. The suite's abort at exit was threads tearing that down while the
+ *   process ran the GL libraries' exit handlers (docs/decisions.md, "An abort at exit after every
+ *   test passed"). The adapter is lavapipe's Vulkan one either way.
+ * - **Lavapipe without its rasterizer threads** (`LP_NUM_THREADS=0`): compute dispatches run on
+ *   the calling thread, and a process ends without two llvmpipe-N workers. Its disk cache stays
+ *   on: without it every process compiles every shader again (two GPU files: 3.4 → 31.8 s).
+ *
+ * No result depends on either.
  */
-export const DRIVER_ENV: Readonly<Record<string, string>> = { LP_NUM_THREADS: "0" };
+export const DRIVER_ENV: Readonly<Record<string, string>> = {
+  DENO_WEBGPU_BACKEND: "vulkan,metal,dx12",
+  LP_NUM_THREADS: "0",
+};
 
 /**
  * Whether a run whose process did not exit cleanly had reported every test passed: its output's

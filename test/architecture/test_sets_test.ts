@@ -179,6 +179,28 @@ Deno.test("`test` repeats its parallel run only when the process died after repo
     false,
   );
   assert.equal(crashedAfterPassing({ success: true, code: 0, signal: null }, passed), false);
-  // Lavapipe without its rasterizer threads in both runs.
-  assert.deepEqual(DRIVER_ENV, { LP_NUM_THREADS: "0" });
+  // Lavapipe without its rasterizer threads and WebGPU without GL in both runs.
+  assert.deepEqual(DRIVER_ENV, { DENO_WEBGPU_BACKEND: "vulkan,metal,dx12", LP_NUM_THREADS: "0" });
+});
+
+Deno.test("every task that can reach the GPU runs WebGPU without GL, as the suite does", async () => {
+  const gpuTasks = [
+    "demo",
+    "synth",
+    "tabulate",
+    "fit",
+    "real-file",
+    "frontier",
+    "design-release",
+    "study",
+    "worker",
+    "serve",
+  ];
+  for (const name of gpuTasks) {
+    const command = await taskCommand(name);
+    assert.ok(
+      command.startsWith(`DENO_WEBGPU_BACKEND=${DRIVER_ENV.DENO_WEBGPU_BACKEND} deno run `),
+      `${name}: ${command}`,
+    );
+  }
 });
