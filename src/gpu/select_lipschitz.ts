@@ -1,7 +1,8 @@
 /**
  * Which Lipschitz backend runs (`--backend auto|cpu|gpu`), with the fall-back to the CPU.
  *
- * - `cpu`: the f64 TypeScript loop, on every core for large S·n (`parallel_lipschitz.ts`).
+ * - `cpu`: the f64 TypeScript loop, on every core for large S·n (`parallel_lipschitz.ts`), whose
+ *   workers the backend's signal stops.
  * - `gpu`: the WebGPU kernels whenever an adapter exists and the model has a kernel.
  * - `auto`: a hardware GPU only, and only where it pays: S·n ≥ 4·10⁶ draw×record evaluations
  *   (below that the fixed cost of packing and dispatch loses to the CPU loop). A software
@@ -20,7 +21,7 @@
  * @module
  */
 import type { LipschitzBackend } from "../mechanisms/lipschitz_backend.ts";
-import { parallelCpuLipschitz } from "../mechanisms/parallel_lipschitz.ts";
+import { parallelLipschitz } from "../mechanisms/parallel_lipschitz.ts";
 import type { LipschitzOptions, LipschitzResult } from "../mechanisms/lipschitz.ts";
 import { isJointModel } from "../models/joint.ts";
 import type { Model } from "../models/model.ts";
@@ -68,10 +69,12 @@ export interface SelectingLipschitz extends LipschitzBackend {
  *
  * @param choice auto, cpu or gpu.
  * @param log Where fall-back notes go (default: nowhere; the command line passes stderr).
+ * @param signal Aborting it stops a CPU pass in workers (a stopped synthesis).
  */
 export async function selectLipschitz(
   choice: BackendChoice,
   log: (line: string) => void = () => {},
+  signal?: AbortSignal,
 ): Promise<SelectingLipschitz> {
   let gpuBackend: LipschitzBackend | null = null;
   const trace = new BackendTrace(log);
@@ -107,7 +110,7 @@ export async function selectLipschitz(
         );
       }
       trace.ran("cpu");
-      return parallelCpuLipschitz.compute(model, draws, options);
+      return parallelLipschitz(model, draws, options, { signal });
     },
   });
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type StopFlag, throwIfStopRequested } from "../data/worker_stop.ts";
 import type { Model } from "../models/model.ts";
 
 /** Per draw and candidate: r_s = Σ_i (α₁_i − α₀_i)·ℓ_i(θ_s) and f_s = max_i α₁_i·|ℓ_i(θ_s)|. */
@@ -23,12 +24,14 @@ export interface CandidateSummaries {
  * @param draws The fit's draws.
  * @param base α₀ of the fit (null: all 1).
  * @param candidates α₁ of each candidate (each of length n).
+ * @param stop Read once a draw: when set, the loop throws (a share worker's job, `worker_stop.ts`).
  */
 export function candidateSummaries(
   model: Model,
   draws: Float64Array,
   base: Float64Array | null,
   candidates: readonly Float64Array[],
+  stop?: StopFlag,
 ): CandidateSummaries {
   const { n } = model.design;
   const dim = model.dim;
@@ -39,6 +42,7 @@ export function candidateSummaries(
   const ell = new Float64Array(n);
   const delta = candidates.map((alpha) => alpha.map((a, i) => a - (base === null ? 1 : base[i])));
   for (let s = 0; s < S; s++) {
+    throwIfStopRequested(stop);
     model.logLik(draws.subarray(s * dim, (s + 1) * dim), ell);
     for (let c = 0; c < G; c++) {
       const alpha = candidates[c];

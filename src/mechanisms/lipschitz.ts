@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { type StopFlag, throwIfStopRequested } from "../data/worker_stop.ts";
 import type { Model } from "../models/model.ts";
 
 /** Per-record and overall Lipschitz bounds, with where the overall maximum was attained. */
@@ -88,6 +89,7 @@ export interface RecordMaxima {
  * @param draws S×dim constrained draws.
  * @param alpha Record weights (null: all 1).
  * @param withMatrix Also keep the S×n matrix.
+ * @param stop Read once a draw: when set, the loop throws (a share worker's job, `worker_stop.ts`).
  * @returns The maxima and where they were attained.
  */
 export function recordMaxima(
@@ -95,6 +97,7 @@ export function recordMaxima(
   draws: Float64Array,
   alpha: Float64Array | null,
   withMatrix = false,
+  stop?: StopFlag,
 ): RecordMaxima {
   const { n } = model.design;
   const dim = model.dim;
@@ -104,6 +107,7 @@ export function recordMaxima(
   const matrix = withMatrix ? new Float64Array(draws_ * n) : undefined;
   const logLik = new Float64Array(n);
   for (let s = 0; s < draws_; s++) {
+    throwIfStopRequested(stop);
     model.logLik(draws.subarray(s * dim, (s + 1) * dim), logLik);
     for (let i = 0; i < n; i++) {
       const a = alpha === null ? 1 : alpha[i];

@@ -5,8 +5,13 @@
  * serial loop's exactly. Small problems (and the full-matrix option) stay in this thread, where a
  * worker's start-up would cost more than it saves.
  *
+ * A pass in workers stops when its signal aborts (a synthesis stopped at its time limit): each
+ * share's job carries a stop flag that its record loop reads once a draw, set before its worker
+ * is ended (`runWorkerJob`), and the pass rejects with the signal's reason.
+ *
  * @module
  */
+import { stopFlag } from "../data/worker_stop.ts";
 import type { Model } from "../models/model.ts";
 import { recipeOf } from "../models/recipe.ts";
 import type { LipschitzBackend } from "./lipschitz_backend.ts";
@@ -30,12 +35,12 @@ export interface ParallelLipschitzOptions {
   readonly threads?: number;
   /** Evaluations from which workers are used (default {@linkcode PARALLEL_MIN_EVALUATIONS}). */
   readonly minEvaluations?: number;
+  /** Aborting it stops the workers' pass, which rejects with its reason (see the module). */
+  readonly signal?: AbortSignal;
 }
 
-/** One share's job in a Lipschitz worker. */
-function share(job: LipschitzJob): Promise<RecordMaxima> {
-  return runWorkerJob(new URL("./lipschitz_worker.ts", import.meta.url), job, "Lipschitz");
-}
+/** The worker module of a share. */
+const LIPSCHITZ_WORKER = new URL("./lipschitz_worker.ts", import.meta.url);
 
 /**
  * {@linkcode lipschitz} with the draws split over worker threads (see the module).
@@ -43,7 +48,7 @@ function share(job: LipschitzJob): Promise<RecordMaxima> {
  * @param model The model bound to the confidential data.
  * @param draws S×dim constrained draws, row-major.
  * @param options α and the matrix option of {@linkcode lipschitz}.
- * @param parallel Threads and the size from which they are used.
+ * @param parallel Threads, the size from which they are used, and the signal that stops them.
  * @returns Exactly {@linkcode lipschitz}'s result.
  */
 export async function parallelLipschitz(
@@ -60,7 +65,10 @@ export async function parallelLipschitz(
     return lipschitz(model, draws, options);
   }
   const alpha = checkLipschitzInput(model, draws, options);
-  const job = { recipe: recipeOf(model), alpha };
+  const { signal } = parallel;
+  const job = { recipe: recipeOf(model), alpha, stop: stopFlag() };
+  const share = (one: LipschitzJob) =>
+    runWorkerJob<LipschitzJob, RecordMaxima>(LIPSCHITZ_WORKER, one, "Lipschitz", signal, one.stop);
   const { shares, starts } = await runShares(share, job, draws, dim, threads);
   mergeShareExtremes(shares.map((s) => s.perRecord), shares.map((s) => s.argDraw), starts, true);
   const { perRecord, argDraw } = shares[0];

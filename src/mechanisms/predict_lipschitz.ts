@@ -15,10 +15,13 @@
  * release's Δ is that of a real fit's draws.
  *
  * One pass over the S × n log likelihoods serves every candidate (ℓ_i(θ_s) is computed once);
- * `parallelCandidateSummaries` splits the draws over worker threads.
+ * `parallelCandidateSummaries` splits the draws over worker threads; aborting its signal (a synthesis
+ * stopped at its time limit) sets the shares' stop flag, which their loops read once a draw, ends
+ * their workers and rejects with the signal's reason (`runWorkerJob`).
  *
  * @module
  */
+import { stopFlag } from "../data/worker_stop.ts";
 import type { Model } from "../models/model.ts";
 import { recipeOf } from "../models/recipe.ts";
 import { psis, psisThreshold, weightedUpperQuantile } from "../stats/psis.ts";
@@ -37,10 +40,8 @@ export interface LipschitzPrediction {
 /** Evaluations from which {@linkcode parallelCandidateSummaries} uses worker threads. */
 const PARALLEL_MIN_EVALUATIONS = 10_000_000;
 
-/** One share's job in a prediction worker. */
-function share(job: PredictJob): Promise<CandidateSummaries> {
-  return runWorkerJob(new URL("./predict_worker.ts", import.meta.url), job, "prediction");
-}
+/** The worker module of a share. */
+const PREDICT_WORKER = new URL("./predict_worker.ts", import.meta.url);
 
 /**
  * {@linkcode candidateSummaries} with the draws split over worker threads (the same numbers).
@@ -49,12 +50,14 @@ function share(job: PredictJob): Promise<CandidateSummaries> {
  * @param draws The fit's draws.
  * @param base α₀.
  * @param candidates α₁ per candidate.
+ * @param signal Aborting it stops the workers, and the pass rejects with its reason.
  */
 export async function parallelCandidateSummaries(
   model: Model,
   draws: Float64Array,
   base: Float64Array | null,
   candidates: readonly Float64Array[],
+  signal?: AbortSignal,
 ): Promise<CandidateSummaries> {
   const dim = model.dim;
   const S = draws.length / dim;
@@ -62,7 +65,15 @@ export async function parallelCandidateSummaries(
   if (threads < 2 || S * model.design.n < PARALLEL_MIN_EVALUATIONS) {
     return candidateSummaries(model, draws, base, candidates);
   }
-  const job = { recipe: recipeOf(model), base, candidates: [...candidates] };
+  const job = { recipe: recipeOf(model), base, candidates: [...candidates], stop: stopFlag() };
+  const share = (one: PredictJob) =>
+    runWorkerJob<PredictJob, CandidateSummaries>(
+      PREDICT_WORKER,
+      one,
+      "prediction",
+      signal,
+      one.stop,
+    );
   const { shares, starts } = await runShares(share, job, draws, dim, threads);
   const join = (pick: (part: CandidateSummaries) => Float64Array[]) =>
     candidates.map((_, c) => {
@@ -122,6 +133,7 @@ export function predictFromSummaries(
  * @param draws The fit's draws (S × dim, constrained).
  * @param base The fit's α (null: all 1).
  * @param candidates The candidates' α.
+ * @param signal Aborting it stops the pass's workers (`parallelCandidateSummaries`).
  * @returns One prediction per candidate, in order.
  */
 export async function predictLipschitz(
@@ -129,7 +141,14 @@ export async function predictLipschitz(
   draws: Float64Array,
   base: Float64Array | null,
   candidates: readonly Float64Array[],
+  signal?: AbortSignal,
 ): Promise<LipschitzPrediction[]> {
-  const { logRatios, maxima } = await parallelCandidateSummaries(model, draws, base, candidates);
+  const { logRatios, maxima } = await parallelCandidateSummaries(
+    model,
+    draws,
+    base,
+    candidates,
+    signal,
+  );
   return candidates.map((_, c) => predictFromSummaries(logRatios[c], maxima[c]));
 }

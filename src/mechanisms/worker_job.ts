@@ -1,10 +1,12 @@
 /**
  * What the CPU passes over S × n (the Lipschitz bound, the Δ predictions) share to use every
- * core: the draws cut into contiguous shares, and one job per share run in a worker thread.
+ * core: the draws cut into contiguous shares, and one job per share run in a worker thread, which
+ * an abort signal stops mid-share (the job's stop flag, `worker_stop.ts`).
  *
  * @module
  */
 import { acquireWorker, releaseWorker } from "../data/worker_pool.ts";
+import { requestStop, type StopFlag } from "../data/worker_stop.ts";
 import { endWorker } from "../data/worker_threads.ts";
 
 /**
@@ -18,29 +20,48 @@ export function shareStarts(S: number, threads: number): number[] {
 /**
  * Runs one job in a module worker (a kept one if idle, `worker_pool.ts`) and resolves with its
  * one reply; a reply `{error}` or a worker failure rejects, naming `what`. A worker that replied
- * goes back to the pool; one that failed is terminated.
+ * goes back to the pool; one that failed is ended.
+ *
+ * Aborting `signal` rejects with its reason at once: `stop`, the flag the job carries, is set
+ * first, so the worker's loop throws at its next read of it (`terminate()` alone does not stop a
+ * synchronous loop, `worker_stop.ts`), and then the worker is ended, never kept.
  *
  * @param url The worker module.
  * @param job The message posted to it.
  * @param what The worker's name in error messages.
+ * @param signal Aborting it stops the job (none: the job runs to its reply).
+ * @param stop The stop flag in `job`, which its loop reads.
  */
 export function runWorkerJob<Job, Result extends object>(
   url: URL,
   job: Job,
   what: string,
+  signal?: AbortSignal,
+  stop?: StopFlag,
 ): Promise<Result> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
   const worker = acquireWorker(url);
   return new Promise<Result>((resolve, reject) => {
+    const abort = () => {
+      if (stop !== undefined) requestStop(stop);
+      worker.onmessage = null;
+      worker.onerror = null;
+      endWorker(worker);
+      reject(signal!.reason);
+    };
     worker.onmessage = (event: MessageEvent<Result | { error: string }>) => {
+      signal?.removeEventListener("abort", abort);
       releaseWorker(url, worker);
       if ("error" in event.data) reject(new Error(event.data.error));
       else resolve(event.data);
     };
     worker.onerror = (event) => {
       event.preventDefault();
+      signal?.removeEventListener("abort", abort);
       endWorker(worker);
       reject(new Error(`the ${what} worker failed: ${event.message}`));
     };
+    signal?.addEventListener("abort", abort, { once: true });
     worker.postMessage(job);
   });
 }

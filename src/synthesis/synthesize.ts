@@ -121,7 +121,8 @@ export interface SynthesizeOptions {
   readonly onNote?: (line: string) => void;
   /**
    * Aborting it stops the synthesis (a job past its time limit): the fit running then and every
-   * later one reject with the signal's reason (`FitterOptions.signal`).
+   * later one reject with the signal's reason (`FitterOptions.signal`), and so do the CPU
+   * Lipschitz and prediction passes in workers (`parallel_lipschitz.ts`, `predict_lipschitz.ts`).
    */
   readonly signal?: AbortSignal;
   /**
@@ -272,7 +273,7 @@ export async function synthesize(
     : { data: confidential, dropped: 0 };
   const model = synthesisModel(data, plan);
   const note = options.onNote ?? (() => {});
-  const lipschitz = await selectLipschitz(sampler.backend, note);
+  const lipschitz = await selectLipschitz(sampler.backend, note, options.signal);
   const seeded = spec.seed !== undefined;
   const { seed, policy: seedPolicy } = releaseSeed(spec.seed);
   const noiseRng = new Rng(seed).split(NOISE_STREAM);
@@ -301,7 +302,8 @@ export async function synthesize(
         cache: { fits: options.fits, scope: options.fits.scope(confidential, fitScope(plan)) },
       }),
     }),
-    predict: (draws, base, candidates) => predictLipschitz(model, draws, base, candidates),
+    predict: (draws, base, candidates) =>
+      predictLipschitz(model, draws, base, candidates, options.signal),
   });
 
   // ε rests on Δ, a maximum over the final fit's draws: no release from a fit that failed its
