@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
-import { lipschitz } from "../../src/mechanisms/lipschitz.ts";
+import { closeIdleWorkers, idleWorkerCount } from "../../src/data/worker_pool.ts";
+import { requestStop, stopFlag } from "../../src/data/worker_stop.ts";
+import { lipschitz, recordMaxima } from "../../src/mechanisms/lipschitz.ts";
 import { parallelLipschitz } from "../../src/mechanisms/parallel_lipschitz.ts";
 import { createModel } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
+
+const LIPSCHITZ_WORKER = new URL("../../src/mechanisms/lipschitz_worker.ts", import.meta.url);
 
 /** A negative binomial model with a covariate, and draws in which some repeat exactly (ties). */
 function problem(n: number, S: number) {
@@ -52,4 +56,29 @@ Deno.test("`parallelLipschitz()` keeps small problems and the matrix option in t
     parallelLipschitz(model, draws.subarray(1), {}, { minEvaluations: 0 }),
     /not a positive multiple/,
   );
+});
+
+Deno.test("a stopped `parallelLipschitz()` rejects with its signal's reason and ends its workers", async () => {
+  closeIdleWorkers();
+  const { model, draws } = problem(300, 41);
+  const parallel = { threads: 2, minEvaluations: 0 };
+  await parallelLipschitz(model, draws, {}, parallel);
+  assert.equal(idleWorkerCount(LIPSCHITZ_WORKER), 2, "both workers kept");
+  const controller = new AbortController();
+  const stopped = parallelLipschitz(model, draws, {}, { ...parallel, signal: controller.signal });
+  controller.abort(new Error("the synthesis was stopped"));
+  await assert.rejects(stopped, /the synthesis was stopped/);
+  assert.equal(idleWorkerCount(LIPSCHITZ_WORKER), 0, "a stopped share's worker is never kept");
+  await assert.rejects(
+    parallelLipschitz(model, draws, {}, { ...parallel, signal: controller.signal }),
+    /the synthesis was stopped/,
+  );
+  // The share loop reads the flag its job carries once a draw (set before the worker is ended).
+  const stop = stopFlag();
+  requestStop(stop);
+  assert.throws(() => recordMaxima(model, draws, null, false, stop), /the work was stopped/);
+  // Fresh workers after the stop give the serial bits.
+  const again = await parallelLipschitz(model, draws, {}, parallel);
+  assert.deepEqual(again.perRecord, lipschitz(model, draws).perRecord);
+  closeIdleWorkers();
 });

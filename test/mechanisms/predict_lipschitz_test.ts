@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { calibrateShift, type ShiftPrediction } from "../../src/mechanisms/calibrate.ts";
+import { closeIdleWorkers, idleWorkerCount } from "../../src/data/worker_pool.ts";
+import { requestStop, stopFlag } from "../../src/data/worker_stop.ts";
 import { candidateSummaries } from "../../src/mechanisms/candidate_summaries.ts";
-import { predictFromSummaries } from "../../src/mechanisms/predict_lipschitz.ts";
+import {
+  parallelCandidateSummaries,
+  predictFromSummaries,
+} from "../../src/mechanisms/predict_lipschitz.ts";
 import { createModel } from "../../src/models/mod.ts";
 import { Rng } from "../../src/random/rng.ts";
 
@@ -99,4 +104,46 @@ Deno.test("candidate summaries equal Σ (α₁ − α₀)·ℓ and max α₁|ℓ
     assert.ok(Math.abs(logRatios[0][s] - ratio) < 1e-12 * (1 + Math.abs(ratio)), `draw ${s}`);
     assert.equal(maxima[0][s], max);
   }
+});
+
+const PREDICT_WORKER = new URL("../../src/mechanisms/predict_worker.ts", import.meta.url);
+
+Deno.test({
+  name:
+    "the summaries in workers give the serial bits; a stopped pass rejects and ends its workers",
+  ignore: navigator.hardwareConcurrency < 2,
+  async fn() {
+    closeIdleWorkers();
+    // 1,000 records × 10,000 draws: the 10⁷ evaluations from which the pass uses workers.
+    const n = 1000;
+    const S = 10_000;
+    const rng = new Rng(9);
+    const model = createModel("poisson", {
+      n,
+      k: 1,
+      y: Float64Array.from({ length: n }, () => Math.floor(20 * rng.uniform())),
+      x: new Float64Array(n).fill(1),
+      coefficientNames: ["intercept"],
+    });
+    const draws = new Float64Array(S * model.dim);
+    for (let s = 0; s < S; s++) draws.set([2.2 + 0.1 * rng.normal(), 1], s * model.dim);
+    const base = Float64Array.from({ length: n }, (_, i) => 0.5 + (i % 3) / 4);
+    const candidates = [new Float64Array(n).fill(1), Float64Array.from(base, (a) => a / 2)];
+    const serial = candidateSummaries(model, draws, base, candidates);
+    assert.deepEqual(await parallelCandidateSummaries(model, draws, base, candidates), serial);
+    assert.ok(idleWorkerCount(PREDICT_WORKER) >= 2, "the workers kept");
+    const controller = new AbortController();
+    const stopped = parallelCandidateSummaries(model, draws, base, candidates, controller.signal);
+    controller.abort(new Error("the synthesis was stopped"));
+    await assert.rejects(stopped, /the synthesis was stopped/);
+    assert.equal(idleWorkerCount(PREDICT_WORKER), 0, "a stopped share's worker is never kept");
+    // The share loop reads the flag its job carries once a draw (set before the worker is ended).
+    const stop = stopFlag();
+    requestStop(stop);
+    assert.throws(
+      () => candidateSummaries(model, draws, base, candidates, stop),
+      /the work was stopped/,
+    );
+    closeIdleWorkers();
+  },
 });
