@@ -63,7 +63,6 @@ Deno.test("a stopped `parallelLipschitz()` rejects with its signal's reason and 
   const { model, draws } = problem(300, 41);
   const parallel = { threads: 2, minEvaluations: 0 };
   await parallelLipschitz(model, draws, {}, parallel);
-  assert.equal(idleWorkerCount(LIPSCHITZ_WORKER), 2, "both workers kept");
   const controller = new AbortController();
   const stopped = parallelLipschitz(model, draws, {}, { ...parallel, signal: controller.signal });
   controller.abort(new Error("the synthesis was stopped"));

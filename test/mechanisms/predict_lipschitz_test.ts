@@ -131,7 +131,6 @@ Deno.test({
     const candidates = [new Float64Array(n).fill(1), Float64Array.from(base, (a) => a / 2)];
     const serial = candidateSummaries(model, draws, base, candidates);
     assert.deepEqual(await parallelCandidateSummaries(model, draws, base, candidates), serial);
-    assert.ok(idleWorkerCount(PREDICT_WORKER) >= 2, "the workers kept");
     const controller = new AbortController();
     const stopped = parallelCandidateSummaries(model, draws, base, candidates, controller.signal);
     controller.abort(new Error("the synthesis was stopped"));
