@@ -68,7 +68,7 @@ export async function parallelLipschitz(
   const { signal } = parallel;
   const job = { recipe: recipeOf(model), alpha, stop: stopFlag() };
   const share = (one: LipschitzJob) =>
-    runWorkerJob<LipschitzJob, RecordMaxima>(LIPSCHITZ_WORKER, one, "Lipschitz", signal, one.stop);
+    runWorkerJob<LipschitzJob, RecordMaxima>(LIPSCHITZ_WORKER, one, "Lipschitz", signal);
   const { shares, starts } = await runShares(share, job, draws, dim, threads);
   mergeShareExtremes(shares.map((s) => s.perRecord), shares.map((s) => s.argDraw), starts, true);
   const { perRecord, argDraw } = shares[0];

@@ -15,9 +15,9 @@
  * release's Δ is that of a real fit's draws.
  *
  * One pass over the S × n log likelihoods serves every candidate (ℓ_i(θ_s) is computed once);
- * `parallelCandidateSummaries` splits the draws over worker threads; aborting its signal (a synthesis
- * stopped at its time limit) sets the shares' stop flag, which their loops read once a draw, ends
- * their workers and rejects with the signal's reason (`runWorkerJob`).
+ * `parallelCandidateSummaries` splits the draws over worker threads; aborting its signal (a
+ * synthesis stopped at its time limit) sets the shares' stop flag, which their loops read once a
+ * draw, ends their workers and rejects with the signal's reason (`runWorkerJob`).
  *
  * @module
  */
@@ -67,13 +67,7 @@ export async function parallelCandidateSummaries(
   }
   const job = { recipe: recipeOf(model), base, candidates: [...candidates], stop: stopFlag() };
   const share = (one: PredictJob) =>
-    runWorkerJob<PredictJob, CandidateSummaries>(
-      PREDICT_WORKER,
-      one,
-      "prediction",
-      signal,
-      one.stop,
-    );
+    runWorkerJob<PredictJob, CandidateSummaries>(PREDICT_WORKER, one, "prediction", signal);
   const { shares, starts } = await runShares(share, job, draws, dim, threads);
   const join = (pick: (part: CandidateSummaries) => Float64Array[]) =>
     candidates.map((_, c) => {

@@ -22,24 +22,25 @@ export function shareStarts(S: number, threads: number): number[] {
  * one reply; a reply `{error}` or a worker failure rejects, naming `what`. A worker that replied
  * goes back to the pool; one that failed is ended.
  *
- * Aborting `signal` rejects with its reason at once: `stop`, the flag the job carries, is set
- * first, so the worker's loop throws at its next read of it (`terminate()` alone does not stop a
- * synchronous loop, `worker_stop.ts`), and then the worker is ended, never kept.
+ * Aborting `signal` rejects with its reason at once: the job's `stop` flag, if it carries one, is
+ * set first, so the worker's loop throws at its next read of it (`terminate()` alone does not stop
+ * a synchronous loop, `worker_stop.ts`), and then the worker is ended, never kept.
  *
  * @param url The worker module.
  * @param job The message posted to it.
  * @param what The worker's name in error messages.
  * @param signal Aborting it stops the job (none: the job runs to its reply).
- * @param stop The stop flag in `job`, which its loop reads.
  */
-export function runWorkerJob<Job, Result extends object>(
+export function runWorkerJob<Job extends object, Result extends object>(
   url: URL,
   job: Job,
   what: string,
   signal?: AbortSignal,
-  stop?: StopFlag,
 ): Promise<Result> {
   if (signal?.aborted) return Promise.reject(signal.reason);
+  const stop: StopFlag | undefined = "stop" in job && job.stop instanceof Int32Array
+    ? job.stop
+    : undefined;
   const worker = acquireWorker(url);
   return new Promise<Result>((resolve, reject) => {
     const abort = () => {
